@@ -1,0 +1,132 @@
+// @ts-check
+import js from '@eslint/js';
+import globals from 'globals';
+import reactHooks from 'eslint-plugin-react-hooks';
+import tseslint from 'typescript-eslint';
+
+/** Dependency direction (docs/ARCHITECTURE.md): contract and domain import nothing from the apps. */
+const appImports = [
+  {
+    group: ['@coldtrace/server', '@coldtrace/server/*', '@coldtrace/web', '@coldtrace/web/*'],
+    message: 'packages must not import the apps',
+  },
+  { group: ['**/apps/**'], message: 'packages must not import the apps' },
+];
+
+export default tseslint.config(
+  {
+    ignores: [
+      '**/node_modules/**',
+      '**/dist/**',
+      'data/**',
+      'test-results/**',
+      'playwright-report/**',
+      'apps/server/drizzle/**',
+    ],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
+      '@typescript-eslint/consistent-type-imports': 'error',
+      eqeqeq: ['error', 'always', { null: 'ignore' }],
+    },
+  },
+  {
+    files: ['packages/contract/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            ...appImports,
+            {
+              group: ['@coldtrace/domain', '@coldtrace/domain/*'],
+              message: 'contract is the bottom layer',
+            },
+            {
+              group: ['node:*', 'fs', 'path', 'http', 'react', 'react/*'],
+              message: 'contract has no I/O and no React',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['packages/domain/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            ...appImports,
+            {
+              group: [
+                'node:*',
+                'fs',
+                'path',
+                'http',
+                'pg',
+                'drizzle-orm',
+                'drizzle-orm/*',
+                'react',
+                'react/*',
+              ],
+              message: 'domain is pure: no I/O, no React',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['apps/server/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['@coldtrace/web', '@coldtrace/web/*', '**/apps/web/**', 'react', 'react/*'],
+              message: 'the server does not import the web app',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['apps/web/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['@coldtrace/server', '@coldtrace/server/*', '**/apps/server/**'],
+              message: 'the web app reaches the server only through the API client',
+            },
+            {
+              group: ['pg', 'drizzle-orm', 'drizzle-orm/*', 'node:*', 'fastify'],
+              message: 'no server libraries in the web app',
+            },
+            {
+              group: ['**/features/*/*/**', '!./**'],
+              message:
+                "features do not import each other's internals: import from the feature's index",
+            },
+          ],
+        },
+      ],
+    },
+  },
+);
