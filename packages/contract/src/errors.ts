@@ -46,17 +46,34 @@ export function issuePath(path: readonly PropertyKey[]): string {
 export function describeIssue(issue: z.core.$ZodIssue): string {
   const field = issuePath(issue.path) || 'value';
   if (issue.code === 'invalid_type') {
-    const received = receivedType(issue.input);
+    const received = receivedOf(issue);
+    const expected = issue.expected === 'int' ? 'integer' : issue.expected;
     if (received === 'undefined') return `Missing required field '${field}'`;
-    return `Field '${field}' must be ${article(issue.expected)}, received ${received}`;
+    if (received === undefined) return `Field '${field}' must be ${article(expected)}`;
+    return `Field '${field}' must be ${article(expected)}, received ${received}`;
   }
   if (issue.code === 'invalid_value') {
+    // An absent enum or literal field; Zod gives no received type, only the input (reportInput).
+    if ('input' in issue && issue.input === undefined) return `Missing required field '${field}'`;
     return `Field '${field}' must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
   }
   if (issue.code === 'unrecognized_keys') {
     return `Unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `'${k}'`).join(', ')}${field === 'value' ? '' : ` in '${field}'`}`;
   }
   return `Field '${field}': ${issue.message}`;
+}
+
+/**
+ * The type of the value at fault. Zod 4 puts the input on an issue only when
+ * parsing with `reportInput: true` (parseModel does); otherwise read it from
+ * Zod's own message ("Invalid input: expected boolean, received string").
+ * Zod notes NaN and Infinity itself in `received`.
+ */
+function receivedOf(issue: z.core.$ZodIssueInvalidType): string | undefined {
+  const noted = (issue as { received?: unknown }).received;
+  if (typeof noted === 'string') return noted;
+  if ('input' in issue) return receivedType(issue.input);
+  return /received (\w+)$/.exec(issue.message)?.[1];
 }
 
 function receivedType(input: unknown): string {
@@ -99,7 +116,7 @@ export function parseModel<S extends z.ZodType>(
   input: unknown,
   model: string,
 ): z.output<S> {
-  const result = schema.safeParse(input);
+  const result = schema.safeParse(input, { reportInput: true });
   if (result.success) return result.data;
   throw new ModelShapeError(model, issuesToFields(result.error.issues));
 }

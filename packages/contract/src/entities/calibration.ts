@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import { ZTagType } from '../enums';
+
+/**
+ * Calibration entities of spec section 3 ("Tag messages and uploads",
+ * "Calibration ... Certificate link"). No field is listed as required.
+ */
+
+/** "Calibration: device_id (number), tag_type, calibration_timestamp." */
+export const ZCalibration = z
+  .object({
+    device_id: z.number().int().optional(),
+    tag_type: ZTagType.optional(),
+    calibration_timestamp: z.string().nullable().optional(),
+  })
+  .meta({ id: 'Calibration' });
+export type TCalibration = z.infer<typeof ZCalibration>;
+
+/** "Equipment: manufacturer, model, description, serial_number." */
+export const ZCalibrationEquipment = z
+  .object({
+    manufacturer: z.string().optional(),
+    model: z.string().optional(),
+    description: z.string().nullable().optional(),
+    serial_number: z.string().optional(),
+  })
+  .meta({ id: 'CalibrationEquipment' });
+export type TCalibrationEquipment = z.infer<typeof ZCalibrationEquipment>;
+
+/** "Specification: temperature_range_low, temperature_range_high, dut_error." */
+export const ZCalibrationSpecification = z
+  .object({
+    temperature_range_low: z.number().optional(),
+    temperature_range_high: z.number().optional(),
+    dut_error: z.number().optional(),
+  })
+  .meta({ id: 'CalibrationSpecification' });
+export type TCalibrationSpecification = z.infer<typeof ZCalibrationSpecification>;
+
+/**
+ * "Certificate: model_name, equipment list, specifications list,
+ * calibrated_devices list." The body of the calibration upload
+ * (POST /api/devices/xt1/calibration/).
+ */
+export const ZCalibrationCertificate = z
+  .object({
+    model_name: z.string().optional(),
+    equipment: z.array(ZCalibrationEquipment).optional(),
+    specifications: z.array(ZCalibrationSpecification).optional(),
+    calibrated_devices: z.array(ZCalibration).optional(),
+  })
+  .meta({ id: 'CalibrationCertificate' });
+export type TCalibrationCertificate = z.infer<typeof ZCalibrationCertificate>;
+
+/** "Certificate link: pdf_url." */
+export const ZCalibrationCertificateLink = z
+  .object({ pdf_url: z.string().optional() })
+  .meta({ id: 'CalibrationCertificateLink' });
+export type TCalibrationCertificateLink = z.infer<typeof ZCalibrationCertificateLink>;

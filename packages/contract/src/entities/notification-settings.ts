@@ -1,0 +1,87 @@
+import { z } from 'zod';
+import { ZDegreesUnit, ZNotificationStatus, ZNotificationType } from '../enums';
+import { customTemplateFields } from './common';
+
+/**
+ * E-mail and SMS notification settings and their log (spec section 3,
+ * "Products, carriers, locations and notification rules"). Notification type:
+ * Departure, Alarm, Arrival. Notification status: Enabled, Disabled, Test.
+ * `organization` is the owning organization's id.
+ */
+
+/** to_list, cc_list, bcc_list (e-mail addresses) and sms_list (phone numbers). */
+const recipientListFields = {
+  to_list: z.array(z.string()).optional(),
+  cc_list: z.array(z.string()).optional(),
+  bcc_list: z.array(z.string()).optional(),
+  sms_list: z.array(z.string()).optional(),
+};
+
+/**
+ * "Product/carrier notification setting: id, created, product_name,
+ * carrier_name, notification_type, status, to_list, cc_list, bcc_list,
+ * sms_list, comment, custom_template_email, custom_template_subject,
+ * custom_template_sms, custom_template_attachment, organization, origin,
+ * destination. notification_type and status are required." origin and
+ * destination are travel-location ids.
+ */
+export const ZNotificationSetting = z
+  .object({
+    id: z.string().optional(),
+    created: z.string().optional(),
+    product_name: z.string().nullable().optional(),
+    carrier_name: z.string().nullable().optional(),
+    notification_type: ZNotificationType,
+    status: ZNotificationStatus,
+    ...recipientListFields,
+    comment: z.string().nullable().optional(),
+    ...customTemplateFields,
+    organization: z.string().optional(),
+    origin: z.string().nullable().optional(),
+    destination: z.string().nullable().optional(),
+  })
+  .meta({ id: 'NotificationSetting' });
+export type TNotificationSetting = z.infer<typeof ZNotificationSetting>;
+
+/**
+ * "Personal notification setting: id, created, notification_type, latest_match,
+ * degrees_unit, locale_name, timezone_override, custom templates,
+ * organization."
+ */
+export const ZPersonalNotificationSetting = z
+  .object({
+    id: z.string().optional(),
+    created: z.string().optional(),
+    notification_type: ZNotificationType.optional(),
+    latest_match: z.string().nullable().optional(),
+    degrees_unit: ZDegreesUnit.optional(),
+    locale_name: z.string().nullable().optional(),
+    timezone_override: z.string().nullable().optional(),
+    ...customTemplateFields,
+    organization: z.string().optional(),
+  })
+  .meta({ id: 'PersonalNotificationSetting' });
+export type TPersonalNotificationSetting = z.infer<typeof ZPersonalNotificationSetting>;
+
+/**
+ * "Notification log entry: id, created, notification_type, timestamp,
+ * destination, to_list, cc_list, bcc_list, sms_list, comment, serial_number,
+ * custom templates, organization, record. id, created and notification_type are
+ * required." record is the record's id.
+ */
+export const ZNotificationLogEntry = z
+  .object({
+    id: z.string(),
+    created: z.string(),
+    notification_type: ZNotificationType,
+    timestamp: z.string().optional(),
+    destination: z.string().nullable().optional(),
+    ...recipientListFields,
+    comment: z.string().nullable().optional(),
+    serial_number: z.string().nullable().optional(),
+    ...customTemplateFields,
+    organization: z.string().optional(),
+    record: z.string().nullable().optional(),
+  })
+  .meta({ id: 'NotificationLogEntry' });
+export type TNotificationLogEntry = z.infer<typeof ZNotificationLogEntry>;
