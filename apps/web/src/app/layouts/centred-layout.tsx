@@ -1,0 +1,33 @@
+import Box from '@mui/material/Box';
+import { Outlet } from 'react-router';
+import { PageLoading } from '../../components/page-loading';
+import { SessionGuard } from '../../features/session';
+import { layout } from '../theme';
+import { Footer } from './footer';
+import { TopBar } from './top-bar';
+
+/** Centred layout without side navigation (spec section 2): login, password, legal, changelog. */
+export function CentredLayout() {
+  return (
+    <Box sx={{ minHeight: '100dvh' }}>
+      <TopBar />
+      <Box
+        component="main"
+        sx={{
+          pt: `${layout.toolbarMinHeight + 24}px`,
+          pb: `${layout.footerHeight + 32}px`,
+          px: { xs: 2, sm: 3 },
+        }}
+      >
+        <Box sx={{ maxWidth: 880, mx: 'auto' }}>
+          <SessionGuard pending={<PageLoading label="Loading your session" />}>
+            <Outlet />
+          </SessionGuard>
+        </Box>
+      </Box>
+      <Footer />
+    </Box>
+  );
+}
+
+export default CentredLayout;

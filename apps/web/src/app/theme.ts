@@ -1,0 +1,140 @@
+import {
+  BREAKPOINTS,
+  DESKTOP_BREAKPOINT,
+  FOOTER_HEIGHT,
+  SIDE_NAV_WIDTH,
+  TOOLBAR_MIN_HEIGHT,
+} from '@coldtrace/contract';
+import { alpha, createTheme } from '@mui/material/styles';
+
+/**
+ * The one theme of the web app (ui.md, "Visual language"): the spec's
+ * breakpoints (section 9), a calm cold-chain palette with a deep blue primary,
+ * and the status colours every screen uses the same way.
+ */
+
+declare module '@mui/material/styles' {
+  interface BreakpointOverrides {
+    xs: true;
+    sm: true;
+    /** 768 px: the desktop breakpoint (side navigation becomes permanent). */
+    ms: true;
+    md: true;
+    /** 1024 px. */
+    ml: true;
+    lg: true;
+    xl: true;
+  }
+
+  interface StatusColors {
+    /** Record OK. */
+    ok: string;
+    /** Record in alarm. */
+    alarm: string;
+    /** Trip in transit. */
+    inTransit: string;
+    /** Trip not departed. */
+    notDeparted: string;
+    /** Trip arrived (drawn as a green outline). */
+    arrived: string;
+    /** Acknowledged alarms. */
+    acknowledged: string;
+  }
+
+  interface Palette {
+    status: StatusColors;
+  }
+
+  interface PaletteOptions {
+    status?: Partial<StatusColors>;
+  }
+}
+
+/** Layout sizes of spec section 9, in px. */
+export const layout = {
+  toolbarMinHeight: TOOLBAR_MIN_HEIGHT,
+  footerHeight: FOOTER_HEIGHT,
+  sideNavWidth: SIDE_NAV_WIDTH,
+  desktopBreakpoint: DESKTOP_BREAKPOINT,
+} as const;
+
+const deepBlue = '#0b3d6e';
+const iceBlue = '#0277a8';
+
+export const statusColors = {
+  ok: '#2e7d32',
+  alarm: '#c62828',
+  inTransit: '#1565c0',
+  notDeparted: '#616161',
+  arrived: '#2e7d32',
+  acknowledged: '#8a8f98',
+} as const;
+
+export const theme = createTheme({
+  breakpoints: { values: { ...BREAKPOINTS } },
+  palette: {
+    mode: 'light',
+    primary: { main: deepBlue, light: '#3c6a99', dark: '#062a4d', contrastText: '#ffffff' },
+    secondary: { main: iceBlue, contrastText: '#ffffff' },
+    success: { main: statusColors.ok },
+    error: { main: statusColors.alarm },
+    info: { main: statusColors.inTransit },
+    background: { default: '#f3f6f9', paper: '#ffffff' },
+    text: { primary: '#1b2430', secondary: '#52606d' },
+    divider: '#dde3ea',
+    status: statusColors,
+  },
+  shape: { borderRadius: 8 },
+  typography: {
+    fontFamily:
+      '"Inter", "Segoe UI", system-ui, -apple-system, Roboto, "Helvetica Neue", Arial, sans-serif',
+    h1: { fontSize: '1.75rem', fontWeight: 600, letterSpacing: '-0.01em' },
+    h2: { fontSize: '1.375rem', fontWeight: 600 },
+    h3: { fontSize: '1.125rem', fontWeight: 600 },
+    h4: { fontSize: '1.75rem', fontWeight: 600, letterSpacing: '-0.01em' },
+    h5: { fontSize: '1.25rem', fontWeight: 600 },
+    h6: { fontSize: '1.0625rem', fontWeight: 600 },
+    button: { textTransform: 'none', fontWeight: 600 },
+  },
+  // The toolbar is at least 67 px at every width (spec section 9).
+  mixins: { toolbar: { minHeight: TOOLBAR_MIN_HEIGHT } },
+  components: {
+    MuiToolbar: {
+      styleOverrides: { root: { minHeight: TOOLBAR_MIN_HEIGHT } },
+    },
+    MuiAppBar: {
+      defaultProps: { elevation: 0 },
+    },
+    MuiButton: {
+      defaultProps: { disableElevation: true },
+    },
+    MuiPaper: {
+      styleOverrides: { outlined: { borderColor: '#dde3ea' } },
+    },
+    MuiLink: {
+      defaultProps: { underline: 'hover' },
+    },
+    MuiTooltip: {
+      defaultProps: { arrow: true },
+    },
+    MuiDialogTitle: {
+      styleOverrides: { root: { fontWeight: 600 } },
+    },
+    MuiCssBaseline: {
+      styleOverrides: {
+        // Visible keyboard focus everywhere (ui.md, "Accessibility").
+        ':focus-visible': { outline: `2px solid ${iceBlue}`, outlineOffset: 2 },
+        '.tabular-nums': { fontVariantNumeric: 'tabular-nums' },
+      },
+    },
+    MuiListItemButton: {
+      styleOverrides: {
+        root: {
+          '&.Mui-selected, &.active': {
+            backgroundColor: alpha(deepBlue, 0.1),
+          },
+        },
+      },
+    },
+  },
+});

@@ -1,0 +1,2 @@
+/** Sign-in and the password pages. The pages themselves load lazily through `./routes`. */
+export { login, useLogin } from './api/login';

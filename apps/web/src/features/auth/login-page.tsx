@@ -1,0 +1,148 @@
+import Visibility from '@mui/icons-material/Visibility';
+import VisibilityOff from '@mui/icons-material/VisibilityOff';
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import CircularProgress from '@mui/material/CircularProgress';
+import IconButton from '@mui/material/IconButton';
+import InputAdornment from '@mui/material/InputAdornment';
+import Link from '@mui/material/Link';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { useEffect, useState, type FormEvent } from 'react';
+import { Link as RouterLink, useNavigate } from 'react-router';
+import { errorMessage } from '../../components/error-handler';
+import { documentTitle } from '../../components/page';
+import { ensureCsrfToken } from '../../lib/api-client';
+import { isApiError } from '../../lib/api-error';
+import { isLoggedIn, takeRedirectTarget } from '../../lib/session';
+import { useLogin } from './api/login';
+
+type FieldErrors = Partial<Record<'email_or_username' | 'password', string>>;
+
+/** /login: e-mail or username and password; on success, the remembered path or /. */
+export function LoginPage() {
+  const navigate = useNavigate();
+  const login = useLogin();
+  const [emailOrUsername, setEmailOrUsername] = useState('');
+  const [password, setPassword] = useState('');
+  const [showPassword, setShowPassword] = useState(false);
+  const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
+  const [message, setMessage] = useState<string | null>(null);
+
+  // Fetch the CSRF token on arrival, so the sign-in itself is a single request.
+  useEffect(() => {
+    ensureCsrfToken().catch((error: unknown) => console.error('CSRF token', error));
+  }, []);
+
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const missing: FieldErrors = {};
+    if (!emailOrUsername.trim()) missing.email_or_username = 'Enter your email or username.';
+    if (!password) missing.password = 'Enter your password.';
+    setFieldErrors(missing);
+    setMessage(null);
+    if (Object.keys(missing).length > 0) return;
+    login.mutate(
+      { email_or_username: emailOrUsername.trim(), password },
+      {
+        onSuccess: async (user) => {
+          if (!isLoggedIn(user)) {
+            setMessage('This account is locked. Ask an administrator of your organization.');
+            return;
+          }
+          await navigate(takeRedirectTarget(), { replace: true });
+        },
+        onError: (error) => {
+          setMessage(errorMessage(error));
+          if (isApiError(error)) {
+            setFieldErrors({
+              email_or_username: error.fields.email_or_username,
+              password: error.fields.password,
+            });
+          }
+        },
+      },
+    );
+  };
+
+  const working = login.isPending;
+
+  return (
+    <Paper
+      variant="outlined"
+      sx={{ maxWidth: 420, mx: 'auto', mt: { xs: 1, sm: 6 }, p: { xs: 2.5, sm: 4 } }}
+    >
+      <title>{documentTitle('Log In')}</title>
+      <Typography variant="h1" sx={{ mb: 0.5 }}>
+        Log In
+      </Typography>
+      <Typography color="text.secondary" sx={{ mb: 3 }}>
+        Sign in to follow your shipments&apos; temperatures.
+      </Typography>
+      <Stack component="form" noValidate spacing={2.5} onSubmit={onSubmit} aria-busy={working}>
+        {message ? <Alert severity="error">{message}</Alert> : null}
+        <TextField
+          id="login-email-or-username"
+          label="Email or username"
+          name="email_or_username"
+          autoComplete="username"
+          autoFocus
+          fullWidth
+          value={emailOrUsername}
+          onChange={(event) => setEmailOrUsername(event.target.value)}
+          error={Boolean(fieldErrors.email_or_username)}
+          helperText={fieldErrors.email_or_username}
+          disabled={working}
+        />
+        <TextField
+          id="login-password"
+          label="Password"
+          name="password"
+          type={showPassword ? 'text' : 'password'}
+          autoComplete="current-password"
+          fullWidth
+          value={password}
+          onChange={(event) => setPassword(event.target.value)}
+          error={Boolean(fieldErrors.password)}
+          helperText={fieldErrors.password}
+          disabled={working}
+          slotProps={{
+            input: {
+              endAdornment: (
+                <InputAdornment position="end">
+                  <IconButton
+                    aria-label={showPassword ? 'Hide password' : 'Show password'}
+                    onClick={() => setShowPassword((shown) => !shown)}
+                    edge="end"
+                    size="small"
+                  >
+                    {showPassword ? <VisibilityOff /> : <Visibility />}
+                  </IconButton>
+                </InputAdornment>
+              ),
+            },
+          }}
+        />
+        <Button
+          type="submit"
+          variant="contained"
+          size="large"
+          disabled={working}
+          startIcon={working ? <CircularProgress size={18} color="inherit" aria-hidden /> : null}
+        >
+          Log In
+        </Button>
+        <Link
+          component={RouterLink}
+          to="/forgotpassword"
+          variant="body2"
+          sx={{ alignSelf: 'center' }}
+        >
+          Forgot your password?
+        </Link>
+      </Stack>
+    </Paper>
+  );
+}

@@ -1,0 +1,2 @@
+/** Pages of the changelog feature, loaded lazily by the router. */
+export { ChangelogPage } from './changelog-page';

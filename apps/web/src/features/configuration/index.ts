@@ -1,0 +1,2 @@
+/** Configuration. The page loads lazily through `./routes`; nothing else is shared yet. */
+export {};

@@ -1,0 +1,2 @@
+/** The dashboard. The page loads lazily through `./routes`; nothing else is shared yet. */
+export {};

@@ -1,0 +1,2 @@
+/** Pages of the dashboard feature, loaded lazily by the router. */
+export { DashboardPage } from './dashboard-page';

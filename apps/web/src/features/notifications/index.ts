@@ -1,0 +1,2 @@
+/** Notifications: the top bar bell. */
+export { NotificationsBell } from './components/notifications-bell';

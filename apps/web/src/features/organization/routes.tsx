@@ -1,0 +1,2 @@
+/** Pages of the organization feature, loaded lazily by the router. */
+export { ApiKeysPage, AssignTagsPage, ManageUsersPage } from './admin-pages';

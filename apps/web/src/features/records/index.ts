@@ -1,0 +1,2 @@
+/** Records. The pages load lazily through `./routes`; nothing else is shared yet. */
+export {};

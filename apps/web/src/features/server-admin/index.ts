@@ -1,0 +1,2 @@
+/** Server administration. The page loads lazily through `./routes`; nothing else is shared yet. */
+export {};

@@ -1,0 +1,94 @@
+// The build configuration runs in Node, not in the browser: Node built-ins are fine here.
+// eslint-disable-next-line no-restricted-imports -- build-time only, never bundled
+import { existsSync, readFileSync } from 'node:fs';
+// eslint-disable-next-line no-restricted-imports -- build-time only, never bundled
+import { fileURLToPath } from 'node:url';
+import react from '@vitejs/plugin-react';
+import { defineConfig, type Plugin } from 'vite';
+
+/** The repository's changelog, served and emitted as `/changelog.md` (spec section 2, /changelog). */
+const CHANGELOG_SOURCE = fileURLToPath(new URL('../../CHANGELOG.md', import.meta.url));
+const CHANGELOG_URL = '/changelog.md';
+const CHANGELOG_FALLBACK = '# Changelog\n\nNo changes have been recorded yet.\n';
+
+function readChangelog(warn: (message: string) => void): string {
+  if (existsSync(CHANGELOG_SOURCE)) return readFileSync(CHANGELOG_SOURCE, 'utf8');
+  warn(`${CHANGELOG_SOURCE} not found: emitting a placeholder changelog`);
+  return CHANGELOG_FALLBACK;
+}
+
+function changelogPlugin(): Plugin {
+  return {
+    name: 'coldtrace-changelog',
+    buildStart() {
+      if (existsSync(CHANGELOG_SOURCE)) this.addWatchFile(CHANGELOG_SOURCE);
+    },
+    generateBundle() {
+      this.emitFile({
+        type: 'asset',
+        fileName: CHANGELOG_URL.slice(1),
+        source: readChangelog((message) => this.warn(message)),
+      });
+    },
+    configureServer(server) {
+      server.middlewares.use(CHANGELOG_URL, (_req, res) => {
+        res.setHeader('Content-Type', 'text/markdown; charset=utf-8');
+        res.setHeader('Cache-Control', 'no-cache');
+        res.end(readChangelog((message) => server.config.logger.warn(message)));
+      });
+    },
+  };
+}
+
+/** Vendor chunks: one per library family, so the entry chunk stays small and caches well. */
+function vendorChunk(id: string): string | null {
+  if (!id.includes('node_modules')) return null;
+  if (/node_modules[\\/]@mui[\\/]x-/.test(id)) return 'mui-x';
+  if (/node_modules[\\/]@mui[\\/]icons-material/.test(id)) return 'mui-icons';
+  if (/node_modules[\\/](@mui|@emotion|@popperjs|react-transition-group|stylis|clsx)/.test(id)) {
+    return 'mui';
+  }
+  if (
+    /node_modules[\\/](react|react-dom|scheduler|react-router|cookie|set-cookie-parser)[\\/]/.test(
+      id,
+    )
+  ) {
+    return 'react';
+  }
+  if (/node_modules[\\/]@tanstack[\\/]/.test(id)) return 'query';
+  if (/node_modules[\\/]zod[\\/]/.test(id)) return 'zod';
+  return 'vendor';
+}
+
+export default defineConfig({
+  root: fileURLToPath(new URL('.', import.meta.url)),
+  plugins: [react(), changelogPlugin()],
+  server: {
+    port: 5173,
+    proxy: { '/api': { target: 'http://localhost:8000', changeOrigin: false } },
+  },
+  preview: {
+    proxy: { '/api': { target: 'http://localhost:8000', changeOrigin: false } },
+  },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    sourcemap: true,
+    chunkSizeWarningLimit: 600,
+    rolldownOptions: {
+      // The workspace packages are pure (schemas, constants, functions): a module
+      // none of whose exports is used is left out, so the entry chunk does not
+      // carry every entity schema of the contract.
+      treeshake: {
+        moduleSideEffects: [
+          { test: /packages[\\/](contract|domain)[\\/]src[\\/]/, sideEffects: false },
+        ],
+      },
+      output: {
+        codeSplitting: {
+          groups: [{ name: vendorChunk, debugName: 'vendor', test: /node_modules/ }],
+        },
+      },
+    },
+  },
+});
