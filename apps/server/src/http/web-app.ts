@@ -1,0 +1,61 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { sendError, AppError } from './errors';
+
+const NOT_BUILT_PAGE = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Coldtrace</title></head>
+<body style="font-family: sans-serif; max-width: 40rem; margin: 4rem auto">
+<h1>Coldtrace</h1>
+<p>The API is running, but the web app has not been built yet.</p>
+<p>Run <code>npm run build</code> in the repository (or start with <code>npm start</code>,
+which builds it first), then reload this page.</p>
+<p>API documentation: <a href="/api/docs/">/api/docs/</a></p>
+</body></html>`;
+
+const isApiPath = (url: string) => url === '/api' || url.startsWith('/api/');
+
+/**
+ * Serve the built web app (WEB_DIST) and the history fallback: a GET that is
+ * not under /api/ and not a file answers index.html, so client-side routes
+ * such as /allrecords load the app. Hashed assets under /assets/ are
+ * immutable; everything else revalidates. Unknown /api/ paths (and other
+ * methods) answer a JSON 404.
+ */
+export async function registerWebApp(app: FastifyInstance, webDist: string): Promise<void> {
+  const built = existsSync(path.join(webDist, 'index.html'));
+  if (built) {
+    await app.register(fastifyStatic, {
+      root: webDist,
+      index: 'index.html',
+      dotfiles: 'ignore',
+      cacheControl: false,
+      setHeaders: (reply, filePath) => {
+        const relative = path.relative(webDist, filePath).split(path.sep).join('/');
+        void reply.header(
+          'cache-control',
+          relative.startsWith('assets/') ? 'public, max-age=31536000, immutable' : 'no-cache',
+        );
+      },
+    });
+  }
+
+  app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => {
+    const pathname = request.url.split('?')[0] ?? '/';
+    const isRead = request.method === 'GET' || request.method === 'HEAD';
+    if (isApiPath(pathname) || !isRead) {
+      return sendError(
+        reply,
+        new AppError('NOT_FOUND', `No API call answers ${request.method} ${pathname}`),
+      );
+    }
+    // A missing hashed asset is a stale page asking for an old build: 404, not the app.
+    if (pathname.startsWith('/assets/')) {
+      return sendError(reply, new AppError('NOT_FOUND', `No file ${pathname}`));
+    }
+    void reply.header('cache-control', 'no-cache');
+    if (!built) return reply.type('text/html; charset=utf-8').send(NOT_BUILT_PAGE);
+    return reply.sendFile('index.html');
+  });
+}

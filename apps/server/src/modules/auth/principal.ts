@@ -1,0 +1,87 @@
+import { SESSION_COOKIE } from '@coldtrace/contract';
+import type { FastifyRequest } from 'fastify';
+import type { Database } from '../../db/client';
+import type { UserRow } from '../../db/schema';
+import '../../http/context';
+import { isTokenShaped, sessionIdOf } from './cookies';
+import * as repo from './repository';
+
+/**
+ * Who makes a request. Sessions (cookie) exist now; user tokens
+ * (`Authorization: Token ...`) and API keys (`Authorization: Api-Key ...`)
+ * plug in here in later issues, and skip the CSRF check because a browser
+ * never attaches them by itself.
+ */
+export interface Principal {
+  kind: 'session' | 'token' | 'api-key';
+  user: UserRow;
+  /** The organization the request works in (the session organization); null when the user has none. */
+  organizationId: string | null;
+  /** Permission names held in that organization. */
+  permissions: readonly string[];
+  /** The session row id (sha256 of the cookie token) for kind `session`. */
+  sessionId: string | null;
+}
+
+const cache = new WeakMap<FastifyRequest, Promise<Principal | null>>();
+
+/** Resolve (once per request) who makes the request; null for an anonymous one. */
+export function resolvePrincipal(request: FastifyRequest): Promise<Principal | null> {
+  let found = cache.get(request);
+  if (!found) {
+    found = resolve(request);
+    cache.set(request, found);
+  }
+  return found;
+}
+
+async function resolve(request: FastifyRequest): Promise<Principal | null> {
+  const token = request.cookies[SESSION_COOKIE];
+  if (!isTokenShaped(token)) return null;
+  return sessionPrincipal(request.server.db, sessionIdOf(token), new Date());
+}
+
+/** Write last_seen_at at most this often per session (one write per request would be waste). */
+const TOUCH_EVERY_MS = 60_000;
+
+export async function sessionPrincipal(
+  db: Database,
+  sessionId: string,
+  now: Date,
+): Promise<Principal | null> {
+  const found = await repo.findLiveSession(db, sessionId, now);
+  // A locked user is signed out everywhere (the spec treats a locked user as logged out).
+  if (!found || found.user.isLocked) return null;
+  const { session, user } = found;
+  let organizationId = session.organizationId;
+  let permissions = found.permissionNames;
+
+  if (organizationId === null || permissions === null) {
+    // No organization yet, or removed from it since: fall back to another membership.
+    const memberships = await repo.listMemberships(db, user.id);
+    const chosen = chooseSessionOrganization(memberships, user.lastSessionOrgId);
+    organizationId = chosen?.organizationId ?? null;
+    permissions = chosen?.permissionNames ?? [];
+    if (organizationId !== session.organizationId) {
+      await repo.setSessionOrganization(db, sessionId, user.id, organizationId);
+    }
+  }
+  if (now.getTime() - session.lastSeenAt.getTime() > TOUCH_EVERY_MS) {
+    await repo.touchSession(db, sessionId, now);
+  }
+  return {
+    kind: 'session',
+    user,
+    organizationId,
+    permissions: [...new Set(permissions)],
+    sessionId,
+  };
+}
+
+/** The session organization: the last one used if still a member, else the first membership. */
+export function chooseSessionOrganization(
+  memberships: readonly repo.MembershipView[],
+  lastSessionOrgId: string | null,
+): repo.MembershipView | undefined {
+  return memberships.find((m) => m.organizationId === lastSessionOrgId) ?? memberships[0];
+}

@@ -1,0 +1,203 @@
+import type { RuntimeConfig } from '../../config';
+import type { Database } from '../../db/client';
+import type { UserRow } from '../../db/schema';
+import { AppError, invalidField, notFound } from '../../http/errors';
+import { isUuid } from '../../http/ids';
+import { newToken, sessionIdOf } from './cookies';
+import type { PasswordHasher } from './passwords';
+import { chooseSessionOrganization, type Principal } from './principal';
+import * as repo from './repository';
+import { canonicalTimeZone } from './time-zones';
+
+export interface AuthDeps {
+  db: Database;
+  config: RuntimeConfig;
+  passwords: PasswordHasher;
+}
+
+export interface ClientInfo {
+  ip: string;
+  userAgent: string | undefined;
+  /** The session being replaced (its row is deleted: a new session id at every sign-in). */
+  previousSessionId: string | undefined;
+}
+
+export interface StartedSession {
+  token: string;
+  expiresAt: Date;
+  principal: Principal;
+}
+
+const INVALID_CREDENTIALS = 'Unable to log in with provided credentials.';
+const ACCOUNT_LOCKED = 'This account is locked. Contact your administrator.';
+
+export function createAuthService({ db, config, passwords }: AuthDeps) {
+  const windowMs = config.loginThrottle.windowMinutes * 60_000;
+
+  function throttled(oldest: Date | null, now: Date): AppError {
+    const retryAfterS = Math.max(
+      1,
+      Math.ceil(((oldest?.getTime() ?? now.getTime()) + windowMs - now.getTime()) / 1000),
+    );
+    const minutes = Math.ceil(retryAfterS / 60);
+    return new AppError(
+      'THROTTLED',
+      `Too many failed sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+      undefined,
+      { 'retry-after': String(retryAfterS) },
+    );
+  }
+
+  async function startSession(user: UserRow, client: ClientInfo): Promise<StartedSession> {
+    const now = new Date();
+    if (client.previousSessionId) await repo.deleteSession(db, client.previousSessionId);
+    await repo.deleteExpiredSessions(db, user.id, now);
+    const memberships = await repo.listMemberships(db, user.id);
+    const chosen = chooseSessionOrganization(memberships, user.lastSessionOrgId);
+    const token = newToken();
+    const sessionId = sessionIdOf(token);
+    const expiresAt = new Date(now.getTime() + config.sessionTtlHours * 3_600_000);
+    await repo.insertSession(db, {
+      id: sessionId,
+      userId: user.id,
+      organizationId: chosen?.organizationId ?? null,
+      created: now,
+      expiresAt,
+      lastSeenAt: now,
+      ip: client.ip,
+      userAgent: client.userAgent?.slice(0, 512) ?? null,
+    });
+    let lastSessionOrgId = user.lastSessionOrgId;
+    if (chosen && chosen.organizationId !== lastSessionOrgId) {
+      lastSessionOrgId = chosen.organizationId;
+      await repo.setLastSessionOrg(db, user.id, lastSessionOrgId);
+    }
+    return {
+      token,
+      expiresAt,
+      principal: {
+        kind: 'session',
+        user: { ...user, lastSessionOrgId },
+        organizationId: chosen?.organizationId ?? null,
+        permissions: [...new Set(chosen?.permissionNames ?? [])],
+        sessionId,
+      },
+    };
+  }
+
+  return {
+    startSession,
+
+    /**
+     * Sign in by username or e-mail (case-insensitive). Throttled per account
+     * and per client address; an unknown account costs the same time as a
+     * known one; a locked account is reported only when the password was right.
+     */
+    async login(
+      input: { login: string; password: string },
+      client: ClientInfo,
+    ): Promise<StartedSession> {
+      const now = new Date();
+      const user = await repo.findUserByLogin(db, input.login);
+      const keys = {
+        account: user ? `user:${user.id}` : `login:${input.login.trim().toLowerCase()}`,
+        address: client.ip,
+      };
+      const failures = await repo.countRecentFailures(db, keys, new Date(now.getTime() - windowMs));
+      if (failures.account.count >= config.loginThrottle.maxPerAccount) {
+        throw throttled(failures.account.oldest, now);
+      }
+      if (failures.address.count >= config.loginThrottle.maxPerAddress) {
+        throw throttled(failures.address.oldest, now);
+      }
+      const passwordOk = user
+        ? await passwords.verify(user.passwordHash, input.password)
+        : await passwords.verifyNobody(input.password);
+      if (!user || !passwordOk) {
+        await repo.recordFailure(db, keys, now, new Date(now.getTime() - windowMs));
+        throw new AppError('INVALID_CREDENTIALS', INVALID_CREDENTIALS);
+      }
+      if (user.isLocked) throw new AppError('ACCOUNT_LOCKED', ACCOUNT_LOCKED);
+      await repo.clearAccountFailures(db, keys.account);
+      return startSession(user, client);
+    },
+
+    /** Sign in as the account PUBLIC_LOGIN_USER names; 404 when none is configured. */
+    async publicLogin(client: ClientInfo): Promise<StartedSession> {
+      if (config.publicLoginUser === undefined) throw notFound('Public login');
+      const user = await repo.findUserByLogin(db, config.publicLoginUser);
+      if (!user) throw notFound('Public login');
+      if (user.isLocked) throw new AppError('ACCOUNT_LOCKED', ACCOUNT_LOCKED);
+      return startSession(user, client);
+    },
+
+    async logout(sessionId: string | undefined): Promise<void> {
+      if (sessionId) await repo.deleteSession(db, sessionId);
+    },
+
+    /** Switch the session organization; another organization's id (or a malformed one) answers 404. */
+    async switchOrganization(principal: Principal, organizationId: string): Promise<Principal> {
+      if (principal.sessionId === null) {
+        throw new AppError('BAD_REQUEST', 'Only a session can switch organization.');
+      }
+      const permissions = isUuid(organizationId)
+        ? await repo.permissionsIn(db, principal.user.id, organizationId)
+        : undefined;
+      if (permissions === undefined) throw notFound('Organization');
+      await repo.setSessionOrganization(db, principal.sessionId, principal.user.id, organizationId);
+      return {
+        ...principal,
+        user: { ...principal.user, lastSessionOrgId: organizationId },
+        organizationId,
+        permissions,
+      };
+    },
+
+    async organizations(principal: Principal) {
+      const memberships = await repo.listMemberships(db, principal.user.id);
+      return memberships.map((m) => ({ id: m.organizationId, name: m.organizationName }));
+    },
+
+    /** Organizations where the user holds sysAdminUser. */
+    async adminOrganizations(principal: Principal) {
+      const memberships = await repo.listMemberships(db, principal.user.id);
+      return memberships
+        .filter((m) => m.permissionNames.includes('sysAdminUser'))
+        .map((m) => ({ id: m.organizationId, name: m.organizationName }));
+    },
+
+    async updateSettings(
+      principal: Principal,
+      patch: { degrees_unit?: 'C' | 'F' | undefined; timezone?: string | undefined },
+    ) {
+      const update: { degreesUnit?: 'C' | 'F'; timezone?: string } = {};
+      if (patch.degrees_unit !== undefined) update.degreesUnit = patch.degrees_unit;
+      if (patch.timezone !== undefined) {
+        const zone = canonicalTimeZone(patch.timezone);
+        if (zone === undefined) {
+          throw invalidField('timezone', `Unknown time zone '${patch.timezone}'`);
+        }
+        update.timezone = zone;
+      }
+      const saved = await repo.updateUserSettings(db, principal.user.id, update);
+      return { degrees_unit: saved.degreesUnit, timezone: saved.timezone };
+    },
+
+    /** Set the alarm e-mail flags of the session organization; answers the flags of every organization. */
+    async updateOrgSettings(
+      principal: Principal,
+      flags: { alarm_notify_my_scans: boolean; alarm_notify_any_scans: boolean },
+    ) {
+      if (principal.organizationId === null) {
+        throw new AppError('BAD_REQUEST', 'The session has no organization.');
+      }
+      await repo.upsertOrgSettings(db, principal.user.id, principal.organizationId, {
+        myScans: flags.alarm_notify_my_scans,
+        anyScans: flags.alarm_notify_any_scans,
+      });
+      return repo.getOrgSettings(db, principal.user.id);
+    },
+  };
+}
+
+export type AuthService = ReturnType<typeof createAuthService>;

@@ -1,0 +1,20 @@
+import { authPrivacyPolicyGet, authTosGet } from '@coldtrace/contract';
+import type { FastifyInstance } from 'fastify';
+import { notFound } from '../../http/errors';
+import { registerCall } from '../../http/register-call';
+import { findActivePrivacyPolicy, findActiveTerms } from './repository';
+
+/** Terms of service and privacy policy, read-only (publishing them comes with server administration). */
+export async function legalRoutes(app: FastifyInstance): Promise<void> {
+  registerCall(app, authTosGet, async () => {
+    const terms = await findActiveTerms(app.db);
+    if (!terms) throw notFound('Terms of service');
+    return { id: terms.id, active: terms.active, content: terms.content, version: terms.version };
+  });
+
+  registerCall(app, authPrivacyPolicyGet, async () => {
+    const policy = await findActivePrivacyPolicy(app.db);
+    if (!policy) throw notFound('Privacy policy');
+    return { content: policy.content };
+  });
+}

@@ -1,0 +1,120 @@
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from './app';
+import { ConfigError, loadConfig, type Config } from './config';
+import { openDatabase, type DatabaseHandle } from './db/client';
+import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from './db/embedded';
+import { runMigrations, withStartupLock } from './db/migrate';
+import { ADMIN_USERNAME, seed } from './db/seed';
+import { createLogger } from './logger';
+import { withSecretKey } from './secret-key';
+
+/**
+ * The process: configuration, database (embedded PostgreSQL unless
+ * DATABASE_URL), migrations and seed, listen, graceful shutdown. Everything
+ * else is the app (`app.ts`).
+ */
+
+const EMBEDDED_DATABASE = 'coldtrace';
+
+function readConfig(): Config {
+  try {
+    return loadConfig(process.env);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(1);
+    }
+    throw err;
+  }
+}
+
+const config = readConfig();
+const log = createLogger(config.logLevel);
+
+let embedded: EmbeddedPostgresHandle | undefined;
+let database: DatabaseHandle | undefined;
+let app: FastifyInstance | undefined;
+let stopping = false;
+
+class Stopping extends Error {}
+/** Between start-up steps: give up when a signal arrived meanwhile. */
+const checkpoint = () => {
+  if (stopping) throw new Stopping();
+};
+
+async function start(): Promise<void> {
+  const runtime = await withSecretKey(config);
+  let url = config.databaseUrl;
+  if (url === undefined) {
+    embedded = await startEmbeddedPostgres({
+      dataDir: config.dataDir,
+      port: config.embeddedPg.port,
+      exactPort: config.embeddedPg.exact,
+      database: EMBEDDED_DATABASE,
+      log: { info: (m) => log.info(m), warn: (m) => log.warn(m), debug: (m) => log.debug(m) },
+    });
+    url = embedded.url;
+  }
+  checkpoint();
+  database = openDatabase(url, { log });
+  const seeded = await withStartupLock(database.pool, async (db) => {
+    await runMigrations(db);
+    return seed(db, runtime, { info: (m) => log.info(m) });
+  });
+  // Right after seeding, before anything else can fail: the generated password is shown only once.
+  if (seeded.generatedAdminPassword !== undefined) {
+    log.warn(
+      `First start: sign in as '${ADMIN_USERNAME}' (or ${config.adminEmail}) with the generated ` +
+        `password ${seeded.generatedAdminPassword} - it is shown only this once. ` +
+        'Set ADMIN_PASSWORD before the first start to choose it yourself.',
+    );
+  } else if (seeded.adminCreated) {
+    log.info(
+      `First start: sign in as '${ADMIN_USERNAME}' (or ${config.adminEmail}) with ADMIN_PASSWORD.`,
+    );
+  }
+  checkpoint();
+
+  app = await buildApp({ config: runtime, db: database.db, logger: log });
+  await app.listen({ port: config.port, host: config.host });
+
+  const shownHost = ['0.0.0.0', '::', ''].includes(config.host) ? 'localhost' : config.host;
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  log.info(`Coldtrace is running at http://${shownHost}:${port}/ (API docs at /api/docs/)`);
+}
+
+/** Close in order: the app (in-flight requests finish), the pool, then PostgreSQL (trap 2). */
+async function release(): Promise<void> {
+  await app?.close().catch((err: unknown) => log.error({ err }, 'closing the app failed'));
+  await database?.close().catch((err: unknown) => log.error({ err }, 'closing the pool failed'));
+  await embedded?.stop().catch((err: unknown) => log.error({ err }, 'stopping PostgreSQL failed'));
+}
+
+const startup = start();
+
+async function shutdown(signal: string): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  log.info(`${signal} received: shutting down`);
+  setTimeout(() => {
+    log.error('shutdown took longer than 20 s: exiting');
+    process.exit(1);
+  }, 20_000).unref();
+  await startup.catch(() => undefined);
+  await release();
+  log.info('stopped');
+  process.exit(0);
+}
+
+for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) {
+  process.on(signal, () => void shutdown(signal));
+}
+
+startup.catch(async (err: unknown) => {
+  if (err instanceof Stopping) return;
+  log.fatal({ err }, err instanceof Error ? err.message : 'start-up failed');
+  stopping = true;
+  await release();
+  process.exit(1);
+});

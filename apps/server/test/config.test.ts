@@ -1,0 +1,146 @@
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig, REPO_ROOT } from '../src/config';
+import { withSecretKey } from '../src/secret-key';
+
+describe('loadConfig', () => {
+  it('has the documented defaults', () => {
+    const c = loadConfig({});
+    expect(c).toMatchObject({
+      port: 8000,
+      host: '0.0.0.0',
+      dataDir: path.join(REPO_ROOT, 'data'),
+      databaseUrl: undefined,
+      secretKey: undefined,
+      adminEmail: 'admin@coldtrace.local',
+      adminPassword: undefined,
+      publicLoginUser: undefined,
+      seedDemo: true,
+      logLevel: 'info',
+      trustProxy: false,
+      publicOrigin: undefined,
+      allowedOrigins: [],
+      sessionTtlHours: 336,
+      argon2: { memoryCost: 19456, timeCost: 2 },
+      loginThrottle: { maxPerAccount: 5, maxPerAddress: 20, windowMinutes: 15 },
+      bodyLimitBytes: 1024 * 1024,
+      webDist: path.join(REPO_ROOT, 'apps/web/dist'),
+      embeddedPg: { port: 5433, exact: false },
+    });
+  });
+
+  it('finds the repository root from its own location', async () => {
+    const manifest = JSON.parse(await readFile(path.join(REPO_ROOT, 'package.json'), 'utf8'));
+    expect(manifest.workspaces).toContain('apps/server');
+  });
+
+  it('reads every variable; relative paths are relative to the repository root', () => {
+    const c = loadConfig({
+      PORT: '9000',
+      HOST: '127.0.0.1',
+      DATA_DIR: 'var/data',
+      DATABASE_URL: 'postgres://u:p@db:5432/coldtrace',
+      SECRET_KEY: 'x'.repeat(40),
+      ADMIN_EMAIL: 'Boss@Example.com',
+      ADMIN_PASSWORD: 'long-enough',
+      PUBLIC_LOGIN_USER: 'public',
+      SEED_DEMO: 'no',
+      LOG_LEVEL: 'WARN',
+      TRUST_PROXY: '10.0.0.0/8, 127.0.0.1',
+      PUBLIC_ORIGIN: 'https://coldtrace.example.com/',
+      ALLOWED_ORIGINS: 'https://a.example.com, http://localhost:5173',
+      SESSION_TTL_HOURS: '12',
+      ARGON2_MEMORY_KIB: '65536',
+      ARGON2_TIME_COST: '3',
+      LOGIN_MAX_FAILURES_PER_ACCOUNT: '3',
+      LOGIN_MAX_FAILURES_PER_ADDRESS: '10',
+      WEB_DIST: '/srv/web',
+      EMBEDDED_PG_PORT: '6000',
+    });
+    expect(c).toMatchObject({
+      port: 9000,
+      host: '127.0.0.1',
+      dataDir: path.join(REPO_ROOT, 'var/data'),
+      databaseUrl: 'postgres://u:p@db:5432/coldtrace',
+      adminEmail: 'boss@example.com',
+      seedDemo: false,
+      logLevel: 'warn',
+      trustProxy: ['10.0.0.0/8', '127.0.0.1'],
+      publicOrigin: 'https://coldtrace.example.com',
+      allowedOrigins: ['https://a.example.com', 'http://localhost:5173'],
+      sessionTtlHours: 12,
+      argon2: { memoryCost: 65536, timeCost: 3 },
+      loginThrottle: { maxPerAccount: 3, maxPerAddress: 10, windowMinutes: 15 },
+      webDist: '/srv/web',
+      embeddedPg: { port: 6000, exact: true },
+    });
+  });
+
+  it('treats empty values as unset and parses TRUST_PROXY forms', () => {
+    expect(loadConfig({ PORT: '', SEED_DEMO: ' ' })).toMatchObject({ port: 8000, seedDemo: true });
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+  });
+
+  it('lists every problem at once', () => {
+    let error: unknown;
+    try {
+      loadConfig({
+        PORT: 'eighty',
+        DATABASE_URL: 'mysql://nope',
+        SECRET_KEY: 'short',
+        ADMIN_EMAIL: 'not-an-email',
+        ADMIN_PASSWORD: 'abc',
+        SEED_DEMO: 'maybe',
+        LOG_LEVEL: 'loud',
+        PUBLIC_ORIGIN: 'ftp://x',
+        SESSION_TTL_HOURS: '0',
+        ARGON2_MEMORY_KIB: '1',
+      });
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const problems = (error as ConfigError).problems;
+    for (const name of [
+      'PORT',
+      'DATABASE_URL',
+      'SECRET_KEY',
+      'ADMIN_EMAIL',
+      'ADMIN_PASSWORD',
+      'SEED_DEMO',
+      'LOG_LEVEL',
+      'PUBLIC_ORIGIN',
+      'SESSION_TTL_HOURS',
+      'ARGON2_MEMORY_KIB',
+    ]) {
+      expect(
+        problems.some((p) => p.startsWith(name)),
+        `${name} in ${problems.join(' | ')}`,
+      ).toBe(true);
+    }
+    expect((error as Error).message).toContain(
+      "PORT must be an integer from 0 to 65535, got 'eighty'",
+    );
+  });
+});
+
+describe('withSecretKey', () => {
+  it('generates the key once, keeps it in DATA_DIR/secret_key with mode 0600', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'coldtrace-secret-'));
+    const config = { ...loadConfig({}), dataDir };
+    const first = await withSecretKey(config);
+    const second = await withSecretKey(config);
+    expect(first.secretKey.length).toBeGreaterThanOrEqual(32);
+    expect(second.secretKey).toBe(first.secretKey);
+    expect((await stat(path.join(dataDir, 'secret_key'))).mode & 0o777).toBe(0o600);
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('prefers SECRET_KEY from the environment', async () => {
+    const config = loadConfig({ SECRET_KEY: 'k'.repeat(32) });
+    expect((await withSecretKey(config)).secretKey).toBe('k'.repeat(32));
+  });
+});

@@ -1,0 +1,71 @@
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { handleStalePostmaster } from '../src/db/embedded';
+
+const quiet = { info: () => undefined, warn: () => undefined, debug: () => undefined };
+
+const made: string[] = [];
+afterAll(() => Promise.all(made.map((d) => rm(d, { recursive: true, force: true }))));
+
+async function clusterWithPid(pid: number): Promise<string> {
+  const parent = await mkdtemp(path.join(tmpdir(), 'coldtrace-stale-'));
+  made.push(parent);
+  const dir = path.join(parent, 'postgres');
+  await mkdir(dir);
+  await writeFile(path.join(dir, 'postmaster.pid'), `${pid}\n${dir}\n1700000000\n5433\n`);
+  return dir;
+}
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return !/\)\s+Z\s/.test(execFileSync('cat', [`/proc/${pid}/stat`], { encoding: 'utf8' }));
+  } catch {
+    return false;
+  }
+};
+
+describe.runIf(process.platform === 'linux')('stale postmaster.pid (stack-notes trap 3)', () => {
+  it('removes the pid file of a PostgreSQL that is no longer running', async () => {
+    let pid = 4_000_000;
+    while (alive(pid)) pid -= 1;
+    const dir = await clusterWithPid(pid);
+    await handleStalePostmaster(dir, quiet);
+    expect(existsSync(path.join(dir, 'postmaster.pid'))).toBe(false);
+  });
+
+  it('removes it when the pid now belongs to another program', async () => {
+    const dir = await clusterWithPid(process.pid);
+    await handleStalePostmaster(dir, quiet);
+    expect(existsSync(path.join(dir, 'postmaster.pid'))).toBe(false);
+  });
+
+  it('refuses when a live server still owns the PostgreSQL', async () => {
+    // A "postgres" whose parent is this (node) process.
+    const child = spawn('bash', ['-c', 'exec -a postgres-fake sleep 30'], { stdio: 'ignore' });
+    try {
+      await new Promise((r) => setTimeout(r, 100));
+      const dir = await clusterWithPid(child.pid!);
+      await expect(handleStalePostmaster(dir, quiet)).rejects.toThrow(/another running server/);
+    } finally {
+      child.kill('SIGKILL');
+    }
+  });
+
+  it('stops an orphaned PostgreSQL left by a killed run', async () => {
+    // A "postgres" whose parent exited (re-parented to init), as after kill -9 of the server.
+    const pid = Number(
+      execFileSync('bash', ['-c', '(exec -a postgres-orphan sleep 30) >/dev/null 2>&1 & echo $!'], {
+        encoding: 'utf8',
+      }).trim(),
+    );
+    expect(alive(pid)).toBe(true);
+    const dir = await clusterWithPid(pid);
+    await handleStalePostmaster(dir, quiet);
+    expect(alive(pid)).toBe(false);
+  });
+});
