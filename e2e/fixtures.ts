@@ -1,5 +1,8 @@
 import { expect, type Page } from '@playwright/test';
+import { createRequire } from 'node:module';
 import { E2E_ADMIN } from '../playwright.config';
+
+const require = createRequire(import.meta.url);
 
 export { E2E_ADMIN };
 
@@ -16,4 +19,35 @@ export async function signIn(page: Page, who = E2E_ADMIN, expectSuccess = true):
 export async function openSettingsItem(page: Page, item: string): Promise<void> {
   await page.getByRole('button', { name: 'Settings' }).click();
   await page.getByRole('menuitem', { name: item }).click();
+}
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: unknown[] }[];
+}
+
+/**
+ * Runs axe-core (WCAG 2 A and AA rules) on the current page and fails with the
+ * list of violations. Checks the screen as a keyboard or screen-reader user meets it.
+ */
+export async function expectNoAccessibilityViolations(page: Page): Promise<void> {
+  await page.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
+  const violations = await page.evaluate(async () => {
+    const axe = (
+      window as unknown as {
+        axe: { run: (ctx: Document, opts: unknown) => Promise<{ violations: unknown[] }> };
+      }
+    ).axe;
+    const result = await axe.run(document, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+    });
+    return result.violations;
+  });
+  const summary = (violations as AxeViolation[]).map(
+    (v) =>
+      `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')}`,
+  );
+  expect(summary).toEqual([]);
 }

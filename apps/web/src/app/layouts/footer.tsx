@@ -51,7 +51,7 @@ export function Footer() {
           component={RouterLink}
           to="/changelog"
           color="inherit"
-          sx={{ opacity: 0.8, fontSize: '0.92em' }}
+          sx={{ fontSize: '0.92em' }}
         >
           Changelog
         </Link>

@@ -59,10 +59,10 @@ export function UnitsSettingsDialog({ user, onClose }: { user: TUser; onClose: (
               disabled={busy}
               fullWidth
             >
-              <ToggleButton value="C" aria-label="Celsius">
+              <ToggleButton value="C" aria-label="°C Celsius">
                 °C
               </ToggleButton>
-              <ToggleButton value="F" aria-label="Fahrenheit">
+              <ToggleButton value="F" aria-label="°F Fahrenheit">
                 °F
               </ToggleButton>
             </ToggleButtonGroup>

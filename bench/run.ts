@@ -1,0 +1,19 @@
+/**
+ * Runs every benchmark under bench/ (or the ones named on the command line) and
+ * prints its figures. Each benchmark measures a baseline in the same run and
+ * prints ratios against it, so figures compare across machines.
+ */
+import { filterGrammarBench } from './filter-grammar';
+import { passwordHashBench } from './password-hash';
+
+const benches: Record<string, () => Promise<void>> = {
+  'filter-grammar': filterGrammarBench,
+  'password-hash': passwordHashBench,
+};
+
+const wanted = process.argv.slice(2);
+for (const [name, run] of Object.entries(benches)) {
+  if (wanted.length > 0 && !wanted.includes(name)) continue;
+  console.log(`\n== ${name}`);
+  await run();
+}
