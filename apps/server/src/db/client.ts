@@ -1,6 +1,9 @@
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
-import * as schema from './schema';
+import * as baseSchema from './schema';
+import * as shipmentSchema from './schema-shipments';
+
+const schema = { ...baseSchema, ...shipmentSchema };
 
 export type Database = NodePgDatabase<typeof schema>;
 /** A transaction handle (what `db.transaction(async (tx) => ...)` passes). */

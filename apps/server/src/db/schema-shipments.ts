@@ -1,0 +1,406 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  bigserial,
+  boolean,
+  doublePrecision,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  real,
+  text,
+  timestamp,
+  unique,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { organizations, users } from './schema';
+
+/**
+ * Shipment data (issue 3): configuration, tags, records, the compact
+ * temperature series, scans, actions, location samples and alarms.
+ * Every tenant table carries `organization_id`. Temperatures in °C, times UTC.
+ * Ids the contract calls strings are bigint identities rendered as decimal
+ * strings (the Tag id is a number in the contract).
+ */
+
+const timestamptz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+const orgRef = () =>
+  uuid('organization_id')
+    .notNull()
+    .references(() => organizations.id, { onDelete: 'cascade' });
+const id64 = () => bigserial('id', { mode: 'number' }).primaryKey();
+const ref64 = (name: string) => bigint(name, { mode: 'number' });
+
+// ---------------------------------------------------------------- configuration
+
+/** Product definition (spec section 3): thresholds and excursion limits. */
+export const productDefinitions = pgTable(
+  'product_definitions',
+  {
+    id: id64(),
+    organizationId: orgRef(),
+    created: timestamptz('created').notNull().defaultNow(),
+    productName: text('product_name').notNull(),
+    highThreshold: doublePrecision('high_threshold'),
+    lowThreshold: doublePrecision('low_threshold'),
+    numConsecutiveExcursions: integer('num_consecutive_excursions').notNull().default(1),
+    cumulativeHighThreshold: doublePrecision('cumulative_high_threshold'),
+    cumulativeLowThreshold: doublePrecision('cumulative_low_threshold'),
+    /** `[DD ]HH:MM:SS` strings, as the contract carries them. */
+    cumulativeDurationHigh: text('cumulative_duration_high'),
+    cumulativeDurationLow: text('cumulative_duration_low'),
+  },
+  (t) => [index('product_definitions_org_idx').on(t.organizationId)],
+);
+
+/** Carrier definition: a name. */
+export const carrierDefinitions = pgTable(
+  'carrier_definitions',
+  {
+    id: id64(),
+    organizationId: orgRef(),
+    created: timestamptz('created').notNull().defaultNow(),
+    name: text('name').notNull(),
+  },
+  (t) => [index('carrier_definitions_org_idx').on(t.organizationId)],
+);
+
+/** Name-and-address location (travel location): shipper (origin) and receiver (destination). */
+export const travelLocations = pgTable(
+  'travel_locations',
+  {
+    id: id64(),
+    organizationId: orgRef(),
+    created: timestamptz('created').notNull().defaultNow(),
+    name: text('name').notNull(),
+    address: text('address').notNull(),
+    latitude: doublePrecision('latitude').notNull(),
+    longitude: doublePrecision('longitude').notNull(),
+    origin: boolean('origin').notNull().default(false),
+    destination: boolean('destination').notNull().default(false),
+    timezone: text('timezone'),
+  },
+  (t) => [index('travel_locations_org_idx').on(t.organizationId)],
+);
+
+/** Organization settings: the geo-fence (radii kept in metres plus the unit the user chose). */
+export const organizationSettings = pgTable('organization_settings', {
+  organizationId: uuid('organization_id')
+    .primaryKey()
+    .references(() => organizations.id, { onDelete: 'cascade' }),
+  arrivalRadiusMeters: doublePrecision('arrival_radius_meters').notNull().default(1000),
+  arrivalRadiusUnits: text('arrival_radius_units').notNull().default('m'),
+  departureRadiusMeters: doublePrecision('departure_radius_meters').notNull().default(1000),
+  departureRadiusUnits: text('departure_radius_units').notNull().default('m'),
+  numPointsToArrive: integer('num_points_to_arrive').notNull().default(2),
+  numPointsToDepart: integer('num_points_to_depart').notNull().default(2),
+});
+
+// ---------------------------------------------------------------- device tokens
+
+/**
+ * User tokens ("Session token: token, created, expiry"): `Authorization: Token <token>`
+ * for the phone app and for rt / nanotag gateways. Only a SHA-256 of the token is stored.
+ */
+export const userTokens = pgTable(
+  'user_tokens',
+  {
+    id: text('id').primaryKey(),
+    organizationId: orgRef(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull().default(''),
+    created: timestamptz('created').notNull().defaultNow(),
+    expiry: timestamptz('expiry'),
+    lastUsedAt: timestamptz('last_used_at'),
+  },
+  (t) => [index('user_tokens_user_idx').on(t.userId)],
+);
+
+// ---------------------------------------------------------------- tags and records
+
+/** A physical tag. `id` is the Tag id (a number); the serial number is printed on it. */
+export const tags = pgTable(
+  'tags',
+  {
+    id: id64(),
+    organizationId: orgRef(),
+    serialNumber: text('serial_number').notNull(),
+    tagType: text('tag_type').notNull(),
+    created: timestamptz('created').notNull().defaultNow(),
+    lastRecordId: ref64('last_record_id'),
+    running: boolean('running').notNull().default(false),
+  },
+  (t) => [
+    unique('tags_serial_number_key').on(t.serialNumber),
+    index('tags_org_idx').on(t.organizationId),
+  ],
+);
+
+/**
+ * A record is one run of one tag (domain rules section 1). The summary
+ * columns are recomputed from the series on every change.
+ */
+export const records = pgTable(
+  'records',
+  {
+    id: id64(),
+    organizationId: orgRef(),
+    tagId: ref64('tag_id')
+      .notNull()
+      .references(() => tags.id, { onDelete: 'restrict' }),
+    tagSerialNumber: text('tag_serial_number').notNull(),
+    tagType: text('tag_type').notNull(),
+    tagStatus: text('tag_status').notNull().default('XT1_ACTIVE'),
+    created: timestamptz('created').notNull().defaultNow(),
+    lastModified: timestamptz('last_modified').notNull().defaultNow(),
+    tempsLastUpdated: timestamptz('temps_last_updated'),
+    // references
+    primaryReference: text('primary_reference').notNull().default(''),
+    secondaryReference: text('secondary_reference').notNull().default(''),
+    shippingReference: text('shipping_reference').notNull().default(''),
+    programName: text('program_name').notNull().default(''),
+    carrier: text('carrier').notNull().default(''),
+    productDesignation: text('product_designation').notNull().default(''),
+    poNumber: text('po_number').notNull().default(''),
+    shipperLocationId: ref64('shipper_location_id').references(() => travelLocations.id, {
+      onDelete: 'set null',
+    }),
+    receiverLocationId: ref64('receiver_location_id').references(() => travelLocations.id, {
+      onDelete: 'set null',
+    }),
+    // thresholds
+    highThreshold: doublePrecision('high_threshold'),
+    lowThreshold: doublePrecision('low_threshold'),
+    cumulativeHighThreshold: doublePrecision('cumulative_high_threshold'),
+    cumulativeLowThreshold: doublePrecision('cumulative_low_threshold'),
+    cumulativeDurationHigh: text('cumulative_duration_high'),
+    cumulativeDurationLow: text('cumulative_duration_low'),
+    numConsecutiveExcursions: integer('num_consecutive_excursions').notNull().default(1),
+    // timing (seconds)
+    startTimeSeconds: bigint('start_time_seconds', { mode: 'number' }),
+    stopTime: timestamptz('stop_time'),
+    measurementInterval: integer('measurement_interval').notNull(),
+    calculatedMeasurementInterval: doublePrecision('calculated_measurement_interval'),
+    transmitInterval: integer('transmit_interval'),
+    startDelay: integer('start_delay').notNull().default(0),
+    // summary (recomputed)
+    highestRecordedTemperature: doublePrecision('highest_recorded_temperature'),
+    lowestRecordedTemperature: doublePrecision('lowest_recorded_temperature'),
+    meanKineticTemp: doublePrecision('mean_kinetic_temp'),
+    firstPoint: timestamptz('first_point'),
+    lastPoint: timestamptz('last_point'),
+    numberOfPoints: integer('number_of_points').notNull().default(0),
+    /** Length of the series (highest index + 1), gaps included. */
+    seriesLength: integer('series_length').notNull().default(0),
+    recordDuration: doublePrecision('record_duration'),
+    latestTemp: doublePrecision('latest_temp'),
+    // scans and actions
+    lastScanned: timestamptz('last_scanned'),
+    lastScannedUserId: uuid('last_scanned_user_id').references(() => users.id, {
+      onDelete: 'set null',
+    }),
+    lastActionTaken: timestamptz('last_action_taken'),
+    // notification and alarm
+    alarmRecipients: text('alarm_recipients')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    status: text('status').notNull().default('OK'),
+    computedStatus: text('computed_status').notNull().default('OK'),
+    // position and health
+    lastLatitude: doublePrecision('last_latitude'),
+    lastLongitude: doublePrecision('last_longitude'),
+    memoryHealth: text('memory_health'),
+    batteryHealth: text('battery_health'),
+    // trip
+    tripBeginTime: timestamptz('trip_begin_time'),
+    tripEndTime: timestamptz('trip_end_time'),
+    tripStatus: text('trip_status').notNull().default('NOT_DEPARTED'),
+    /** A manual trip edit is never overwritten by automatic detection. */
+    tripManual: boolean('trip_manual').notNull().default(false),
+    reportExists: boolean('report_exists').notNull().default(false),
+    /** Active until a stop action. */
+    active: boolean('active').notNull().default(true),
+  },
+  (t) => [
+    index('records_org_last_action_idx').on(t.organizationId, t.lastActionTaken),
+    index('records_org_created_idx').on(t.organizationId, t.created),
+    index('records_tag_idx').on(t.tagId, t.startTimeSeconds),
+  ],
+);
+
+/**
+ * The temperature series, stored compactly: chunks of SERIES_CHUNK_SIZE points
+ * per record as `real[]` (°C, NULL for a gap), merged by index.
+ */
+export const recordSeriesChunks = pgTable(
+  'record_series_chunks',
+  {
+    recordId: ref64('record_id')
+      .notNull()
+      .references(() => records.id, { onDelete: 'cascade' }),
+    chunkNo: integer('chunk_no').notNull(),
+    organizationId: orgRef(),
+    temps: real('temps').array().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.recordId, t.chunkNo] })],
+);
+
+/** A scan of a tag by the phone app (or an xt1 upload), with the summary it carried. */
+export const scans = pgTable(
+  'scans',
+  {
+    id: id64(),
+    organizationId: orgRef(),
+    recordId: ref64('record_id').references(() => records.id, { onDelete: 'cascade' }),
+    tagId: ref64('tag_id').notNull(),
+    tagSerialNumber: text('tag_serial_number').notNull(),
+    timestamp: timestamptz('timestamp').notNull(),
+    created: timestamptz('created').notNull().defaultNow(),
+    createdByUserId: uuid('created_by_user_id').references(() => users.id, {
+      onDelete: 'set null',
+    }),
+    latitude: doublePrecision('latitude'),
+    longitude: doublePrecision('longitude'),
+    highestRecordedTemp: doublePrecision('highest_recorded_temp'),
+    lowestRecordedTemp: doublePrecision('lowest_recorded_temp'),
+    meanKineticTemp: doublePrecision('mean_kinetic_temp'),
+    latestTemp: doublePrecision('latest_temp'),
+    excursionDurationAbove: doublePrecision('excursion_duration_above'),
+    excursionDurationBelow: doublePrecision('excursion_duration_below'),
+    tagStatus: text('tag_status'),
+    measurementInterval: integer('measurement_interval'),
+    startDelay: integer('start_delay'),
+    highThreshold: doublePrecision('high_threshold'),
+    lowThreshold: doublePrecision('low_threshold'),
+    primaryReference: text('primary_reference').notNull().default(''),
+    secondaryReference: text('secondary_reference').notNull().default(''),
+    shippingReference: text('shipping_reference').notNull().default(''),
+    description: text('description').notNull().default(''),
+    status: text('status').notNull().default('OK'),
+    mobileDeviceType: text('mobile_device_type'),
+    mobileAppVersion: text('mobile_app_version'),
+    numberOfPoints: integer('number_of_points').notNull().default(0),
+    /** Hash of the upload: a replayed scan changes nothing. */
+    uploadKey: text('upload_key').notNull(),
+  },
+  (t) => [
+    unique('scans_upload_key').on(t.organizationId, t.uploadKey),
+    index('scans_record_idx').on(t.recordId, t.timestamp),
+    index('scans_org_created_idx').on(t.organizationId, t.created),
+  ],
+);
+
+/** An action on a record (start, stop, configure, create or update shipment, trip edit). */
+export const recordActions = pgTable(
+  'record_actions',
+  {
+    id: id64(),
+    organizationId: orgRef(),
+    recordId: ref64('record_id')
+      .notNull()
+      .references(() => records.id, { onDelete: 'cascade' }),
+    tagId: ref64('tag_id').notNull(),
+    tagSerialNumber: text('tag_serial_number').notNull(),
+    actionType: text('action_type').notNull(),
+    latitude: doublePrecision('latitude').notNull().default(-91),
+    longitude: doublePrecision('longitude').notNull().default(-181),
+    timestamp: timestamptz('timestamp').notNull(),
+    created: timestamptz('created').notNull().defaultNow(),
+    createdByUserId: uuid('created_by_user_id').references(() => users.id, {
+      onDelete: 'set null',
+    }),
+    tagType: text('tag_type'),
+    mobileDeviceType: text('mobile_device_type'),
+    mobileAppVersion: text('mobile_app_version'),
+    /** Hash of the upload: a replayed action changes nothing. */
+    uploadKey: text('upload_key').notNull(),
+  },
+  (t) => [
+    unique('record_actions_upload_key').on(t.organizationId, t.uploadKey),
+    index('record_actions_record_idx').on(t.recordId, t.timestamp),
+  ],
+);
+
+/** A position of a record's tag (scan positions, nanotag frames); never the -91/-181 sentinels. */
+export const locationSamples = pgTable(
+  'location_samples',
+  {
+    id: id64(),
+    organizationId: orgRef(),
+    recordId: ref64('record_id')
+      .notNull()
+      .references(() => records.id, { onDelete: 'cascade' }),
+    tagId: ref64('tag_id').notNull(),
+    latitude: doublePrecision('latitude').notNull(),
+    longitude: doublePrecision('longitude').notNull(),
+    timestamp: timestamptz('timestamp').notNull(),
+    frameId: text('frame_id'),
+    temperature: doublePrecision('temperature'),
+  },
+  (t) => [
+    unique('location_samples_record_time_key').on(t.recordId, t.timestamp, t.latitude, t.longitude),
+    index('location_samples_record_idx').on(t.recordId, t.timestamp),
+  ],
+);
+
+/**
+ * Excursion and cumulative alarms, keyed by record, direction, kind and first
+ * point: re-evaluation updates in place and never loses an acknowledgement.
+ */
+export const alarms = pgTable(
+  'alarms',
+  {
+    id: id64(),
+    organizationId: orgRef(),
+    recordId: ref64('record_id')
+      .notNull()
+      .references(() => records.id, { onDelete: 'cascade' }),
+    tagId: ref64('tag_id').notNull(),
+    tagSerialNumber: text('tag_serial_number').notNull(),
+    created: timestamptz('created').notNull().defaultNow(),
+    kind: text('kind', { enum: ['excursion', 'cumulative'] }).notNull(),
+    aboveOrBelow: text('above_or_below', { enum: ['ABOVE', 'BELOW'] }).notNull(),
+    firstPointIdx: integer('first_point_idx').notNull(),
+    lastPointIdx: integer('last_point_idx').notNull(),
+    degreeMinutes: doublePrecision('degree_minutes').notNull(),
+    startTime: timestamptz('start_time'),
+    endTime: timestamptz('end_time'),
+    duration: doublePrecision('duration').notNull(),
+    highThreshold: doublePrecision('high_threshold'),
+    lowThreshold: doublePrecision('low_threshold'),
+    highestRecordedTemperature: doublePrecision('highest_recorded_temperature'),
+    lowestRecordedTemperature: doublePrecision('lowest_recorded_temperature'),
+    /** No longer holds after a re-evaluation (threshold or trip edit); kept with its acknowledgement. */
+    resolved: boolean('resolved').notNull().default(false),
+    acknowledged: boolean('acknowledged').notNull().default(false),
+    acknowledgedByUserId: uuid('acknowledged_by_user_id').references(() => users.id, {
+      onDelete: 'set null',
+    }),
+    acknowledgedAt: timestamptz('acknowledged_at'),
+    acknowledgeComment: text('acknowledge_comment'),
+    acknowledgeClientType: text('acknowledge_client_type'),
+    dismissed: boolean('dismissed').notNull().default(false),
+    dismissedByUserId: uuid('dismissed_by_user_id').references(() => users.id, {
+      onDelete: 'set null',
+    }),
+    dismissedAt: timestamptz('dismissed_at'),
+  },
+  (t) => [
+    unique('alarms_key').on(t.recordId, t.aboveOrBelow, t.kind, t.firstPointIdx),
+    index('alarms_org_created_idx').on(t.organizationId, t.created),
+  ],
+);
+
+export type TagRow = typeof tags.$inferSelect;
+export type RecordRow = typeof records.$inferSelect;
+export type ScanRow = typeof scans.$inferSelect;
+export type RecordActionRow = typeof recordActions.$inferSelect;
+export type AlarmRow = typeof alarms.$inferSelect;
+export type ProductDefinitionRow = typeof productDefinitions.$inferSelect;
+export type CarrierDefinitionRow = typeof carrierDefinitions.$inferSelect;
+export type TravelLocationRow = typeof travelLocations.$inferSelect;
+export type OrganizationSettingsRow = typeof organizationSettings.$inferSelect;
