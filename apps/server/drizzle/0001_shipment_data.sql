@@ -17,6 +17,7 @@ CREATE TABLE "alarms" (
 	"low_threshold" double precision,
 	"highest_recorded_temperature" double precision,
 	"lowest_recorded_temperature" double precision,
+	"number_of_points" integer DEFAULT 0 NOT NULL,
 	"resolved" boolean DEFAULT false NOT NULL,
 	"acknowledged" boolean DEFAULT false NOT NULL,
 	"acknowledged_by_user_id" uuid,
@@ -89,6 +90,8 @@ CREATE TABLE "record_actions" (
 	"mobile_device_type" text,
 	"mobile_app_version" text,
 	"upload_key" text NOT NULL,
+	"reply" jsonb,
+	"changes" jsonb,
 	CONSTRAINT "record_actions_upload_key" UNIQUE("organization_id","upload_key")
 );
 --> statement-breakpoint
@@ -156,7 +159,9 @@ CREATE TABLE "records" (
 	"trip_status" text DEFAULT 'NOT_DEPARTED' NOT NULL,
 	"trip_manual" boolean DEFAULT false NOT NULL,
 	"report_exists" boolean DEFAULT false NOT NULL,
-	"active" boolean DEFAULT true NOT NULL
+	"health_reported_at" timestamp with time zone,
+	"active" boolean DEFAULT true NOT NULL,
+	CONSTRAINT "records_tag_start_key" UNIQUE("tag_id","start_time_seconds")
 );
 --> statement-breakpoint
 CREATE TABLE "scans" (
@@ -189,6 +194,10 @@ CREATE TABLE "scans" (
 	"mobile_device_type" text,
 	"mobile_app_version" text,
 	"number_of_points" integer DEFAULT 0 NOT NULL,
+	"start_time_seconds" bigint,
+	"stop_time" timestamp with time zone,
+	"temps_offset_index" integer DEFAULT 0 NOT NULL,
+	"temps_length" integer DEFAULT 0 NOT NULL,
 	"upload_key" text NOT NULL,
 	CONSTRAINT "scans_upload_key" UNIQUE("organization_id","upload_key")
 );
@@ -201,6 +210,8 @@ CREATE TABLE "tags" (
 	"created" timestamp with time zone DEFAULT now() NOT NULL,
 	"last_record_id" bigint,
 	"running" boolean DEFAULT false NOT NULL,
+	"configuration" jsonb DEFAULT '{}'::jsonb NOT NULL,
+	"pending_command" jsonb,
 	CONSTRAINT "tags_serial_number_key" UNIQUE("serial_number")
 );
 --> statement-breakpoint
@@ -254,15 +265,15 @@ ALTER TABLE "travel_locations" ADD CONSTRAINT "travel_locations_organization_id_
 ALTER TABLE "user_tokens" ADD CONSTRAINT "user_tokens_organization_id_organizations_id_fk" FOREIGN KEY ("organization_id") REFERENCES "public"."organizations"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "user_tokens" ADD CONSTRAINT "user_tokens_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "alarms_org_created_idx" ON "alarms" USING btree ("organization_id","created");--> statement-breakpoint
-CREATE INDEX "carrier_definitions_org_idx" ON "carrier_definitions" USING btree ("organization_id");--> statement-breakpoint
+CREATE UNIQUE INDEX "carrier_definitions_org_name_key" ON "carrier_definitions" USING btree ("organization_id",lower("name"));--> statement-breakpoint
 CREATE INDEX "location_samples_record_idx" ON "location_samples" USING btree ("record_id","timestamp");--> statement-breakpoint
 CREATE INDEX "product_definitions_org_idx" ON "product_definitions" USING btree ("organization_id");--> statement-breakpoint
 CREATE INDEX "record_actions_record_idx" ON "record_actions" USING btree ("record_id","timestamp");--> statement-breakpoint
-CREATE INDEX "records_org_last_action_idx" ON "records" USING btree ("organization_id","last_action_taken");--> statement-breakpoint
+CREATE INDEX "records_org_last_action_idx" ON "records" USING btree ("organization_id","last_action_taken" DESC NULLS LAST);--> statement-breakpoint
 CREATE INDEX "records_org_created_idx" ON "records" USING btree ("organization_id","created");--> statement-breakpoint
-CREATE INDEX "records_tag_idx" ON "records" USING btree ("tag_id","start_time_seconds");--> statement-breakpoint
 CREATE INDEX "scans_record_idx" ON "scans" USING btree ("record_id","timestamp");--> statement-breakpoint
 CREATE INDEX "scans_org_created_idx" ON "scans" USING btree ("organization_id","created");--> statement-breakpoint
+CREATE INDEX "scans_org_timestamp_idx" ON "scans" USING btree ("organization_id","timestamp");--> statement-breakpoint
 CREATE INDEX "tags_org_idx" ON "tags" USING btree ("organization_id");--> statement-breakpoint
 CREATE INDEX "travel_locations_org_idx" ON "travel_locations" USING btree ("organization_id");--> statement-breakpoint
 CREATE INDEX "user_tokens_user_idx" ON "user_tokens" USING btree ("user_id");

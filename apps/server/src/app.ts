@@ -11,7 +11,11 @@ import { registerOpenApi } from './http/openapi';
 import { registerWebApp } from './http/web-app';
 import { authRoutes } from './modules/auth/routes';
 import { createPasswordHasher } from './modules/auth/passwords';
+import { configurationRoutes } from './modules/configuration/routes';
+import { ingestRoutes } from './modules/ingest/routes';
 import { legalRoutes } from './modules/legal/routes';
+import { recordsRoutes } from './modules/records/routes';
+import { tokenRoutes } from './modules/tokens/routes';
 
 export interface AppOptions {
   config: RuntimeConfig;
@@ -62,6 +66,10 @@ export const coldtraceApp = fp<AppOptions>(
     await registerOpenApi(app);
     await app.register(authRoutes);
     await app.register(legalRoutes);
+    await app.register(recordsRoutes);
+    await app.register(configurationRoutes);
+    await app.register(ingestRoutes);
+    await app.register(tokenRoutes);
     await registerWebApp(app, config.webDist);
   },
   { name: 'coldtrace', fastify: '5.x' },

@@ -6,12 +6,14 @@ import {
   doublePrecision,
   index,
   integer,
+  jsonb,
   pgTable,
   primaryKey,
   real,
   text,
   timestamp,
   unique,
+  uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
 import { organizations, users } from './schema';
@@ -54,7 +56,7 @@ export const productDefinitions = pgTable(
   (t) => [index('product_definitions_org_idx').on(t.organizationId)],
 );
 
-/** Carrier definition: a name. */
+/** Carrier definition: a name, unique per organization ignoring case. */
 export const carrierDefinitions = pgTable(
   'carrier_definitions',
   {
@@ -63,7 +65,9 @@ export const carrierDefinitions = pgTable(
     created: timestamptz('created').notNull().defaultNow(),
     name: text('name').notNull(),
   },
-  (t) => [index('carrier_definitions_org_idx').on(t.organizationId)],
+  (t) => [
+    uniqueIndex('carrier_definitions_org_name_key').on(t.organizationId, sql`lower(${t.name})`),
+  ],
 );
 
 /** Name-and-address location (travel location): shipper (origin) and receiver (destination). */
@@ -132,6 +136,17 @@ export const tags = pgTable(
     created: timestamptz('created').notNull().defaultNow(),
     lastRecordId: ref64('last_record_id'),
     running: boolean('running').notNull().default(false),
+    /**
+     * The settings the tag was last configured with (configure actions,
+     * generalized data, transmit interval): used when a record starts without
+     * them (rt packets, nanotag first sample). Merged field by field.
+     */
+    configuration: jsonb('configuration')
+      .$type<TagConfiguration>()
+      .notNull()
+      .default(sql`'{}'::jsonb`),
+    /** The last accepted rt request (configure, start or stop) the tag has not confirmed yet. */
+    pendingCommand: jsonb('pending_command').$type<PendingCommand>(),
   },
   (t) => [
     unique('tags_serial_number_key').on(t.serialNumber),
@@ -222,13 +237,16 @@ export const records = pgTable(
     /** A manual trip edit is never overwritten by automatic detection. */
     tripManual: boolean('trip_manual').notNull().default(false),
     reportExists: boolean('report_exists').notNull().default(false),
+    /** Device time of the report battery_health / memory_health come from (the latest report wins). */
+    healthReportedAt: timestamptz('health_reported_at'),
     /** Active until a stop action. */
     active: boolean('active').notNull().default(true),
   },
   (t) => [
-    index('records_org_last_action_idx').on(t.organizationId, t.lastActionTaken),
+    index('records_org_last_action_idx').on(t.organizationId, t.lastActionTaken.desc().nullsLast()),
     index('records_org_created_idx').on(t.organizationId, t.created),
-    index('records_tag_idx').on(t.tagId, t.startTimeSeconds),
+    /** One record per run: a run of a tag is identified by its start_time_seconds (NULL: not started yet). */
+    unique('records_tag_start_key').on(t.tagId, t.startTimeSeconds),
   ],
 );
 
@@ -284,6 +302,15 @@ export const scans = pgTable(
     mobileDeviceType: text('mobile_device_type'),
     mobileAppVersion: text('mobile_app_version'),
     numberOfPoints: integer('number_of_points').notNull().default(0),
+    /** start_time_seconds and stop_time the scan reported. */
+    startTimeSeconds: bigint('start_time_seconds', { mode: 'number' }),
+    stopTime: timestamptz('stop_time'),
+    /**
+     * The scan's temperatures are points [temps_offset_index, temps_offset_index
+     * + temps_length) of the record's series (stored once, in the series chunks).
+     */
+    tempsOffsetIndex: integer('temps_offset_index').notNull().default(0),
+    tempsLength: integer('temps_length').notNull().default(0),
     /** Hash of the upload: a replayed scan changes nothing. */
     uploadKey: text('upload_key').notNull(),
   },
@@ -291,6 +318,7 @@ export const scans = pgTable(
     unique('scans_upload_key').on(t.organizationId, t.uploadKey),
     index('scans_record_idx').on(t.recordId, t.timestamp),
     index('scans_org_created_idx').on(t.organizationId, t.created),
+    index('scans_org_timestamp_idx').on(t.organizationId, t.timestamp),
   ],
 );
 
@@ -318,6 +346,10 @@ export const recordActions = pgTable(
     mobileAppVersion: text('mobile_app_version'),
     /** Hash of the upload: a replayed action changes nothing. */
     uploadKey: text('upload_key').notNull(),
+    /** The reply the upload got; a replay answers it again. */
+    reply: jsonb('reply'),
+    /** For edits by a person (shipment details, trip times): `{ field: { old, new } }`. */
+    changes: jsonb('changes').$type<Record<string, { old: unknown; new: unknown }>>(),
   },
   (t) => [
     unique('record_actions_upload_key').on(t.organizationId, t.uploadKey),
@@ -375,6 +407,8 @@ export const alarms = pgTable(
     highestRecordedTemperature: doublePrecision('highest_recorded_temperature'),
     lowestRecordedTemperature: doublePrecision('lowest_recorded_temperature'),
     /** No longer holds after a re-evaluation (threshold or trip edit); kept with its acknowledgement. */
+    /** Points in the run (cumulative: contributing points). */
+    numberOfPoints: integer('number_of_points').notNull().default(0),
     resolved: boolean('resolved').notNull().default(false),
     acknowledged: boolean('acknowledged').notNull().default(false),
     acknowledgedByUserId: uuid('acknowledged_by_user_id').references(() => users.id, {
@@ -395,7 +429,30 @@ export const alarms = pgTable(
   ],
 );
 
+/** Settings a tag was configured with (`tags.configuration`); every field optional. */
+export interface TagConfiguration {
+  high_threshold?: number | null;
+  low_threshold?: number | null;
+  num_consecutive_excursions?: number;
+  cumulative_high_threshold?: number | null;
+  cumulative_low_threshold?: number | null;
+  cumulative_duration_high?: string | null;
+  cumulative_duration_low?: string | null;
+  measurement_interval?: number;
+  start_delay?: number;
+  transmit_interval?: number;
+}
+
+/** An accepted rt request waiting for the tag's confirmation (`tags.pending_command`). */
+export interface PendingCommand {
+  type: 'configure' | 'start' | 'stop';
+  requested_at: string;
+  requested_by: string;
+}
+
 export type TagRow = typeof tags.$inferSelect;
+export type UserTokenRow = typeof userTokens.$inferSelect;
+export type LocationSampleRow = typeof locationSamples.$inferSelect;
 export type RecordRow = typeof records.$inferSelect;
 export type ScanRow = typeof scans.$inferSelect;
 export type RecordActionRow = typeof recordActions.$inferSelect;

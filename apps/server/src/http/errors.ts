@@ -94,12 +94,15 @@ export function toAppError(error: unknown, request: FastifyRequest, bodyLimit: n
       });
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return new AppError('INVALID_JSON', 'The request body is empty', { body: 'Empty body' });
-    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+    case 'FST_ERR_CTP_BODY_TOO_LARGE': {
+      // A route may raise the limit (the device uploads do).
+      const limit = request.routeOptions?.bodyLimit ?? bodyLimit;
       return new AppError(
         'PAYLOAD_TOO_LARGE',
-        `The request body is larger than the limit of ${bodyLimit} bytes`,
-        { body: `Larger than ${bodyLimit} bytes` },
+        `The request body is larger than the limit of ${limit} bytes`,
+        { body: `Larger than ${limit} bytes` },
       );
+    }
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new AppError(
         'UNSUPPORTED_MEDIA_TYPE',

@@ -76,7 +76,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
             type: 'apiKey',
             in: 'header',
             name: 'Authorization',
-            description: '`Token <token>` (not served yet)',
+            description: '`Token <token>`: a user token (POST /api/auth/tokens/)',
           },
           apiKeyAuth: {
             type: 'apiKey',

@@ -34,7 +34,11 @@ function securityOf(call: CallDef): Record<string, string[]>[] {
     case 'public':
       return csrf ? [{ csrfToken: [] }] : [];
     case 'session':
-      return [csrf ? { sessionCookie: [], csrfToken: [] } : { sessionCookie: [] }];
+      // A session cookie (with the CSRF token when state-changing), or a user token.
+      return [
+        csrf ? { sessionCookie: [], csrfToken: [] } : { sessionCookie: [] },
+        { tokenAuth: [] },
+      ];
     case 'device':
       return [{ tokenAuth: [] }];
     case 'key':

@@ -1,4 +1,16 @@
 import { authCalls } from './auth';
+import { devicesIngestCalls } from './devices-ingest';
+import { devicesQueryCalls } from './devices-query';
+import { orgSettingsCalls } from './org-settings';
+import { productsCalls } from './products';
+import { tokenCalls } from './tokens';
 
 /** Every call the server serves; the server registers exactly these, the OpenAPI document lists them. */
-export const allCalls = [...authCalls] as const;
+export const allCalls = [
+  ...authCalls,
+  ...productsCalls,
+  ...orgSettingsCalls,
+  ...devicesQueryCalls,
+  ...devicesIngestCalls,
+  ...tokenCalls,
+] as const;

@@ -6,6 +6,11 @@ import { ZAboveOrBelow, ZClientType } from '../enums';
  * section 3 ("Records, scans, alarms and tags").
  */
 
+/** Kind of an alarm (domain rules §2: "A cumulative alarm is an alarm with a kind that says so"). */
+export const ALARM_KINDS = ['excursion', 'cumulative'] as const;
+export const ZAlarmKind = z.enum(ALARM_KINDS);
+export type TAlarmKind = z.infer<typeof ZAlarmKind>;
+
 /**
  * "Excursion alarm: id, record_id, tag_id (number), created, tag_serial_number,
  * above_or_below (ABOVE or BELOW), first_point_idx, last_point_idx,
@@ -34,6 +39,10 @@ export const ZExcursionAlarm = z
     lowest_recorded_temperature: z.number().nullable().optional(),
     acknowledged: z.boolean().optional(),
     dismissed: z.boolean().optional(),
+    /** `excursion` (consecutive points) or `cumulative` (total time beyond a cumulative threshold), domain rules §2. */
+    kind: ZAlarmKind.optional(),
+    /** A re-evaluation (threshold or trip edit) no longer finds it; kept with its acknowledgement. */
+    resolved: z.boolean().optional(),
   })
   .meta({ id: 'ExcursionAlarm' });
 export type TExcursionAlarm = z.infer<typeof ZExcursionAlarm>;

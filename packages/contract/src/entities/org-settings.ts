@@ -11,20 +11,30 @@ import { ZDistanceUnit } from '../enums';
 /**
  * "Geo-fence settings: id, arrival_radius_meters, arrival_radius_units,
  * departure_radius_meters, departure_radius_units, num_points_to_arrive,
- * num_points_to_depart." Despite the `_meters` suffix each radius is expressed
- * in its `_units` distance unit (domain rules §4).
+ * num_points_to_depart." Each radius is in metres, as its name says; its
+ * `_units` is the distance unit the user chose to see it in (domain rules §4:
+ * stored with a unit, compared in metres). The PATCH body can also give a
+ * radius in a unit (`ZGeoFenceSettingsUpdate`, docs/decisions/configuration.md).
  */
 export const ZGeoFenceSettings = z
   .object({
     id: z.string().optional(),
-    arrival_radius_meters: z.number().optional(),
-    arrival_radius_units: ZDistanceUnit.optional(),
-    departure_radius_meters: z.number().optional(),
-    departure_radius_units: ZDistanceUnit.optional(),
+    arrival_radius_meters: z.number().optional().describe('Arrival radius in metres'),
+    arrival_radius_units: ZDistanceUnit.optional().describe(
+      'Unit the arrival radius is shown in (the value stays in metres)',
+    ),
+    departure_radius_meters: z.number().optional().describe('Departure radius in metres'),
+    departure_radius_units: ZDistanceUnit.optional().describe(
+      'Unit the departure radius is shown in (the value stays in metres)',
+    ),
     num_points_to_arrive: z.number().int().optional(),
     num_points_to_depart: z.number().int().optional(),
   })
-  .meta({ id: 'GeoFenceSettings' });
+  .meta({
+    id: 'GeoFenceSettings',
+    description:
+      'Radii in metres (`*_radius_meters`); `*_radius_units` is the unit they are shown in.',
+  });
 export type TGeoFenceSettings = z.infer<typeof ZGeoFenceSettings>;
 
 /**

@@ -4,13 +4,15 @@ import type { Database } from '../../db/client';
 import type { UserRow } from '../../db/schema';
 import '../../http/context';
 import { isTokenShaped, sessionIdOf } from './cookies';
+import { tokenPrincipal } from '../tokens/service';
 import * as repo from './repository';
 
 /**
- * Who makes a request. Sessions (cookie) exist now; user tokens
- * (`Authorization: Token ...`) and API keys (`Authorization: Api-Key ...`)
- * plug in here in later issues, and skip the CSRF check because a browser
- * never attaches them by itself.
+ * Who makes a request: a session (cookie) or a user token
+ * (`Authorization: Token ...`, kind `token`: the token's user and
+ * organization, with the user's role there). API keys
+ * (`Authorization: Api-Key ...`) plug in here in a later issue. Tokens and
+ * keys skip the CSRF check because a browser never attaches them by itself.
  */
 export interface Principal {
   kind: 'session' | 'token' | 'api-key';
@@ -35,7 +37,16 @@ export function resolvePrincipal(request: FastifyRequest): Promise<Principal | n
   return found;
 }
 
+/** `Authorization: Token <token>` (the scheme is case-insensitive, as in HTTP). */
+const TOKEN_AUTHORIZATION = /^Token[ \t]+(\S+)[ \t]*$/i;
+
 async function resolve(request: FastifyRequest): Promise<Principal | null> {
+  const authorization = request.headers.authorization;
+  if (typeof authorization === 'string') {
+    const match = TOKEN_AUTHORIZATION.exec(authorization);
+    // Explicit token credentials decide alone: a bad token is no principal (401), never the cookie's.
+    if (match) return tokenPrincipal(request.server.db, match[1]!, new Date());
+  }
   const token = request.cookies[SESSION_COOKIE];
   if (!isTokenShaped(token)) return null;
   return sessionPrincipal(request.server.db, sessionIdOf(token), new Date());

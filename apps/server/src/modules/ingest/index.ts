@@ -1,0 +1,6 @@
+/**
+ * The ingest module's entry for other modules: recompute a record after a
+ * change made elsewhere, and the action type names.
+ */
+export { reevaluateRecord, actionTypeDisplay } from './service';
+export { recomputeRecord, type RecomputeResult } from './reevaluate';

@@ -1,0 +1,333 @@
+import {
+  computedStatus,
+  detectExcursions,
+  detectTrip,
+  effectiveInterval,
+  evaluationWindow,
+  pointTime,
+  reconcileAlarms,
+  recordStatus,
+  temperatureSummary,
+  wholeSeries,
+  type AlarmThresholds,
+  type DetectedAlarm,
+  type GeoFenceSettings,
+  type Series,
+  type SeriesValue,
+  type StoredAlarmLike,
+} from '@coldtrace/domain';
+import type { Db } from '../../db/client';
+import type { AlarmRow, RecordRow } from '../../db/schema-shipments';
+import { readSeries } from '../series/series-store';
+import * as repo from './repository';
+
+/**
+ * Everything about a record that follows from its series, its uploads and its
+ * settings, recomputed in one place (on every upload that changes something,
+ * on threshold and trip edits): the temperature summary over the whole series,
+ * the trip (geo-fence detection unless edited by hand), the alarms over the
+ * evaluation window (updated in place, new ones inserted, vanished ones marked
+ * resolved; never deleted; acknowledgement and dismissal never touched), the
+ * record status, the latest scan / action / position, the tag status and the
+ * tag's running flag. Run it in the transaction that holds the record's lock.
+ * It writes only what changed, so a replay changes nothing.
+ */
+
+/** Geo-fence defaults of an organization without settings (the table's defaults). */
+export const DEFAULT_GEO_FENCE: Required<
+  Pick<
+    GeoFenceSettings,
+    | 'arrival_radius_meters'
+    | 'departure_radius_meters'
+    | 'num_points_to_arrive'
+    | 'num_points_to_depart'
+  >
+> = {
+  arrival_radius_meters: 1000,
+  departure_radius_meters: 1000,
+  num_points_to_arrive: 2,
+  num_points_to_depart: 2,
+};
+
+const toDate = (seconds: number | null): Date | null =>
+  seconds === null ? null : new Date(Math.round(seconds * 1000));
+const toSeconds = (date: Date | null): number | null =>
+  date === null ? null : date.getTime() / 1000;
+/** Times as the database keeps them (milliseconds). */
+const asStoredTime = (seconds: number): number => Math.round(seconds * 1000) / 1000;
+
+/** The interval between points of a record: the calculated one when present, else the nominal one. */
+export function recordInterval(record: RecordRow): number {
+  return (
+    effectiveInterval({
+      measurement_interval: record.measurementInterval,
+      calculated_measurement_interval: record.calculatedMeasurementInterval,
+    }) ?? record.measurementInterval
+  );
+}
+
+/** The series of a record as the domain functions take it (start 0 while not started). */
+export function seriesOf(record: RecordRow, temps: readonly SeriesValue[]): Series {
+  return {
+    startTimeSeconds: record.startTimeSeconds ?? 0,
+    startDelay: record.startDelay,
+    intervalSeconds: recordInterval(record),
+    temps,
+  };
+}
+
+/** The alarm settings of a record, as the domain names them. */
+export function thresholdsOf(record: RecordRow): AlarmThresholds {
+  return {
+    high_threshold: record.highThreshold,
+    low_threshold: record.lowThreshold,
+    num_consecutive_excursions: record.numConsecutiveExcursions,
+    cumulative_high_threshold: record.cumulativeHighThreshold,
+    cumulative_low_threshold: record.cumulativeLowThreshold,
+    cumulative_duration_high: record.cumulativeDurationHigh,
+    cumulative_duration_low: record.cumulativeDurationLow,
+  };
+}
+
+type StoredAlarm = StoredAlarmLike & { readonly row: AlarmRow };
+
+function storedAlarm(row: AlarmRow, series: Series, started: boolean): StoredAlarm {
+  const time = (value: Date | null, index: number) =>
+    value !== null
+      ? value.getTime() / 1000
+      : started
+        ? null
+        : asStoredTime(pointTime(series, index));
+  return {
+    row,
+    kind: row.kind,
+    above_or_below: row.aboveOrBelow,
+    first_point_idx: row.firstPointIdx,
+    last_point_idx: row.lastPointIdx,
+    start_time: time(row.startTime, row.firstPointIdx) ?? undefined,
+    end_time: time(row.endTime, row.lastPointIdx) ?? undefined,
+    duration: row.duration,
+    degree_minutes: row.degreeMinutes,
+    highest_recorded_temperature: row.highestRecordedTemperature ?? undefined,
+    lowest_recorded_temperature: row.lowestRecordedTemperature ?? undefined,
+    high_threshold: row.highThreshold,
+    low_threshold: row.lowThreshold,
+    threshold: (row.aboveOrBelow === 'ABOVE' ? row.highThreshold : row.lowThreshold) ?? undefined,
+    number_of_points: row.numberOfPoints,
+    resolved: row.resolved,
+  };
+}
+
+/** The evaluated columns of an alarm row. */
+function alarmColumns(alarm: DetectedAlarm, started: boolean) {
+  return {
+    lastPointIdx: alarm.last_point_idx,
+    degreeMinutes: alarm.degree_minutes,
+    startTime: started ? toDate(alarm.start_time) : null,
+    endTime: started ? toDate(alarm.end_time) : null,
+    duration: alarm.duration,
+    highThreshold: alarm.high_threshold,
+    lowThreshold: alarm.low_threshold,
+    highestRecordedTemperature: alarm.highest_recorded_temperature,
+    lowestRecordedTemperature: alarm.lowest_recorded_temperature,
+    numberOfPoints: alarm.number_of_points,
+  };
+}
+
+function sameValue(a: unknown, b: unknown): boolean {
+  if (a instanceof Date || b instanceof Date) {
+    return a instanceof Date && b instanceof Date ? a.getTime() === b.getTime() : a === b;
+  }
+  if (Array.isArray(a) && Array.isArray(b)) {
+    return a.length === b.length && a.every((v, i) => sameValue(v, b[i]));
+  }
+  return a === b;
+}
+
+/** The fields of `next` whose value differs from `current`. */
+export function changedFields<T extends object>(current: T, next: Partial<T>): Partial<T> {
+  const patch: Partial<T> = {};
+  for (const key of Object.keys(next) as (keyof T)[]) {
+    if (!sameValue(current[key], next[key])) patch[key] = next[key];
+  }
+  return patch;
+}
+
+export interface RecomputeOptions {
+  /** The series gained points in this transaction (temps_last_updated moves). */
+  seriesChanged?: boolean;
+  now?: Date;
+}
+
+export interface RecomputeResult {
+  record: RecordRow;
+  alarmsInserted: number;
+  alarmsUpdated: number;
+  alarmsResolved: number;
+}
+
+/** Recompute the record (locked by the caller) and its tag's state; see the module comment. */
+export async function recomputeRecord(
+  db: Db,
+  record: RecordRow,
+  options: RecomputeOptions = {},
+): Promise<RecomputeResult> {
+  const now = options.now ?? new Date();
+  const temps = await readSeries(db, record.id);
+  const series = seriesOf(record, temps);
+  const started = record.startTimeSeconds !== null;
+
+  // Temperature summary over the whole series.
+  const summary = temperatureSummary(series, wholeSeries(series));
+  let latestTemp: number | null = null;
+  for (let i = temps.length - 1; i >= 0; i--) {
+    const t = temps[i];
+    if (t != null) {
+      latestTemp = t;
+      break;
+    }
+  }
+
+  // Trip: a manual edit stays; otherwise geo-fence detection over the location samples.
+  let trip = {
+    begin: toSeconds(record.tripBeginTime),
+    end: toSeconds(record.tripEndTime),
+    status: record.tripStatus,
+  };
+  const samples = await repo.listLocationSamples(db, record.id);
+  if (!record.tripManual) {
+    const ids = [record.shipperLocationId, record.receiverLocationId].filter(
+      (id): id is number => id !== null,
+    );
+    const locations = await repo.findTravelLocations(db, record.organizationId, ids);
+    const byId = new Map(locations.map((l) => [l.id, l]));
+    const origin = record.shipperLocationId ? byId.get(record.shipperLocationId) : undefined;
+    const destination = record.receiverLocationId ? byId.get(record.receiverLocationId) : undefined;
+    const settings = await repo.findOrganizationSettings(db, record.organizationId);
+    // Radii are stored in metres (the unit column is only how they are shown).
+    const geoFence: GeoFenceSettings = settings
+      ? {
+          arrival_radius_meters: settings.arrivalRadiusMeters,
+          arrival_radius_units: 'm',
+          departure_radius_meters: settings.departureRadiusMeters,
+          departure_radius_units: 'm',
+          num_points_to_arrive: settings.numPointsToArrive,
+          num_points_to_depart: settings.numPointsToDepart,
+        }
+      : DEFAULT_GEO_FENCE;
+    const detected = detectTrip(
+      samples.map((s) => ({
+        latitude: s.latitude,
+        longitude: s.longitude,
+        timestamp: s.timestamp.getTime() / 1000,
+      })),
+      {
+        origin: origin ? { latitude: origin.latitude, longitude: origin.longitude } : null,
+        destination: destination
+          ? { latitude: destination.latitude, longitude: destination.longitude }
+          : null,
+      },
+      geoFence,
+    );
+    trip = { begin: detected.begin_time, end: detected.end_time, status: detected.trip_status };
+  }
+
+  // Alarms over the evaluation window (the trip window when the trip began).
+  const window =
+    started && series.temps.length > 0
+      ? evaluationWindow(series, { begin_time: trip.begin, end_time: trip.end })
+      : wholeSeries(series);
+  const detected = detectExcursions(series, thresholdsOf(record), window).map((alarm) => ({
+    ...alarm,
+    start_time: asStoredTime(alarm.start_time),
+    end_time: asStoredTime(alarm.end_time),
+  }));
+  const rows = await repo.listAlarms(db, record.id);
+  const existing = rows.map((row) => storedAlarm(row, series, started));
+  const plan = reconcileAlarms(existing, detected);
+  await repo.insertAlarms(
+    db,
+    plan.insert.map((alarm) => ({
+      organizationId: record.organizationId,
+      recordId: record.id,
+      tagId: record.tagId,
+      tagSerialNumber: record.tagSerialNumber,
+      kind: alarm.kind,
+      aboveOrBelow: alarm.above_or_below,
+      firstPointIdx: alarm.first_point_idx,
+      ...alarmColumns(alarm, started),
+      created: now,
+    })),
+  );
+  for (const update of plan.update) {
+    const next = update.next as unknown as DetectedAlarm;
+    await repo.updateAlarm(db, update.existing.row.id, {
+      ...alarmColumns(next, started),
+      resolved: false,
+    });
+  }
+  await repo.markAlarmsResolved(
+    db,
+    plan.resolved.map((alarm) => alarm.row.id),
+  );
+  const holding = [
+    ...plan.unchanged.map((a) => ({ dismissed: a.row.dismissed })),
+    ...plan.update.map((u) => ({ dismissed: u.existing.row.dismissed })),
+    ...plan.insert.map(() => ({ dismissed: false })),
+  ];
+
+  // Latest scan, action and position (never the unknown sentinels: samples hold known positions only).
+  const activity = await repo.recordActivity(db, record.id);
+  const lastSample = samples.at(-1);
+  const lastPoint = started ? toDate(summary.last_point) : null;
+  const candidates = [activity.lastActionAt, activity.lastScan?.timestamp ?? null, lastPoint];
+  const lastActionTaken = candidates.reduce<Date | null>(
+    (latest, d) => (d !== null && (latest === null || d > latest) ? d : latest),
+    null,
+  );
+
+  const tagStatus =
+    !record.active || record.stopTime !== null
+      ? 'XT1_IDLE'
+      : started
+        ? 'XT1_ACTIVE'
+        : 'XT1_PENDING';
+
+  const next: Partial<RecordRow> = {
+    highestRecordedTemperature: summary.highest_recorded_temperature,
+    lowestRecordedTemperature: summary.lowest_recorded_temperature,
+    meanKineticTemp: summary.mean_kinetic_temp,
+    firstPoint: started ? toDate(summary.first_point) : null,
+    lastPoint,
+    numberOfPoints: summary.number_of_points,
+    seriesLength: temps.length,
+    recordDuration: summary.record_duration,
+    latestTemp,
+    tripBeginTime: toDate(trip.begin),
+    tripEndTime: toDate(trip.end),
+    tripStatus: trip.status,
+    status: recordStatus(holding),
+    computedStatus: computedStatus(holding),
+    lastScanned: activity.lastScan?.timestamp ?? null,
+    lastScannedUserId: activity.lastScan?.userId ?? null,
+    lastActionTaken,
+    lastLatitude: lastSample?.latitude ?? null,
+    lastLongitude: lastSample?.longitude ?? null,
+    tagStatus,
+  };
+  if (options.seriesChanged) next.tempsLastUpdated = now;
+  const patch = changedFields(record, next);
+  const alarmsChanged =
+    plan.insert.length > 0 || plan.update.length > 0 || plan.resolved.length > 0;
+  let updated = record;
+  if (Object.keys(patch).length > 0 || alarmsChanged) {
+    updated = await repo.updateRecord(db, record.id, { ...patch, lastModified: now });
+  }
+  await repo.refreshTagState(db, record.tagId);
+  return {
+    record: updated,
+    alarmsInserted: plan.insert.length,
+    alarmsUpdated: plan.update.length,
+    alarmsResolved: plan.resolved.length,
+  };
+}

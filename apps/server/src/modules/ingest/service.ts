@@ -1,0 +1,1510 @@
+import {
+  MAX_POINTS_PER_RECORD,
+  RECORD_ACTION_TYPES,
+  UNKNOWN_LATITUDE,
+  UNKNOWN_LONGITUDE,
+  type TNanotagConfigureUpload,
+  type TNanotagFirstSampleUpload,
+  type TNanotagHealthUpload,
+  type TNanotagPacketUpload,
+  type TNanotagSettingsUpload,
+  type TNanotagStatusUpload,
+  type TNanotagTransmitIntervalUpload,
+  type TRecordActionType,
+  type TRecordReference,
+  type TRequestResult,
+  type TRtConfigureUpload,
+  type TRtPacketUpload,
+  type TRtRequest,
+  type TRtStartUpload,
+  type TRtStopUpload,
+  type TTagType,
+  type TTripEditResult,
+  type TXt1TripEditUpload,
+  type TXt1Upload,
+  type TXt1UpdateShipmentUpload,
+} from '@coldtrace/contract';
+import {
+  detectExcursions,
+  isKnownPosition,
+  temperatureSummary,
+  timeBeyond,
+  tripStatusFromTimes,
+  type SeriesValue,
+} from '@coldtrace/domain';
+import type { Database, Db, Transaction } from '../../db/client';
+import type { RecordRow, TagConfiguration, TagRow, records } from '../../db/schema-shipments';
+import { AppError, invalidField } from '../../http/errors';
+import type { Principal } from '../auth/principal';
+import { mergeIntoSeries, type SeriesConflict } from '../series/series-store';
+import {
+  changedFields,
+  recomputeRecord,
+  recordInterval,
+  seriesOf,
+  thresholdsOf,
+} from './reevaluate';
+import * as repo from './repository';
+import { uploadKey } from './upload-key';
+import { randomUUID } from 'node:crypto';
+
+/**
+ * The ingest service: every upload of the phone app, rt tags and nanotags
+ * becomes scans, record actions, series points and location samples of a
+ * record, then the record is recomputed (`reevaluate.ts`). Decisions:
+ * docs/decisions/shipment-ingest.md.
+ *
+ * - One transaction per upload; the tag row, then the record row, are locked
+ *   (`SELECT ... FOR UPDATE`), so concurrent uploads of one tag serialize.
+ * - Idempotency: uploads with an upload key (scans and actions) are looked up
+ *   by it first, and again under the lock; a replay changes nothing and gets
+ *   the stored reply. Packets are idempotent by merge-by-index.
+ * - A record is one run of one tag, identified by its start_time_seconds; a
+ *   record not started yet (configured, shipment created) is "pending".
+ */
+
+type RecordInsert = typeof records.$inferInsert;
+
+export interface IngestLogger {
+  warn(obj: object, msg: string): void;
+}
+
+export interface IngestContext {
+  db: Database;
+  log: IngestLogger;
+  principal: Principal;
+}
+
+interface Caller {
+  organizationId: string;
+  userId: string;
+}
+
+/** Record settings an upload (or a tag's configuration) can carry. */
+type RecordSettings = Partial<
+  Pick<
+    RecordInsert,
+    | 'highThreshold'
+    | 'lowThreshold'
+    | 'numConsecutiveExcursions'
+    | 'cumulativeHighThreshold'
+    | 'cumulativeLowThreshold'
+    | 'cumulativeDurationHigh'
+    | 'cumulativeDurationLow'
+    | 'measurementInterval'
+    | 'calculatedMeasurementInterval'
+    | 'startDelay'
+    | 'transmitInterval'
+  >
+>;
+
+const TIMING_KEYS = ['measurementInterval', 'calculatedMeasurementInterval', 'startDelay'] as const;
+/** An upload may be at most this far in the future (device clocks drift; a day is plenty). */
+const MAX_FUTURE_SECONDS = 86_400;
+const UPLOAD_KEY_CONSTRAINTS = new Set(['scans_upload_key', 'record_actions_upload_key']);
+
+// ---------------------------------------------------------------- helpers
+
+function callerOf(principal: Principal): Caller {
+  if (principal.organizationId === null) {
+    throw new AppError('FORBIDDEN', 'You belong to no organization to upload into.');
+  }
+  return { organizationId: principal.organizationId, userId: principal.user.id };
+}
+
+const notFoundField = (what: string, field: string, reason = `${what} not found`) =>
+  new AppError('NOT_FOUND', `${what} not found`, { [field]: reason });
+
+/** Drop undefined members (so spreading never overwrites with undefined). */
+function defined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+const isoSeconds = (iso: string): number => Date.parse(iso) / 1000;
+
+function checkNotFuture(field: string, seconds: number | null | undefined, now: Date): void {
+  if (seconds != null && seconds > now.getTime() / 1000 + MAX_FUTURE_SECONDS) {
+    throw invalidField(field, `Field '${field}': lies more than a day in the future`);
+  }
+}
+
+function reference(record: RecordRow | null, tag: Pick<TagRow, 'id' | 'serialNumber'>) {
+  const ref: TRecordReference = { tag_id: String(tag.id), tag_serial_number: tag.serialNumber };
+  if (record) ref.record_id = String(record.id);
+  return ref;
+}
+
+function storedReply<T>(stored: repo.StoredUpload): T {
+  if (stored.kind === 'action' && stored.reply != null) return stored.reply as T;
+  const ref: TRecordReference = {
+    tag_id: String(stored.tagId),
+    tag_serial_number: stored.tagSerialNumber,
+  };
+  if (stored.recordId !== null) ref.record_id = String(stored.recordId);
+  return ref as T;
+}
+
+function isUploadKeyViolation(err: unknown): boolean {
+  for (let e = err as { code?: string; constraint?: string; cause?: unknown } | undefined; e;) {
+    if (e.code === '23505' && e.constraint && UPLOAD_KEY_CONSTRAINTS.has(e.constraint)) return true;
+    e = e.cause as typeof e;
+  }
+  return false;
+}
+
+/**
+ * Run one upload: a replay (same upload key) answers the stored reply without
+ * a transaction; otherwise `work` runs in a transaction and calls `replay()`
+ * once it holds the tag's lock (a twin that committed meanwhile is found
+ * there). A twin that slipped past both checks hits the unique key and is
+ * answered the same way.
+ */
+async function runUpload<T>(
+  db: Database,
+  caller: Caller,
+  key: string | null,
+  work: (tx: Transaction, replay: () => Promise<T | undefined>) => Promise<T>,
+): Promise<T> {
+  if (key !== null) {
+    const stored = await repo.findUpload(db, caller.organizationId, key);
+    if (stored) return storedReply<T>(stored);
+  }
+  try {
+    return await db.transaction((tx) =>
+      work(tx, async () => {
+        if (key === null) return undefined;
+        const stored = await repo.findUpload(tx, caller.organizationId, key);
+        return stored ? storedReply<T>(stored) : undefined;
+      }),
+    );
+  } catch (err) {
+    if (key !== null && isUploadKeyViolation(err)) {
+      const stored = await repo.findUpload(db, caller.organizationId, key);
+      if (stored) return storedReply<T>(stored);
+    }
+    throw err;
+  }
+}
+
+/**
+ * The upload key of an upload that identifies itself (by a device time or a
+ * request id): sending it again is a replay. One that does not (no timestamp,
+ * no request id) gets none: it is applied again, and since it only sets
+ * values, the same values again change nothing (and write no action row).
+ */
+function replayKey(kind: string, body: object, identified: boolean): string | null {
+  return identified ? uploadKey(kind, body) : null;
+}
+
+/** The key of an action row whose upload has none: unique, never a replay. */
+const freshKey = (kind: string): string => uploadKey(kind, randomUUID());
+
+// ---------------------------------------------------------------- tags
+
+interface TagIdent {
+  tag_id: string;
+  tag_serial_number?: string | undefined;
+  tag_type?: TTagType | undefined;
+}
+
+const DECIMAL_ID = /^\d{1,15}$/;
+
+/**
+ * The tag an upload names, locked. `tag_id` is the Tag's number as decimal
+ * text; a tag_id that is no Tag number of ours is read as a serial number
+ * (devices know their serial number). `tag_serial_number`, when sent, must
+ * name the same tag. A tag of another organization answers 404. With
+ * `create`, an unknown serial number creates the tag in the caller's
+ * organization (type: tag_type, else the device family's).
+ */
+async function resolveTag(
+  tx: Db,
+  caller: Caller,
+  ident: TagIdent,
+  opts: { create: boolean; defaultType: TTagType },
+): Promise<TagRow> {
+  const numericId = DECIMAL_ID.test(ident.tag_id) ? Number(ident.tag_id) : null;
+  const serial = ident.tag_serial_number;
+  let tag: TagRow | undefined;
+  if (serial !== undefined) {
+    tag = await repo.lockTagBySerial(tx, serial);
+    if (!tag && numericId !== null) {
+      const byId = await repo.lockTagById(tx, numericId);
+      if (byId && byId.organizationId === caller.organizationId) {
+        throw invalidField(
+          'tag_serial_number',
+          `Field 'tag_serial_number': tag ${numericId} has another serial number`,
+        );
+      }
+    }
+    if (tag && ident.tag_id !== serial && ident.tag_id !== String(tag.id)) {
+      if (tag.organizationId !== caller.organizationId) throw notFoundField('Tag', 'tag_id');
+      throw invalidField('tag_id', `Field 'tag_id': does not match tag_serial_number`);
+    }
+  } else {
+    if (numericId !== null) tag = await repo.lockTagById(tx, numericId);
+    tag ??= await repo.lockTagBySerial(tx, ident.tag_id);
+  }
+  if (!tag && opts.create) {
+    const serialNumber = serial ?? ident.tag_id;
+    tag =
+      (await repo.insertTag(tx, {
+        organizationId: caller.organizationId,
+        serialNumber,
+        tagType: ident.tag_type ?? opts.defaultType,
+      })) ?? (await repo.lockTagBySerial(tx, serialNumber));
+  }
+  if (!tag || tag.organizationId !== caller.organizationId) throw notFoundField('Tag', 'tag_id');
+  return tag;
+}
+
+function configurationSettings(config: TagConfiguration): RecordSettings {
+  return defined({
+    highThreshold: config.high_threshold,
+    lowThreshold: config.low_threshold,
+    numConsecutiveExcursions: config.num_consecutive_excursions,
+    cumulativeHighThreshold: config.cumulative_high_threshold,
+    cumulativeLowThreshold: config.cumulative_low_threshold,
+    cumulativeDurationHigh: config.cumulative_duration_high,
+    cumulativeDurationLow: config.cumulative_duration_low,
+    measurementInterval: config.measurement_interval,
+    startDelay: config.start_delay,
+    transmitInterval: config.transmit_interval,
+  });
+}
+
+function settingsConfiguration(settings: RecordSettings): TagConfiguration {
+  return defined({
+    high_threshold: settings.highThreshold,
+    low_threshold: settings.lowThreshold,
+    num_consecutive_excursions: settings.numConsecutiveExcursions,
+    cumulative_high_threshold: settings.cumulativeHighThreshold,
+    cumulative_low_threshold: settings.cumulativeLowThreshold,
+    cumulative_duration_high: settings.cumulativeDurationHigh,
+    cumulative_duration_low: settings.cumulativeDurationLow,
+    measurement_interval: settings.measurementInterval ?? undefined,
+    start_delay: settings.startDelay ?? undefined,
+    transmit_interval: settings.transmitInterval ?? undefined,
+  });
+}
+
+/** Merge settings into the tag's configuration (field by field); writes only a change. */
+async function configureTag(
+  tx: Db,
+  tag: TagRow,
+  settings: RecordSettings,
+  confirms?: 'configure' | 'start' | 'stop',
+): Promise<TagRow> {
+  const configuration = { ...tag.configuration, ...settingsConfiguration(settings) };
+  const patch: Partial<TagRow> = {};
+  if (JSON.stringify(configuration) !== JSON.stringify(tag.configuration)) {
+    patch.configuration = configuration;
+  }
+  if (confirms && tag.pendingCommand?.type === confirms) patch.pendingCommand = null;
+  if (Object.keys(patch).length === 0) return tag;
+  await repo.updateTag(tx, tag.id, patch);
+  return { ...tag, ...patch };
+}
+
+// ---------------------------------------------------------------- records
+
+interface RecordLookup {
+  /** An explicit record id (the upload's record_id). */
+  recordId?: string | undefined;
+  /** The run's start (start_time_seconds); null or absent: the active record. */
+  start?: number | null | undefined;
+  /** Settings for a record this upload creates or starts; without them nothing is created. */
+  settings?: RecordSettings | undefined;
+  /** May this upload create a record? */
+  create: boolean;
+  /** When this upload starts a pending record, its timing and thresholds replace the pending ones. */
+  startOverwrites?: boolean;
+  /** Without a start time and an active record: the tag's latest record (a stop sent again). */
+  orLatest?: boolean;
+  /** The error when a record would be needed but nothing can be created. */
+  missing?: () => AppError;
+  now: Date;
+}
+
+const noRecord = () =>
+  new AppError('NOT_FOUND', 'The tag has no record this upload belongs to', {
+    tag_id: 'No matching record of this tag',
+  });
+
+const noConfiguration = () =>
+  new AppError(
+    'CONFLICT',
+    'The tag has no measurement interval to start a record with: send its configuration first',
+    { tag_id: 'Tag not configured (no measurement interval)' },
+  );
+
+function fillSettings(record: RecordRow, settings: RecordSettings): Partial<RecordRow> {
+  const patch: Partial<RecordRow> = {};
+  for (const [key, value] of Object.entries(settings) as [keyof RecordSettings, unknown][]) {
+    if (value !== undefined && record[key] === null) {
+      (patch as Record<string, unknown>)[key] = value;
+    }
+  }
+  return patch;
+}
+
+/**
+ * The record an upload belongs to, locked (the tag is already locked):
+ * 1. `recordId`: that record of the organization and the tag;
+ * 2. a start time: the tag's run with that start, else its pending record
+ *    (which starts now), else a new record (ending the earlier active runs,
+ *    unless a later run exists);
+ * 3. no start time: the tag's active record, else a new pending record.
+ */
+async function resolveRecord(
+  tx: Db,
+  caller: Caller,
+  tag: TagRow,
+  lookup: RecordLookup,
+): Promise<{ record: RecordRow; created: boolean }> {
+  const start = lookup.start ?? null;
+  if (lookup.recordId !== undefined) {
+    const record = await repo.lockRecord(tx, caller.organizationId, Number(lookup.recordId));
+    if (!record) throw notFoundField('Record', 'record_id');
+    if (record.tagId !== tag.id) {
+      throw invalidField('record_id', `Field 'record_id': the record belongs to another tag`);
+    }
+    if (start !== null && record.startTimeSeconds !== null && record.startTimeSeconds !== start) {
+      throw invalidField(
+        'start_time_seconds',
+        `Field 'start_time_seconds': the record started at ${record.startTimeSeconds}`,
+      );
+    }
+    if (start !== null && record.startTimeSeconds === null) {
+      return { record: await startPending(tx, tag, record, start, lookup), created: false };
+    }
+    return { record, created: false };
+  }
+
+  if (start !== null) {
+    const existing = await repo.lockRecordByStart(tx, tag.id, start);
+    if (existing) return { record: existing, created: false };
+    if (lookup.create || lookup.settings) {
+      const pending = await repo.lockPendingRecord(tx, tag.id);
+      if (pending) {
+        return { record: await startPending(tx, tag, pending, start, lookup), created: false };
+      }
+    }
+  } else {
+    const active = await repo.lockActiveRecord(tx, tag.id);
+    if (active) return { record: active, created: false };
+    const latest = lookup.orLatest ? await repo.lockLatestRecord(tx, tag.id) : undefined;
+    if (latest) return { record: latest, created: false };
+  }
+  if (!lookup.create) throw (lookup.missing ?? noRecord)();
+
+  const settings = lookup.settings ?? {};
+  if (settings.measurementInterval == null) throw (lookup.missing ?? noConfiguration)();
+  const active = start === null || !(await repo.hasLaterRun(tx, tag.id, start));
+  const record = await repo.insertRecord(tx, {
+    ...settings,
+    measurementInterval: settings.measurementInterval,
+    organizationId: caller.organizationId,
+    tagId: tag.id,
+    tagSerialNumber: tag.serialNumber,
+    tagType: tag.tagType,
+    tagStatus: start === null ? 'XT1_PENDING' : 'XT1_ACTIVE',
+    startTimeSeconds: start,
+    active,
+    created: lookup.now,
+    lastModified: lookup.now,
+  });
+  if (start !== null && active) {
+    await repo.endEarlierRuns(tx, tag.id, start, record.id, lookup.now);
+  }
+  return { record, created: true };
+}
+
+/** A pending record starts: it takes the start time (and, for a start, the upload's settings). */
+async function startPending(
+  tx: Db,
+  tag: TagRow,
+  record: RecordRow,
+  start: number,
+  lookup: RecordLookup,
+): Promise<RecordRow> {
+  const settings = lookup.settings ?? {};
+  const patch: Partial<RecordRow> = lookup.startOverwrites
+    ? defined(settings)
+    : { ...fillSettings(record, settings), ...defined(pick(settings, TIMING_KEYS)) };
+  const updated = await repo.updateRecord(tx, record.id, {
+    ...patch,
+    startTimeSeconds: start,
+    lastModified: lookup.now,
+  });
+  await repo.endEarlierRuns(tx, tag.id, start, record.id, lookup.now);
+  return updated;
+}
+
+function pick<T extends object, K extends keyof T>(value: T, keys: readonly K[]): Pick<T, K> {
+  const out = {} as Pick<T, K>;
+  for (const key of keys) if (value[key] !== undefined) out[key] = value[key];
+  return out;
+}
+
+async function applyPatch(
+  tx: Db,
+  record: RecordRow,
+  next: Partial<RecordRow>,
+  now: Date,
+): Promise<RecordRow> {
+  const patch = changedFields(record, next);
+  if (Object.keys(patch).length === 0) return record;
+  return repo.updateRecord(tx, record.id, { ...patch, lastModified: now });
+}
+
+/** Shipper and receiver must be travel locations of the organization (else 404 naming the field). */
+async function checkTravelLocations(
+  tx: Db,
+  caller: Caller,
+  ids: { shipper_name_address_id?: string | null; receiver_name_address_id?: string | null },
+): Promise<void> {
+  const wanted = [
+    ['shipper_name_address_id', ids.shipper_name_address_id],
+    ['receiver_name_address_id', ids.receiver_name_address_id],
+  ] as const;
+  const numbers = wanted.flatMap(([, id]) => (id == null ? [] : [Number(id)]));
+  if (numbers.length === 0) return;
+  const found = new Set(
+    (await repo.findTravelLocations(tx, caller.organizationId, numbers)).map((l) => l.id),
+  );
+  for (const [field, id] of wanted) {
+    if (id != null && !found.has(Number(id))) {
+      throw notFoundField('Travel location', field, `Travel location ${id} not found`);
+    }
+  }
+}
+
+const locationId = (id: string | null | undefined): number | null | undefined =>
+  id === undefined ? undefined : id === null ? null : Number(id);
+
+/** Merge points into the record's series; conflicting values are logged (the stored ones stay). */
+async function mergePoints(
+  ctx: IngestContext,
+  tx: Db,
+  record: RecordRow,
+  offset: number,
+  temps: readonly SeriesValue[],
+): Promise<number> {
+  if (temps.length === 0) return 0;
+  const merged = await mergeIntoSeries(tx, record.organizationId, record.id, offset, temps);
+  if (merged.conflicts.length > 0) logConflicts(ctx, record, merged.conflicts);
+  return merged.added;
+}
+
+function logConflicts(ctx: IngestContext, record: RecordRow, conflicts: SeriesConflict[]): void {
+  ctx.log.warn(
+    {
+      recordId: record.id,
+      tagId: record.tagId,
+      conflicts: conflicts.length,
+      first: conflicts.slice(0, 10),
+    },
+    'upload offered temperatures that differ from stored points; the stored values were kept',
+  );
+}
+
+async function addLocationSample(
+  tx: Db,
+  record: RecordRow,
+  latitude: number | undefined,
+  longitude: number | undefined,
+  timestamp: Date,
+  extra: { frameId?: string | undefined; temperature?: number | null } = {},
+): Promise<void> {
+  if (latitude === undefined || longitude === undefined) return;
+  if (!Number.isFinite(timestamp.getTime()) || !isKnownPosition({ latitude, longitude })) return;
+  await repo.insertLocationSample(tx, {
+    organizationId: record.organizationId,
+    recordId: record.id,
+    tagId: record.tagId,
+    latitude,
+    longitude,
+    timestamp,
+    frameId: extra.frameId ?? null,
+    temperature: extra.temperature ?? null,
+  });
+}
+
+async function writeAction(
+  tx: Db,
+  caller: Caller,
+  record: RecordRow,
+  tag: TagRow,
+  action: {
+    type: TRecordActionType;
+    key: string;
+    timestamp: Date;
+    reply: unknown;
+    latitude?: number;
+    longitude?: number;
+    mobileDeviceType?: string | undefined;
+    mobileAppVersion?: string | undefined;
+    changes?: Record<string, { old: unknown; new: unknown }>;
+  },
+): Promise<void> {
+  await repo.insertAction(tx, {
+    organizationId: caller.organizationId,
+    recordId: record.id,
+    tagId: tag.id,
+    tagSerialNumber: tag.serialNumber,
+    actionType: action.type,
+    latitude: action.latitude ?? UNKNOWN_LATITUDE,
+    longitude: action.longitude ?? UNKNOWN_LONGITUDE,
+    timestamp: action.timestamp,
+    createdByUserId: caller.userId,
+    tagType: tag.tagType,
+    mobileDeviceType: action.mobileDeviceType ?? null,
+    mobileAppVersion: action.mobileAppVersion ?? null,
+    uploadKey: action.key,
+    reply: action.reply,
+    changes: action.changes ?? null,
+  });
+}
+
+// ---------------------------------------------------------------- xt1
+
+export type Xt1UploadKind = 'SCAN' | 'START' | 'STOP' | 'CONFIGURE' | 'CREATE_SHIPMENT';
+
+function xt1Settings(body: TXt1Upload): RecordSettings {
+  return defined({
+    highThreshold: body.high_threshold,
+    lowThreshold: body.low_threshold,
+    numConsecutiveExcursions: body.num_consecutive_excursions,
+    cumulativeHighThreshold: body.cumulative_high_threshold,
+    cumulativeLowThreshold: body.cumulative_low_threshold,
+    cumulativeDurationHigh: body.cumulative_duration_high,
+    cumulativeDurationLow: body.cumulative_duration_low,
+    measurementInterval: body.measurement_interval,
+    calculatedMeasurementInterval: body.calculated_measurement_interval,
+    startDelay: body.start_delay,
+  });
+}
+
+const SHIPMENT_TEXT = [
+  ['primary_reference', 'primaryReference'],
+  ['secondary_reference', 'secondaryReference'],
+  ['shipping_reference', 'shippingReference'],
+  ['program_name', 'programName'],
+  ['po_number', 'poNumber'],
+  ['carrier', 'carrier'],
+  ['product_designation', 'productDesignation'],
+] as const;
+
+type ShipmentFields = Partial<
+  Record<(typeof SHIPMENT_TEXT)[number][0], string | null> & {
+    shipper_name_address_id: string | null;
+    receiver_name_address_id: string | null;
+  }
+>;
+
+/** Shipment details of an upload: `overwrite` sets every field sent; otherwise only empty ones are filled. */
+function shipmentPatch(
+  record: RecordRow,
+  fields: ShipmentFields,
+  overwrite: boolean,
+): Partial<RecordRow> {
+  const patch: Partial<RecordRow> = {};
+  for (const [field, column] of SHIPMENT_TEXT) {
+    const value = fields[field];
+    if (value === undefined) continue;
+    if (overwrite) patch[column] = value ?? '';
+    else if (record[column] === '' && value) patch[column] = value;
+  }
+  const parties = [
+    ['shipper_name_address_id', 'shipperLocationId'],
+    ['receiver_name_address_id', 'receiverLocationId'],
+  ] as const;
+  for (const [field, column] of parties) {
+    const value = locationId(fields[field]);
+    if (value === undefined) continue;
+    if (overwrite) patch[column] = value;
+    else if (record[column] === null && value !== null) patch[column] = value;
+  }
+  return patch;
+}
+
+function healthPatch(
+  record: RecordRow,
+  health: { battery?: string | undefined; memory?: string | undefined },
+  at: Date,
+): Partial<RecordRow> {
+  if (health.battery === undefined && health.memory === undefined) return {};
+  if (record.healthReportedAt !== null && record.healthReportedAt > at) return {};
+  return {
+    ...(health.battery !== undefined ? { batteryHealth: health.battery } : {}),
+    ...(health.memory !== undefined ? { memoryHealth: health.memory } : {}),
+    healthReportedAt: at,
+  };
+}
+
+function stopPatch(record: RecordRow, stopAt: Date): Partial<RecordRow> {
+  const stopTime =
+    record.stopTime !== null && record.stopTime.getTime() <= stopAt.getTime()
+      ? record.stopTime
+      : stopAt;
+  return { active: false, stopTime };
+}
+
+/**
+ * An xt1 upload: scan (tag report) or action. Finds or creates the tag and
+ * the record, applies what the upload says, merges its points, stores its
+ * position, writes the scan or action row, and recomputes the record.
+ */
+export async function xt1Upload(
+  ctx: IngestContext,
+  kind: Xt1UploadKind,
+  body: TXt1Upload,
+): Promise<TRecordReference> {
+  const caller = callerOf(ctx.principal);
+  const now = new Date();
+  const timestamp = new Date(body.timestamp);
+  checkNotFuture('timestamp', timestamp.getTime() / 1000, now);
+  checkNotFuture('start_time_seconds', body.start_time_seconds, now);
+  checkNotFuture('stop_time_seconds', body.stop_time_seconds, now);
+  const key = uploadKey(`xt1.${kind}`, body);
+
+  return runUpload(ctx.db, caller, key, async (tx, replay) => {
+    const tag = await resolveTag(tx, caller, body, {
+      create: kind !== 'STOP',
+      defaultType: 'XT1_NFC_MU',
+    });
+    const again = await replay();
+    if (again) return again;
+
+    const settings = xt1Settings(body);
+    if (kind === 'CONFIGURE' || kind === 'START') {
+      await configureTag(tx, tag, settings);
+    }
+    let { record } = await resolveRecord(tx, caller, tag, {
+      recordId: body.record_id,
+      start: body.start_time_seconds,
+      settings,
+      create: kind !== 'STOP',
+      startOverwrites: kind === 'START',
+      orLatest: kind === 'STOP',
+      now,
+    });
+    await checkTravelLocations(tx, caller, body);
+
+    const next: Partial<RecordRow> = {
+      ...fillSettings(record, settings),
+      ...(kind === 'CONFIGURE' && record.startTimeSeconds === null ? settings : {}),
+      ...shipmentPatch(record, body, kind === 'CREATE_SHIPMENT'),
+      ...healthPatch(
+        record,
+        { battery: body.battery_health, memory: body.memory_health },
+        timestamp,
+      ),
+    };
+    if (kind === 'STOP' || body.stop_time_seconds != null) {
+      const stopAt =
+        body.stop_time_seconds != null ? new Date(body.stop_time_seconds * 1000) : timestamp;
+      Object.assign(next, stopPatch(record, stopAt));
+    }
+    record = await applyPatch(tx, record, next, now);
+
+    const temps = body.temps ?? [];
+    const added = await mergePoints(ctx, tx, record, body.temperatures_offset_index, temps);
+    await addLocationSample(tx, record, body.latitude, body.longitude, timestamp, {
+      temperature: temps.at(-1) ?? null,
+    });
+
+    const reply = reference(record, tag);
+    if (kind === 'SCAN') {
+      await repo.insertScan(tx, {
+        ...scanSummary(record, body),
+        organizationId: caller.organizationId,
+        recordId: record.id,
+        tagId: tag.id,
+        tagSerialNumber: tag.serialNumber,
+        timestamp,
+        createdByUserId: caller.userId,
+        latitude: body.latitude,
+        longitude: body.longitude,
+        tagStatus: body.tag_status ?? null,
+        measurementInterval: body.measurement_interval,
+        startDelay: body.start_delay,
+        highThreshold: body.high_threshold,
+        lowThreshold: body.low_threshold,
+        primaryReference: body.primary_reference ?? '',
+        secondaryReference: body.secondary_reference ?? '',
+        shippingReference: body.shipping_reference ?? '',
+        mobileDeviceType: body.mobile_device_type ?? null,
+        mobileAppVersion: body.mobile_app_version ?? null,
+        startTimeSeconds: body.start_time_seconds ?? null,
+        stopTime: body.stop_time_seconds != null ? new Date(body.stop_time_seconds * 1000) : null,
+        tempsOffsetIndex: body.temperatures_offset_index,
+        tempsLength: temps.length,
+        uploadKey: key,
+      });
+    } else {
+      await writeAction(tx, caller, record, tag, {
+        type: kind,
+        key,
+        timestamp,
+        reply,
+        latitude: body.latitude,
+        longitude: body.longitude,
+        mobileDeviceType: body.mobile_device_type,
+        mobileAppVersion: body.mobile_app_version,
+      });
+    }
+    await recomputeRecord(tx, record, { seriesChanged: added > 0, now });
+    return reply;
+  });
+}
+
+/**
+ * The summary of the points a scan carried (not of the whole record):
+ * highest, lowest, mean kinetic and latest temperature, time beyond the
+ * scan's thresholds, and its alarm status (as the tag reported it, else
+ * whether the record's alarm rules find an excursion in these points).
+ */
+function scanSummary(record: RecordRow, body: TXt1Upload) {
+  const temps = body.temps ?? [];
+  const series = seriesOf(record, temps);
+  const shifted = {
+    ...series,
+    startTimeSeconds:
+      series.startTimeSeconds + body.temperatures_offset_index * series.intervalSeconds,
+  };
+  const summary = temperatureSummary(shifted);
+  const detected = detectExcursions(shifted, {
+    ...thresholdsOf(record),
+    high_threshold: body.high_threshold,
+    low_threshold: body.low_threshold,
+  });
+  return {
+    highestRecordedTemp: summary.highest_recorded_temperature,
+    lowestRecordedTemp: summary.lowest_recorded_temperature,
+    meanKineticTemp: summary.mean_kinetic_temp,
+    latestTemp: temps.at(-1) ?? null,
+    excursionDurationAbove: timeBeyond(shifted, body.high_threshold, 'ABOVE'),
+    excursionDurationBelow: timeBeyond(shifted, body.low_threshold, 'BELOW'),
+    numberOfPoints: summary.number_of_points,
+    status: body.status ?? (detected.length > 0 ? 'Alarm' : 'OK'),
+  };
+}
+
+/** The record an edit names: by record_id (of the organization), or by tag (and start). */
+async function recordForEdit(
+  tx: Db,
+  caller: Caller,
+  ident: {
+    record_id?: string | undefined;
+    tag_id?: string | undefined;
+    start?: number | undefined;
+  },
+  now: Date,
+): Promise<{ tag: TagRow; record: RecordRow }> {
+  if (ident.record_id !== undefined) {
+    const found = await repo.findRecord(tx, caller.organizationId, Number(ident.record_id));
+    if (!found) throw notFoundField('Record', 'record_id');
+    const tag = await repo.lockTagById(tx, found.tagId);
+    const record = await repo.lockRecord(tx, caller.organizationId, found.id);
+    if (!tag || !record) throw notFoundField('Record', 'record_id');
+    if (
+      ident.tag_id !== undefined &&
+      ident.tag_id !== String(tag.id) &&
+      ident.tag_id !== tag.serialNumber
+    ) {
+      throw invalidField('tag_id', `Field 'tag_id': the record belongs to another tag`);
+    }
+    return { tag, record };
+  }
+  const tag = await resolveTag(
+    tx,
+    caller,
+    { tag_id: ident.tag_id! },
+    {
+      create: false,
+      defaultType: 'XT1_NFC_MU',
+    },
+  );
+  const { record } = await resolveRecord(tx, caller, tag, {
+    start: ident.start,
+    create: false,
+    now,
+  });
+  return { tag, record };
+}
+
+const EDIT_PERMISSIONS: Record<string, string> = {
+  primary_reference: 'readerEditRef1',
+  program_name: 'readerEditRef1',
+  po_number: 'readerEditRef1',
+  carrier: 'readerEditRef1',
+  product_designation: 'readerEditRef1',
+  shipper_name_address_id: 'readerEditRef1',
+  receiver_name_address_id: 'readerEditRef1',
+  secondary_reference: 'readerEditRef2',
+  shipping_reference: 'readerEditRefShip',
+  high_threshold: 'readerConfig',
+  low_threshold: 'readerConfig',
+  num_consecutive_excursions: 'readerConfig',
+  cumulative_high_threshold: 'readerConfig',
+  cumulative_low_threshold: 'readerConfig',
+  cumulative_duration_high: 'readerConfig',
+  cumulative_duration_low: 'readerConfig',
+};
+
+const EDIT_COLUMNS: Record<string, keyof RecordRow> = {
+  ...Object.fromEntries(SHIPMENT_TEXT),
+  shipper_name_address_id: 'shipperLocationId',
+  receiver_name_address_id: 'receiverLocationId',
+  high_threshold: 'highThreshold',
+  low_threshold: 'lowThreshold',
+  num_consecutive_excursions: 'numConsecutiveExcursions',
+  cumulative_high_threshold: 'cumulativeHighThreshold',
+  cumulative_low_threshold: 'cumulativeLowThreshold',
+  cumulative_duration_high: 'cumulativeDurationHigh',
+  cumulative_duration_low: 'cumulativeDurationLow',
+};
+
+/**
+ * update-shipment-action: a person edits the shipment details, thresholds or
+ * cumulative limits. Each field sent replaces the stored one (null clears);
+ * each field needs its permission. The old and new values go to the action
+ * row; a threshold change re-evaluates the alarms.
+ */
+export async function xt1UpdateShipment(
+  ctx: IngestContext,
+  body: TXt1UpdateShipmentUpload,
+): Promise<TRecordReference> {
+  const caller = callerOf(ctx.principal);
+  const now = new Date();
+  const timestamp = body.timestamp ? new Date(body.timestamp) : now;
+  checkNotFuture('timestamp', timestamp.getTime() / 1000, now);
+  const key = replayKey('xt1.UPDATE_SHIPMENT', body, body.timestamp !== undefined);
+
+  return runUpload(ctx.db, caller, key, async (tx, replay) => {
+    const { tag, record } = await recordForEdit(
+      tx,
+      caller,
+      { record_id: body.record_id, tag_id: body.tag_id, start: body.start_time_seconds },
+      now,
+    );
+    const again = await replay();
+    if (again) return again;
+
+    const sent = Object.keys(EDIT_COLUMNS).filter(
+      (field) => (body as Record<string, unknown>)[field] !== undefined,
+    );
+    const denied = sent.filter(
+      (field) => !ctx.principal.permissions.includes(EDIT_PERMISSIONS[field]!),
+    );
+    if (denied.length > 0) {
+      throw new AppError(
+        'FORBIDDEN',
+        `You do not have permission to change ${denied.join(', ')}`,
+        Object.fromEntries(denied.map((f) => [f, `Needs ${EDIT_PERMISSIONS[f]}`])),
+      );
+    }
+    await checkTravelLocations(tx, caller, body);
+
+    const next: Partial<RecordRow> = shipmentPatch(record, body, true);
+    Object.assign(
+      next,
+      defined({
+        highThreshold: body.high_threshold,
+        lowThreshold: body.low_threshold,
+        numConsecutiveExcursions: body.num_consecutive_excursions,
+        cumulativeHighThreshold: body.cumulative_high_threshold,
+        cumulativeLowThreshold: body.cumulative_low_threshold,
+        cumulativeDurationHigh: body.cumulative_duration_high,
+        cumulativeDurationLow: body.cumulative_duration_low,
+      }),
+    );
+    const high = next.highThreshold !== undefined ? next.highThreshold : record.highThreshold;
+    const low = next.lowThreshold !== undefined ? next.lowThreshold : record.lowThreshold;
+    if (high !== null && low !== null && low > high) {
+      throw invalidField(
+        'low_threshold',
+        `Field 'low_threshold': must not be above high_threshold`,
+      );
+    }
+    const patch = changedFields(record, next);
+    const changes: Record<string, { old: unknown; new: unknown }> = {};
+    for (const [field, column] of Object.entries(EDIT_COLUMNS)) {
+      if (column in patch) {
+        changes[field] = { old: record[column] ?? null, new: patch[column] ?? null };
+      }
+    }
+    const updated = await applyPatch(tx, record, patch, now);
+    const reply = reference(updated, tag);
+    if (key === null && updated === record) return reply;
+    await writeAction(tx, caller, updated, tag, {
+      type: 'UPDATE_SHIPMENT',
+      key: key ?? freshKey('xt1.UPDATE_SHIPMENT'),
+      timestamp,
+      reply,
+      latitude: body.latitude,
+      longitude: body.longitude,
+      mobileDeviceType: body.mobile_device_type,
+      mobileAppVersion: body.mobile_app_version,
+      changes,
+    });
+    await recomputeRecord(tx, updated, { now });
+    return reply;
+  });
+}
+
+/**
+ * records/trips/: a person sets the trip times. Left out keeps a time, null
+ * clears it; the status follows from the times. The trip becomes manual
+ * (never overwritten by detection) and the alarms are re-evaluated.
+ */
+export async function xt1TripEdit(
+  ctx: IngestContext,
+  body: TXt1TripEditUpload,
+): Promise<TTripEditResult> {
+  const caller = callerOf(ctx.principal);
+  const now = new Date();
+  const timestamp = body.timestamp ? new Date(body.timestamp) : now;
+  checkNotFuture('timestamp', timestamp.getTime() / 1000, now);
+  const key = replayKey('xt1.TRIP_EDIT', body, body.timestamp !== undefined);
+
+  return runUpload(ctx.db, caller, key, async (tx, replay) => {
+    const { tag, record } = await recordForEdit(
+      tx,
+      caller,
+      { record_id: body.record_id, tag_id: body.tag_id },
+      now,
+    );
+    const again = await replay();
+    if (again) return again;
+
+    const timeOf = (value: string | null | undefined, current: Date | null) =>
+      value === undefined ? current : value === null ? null : new Date(value);
+    const begin = timeOf(body.begin_time, record.tripBeginTime);
+    const end = timeOf(body.end_time, record.tripEndTime);
+    if (begin !== null && end !== null && end < begin) {
+      throw invalidField('end_time', `Field 'end_time': must not be before begin_time`);
+    }
+    const tripStatus = tripStatusFromTimes(begin?.getTime() ?? null, end?.getTime() ?? null);
+    const patch = changedFields(record, {
+      tripBeginTime: begin,
+      tripEndTime: end,
+      tripStatus,
+      tripManual: true,
+    });
+    const changes: Record<string, { old: unknown; new: unknown }> = {};
+    const iso = (d: Date | null) => d?.toISOString() ?? null;
+    if ('tripBeginTime' in patch)
+      changes.begin_time = { old: iso(record.tripBeginTime), new: iso(begin) };
+    if ('tripEndTime' in patch) changes.end_time = { old: iso(record.tripEndTime), new: iso(end) };
+    if ('tripStatus' in patch) changes.trip_status = { old: record.tripStatus, new: tripStatus };
+    const updated = await applyPatch(tx, record, patch, now);
+    const reply: TTripEditResult = {
+      record_id: String(record.id),
+      begin_time: iso(begin),
+      end_time: iso(end),
+      trip_status: tripStatus,
+    };
+    if (key === null && updated === record) return reply;
+    await writeAction(tx, caller, updated, tag, {
+      type: 'TRIP_EDIT',
+      key: key ?? freshKey('xt1.TRIP_EDIT'),
+      timestamp,
+      reply,
+      changes,
+    });
+    await recomputeRecord(tx, updated, { now });
+    return reply;
+  });
+}
+
+// ---------------------------------------------------------------- rt
+
+function rtSettings(body: {
+  high_threshold?: number | null | undefined;
+  low_threshold?: number | null | undefined;
+  measurement_interval?: number | undefined;
+  start_delay?: number | undefined;
+  num_consecutive_excursions?: number | undefined;
+}): RecordSettings {
+  return defined({
+    highThreshold: body.high_threshold,
+    lowThreshold: body.low_threshold,
+    measurementInterval: body.measurement_interval,
+    startDelay: body.start_delay,
+    numConsecutiveExcursions: body.num_consecutive_excursions,
+  });
+}
+
+/** An action of a device without a record of its own to create (stop, status): a plain action row. */
+async function finishAction(
+  tx: Db,
+  caller: Caller,
+  tag: TagRow,
+  record: RecordRow,
+  action: { type: TRecordActionType; key: string | null; timestamp: Date },
+  now: Date,
+  seriesChanged = false,
+): Promise<TRecordReference> {
+  const reply = reference(record, tag);
+  const key = action.key ?? freshKey(action.type);
+  await writeAction(tx, caller, record, tag, { ...action, key, reply });
+  await recomputeRecord(tx, record, { now, seriesChanged });
+  return reply;
+}
+
+/** rt configure-action: the tag's configuration; a pending record takes it, else one is created. */
+export async function rtConfigure(
+  ctx: IngestContext,
+  body: TRtConfigureUpload,
+): Promise<TRecordReference> {
+  const caller = callerOf(ctx.principal);
+  const now = new Date();
+  const timestamp = body.timestamp ? new Date(body.timestamp) : now;
+  checkNotFuture('timestamp', timestamp.getTime() / 1000, now);
+  const key = replayKey(
+    'rt.CONFIGURE',
+    body,
+    body.timestamp !== undefined || body.request_id !== undefined,
+  );
+  return runUpload(ctx.db, caller, key, async (tx, replay) => {
+    const tag = await resolveTag(tx, caller, body, { create: true, defaultType: 'XT1_RT' });
+    const again = await replay();
+    if (again) return again;
+    const settings = {
+      ...rtSettings(body),
+      ...defined({ transmitInterval: body.max_transmit_interval }),
+    };
+    const configured = await configureTag(tx, tag, settings, 'configure');
+    return configureRecord(
+      tx,
+      caller,
+      configured,
+      { type: 'CONFIGURE', key, timestamp },
+      now,
+      configured !== tag,
+    );
+  });
+}
+
+/** A configuration reaches the tag's pending record (created when there is no active one). */
+async function configureRecord(
+  tx: Db,
+  caller: Caller,
+  tag: TagRow,
+  action: { type: TRecordActionType; key: string | null; timestamp: Date },
+  now: Date,
+  tagChanged: boolean,
+): Promise<TRecordReference> {
+  const settings = configurationSettings(tag.configuration);
+  const resolved = await resolveRecord(tx, caller, tag, { settings, create: true, now });
+  let record = resolved.record;
+  if (!resolved.created && record.startTimeSeconds === null) {
+    record = await applyPatch(tx, record, settings, now);
+  }
+  // A configuration without a time or request id that changes nothing is a repeat: no new row.
+  const unchanged = !tagChanged && !resolved.created && record === resolved.record;
+  if (action.key === null && unchanged) return reference(record, tag);
+  return finishAction(tx, caller, tag, record, action, now);
+}
+
+/** rt start-action: the tag confirms it started at start_time_seconds. */
+export async function rtStart(ctx: IngestContext, body: TRtStartUpload): Promise<TRecordReference> {
+  const caller = callerOf(ctx.principal);
+  const now = new Date();
+  const timestamp = body.timestamp
+    ? new Date(body.timestamp)
+    : new Date(body.start_time_seconds * 1000);
+  checkNotFuture('timestamp', timestamp.getTime() / 1000, now);
+  checkNotFuture('start_time_seconds', body.start_time_seconds, now);
+  const key = uploadKey('rt.START', body);
+  return runUpload(ctx.db, caller, key, async (tx, replay) => {
+    let tag = await resolveTag(tx, caller, body, { create: true, defaultType: 'XT1_RT' });
+    const again = await replay();
+    if (again) return again;
+    tag = await configureTag(tx, tag, rtSettings(body), 'start');
+    const settings = configurationSettings(tag.configuration);
+    const { record } = await resolveRecord(tx, caller, tag, {
+      start: body.start_time_seconds,
+      settings,
+      create: true,
+      startOverwrites: true,
+      missing: () =>
+        invalidField(
+          'measurement_interval',
+          `Field 'measurement_interval': required to start a tag that was not configured`,
+        ),
+      now,
+    });
+    const filled = await applyPatch(tx, record, fillSettings(record, settings), now);
+    return finishAction(tx, caller, tag, filled, { type: 'START', key, timestamp }, now);
+  });
+}
+
+/** rt stop-action: the tag confirms it stopped. */
+export async function rtStop(ctx: IngestContext, body: TRtStopUpload): Promise<TRecordReference> {
+  const caller = callerOf(ctx.principal);
+  const now = new Date();
+  const timestamp = body.timestamp
+    ? new Date(body.timestamp)
+    : body.stop_time_seconds
+      ? new Date(body.stop_time_seconds * 1000)
+      : now;
+  checkNotFuture('timestamp', timestamp.getTime() / 1000, now);
+  checkNotFuture('stop_time_seconds', body.stop_time_seconds, now);
+  const key = replayKey(
+    'rt.STOP',
+    body,
+    [body.timestamp, body.request_id, body.start_time_seconds, body.stop_time_seconds].some(
+      (v) => v !== undefined,
+    ),
+  );
+  return runUpload(ctx.db, caller, key, async (tx, replay) => {
+    let tag = await resolveTag(tx, caller, body, { create: false, defaultType: 'XT1_RT' });
+    const again = await replay();
+    if (again) return again;
+    tag = await configureTag(tx, tag, {}, 'stop');
+    const { record } = await resolveRecord(tx, caller, tag, {
+      start: body.start_time_seconds,
+      create: false,
+      orLatest: true,
+      now,
+    });
+    const stopAt = body.stop_time_seconds ? new Date(body.stop_time_seconds * 1000) : timestamp;
+    const stopped = await applyPatch(tx, record, stopPatch(record, stopAt), now);
+    if (key === null && stopped === record) return reference(record, tag);
+    return finishAction(tx, caller, tag, stopped, { type: 'STOP', key, timestamp }, now);
+  });
+}
+
+/**
+ * rt packets: points at temperatures_offset_index of the run that started at
+ * start_time_seconds (created from the tag's configuration when new), or of
+ * the run covering packet_end_time_seconds, or of the active run. Replays are
+ * idempotent by merge-by-index (no upload key).
+ */
+export async function rtPacket(
+  ctx: IngestContext,
+  body: TRtPacketUpload,
+): Promise<TRecordReference> {
+  const caller = callerOf(ctx.principal);
+  const now = new Date();
+  checkNotFuture('start_time_seconds', body.start_time_seconds, now);
+  checkNotFuture('packet_end_time_seconds', body.packet_end_time_seconds, now);
+  return runUpload(ctx.db, caller, null, async (tx) => {
+    const tag = await resolveTag(tx, caller, body, { create: false, defaultType: 'XT1_RT' });
+    let record: RecordRow | undefined;
+    let created = false;
+    if (body.start_time_seconds !== undefined) {
+      ({ record, created } = await resolveRecord(tx, caller, tag, {
+        start: body.start_time_seconds,
+        settings: configurationSettings(tag.configuration),
+        create: true,
+        now,
+      }));
+    } else if (body.packet_end_time_seconds !== undefined) {
+      record = await repo.lockRecordCovering(tx, tag.id, body.packet_end_time_seconds);
+    }
+    record ??= await repo.lockActiveRecord(tx, tag.id);
+    if (!record) throw noRecord();
+    const added = await mergePoints(ctx, tx, record, body.temperatures_offset_index, body.temps);
+    if (added > 0 || created) await recomputeRecord(tx, record, { now, seriesChanged: added > 0 });
+    return reference(record, tag);
+  });
+}
+
+/**
+ * rt configure-, start- and stop-request: accepted (reject_reason NA) and
+ * kept on the tag as its pending command until the tag confirms; rejected
+ * with record-missing (unknown tag, or nothing running to stop) or
+ * empty-data (no configuration to configure or start with).
+ */
+export async function rtRequest(
+  ctx: IngestContext,
+  type: 'configure' | 'start' | 'stop',
+  body: TRtRequest,
+): Promise<TRequestResult> {
+  const caller = callerOf(ctx.principal);
+  return ctx.db.transaction(async (tx) => {
+    let tag: TagRow;
+    try {
+      tag = await resolveTag(tx, caller, body, { create: false, defaultType: 'XT1_RT' });
+    } catch (err) {
+      if (err instanceof AppError && err.code === 'NOT_FOUND') {
+        return { status: 'rejected', reject_reason: 'record-missing' };
+      }
+      throw err;
+    }
+    if (type === 'stop') {
+      const active = await repo.lockActiveRecord(tx, tag.id);
+      if (!active || active.startTimeSeconds === null) {
+        return { status: 'rejected', reject_reason: 'record-missing' };
+      }
+    } else if (tag.configuration.measurement_interval === undefined) {
+      return { status: 'rejected', reject_reason: 'empty-data' };
+    }
+    if (tag.pendingCommand?.type !== type) {
+      await repo.updateTag(tx, tag.id, {
+        pendingCommand: {
+          type,
+          requested_at: new Date().toISOString(),
+          requested_by: caller.userId,
+        },
+      });
+    }
+    return { status: 'accepted', reject_reason: 'NA' };
+  });
+}
+
+// ---------------------------------------------------------------- nanotag
+
+/** nanotag generalized-data: the tag's settings; a pending record takes them, a running one fills gaps. */
+export async function nanotagSettings(
+  ctx: IngestContext,
+  body: TNanotagSettingsUpload,
+): Promise<TRecordReference> {
+  const caller = callerOf(ctx.principal);
+  const now = new Date();
+  return runUpload(ctx.db, caller, null, async (tx) => {
+    let tag = await resolveTag(tx, caller, body, { create: true, defaultType: 'NanoTag' });
+    const settings = rtSettings(body);
+    tag = await configureTag(tx, tag, settings);
+    const active = await repo.lockActiveRecord(tx, tag.id);
+    if (!active) return reference(null, tag);
+    const next =
+      active.startTimeSeconds === null
+        ? configurationSettings(tag.configuration)
+        : fillSettings(active, settings);
+    const updated = await applyPatch(tx, active, next, now);
+    if (updated !== active) await recomputeRecord(tx, updated, { now });
+    return reference(updated, tag);
+  });
+}
+
+/** nanotag configure-action: record period (measurement interval) and report period (transmit interval). */
+export async function nanotagConfigure(
+  ctx: IngestContext,
+  body: TNanotagConfigureUpload,
+): Promise<TRecordReference> {
+  const caller = callerOf(ctx.principal);
+  const now = new Date();
+  // The message carries no time or id: applied again, the same periods change nothing.
+  return runUpload(ctx.db, caller, null, async (tx) => {
+    const tag = await resolveTag(tx, caller, body, { create: true, defaultType: 'NanoTag' });
+    const configured = await configureTag(
+      tx,
+      tag,
+      defined({
+        measurementInterval: body.record_period_seconds,
+        transmitInterval: body.report_period_seconds,
+      }),
+    );
+    return configureRecord(
+      tx,
+      caller,
+      configured,
+      { type: 'CONFIGURE', key: null, timestamp: now },
+      now,
+      configured !== tag,
+    );
+  });
+}
+
+/** nanotag first-sample-action: the run starts so that point 0 is the first sample. */
+export async function nanotagFirstSample(
+  ctx: IngestContext,
+  body: TNanotagFirstSampleUpload,
+): Promise<TRecordReference> {
+  const caller = callerOf(ctx.principal);
+  const now = new Date();
+  const firstSample = isoSeconds(body.first_sample_timestamp);
+  checkNotFuture('first_sample_timestamp', firstSample, now);
+  const key = uploadKey('nanotag.FIRST_SAMPLE', body);
+  return runUpload(ctx.db, caller, key, async (tx, replay) => {
+    const tag = await resolveTag(tx, caller, body, { create: false, defaultType: 'NanoTag' });
+    const again = await replay();
+    if (again) return again;
+    const settings = configurationSettings(tag.configuration);
+    if (settings.measurementInterval == null) throw noConfiguration();
+    const start = Math.round(firstSample - (settings.startDelay ?? 0));
+    const { record } = await resolveRecord(tx, caller, tag, {
+      start,
+      settings,
+      create: true,
+      startOverwrites: true,
+      now,
+    });
+    return finishAction(
+      tx,
+      caller,
+      tag,
+      record,
+      { type: 'FIRST_SAMPLE', key, timestamp: new Date(firstSample * 1000) },
+      now,
+    );
+  });
+}
+
+/**
+ * nanotag health-action (battery report, no timestamp): sets the battery
+ * health of the tag's active (else latest) record; a change is written as a
+ * HEALTH action, the same report again changes nothing.
+ */
+export async function nanotagHealth(
+  ctx: IngestContext,
+  body: TNanotagHealthUpload,
+): Promise<TRecordReference> {
+  const caller = callerOf(ctx.principal);
+  const now = new Date();
+  return runUpload(ctx.db, caller, null, async (tx) => {
+    const tag = await resolveTag(tx, caller, body, { create: false, defaultType: 'NanoTag' });
+    const record = await repo.lockLatestRecord(tx, tag.id);
+    if (!record) throw noRecord();
+    if (record.batteryHealth === body.battery_health) return reference(record, tag);
+    const updated = await applyPatch(
+      tx,
+      record,
+      { batteryHealth: body.battery_health, healthReportedAt: now },
+      now,
+    );
+    const key = uploadKey('nanotag.HEALTH', { ...body, received: now.toISOString() });
+    return finishAction(tx, caller, tag, updated, { type: 'HEALTH', key, timestamp: now }, now);
+  });
+}
+
+/** nanotag status-action: the last sample taken, written as a STATUS action of its run. */
+export async function nanotagStatus(
+  ctx: IngestContext,
+  body: TNanotagStatusUpload,
+): Promise<TRecordReference> {
+  const caller = callerOf(ctx.principal);
+  const now = new Date();
+  const at = isoSeconds(body.last_sample_timestamp);
+  checkNotFuture('last_sample_timestamp', at, now);
+  const key = uploadKey('nanotag.STATUS', body);
+  return runUpload(ctx.db, caller, key, async (tx, replay) => {
+    const tag = await resolveTag(tx, caller, body, { create: false, defaultType: 'NanoTag' });
+    const again = await replay();
+    if (again) return again;
+    const record =
+      (await repo.lockRecordCovering(tx, tag.id, at)) ?? (await repo.lockActiveRecord(tx, tag.id));
+    if (!record) throw noRecord();
+    return finishAction(
+      tx,
+      caller,
+      tag,
+      record,
+      { type: 'STATUS', key, timestamp: new Date(at * 1000) },
+      now,
+    );
+  });
+}
+
+/** nanotag transmit-interval: kept in the tag's configuration and on its active record. */
+export async function nanotagTransmitInterval(
+  ctx: IngestContext,
+  body: TNanotagTransmitIntervalUpload,
+): Promise<TRecordReference> {
+  const caller = callerOf(ctx.principal);
+  const now = new Date();
+  return runUpload(ctx.db, caller, null, async (tx) => {
+    let tag = await resolveTag(tx, caller, body, { create: false, defaultType: 'NanoTag' });
+    tag = await configureTag(tx, tag, { transmitInterval: body.transmit_interval });
+    const active = await repo.lockActiveRecord(tx, tag.id);
+    if (!active) return reference(null, tag);
+    const updated = await applyPatch(tx, active, { transmitInterval: body.transmit_interval }, now);
+    return reference(updated, tag);
+  });
+}
+
+/**
+ * nanotag packets: the frame's last point is at packet_end_time_seconds, so
+ * its index is round((packet_end - start - start_delay) / interval) in the
+ * run covering that time; a known location becomes a location sample.
+ */
+export async function nanotagPacket(
+  ctx: IngestContext,
+  body: TNanotagPacketUpload,
+): Promise<TRecordReference> {
+  const caller = callerOf(ctx.principal);
+  const now = new Date();
+  checkNotFuture('packet_end_time_seconds', body.packet_end_time_seconds, now);
+  return runUpload(ctx.db, caller, null, async (tx) => {
+    const tag = await resolveTag(tx, caller, body, { create: false, defaultType: 'NanoTag' });
+    const record = await repo.lockRecordCovering(tx, tag.id, body.packet_end_time_seconds);
+    if (!record || record.startTimeSeconds === null) {
+      const pending = await repo.lockPendingRecord(tx, tag.id);
+      if (pending) {
+        throw new AppError('CONFLICT', 'The record has not started (no first sample yet)', {
+          packet_end_time_seconds: 'Before the first sample of the tag',
+        });
+      }
+      throw noRecord();
+    }
+    const interval = recordInterval(record);
+    const lastIndex = Math.round(
+      (body.packet_end_time_seconds - record.startTimeSeconds - record.startDelay) / interval,
+    );
+    const offset = lastIndex - (body.temps.length - 1);
+    if (offset < 0) {
+      throw invalidField(
+        'packet_end_time_seconds',
+        `Field 'packet_end_time_seconds': the frame would begin before the record's first point`,
+      );
+    }
+    if (lastIndex >= MAX_POINTS_PER_RECORD) {
+      throw invalidField(
+        'temps',
+        `Field 'temps': points up to ${lastIndex} reach beyond the ${MAX_POINTS_PER_RECORD} points a record may hold`,
+      );
+    }
+    const added = await mergePoints(ctx, tx, record, offset, body.temps);
+    const sampled = await addSample(tx, record, body);
+    if (added > 0 || sampled) await recomputeRecord(tx, record, { now, seriesChanged: added > 0 });
+    return reference(record, tag);
+  });
+}
+
+async function addSample(tx: Db, record: RecordRow, body: TNanotagPacketUpload): Promise<boolean> {
+  const location = body.location;
+  if (!location || !isKnownPosition(location)) return false;
+  await addLocationSample(
+    tx,
+    record,
+    location.latitude,
+    location.longitude,
+    new Date(body.packet_end_time_seconds * 1000),
+    { frameId: body.frame_id, temperature: body.temps.at(-1) ?? null },
+  );
+  return true;
+}
+
+// ---------------------------------------------------------------- for other modules
+
+/**
+ * Recompute a record (summary, alarms, status, trip, tag state) after a
+ * change made elsewhere (e.g. an alarm acknowledgement does not need it; a
+ * geo-fence or travel location edit does). 404 for another organization's
+ * record. Locks the tag, then the record, like every upload.
+ */
+export async function reevaluateRecord(
+  db: Database,
+  organizationId: string,
+  recordId: number,
+): Promise<RecordRow> {
+  return db.transaction(async (tx) => {
+    const found = await repo.findRecord(tx, organizationId, recordId);
+    if (!found) throw notFoundField('Record', 'record_id');
+    await repo.lockTagById(tx, found.tagId);
+    const record = await repo.lockRecord(tx, organizationId, recordId);
+    if (!record) throw notFoundField('Record', 'record_id');
+    return (await recomputeRecord(tx, record)).record;
+  });
+}
+
+/** Display name of a record action type (`action_type_display`). */
+export function actionTypeDisplay(type: string): string {
+  return (RECORD_ACTION_TYPES as Record<string, string>)[type] ?? type;
+}

@@ -1,0 +1,505 @@
+import { meanKineticTemperature } from '@coldtrace/domain';
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../../test/helpers';
+import {
+  alarmsOf,
+  countRows,
+  createTravelLocation,
+  deviceUser,
+  epoch,
+  iso,
+  recordOf,
+  serial,
+  tagBySerial,
+  xt1Body,
+} from '../../../test/shipment-factories';
+import { roles } from '../../db/schema';
+import { locationSamples, recordActions, scans } from '../../db/schema-shipments';
+import { readSeries } from '../series/series-store';
+
+const XT1 = '/api/devices/xt1/';
+const HOUR = 3600;
+
+describe('xt1 uploads and actions', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('a shipment from start to stop: record, series, summary, alarms, shipment, trip', async () => {
+    const { client, org, userId } = await deviceUser(t, { role: 'Operator' });
+    const sn = serial();
+    const start = epoch(new Date()) - 2 * HOUR;
+    const origin = await createTravelLocation(t.db, org.id, { latitude: 52.37, longitude: 4.9 });
+    const destination = await createTravelLocation(t.db, org.id, {
+      latitude: 48.85,
+      longitude: 2.35,
+    });
+
+    // Start.
+    const started = await client.post(
+      `${XT1}start-action/`,
+      xt1Body(sn, { start_time_seconds: start, timestamp: iso(start) }),
+    );
+    expect(started.statusCode, started.body).toBe(200);
+    const ref = started.json();
+    const tag = await tagBySerial(t.db, sn);
+    expect(ref).toEqual({
+      record_id: expect.stringMatching(/^\d+$/),
+      tag_id: String(tag!.id),
+      tag_serial_number: sn,
+    });
+    expect(tag).toMatchObject({ organizationId: org.id, tagType: 'XT1_NFC_MU', running: true });
+    expect(tag!.lastRecordId).toBe(Number(ref.record_id));
+    let record = await recordOf(t.db, ref.record_id);
+    expect(record).toMatchObject({
+      startTimeSeconds: start,
+      active: true,
+      tagStatus: 'XT1_ACTIVE',
+      highThreshold: 8,
+      lowThreshold: 2,
+      measurementInterval: 60,
+      status: 'OK',
+    });
+    const [startAction] = await t.db
+      .select()
+      .from(recordActions)
+      .where(eq(recordActions.recordId, record.id));
+    expect(startAction).toMatchObject({
+      actionType: 'START',
+      latitude: -91,
+      longitude: -181,
+      createdByUserId: userId,
+      mobileDeviceType: 'ANDROID',
+    });
+
+    // A scan with the log so far, by the numeric tag id this time.
+    const temps = [5, 5, 9, 9, 9, 5, 1, 5];
+    const scanned = await client.post(
+      `${XT1}scans/`,
+      xt1Body(sn, {
+        tag_id: ref.tag_id,
+        tag_serial_number: undefined,
+        start_time_seconds: start,
+        timestamp: iso(start + 8 * 60),
+        temps,
+        latitude: 52.37,
+        longitude: 4.9,
+        battery_health: 'LOW_BATTERY',
+      }),
+    );
+    expect(scanned.statusCode, scanned.body).toBe(200);
+    expect(scanned.json()).toEqual(ref);
+    expect(await readSeries(t.db, record.id)).toEqual(temps);
+    record = await recordOf(t.db, ref.record_id);
+    expect(record).toMatchObject({
+      highestRecordedTemperature: 9,
+      lowestRecordedTemperature: 1,
+      numberOfPoints: 8,
+      seriesLength: 8,
+      recordDuration: 7 * 60,
+      latestTemp: 5,
+      status: 'Alarm',
+      computedStatus: 'Alarm',
+      lastLatitude: 52.37,
+      lastLongitude: 4.9,
+      batteryHealth: 'LOW_BATTERY',
+      lastScannedUserId: userId,
+    });
+    expect(record.meanKineticTemp).toBeCloseTo(meanKineticTemperature(temps)!, 10);
+    expect(record.firstPoint?.toISOString()).toBe(iso(start));
+    expect(record.lastPoint?.toISOString()).toBe(iso(start + 7 * 60));
+    expect(record.lastScanned?.toISOString()).toBe(iso(start + 8 * 60));
+    expect(record.lastActionTaken?.toISOString()).toBe(iso(start + 8 * 60));
+    expect(record.tempsLastUpdated).not.toBeNull();
+
+    let alarms = await alarmsOf(t.db, record.id);
+    expect(alarms.map((a) => [a.aboveOrBelow, a.firstPointIdx, a.lastPointIdx])).toEqual([
+      ['ABOVE', 2, 4],
+      ['BELOW', 6, 6],
+    ]);
+    expect(alarms[0]).toMatchObject({
+      kind: 'excursion',
+      duration: 180,
+      degreeMinutes: 3,
+      highestRecordedTemperature: 9,
+      numberOfPoints: 3,
+      resolved: false,
+    });
+    expect(alarms[0]!.startTime?.toISOString()).toBe(iso(start + 120));
+
+    const [scan] = await t.db.select().from(scans).where(eq(scans.recordId, record.id));
+    expect(scan).toMatchObject({
+      highestRecordedTemp: 9,
+      lowestRecordedTemp: 1,
+      latestTemp: 5,
+      numberOfPoints: 8,
+      excursionDurationAbove: 180,
+      excursionDurationBelow: 60,
+      status: 'Alarm',
+      tempsOffsetIndex: 0,
+      tempsLength: 8,
+      createdByUserId: userId,
+    });
+    const samples = await t.db
+      .select()
+      .from(locationSamples)
+      .where(eq(locationSamples.recordId, record.id));
+    expect(samples).toHaveLength(1);
+
+    // Shipment details.
+    const shipment = await client.post(
+      `${XT1}create-shipment-action/`,
+      xt1Body(sn, {
+        start_time_seconds: start,
+        timestamp: iso(start + 9 * 60),
+        primary_reference: 'PO-1',
+        program_name: 'Vaccines',
+        carrier: 'Cold Carrier',
+        shipper_name_address_id: origin,
+        receiver_name_address_id: destination,
+      }),
+    );
+    expect(shipment.statusCode, shipment.body).toBe(200);
+    record = await recordOf(t.db, ref.record_id);
+    expect(record).toMatchObject({
+      primaryReference: 'PO-1',
+      programName: 'Vaccines',
+      carrier: 'Cold Carrier',
+      shipperLocationId: Number(origin),
+      receiverLocationId: Number(destination),
+    });
+
+    // A threshold edit: the high alarm no longer holds (kept, resolved).
+    const updated = await client.post(`${XT1}update-shipment-action/`, {
+      record_id: ref.record_id,
+      high_threshold: 9.5,
+      secondary_reference: 'LOT-7',
+      timestamp: iso(start + 10 * 60),
+    });
+    expect(updated.statusCode, updated.body).toBe(200);
+    expect(updated.json()).toEqual(ref);
+    alarms = await alarmsOf(t.db, record.id);
+    expect(alarms.map((a) => [a.aboveOrBelow, a.firstPointIdx, a.resolved])).toEqual([
+      ['ABOVE', 2, true],
+      ['BELOW', 6, false],
+    ]);
+    const [update] = await t.db
+      .select()
+      .from(recordActions)
+      .where(eq(recordActions.actionType, 'UPDATE_SHIPMENT'))
+      .then((rows) => rows.filter((r) => r.recordId === record.id));
+    expect(update!.changes).toEqual({
+      secondary_reference: { old: '', new: 'LOT-7' },
+      high_threshold: { old: 8, new: 9.5 },
+    });
+
+    // A trip edit narrows the evaluation window: the low alarm at point 6 falls outside.
+    const trip = await client.post(`${XT1}records/trips/`, {
+      record_id: ref.record_id,
+      begin_time: iso(start),
+      end_time: iso(start + 3 * 60),
+      timestamp: iso(start + 11 * 60),
+    });
+    expect(trip.statusCode, trip.body).toBe(200);
+    expect(trip.json()).toEqual({
+      record_id: ref.record_id,
+      begin_time: iso(start),
+      end_time: iso(start + 3 * 60),
+      trip_status: 'ARRIVED',
+    });
+    record = await recordOf(t.db, ref.record_id);
+    expect(record).toMatchObject({ tripManual: true, tripStatus: 'ARRIVED', status: 'OK' });
+    alarms = await alarmsOf(t.db, record.id);
+    expect(alarms.every((a) => a.resolved)).toBe(true);
+
+    // Clearing the end: in transit again, the window runs to the last point.
+    const reopened = await client.post(`${XT1}records/trips/`, {
+      record_id: ref.record_id,
+      end_time: null,
+    });
+    expect(reopened.json().trip_status).toBe('IN_TRANSIT');
+    expect((await recordOf(t.db, ref.record_id)).status).toBe('Alarm');
+
+    // Stop.
+    const stopped = await client.post(
+      `${XT1}stop-action/`,
+      xt1Body(sn, {
+        start_time_seconds: start,
+        stop_time_seconds: start + 12 * 60,
+        timestamp: iso(start + 12 * 60),
+      }),
+    );
+    expect(stopped.statusCode, stopped.body).toBe(200);
+    record = await recordOf(t.db, ref.record_id);
+    expect(record).toMatchObject({ active: false, tagStatus: 'XT1_IDLE' });
+    expect(record.stopTime?.toISOString()).toBe(iso(start + 12 * 60));
+    expect((await tagBySerial(t.db, sn))!.running).toBe(false);
+    expect(await countRows(t.db, record.id)).toEqual({ scans: 1, actions: 6 });
+  });
+
+  it('configure and create-shipment before the start make a pending record that the start takes', async () => {
+    const { client } = await deviceUser(t, { role: 'Operator' });
+    const sn = serial();
+    const configured = await client.post(
+      `${XT1}configure-action/`,
+      xt1Body(sn, { high_threshold: 6, low_threshold: 1, measurement_interval: 300 }),
+    );
+    expect(configured.statusCode, configured.body).toBe(200);
+    const pendingId = configured.json().record_id;
+    let record = await recordOf(t.db, pendingId);
+    expect(record).toMatchObject({
+      startTimeSeconds: null,
+      tagStatus: 'XT1_PENDING',
+      highThreshold: 6,
+      measurementInterval: 300,
+    });
+    expect((await tagBySerial(t.db, sn))!.configuration).toMatchObject({
+      high_threshold: 6,
+      measurement_interval: 300,
+    });
+
+    const shipment = await client.post(
+      `${XT1}create-shipment-action/`,
+      xt1Body(sn, { primary_reference: 'REF-9', high_threshold: 6, low_threshold: 1 }),
+    );
+    expect(shipment.json().record_id).toBe(pendingId);
+
+    const start = epoch(new Date()) - HOUR;
+    const started = await client.post(
+      `${XT1}start-action/`,
+      xt1Body(sn, { start_time_seconds: start, high_threshold: 7, measurement_interval: 300 }),
+    );
+    expect(started.json().record_id).toBe(pendingId);
+    record = await recordOf(t.db, pendingId);
+    expect(record).toMatchObject({
+      startTimeSeconds: start,
+      tagStatus: 'XT1_ACTIVE',
+      primaryReference: 'REF-9',
+      highThreshold: 7,
+    });
+
+    // A new start time is a new run: the earlier record ends.
+    const restarted = await client.post(
+      `${XT1}start-action/`,
+      xt1Body(sn, { start_time_seconds: start + 600 }),
+    );
+    expect(restarted.json().record_id).not.toBe(pendingId);
+    expect((await recordOf(t.db, pendingId)).active).toBe(false);
+    expect((await tagBySerial(t.db, sn))!.lastRecordId).toBe(Number(restarted.json().record_id));
+  });
+
+  it('a replayed scan answers the same and changes nothing; merge keeps the first value', async () => {
+    const { client } = await deviceUser(t, { role: 'Operator' });
+    const sn = serial();
+    const start = epoch(new Date()) - HOUR;
+    const body = xt1Body(sn, { start_time_seconds: start, temps: [4, 4, 4] });
+    const first = await client.post(`${XT1}scans/`, body);
+    expect(first.statusCode).toBe(200);
+    const before = await recordOf(t.db, first.json().record_id);
+    const again = await client.post(`${XT1}scans/`, { ...body });
+    expect(again.statusCode).toBe(200);
+    expect(again.json()).toEqual(first.json());
+    const after = await recordOf(t.db, first.json().record_id);
+    expect(after).toEqual(before);
+    expect(await countRows(t.db, before.id)).toEqual({ scans: 1, actions: 0 });
+
+    // A later scan with one conflicting point: the stored value stays, new points are added.
+    const later = await client.post(
+      `${XT1}scans/`,
+      xt1Body(sn, { start_time_seconds: start, temps: [4, 7, 4, 5] }),
+    );
+    expect(later.statusCode).toBe(200);
+    expect(await readSeries(t.db, before.id)).toEqual([4, 4, 4, 5]);
+  });
+
+  it('takes 100,000 points in one upload (a body above the default 1 MiB limit)', async () => {
+    const { client } = await deviceUser(t, { role: 'Operator' });
+    const sn = serial();
+    const temps = Array.from(
+      { length: 100_000 },
+      (_, i) => Math.round((5 + 3 * Math.sin(i / 500) + i / 1e7) * 1e9) / 1e9,
+    );
+    const body = xt1Body(sn, {
+      start_time_seconds: epoch(new Date()) - 100_000 * 60,
+      temps,
+    });
+    expect(JSON.stringify(body).length).toBeGreaterThan(1024 * 1024);
+    const res = await client.post(`${XT1}scans/`, body);
+    expect(res.statusCode, res.body).toBe(200);
+    const record = await recordOf(t.db, res.json().record_id);
+    expect(record.numberOfPoints).toBe(100_000);
+    expect(record.highestRecordedTemperature).toBeCloseTo(Math.max(...temps), 5);
+    expect(record.status).toBe('Alarm');
+
+    const tooLarge = await client.post(`${XT1}scans/`, {
+      ...body,
+      header_data: 'x'.repeat(9 * 1024 * 1024),
+    });
+    expect(tooLarge.statusCode).toBe(413);
+    expect(tooLarge.json().fields).toHaveProperty('body');
+  });
+
+  it('bad input answers 400 naming the field, never 500', async () => {
+    const { client } = await deviceUser(t, { role: 'Administrator' });
+    const sn = serial();
+    const start = epoch(new Date()) - HOUR;
+    const base = xt1Body(sn, { start_time_seconds: start });
+    const cases: [string, Record<string, unknown>, string][] = [
+      ['scans/', { ...base, high_threshold: 'eight' }, 'high_threshold'],
+      ['scans/', { ...base, tag_type: 'XT9' }, 'tag_type'],
+      ['scans/', { ...base, battery_health: 'EMPTY' }, 'battery_health'],
+      ['scans/', { ...base, timestamp: undefined }, 'timestamp'],
+      ['scans/', { ...base, tag_id: undefined }, 'tag_id'],
+      ['scans/', { ...base, timestamp: 'yesterday' }, 'timestamp'],
+      ['scans/', { ...base, timestamp: '1970-01-01T00:00:00Z' }, 'timestamp'],
+      ['scans/', { ...base, timestamp: iso(epoch(new Date()) + 3 * 86_400) }, 'timestamp'],
+      ['scans/', { ...base, temps: [1], temperatures_offset_index: 1e9 }, 'temps'],
+      ['scans/', { ...base, temps: [1, 2], temperatures_offset_index: 99_999 }, 'temps'],
+      ['scans/', { ...base, temps: new Array(100_001).fill(1) }, 'temps'],
+      ['scans/', { ...base, temps: [1, 'x'] }, 'temps.1'],
+      ['scans/', { ...base, temps: [1, 500] }, 'temps.1'],
+      ['scans/', { ...base, temps: 5 }, 'temps'],
+      ['scans/', { ...base, latitude: 500 }, 'latitude'],
+      ['scans/', { ...base, longitude: -200 }, 'longitude'],
+      ['scans/', { ...base, measurement_interval: 0 }, 'measurement_interval'],
+      ['scans/', { ...base, measurement_interval: 86_401 }, 'measurement_interval'],
+      ['scans/', { ...base, measurement_interval: 1.5 }, 'measurement_interval'],
+      ['scans/', { ...base, start_delay: -1 }, 'start_delay'],
+      ['scans/', { ...base, low_threshold: 9 }, 'low_threshold'],
+      ['scans/', { ...base, cumulative_duration_high: '25:61:00' }, 'cumulative_duration_high'],
+      ['scans/', { ...base, start_time_seconds: 1e12 }, 'start_time_seconds'],
+      ['scans/', { ...base, record_id: 'abc' }, 'record_id'],
+      ['start-action/', { ...base, start_time_seconds: undefined }, 'start_time_seconds'],
+      ['stop-action/', { ...base, high_threshold: null }, 'high_threshold'],
+      [
+        'configure-action/',
+        { ...base, num_consecutive_excursions: 0 },
+        'num_consecutive_excursions',
+      ],
+      [
+        'create-shipment-action/',
+        { ...base, shipper_name_address_id: 'x' },
+        'shipper_name_address_id',
+      ],
+      ['update-shipment-action/', { primary_reference: 'x' }, 'record_id'],
+      ['update-shipment-action/', { record_id: '1', high_threshold: 'x' }, 'high_threshold'],
+      ['records/trips/', { begin_time: iso(start) }, 'record_id'],
+      ['records/trips/', { record_id: '1', begin_time: 'soon' }, 'begin_time'],
+      [
+        'records/trips/',
+        { record_id: '1', begin_time: iso(start + 60), end_time: iso(start) },
+        'end_time',
+      ],
+    ];
+    for (const [path, payload, field] of cases) {
+      const res = await client.post(`${XT1}${path}`, payload);
+      expect(res.statusCode, `${path} ${field}: ${res.body}`).toBe(400);
+      expect(Object.keys(res.json().fields ?? {}), `${path} ${field}`).toContain(field);
+    }
+    const notJson = await client.request({
+      method: 'POST',
+      url: `${XT1}scans/`,
+      payload: '{"tag_id":',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(notJson.statusCode).toBe(400);
+    expect(await tagBySerial(t.db, sn)).toBeUndefined();
+  });
+
+  it("another organization's tag, record or travel location answers 404", async () => {
+    const a = await deviceUser(t, { role: 'Administrator' });
+    const b = await deviceUser(t, { role: 'Administrator' });
+    const sn = serial();
+    const start = epoch(new Date()) - HOUR;
+    const own = await a.client.post(
+      `${XT1}start-action/`,
+      xt1Body(sn, { start_time_seconds: start }),
+    );
+    expect(own.statusCode).toBe(200);
+    const { record_id: recordId, tag_id: tagId } = own.json();
+    const otherLocation = await createTravelLocation(t.db, b.org.id, {
+      latitude: 1,
+      longitude: 1,
+    });
+
+    const attempts: [string, unknown][] = [
+      ['scans/', xt1Body(sn, { start_time_seconds: start, temps: [1] })],
+      ['scans/', xt1Body(tagId, { tag_serial_number: undefined, temps: [1] })],
+      ['stop-action/', xt1Body(sn)],
+      ['update-shipment-action/', { record_id: recordId, primary_reference: 'stolen' }],
+      ['records/trips/', { record_id: recordId, begin_time: iso(start) }],
+    ];
+    for (const [path, payload] of attempts) {
+      const res = await b.client.post(`${XT1}${path}`, payload);
+      expect(res.statusCode, `${path}: ${res.body}`).toBe(404);
+      expect(res.json().code).toBe('NOT_FOUND');
+    }
+    const foreignLocation = await a.client.post(`${XT1}update-shipment-action/`, {
+      record_id: recordId,
+      shipper_name_address_id: otherLocation,
+    });
+    expect(foreignLocation.statusCode).toBe(404);
+    expect(foreignLocation.json().fields).toHaveProperty('shipper_name_address_id');
+    expect(await readSeries(t.db, Number(recordId))).toEqual([]);
+    expect((await recordOf(t.db, recordId)).primaryReference).toBe('');
+  });
+
+  it('a missing permission answers 403; field permissions of the shipment edit', async () => {
+    const viewer = await deviceUser(t, { role: 'Viewer' });
+    const sn = serial();
+    const body = xt1Body(sn, { start_time_seconds: epoch(new Date()) - HOUR });
+    for (const path of [
+      'scans/',
+      'start-action/',
+      'stop-action/',
+      'configure-action/',
+      'create-shipment-action/',
+    ]) {
+      const res = await viewer.client.post(`${XT1}${path}`, body);
+      expect(res.statusCode, path).toBe(403);
+    }
+    expect(
+      (await viewer.client.post(`${XT1}update-shipment-action/`, { record_id: '1' })).statusCode,
+    ).toBe(403);
+    expect((await viewer.client.post(`${XT1}records/trips/`, { record_id: '1' })).statusCode).toBe(
+      403,
+    );
+    expect(await tagBySerial(t.db, sn)).toBeUndefined();
+
+    // A role that may edit references but not thresholds.
+    const org = viewer.org;
+    const operator = await deviceUser(t, { role: 'Operator', orgs: [org] });
+    const started = await operator.client.post(`${XT1}start-action/`, body);
+    await t.db
+      .update(roles)
+      .set({ permissionNames: ['readerEditRef1'] })
+      .where(and(eq(roles.organizationId, org.id), eq(roles.name, 'Viewer')));
+    const limited = await viewer.client.post(`${XT1}update-shipment-action/`, {
+      record_id: started.json().record_id,
+      primary_reference: 'ok',
+      high_threshold: 20,
+    });
+    expect(limited.statusCode).toBe(403);
+    expect(limited.json().fields).toEqual({ high_threshold: 'Needs readerConfig' });
+  });
+
+  it('cookie sessions need the CSRF token; tokens do not', async () => {
+    const { client, device } = await deviceUser(t, { role: 'Operator' });
+    const body = xt1Body(serial(), { start_time_seconds: epoch(new Date()) - HOUR });
+    const noCsrf = await client.request({
+      method: 'POST',
+      url: `${XT1}start-action/`,
+      payload: body,
+      csrf: false,
+    });
+    expect(noCsrf.statusCode).toBe(403);
+    expect(noCsrf.json().code).toBe('CSRF_FAILED');
+    const withToken = await device.post(`${XT1}start-action/`, body);
+    expect(withToken.statusCode, withToken.body).toBe(200);
+    const anonymous = await t.client().post(`${XT1}scans/`, body);
+    expect(anonymous.statusCode).toBe(401);
+  });
+});

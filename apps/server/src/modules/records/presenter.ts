@@ -1,0 +1,293 @@
+import {
+  ALARM_KINDS,
+  ALARM_STATUSES,
+  BATTERY_HEALTHS,
+  CLIENT_TYPES,
+  MEMORY_HEALTHS,
+  TAG_STATUSES,
+  TAG_TYPES,
+  TRIP_STATUSES,
+  UNKNOWN_LATITUDE,
+  UNKNOWN_LONGITUDE,
+  type TCoordinates,
+  type TExcursionAlarm,
+  type TRecord,
+  type TRecordAction,
+  type TScan,
+  type TTagExtended,
+} from '@coldtrace/contract';
+import type {
+  AlarmRow,
+  RecordActionRow,
+  RecordRow,
+  ScanRow,
+  TagRow,
+} from '../../db/schema-shipments';
+
+/**
+ * Database rows to the contract's entities (spec section 3): ids as decimal
+ * strings (the Tag id and an alarm's tag_id stay numbers), times as ISO 8601
+ * in UTC, temperatures in °C. A column holding a value outside its contract
+ * enumeration is left out rather than failing the reply.
+ */
+
+export const iso = (d: Date | null | undefined): string | null => (d ? d.toISOString() : null);
+
+function member<T extends string>(values: readonly T[], value: string | null | undefined) {
+  return values.includes(value as T) ? (value as T) : undefined;
+}
+
+/** A usable position, or null for the -91 / -181 sentinels and anything off the globe. */
+export function knownPosition(
+  latitude: number | null | undefined,
+  longitude: number | null | undefined,
+): TCoordinates | null {
+  if (latitude == null || longitude == null) return null;
+  if (latitude === UNKNOWN_LATITUDE || longitude === UNKNOWN_LONGITUDE) return null;
+  if (!(Math.abs(latitude) <= 90 && Math.abs(longitude) <= 180)) return null;
+  return { latitude, longitude };
+}
+
+/** A travel location reference of a record. */
+export interface PartyRef {
+  id: number | null;
+  name: string | null;
+}
+
+const party = (p: PartyRef) => (p.id === null ? null : { id: String(p.id), name: p.name ?? '' });
+
+/** A record row with what the list and detail views join to it. */
+export interface RecordView {
+  record: RecordRow;
+  shipper: PartyRef;
+  receiver: PartyRef;
+  lastScannedUser: string | null;
+  scanIds: string[];
+}
+
+export function presentRecord(view: RecordView): TRecord {
+  const r = view.record;
+  const position = knownPosition(r.lastLatitude, r.lastLongitude);
+  return {
+    id: String(r.id),
+    tag_id: String(r.tagId),
+    tag_serial_number: r.tagSerialNumber,
+    tag_type: member(TAG_TYPES, r.tagType),
+    tag_status: member(TAG_STATUSES, r.tagStatus),
+    tag_calibration: null,
+    created: r.created.toISOString(),
+    last_modified: r.lastModified.toISOString(),
+    temps_last_updated: iso(r.tempsLastUpdated),
+    primary_reference: r.primaryReference,
+    secondary_reference: r.secondaryReference,
+    shipping_reference: r.shippingReference,
+    program_name: r.programName,
+    carrier: r.carrier,
+    product_designation: r.productDesignation,
+    po_number: r.poNumber,
+    shipper_name_address: party(view.shipper),
+    receiver_name_address: party(view.receiver),
+    high_threshold: r.highThreshold,
+    low_threshold: r.lowThreshold,
+    cumulative_high_threshold: r.cumulativeHighThreshold,
+    cumulative_low_threshold: r.cumulativeLowThreshold,
+    cumulative_duration_high: r.cumulativeDurationHigh,
+    cumulative_duration_low: r.cumulativeDurationLow,
+    num_consecutive_excursions: r.numConsecutiveExcursions,
+    highest_recorded_temperature: r.highestRecordedTemperature,
+    lowest_recorded_temperature: r.lowestRecordedTemperature,
+    mean_kinetic_temp: r.meanKineticTemp,
+    start_time_seconds: r.startTimeSeconds,
+    start_time: r.startTimeSeconds === null ? null : secondsIso(r.startTimeSeconds),
+    stop_time: iso(r.stopTime),
+    measurement_interval: r.measurementInterval,
+    calculated_measurement_interval: r.calculatedMeasurementInterval,
+    transmit_interval: r.transmitInterval,
+    start_delay: r.startDelay,
+    first_point: iso(r.firstPoint),
+    last_point: iso(r.lastPoint),
+    number_of_points: r.numberOfPoints,
+    record_duration: r.recordDuration,
+    scans: view.scanIds,
+    last_scanned: iso(r.lastScanned),
+    last_scanned_user: view.lastScannedUser,
+    last_action_taken: iso(r.lastActionTaken),
+    alarm_recipients: r.alarmRecipients,
+    status: member(ALARM_STATUSES, r.status),
+    computed_status: member(ALARM_STATUSES, r.computedStatus),
+    last_latitude: position?.latitude ?? null,
+    last_longitude: position?.longitude ?? null,
+    memory_health: member(MEMORY_HEALTHS, r.memoryHealth) ?? null,
+    battery_health: member(BATTERY_HEALTHS, r.batteryHealth) ?? null,
+    trip: {
+      begin_time: iso(r.tripBeginTime),
+      end_time: iso(r.tripEndTime),
+      trip_status: member(TRIP_STATUSES, r.tripStatus),
+    },
+    report_exists: r.reportExists,
+  };
+}
+
+/** Unix seconds to ISO 8601 (null when out of the Date range). */
+export function secondsIso(seconds: number): string | null {
+  const d = new Date(seconds * 1000);
+  return Number.isNaN(d.getTime()) ? null : d.toISOString();
+}
+
+/** A tag with its latest record in the organization (null when it has none). */
+export interface TagView {
+  tag: TagRow;
+  last: RecordRow | null;
+  lastShipper: PartyRef;
+  lastReceiver: PartyRef;
+}
+
+export function presentTag(view: TagView): TTagExtended {
+  const { tag, last } = view;
+  return {
+    id: tag.id,
+    created: tag.created.toISOString(),
+    serial_number: tag.serialNumber,
+    belongs_to: tag.organizationId,
+    primary_reference: last?.primaryReference ?? null,
+    secondary_reference: last?.secondaryReference ?? null,
+    shipping_reference: last?.shippingReference ?? null,
+    program_name: last?.programName ?? null,
+    shipper_name_address: party(view.lastShipper),
+    receiver_name_address: party(view.lastReceiver),
+    carrier: last?.carrier ?? null,
+    product_designation: last?.productDesignation ?? null,
+    po_number: last?.poNumber ?? null,
+    last_record_id: last ? String(last.id) : null,
+    tag_type: member(TAG_TYPES, tag.tagType),
+    last_action_taken: iso(last?.lastActionTaken),
+    last_scanned: iso(last?.lastScanned),
+    last_scanned_location: last ? knownPosition(last.lastLatitude, last.lastLongitude) : null,
+    last_temp: last?.latestTemp ?? null,
+    running: tag.running,
+  };
+}
+
+const ACTION_NAMES: Readonly<Record<string, string>> = {
+  start: 'Start',
+  stop: 'Stop',
+  configure: 'Configure',
+  create_shipment: 'Create shipment',
+  update_shipment: 'Update shipment',
+  trip_edit: 'Trip edit',
+  first_sample: 'First sample',
+  health: 'Health',
+  status: 'Status',
+};
+
+/**
+ * `action_type_display`: the action's name for people. Action types are
+ * written by the ingest side in any of `START`, `start-action`,
+ * `create_shipment`, `CREATE_SHIPMENT_ACTION`; all read the same.
+ */
+export function actionTypeDisplay(actionType: string): string {
+  const key = actionType
+    .trim()
+    .toLowerCase()
+    .replace(/[\s-]+/g, '_')
+    .replace(/_action$/, '');
+  const known = ACTION_NAMES[key];
+  if (known) return known;
+  const words = key.replace(/_/g, ' ').trim();
+  return words === '' ? actionType : words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+export interface ActionView {
+  action: RecordActionRow;
+  createdByUser: string | null;
+}
+
+export function presentAction({ action: a, createdByUser }: ActionView): TRecordAction {
+  return {
+    id: String(a.id),
+    record_id: String(a.recordId),
+    tag_id: String(a.tagId),
+    tag_serial_number: a.tagSerialNumber,
+    action_type: a.actionType,
+    action_type_display: actionTypeDisplay(a.actionType),
+    latitude: a.latitude,
+    longitude: a.longitude,
+    timestamp: a.timestamp.toISOString(),
+    created_by_user: createdByUser,
+    tag_type: member(TAG_TYPES, a.tagType),
+    mobile_device_type: member(CLIENT_TYPES, a.mobileDeviceType),
+    mobile_app_version: a.mobileAppVersion ?? undefined,
+  };
+}
+
+export interface ScanView {
+  scan: ScanRow;
+  createdByUser: string | null;
+  /** `start_time_seconds` of the scan's record (when the scan reported none). */
+  recordStartSeconds: number | null;
+}
+
+/**
+ * A scan. Its temperatures are points of the record's series (stored once)
+ * and are not repeated here: aggregate/record-temperatures serves them.
+ */
+export function presentScan({ scan: s, createdByUser, recordStartSeconds }: ScanView): TScan {
+  const position = knownPosition(s.latitude, s.longitude);
+  const startSeconds = s.startTimeSeconds ?? recordStartSeconds;
+  return {
+    id: String(s.id),
+    start_time: startSeconds === null ? null : secondsIso(startSeconds),
+    stop_time: iso(s.stopTime),
+    tag_id: String(s.tagId),
+    tag_serial_number: s.tagSerialNumber,
+    record: s.recordId === null ? null : String(s.recordId),
+    timestamp: s.timestamp.toISOString(),
+    created: s.created.toISOString(),
+    created_by_user: createdByUser,
+    latitude: position?.latitude ?? null,
+    longitude: position?.longitude ?? null,
+    highest_recorded_temp: s.highestRecordedTemp,
+    lowest_recorded_temp: s.lowestRecordedTemp,
+    mean_kinetic_temp: s.meanKineticTemp,
+    latest_temp: s.latestTemp,
+    excursion_duration_above: s.excursionDurationAbove,
+    excursion_duration_below: s.excursionDurationBelow,
+    tag_status: member(TAG_STATUSES, s.tagStatus),
+    measurement_interval: s.measurementInterval ?? undefined,
+    start_delay: s.startDelay ?? undefined,
+    high_threshold: s.highThreshold,
+    low_threshold: s.lowThreshold,
+    primary_reference: s.primaryReference,
+    secondary_reference: s.secondaryReference,
+    shipping_reference: s.shippingReference,
+    description: s.description,
+    status: member(ALARM_STATUSES, s.status),
+    mobile_device_type: member(CLIENT_TYPES, s.mobileDeviceType),
+    mobile_app_version: s.mobileAppVersion ?? undefined,
+  };
+}
+
+export function presentAlarm(a: AlarmRow): TExcursionAlarm {
+  return {
+    id: String(a.id),
+    record_id: String(a.recordId),
+    tag_id: a.tagId,
+    created: a.created.toISOString(),
+    tag_serial_number: a.tagSerialNumber,
+    above_or_below: a.aboveOrBelow,
+    first_point_idx: a.firstPointIdx,
+    last_point_idx: a.lastPointIdx,
+    degree_minutes: a.degreeMinutes,
+    start_time: iso(a.startTime),
+    end_time: iso(a.endTime),
+    duration: a.duration,
+    high_threshold: a.highThreshold,
+    low_threshold: a.lowThreshold,
+    highest_recorded_temperature: a.highestRecordedTemperature,
+    lowest_recorded_temperature: a.lowestRecordedTemperature,
+    acknowledged: a.acknowledged,
+    dismissed: a.dismissed,
+    kind: member(ALARM_KINDS, a.kind),
+    resolved: a.resolved,
+  };
+}

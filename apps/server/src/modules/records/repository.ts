@@ -1,0 +1,503 @@
+import { and, asc, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { users } from '../../db/schema';
+import {
+  alarms,
+  locationSamples,
+  recordActions,
+  records,
+  scans,
+  tags,
+  type RecordRow,
+} from '../../db/schema-shipments';
+import {
+  lastReceiver,
+  lastRecord,
+  lastShipper,
+  receiver,
+  RECORD_SEARCH_FIELDS,
+  scannedBy,
+  shipper,
+} from './fields';
+import { escapeLike } from './filter-sql';
+import { sqlTimestamp } from './iso-range';
+import type { ActionView, RecordView, ScanView, TagView } from './presenter';
+
+/**
+ * Queries of the read side. Every function takes the organization and scopes
+ * every table it reads to it; conditions built from client input come from
+ * `filter-sql.ts` (bound parameters only).
+ */
+
+/** A 1-based page. */
+export interface Page {
+  number: number;
+  size: number;
+}
+
+export interface Paged<T> {
+  total: number;
+  rows: T[];
+}
+
+const offsetOf = (page: Page) => (page.number - 1) * page.size;
+
+// ---------------------------------------------------------------- records
+
+/** A record's parties (travel locations of its own organization only) and last scanning user. */
+const shipperOfRecord = and(
+  eq(shipper.id, records.shipperLocationId),
+  eq(shipper.organizationId, records.organizationId),
+);
+const receiverOfRecord = and(
+  eq(receiver.id, records.receiverLocationId),
+  eq(receiver.organizationId, records.organizationId),
+);
+const scannerOfRecord = eq(scannedBy.id, records.lastScannedUserId);
+
+/** Records joined with their parties and last scanning user, and their scan ids. */
+function selectRecordViews(db: Db) {
+  return db
+    .select({
+      record: records,
+      shipperId: shipper.id,
+      shipperName: shipper.name,
+      receiverId: receiver.id,
+      receiverName: receiver.name,
+      lastScannedUser: scannedBy.username,
+      scanIds: sql<
+        string[]
+      >`ARRAY(SELECT s.id::text FROM scans s WHERE s.record_id = ${records.id} AND s.organization_id = ${records.organizationId} ORDER BY s."timestamp", s.id)`,
+    })
+    .from(records)
+    .leftJoin(shipper, shipperOfRecord)
+    .leftJoin(receiver, receiverOfRecord)
+    .leftJoin(scannedBy, scannerOfRecord)
+    .$dynamic();
+}
+
+/** The same joins for counting (the filter may name a party or the scanning user). */
+function countRecords(db: Db) {
+  return db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(records)
+    .leftJoin(shipper, shipperOfRecord)
+    .leftJoin(receiver, receiverOfRecord)
+    .leftJoin(scannedBy, scannerOfRecord)
+    .$dynamic();
+}
+
+type RecordViewRow = Awaited<ReturnType<ReturnType<typeof selectRecordViews>['execute']>>[number];
+
+function toRecordView(row: RecordViewRow): RecordView {
+  return {
+    record: row.record,
+    shipper: { id: row.shipperId, name: row.shipperName },
+    receiver: { id: row.receiverId, name: row.receiverName },
+    lastScannedUser: row.lastScannedUser,
+    scanIds: row.scanIds ?? [],
+  };
+}
+
+/**
+ * The search box (spec section 5): every whitespace-separated word is a
+ * case-insensitive contains test over the search fields; a record matches when
+ * any word matches any field.
+ */
+export function searchCondition(words: readonly string[]): SQL | undefined {
+  if (words.length === 0) return undefined;
+  const tests = words.flatMap((word) => {
+    const pattern = `%${escapeLike(word)}%`;
+    return RECORD_SEARCH_FIELDS.map((field) => sql`${field} ILIKE ${pattern}`);
+  });
+  return or(...tests);
+}
+
+/** Only the latest record of each tag in the organization (the highest id: the last created). */
+export const latestOfTag = sql`NOT EXISTS (SELECT 1 FROM records newer WHERE newer.tag_id = ${records.tagId} AND newer.organization_id = ${records.organizationId} AND newer.id > ${records.id})`;
+
+export interface RecordListQuery {
+  conditions: (SQL | undefined)[];
+  orderBy: SQL[];
+  page: Page;
+}
+
+export async function listRecords(
+  db: Db,
+  organizationId: string,
+  q: RecordListQuery,
+): Promise<Paged<RecordView>> {
+  const where = and(eq(records.organizationId, organizationId), ...q.conditions);
+  const [count] = await countRecords(db).where(where);
+  const total = count?.n ?? 0;
+  if (total === 0 || offsetOf(q.page) >= total) return { total, rows: [] };
+  const rows = await selectRecordViews(db)
+    .where(where)
+    .orderBy(...q.orderBy, desc(records.id))
+    .limit(q.page.size)
+    .offset(offsetOf(q.page));
+  return { total, rows: rows.map(toRecordView) };
+}
+
+export async function findRecord(
+  db: Db,
+  organizationId: string,
+  recordId: number,
+): Promise<RecordView | undefined> {
+  const [row] = await selectRecordViews(db).where(
+    and(eq(records.organizationId, organizationId), eq(records.id, recordId)),
+  );
+  return row ? toRecordView(row) : undefined;
+}
+
+/**
+ * The latest record of a tag named by serial number (ignoring case) or by tag
+ * id; a serial-number match wins over a tag-id match.
+ */
+export async function findLatestRecordOfTag(
+  db: Db,
+  organizationId: string,
+  tagIdOrSerialNumber: string,
+): Promise<RecordView | undefined> {
+  const serialMatch = sql`lower(${records.tagSerialNumber}) = lower(${tagIdOrSerialNumber})`;
+  const tagId = /^\d{1,15}$/.test(tagIdOrSerialNumber) ? Number(tagIdOrSerialNumber) : null;
+  const match = tagId === null ? serialMatch : or(serialMatch, eq(records.tagId, tagId));
+  const [row] = await selectRecordViews(db)
+    .where(and(eq(records.organizationId, organizationId), match))
+    .orderBy(sql`(${serialMatch}) DESC`, desc(records.id))
+    .limit(1);
+  return row ? toRecordView(row) : undefined;
+}
+
+export async function listRecordReferences(db: Db, organizationId: string) {
+  return db
+    .select({ id: records.id, tagId: records.tagId, tagSerialNumber: records.tagSerialNumber })
+    .from(records)
+    .where(eq(records.organizationId, organizationId))
+    .orderBy(desc(records.id));
+}
+
+/** The rows of those of `ids` that are records of the organization. */
+export async function recordsByIds(
+  db: Db,
+  organizationId: string,
+  ids: readonly number[],
+): Promise<RecordRow[]> {
+  if (ids.length === 0) return [];
+  return db
+    .select()
+    .from(records)
+    .where(and(eq(records.organizationId, organizationId), inArray(records.id, [...ids])));
+}
+
+/** `ids` (all records of the organization) sorted by `orderBy`. */
+export async function orderRecordIds(
+  db: Db,
+  organizationId: string,
+  ids: readonly number[],
+  orderBy: SQL[],
+): Promise<number[]> {
+  const rows = await db
+    .select({ id: records.id })
+    .from(records)
+    .leftJoin(shipper, shipperOfRecord)
+    .leftJoin(receiver, receiverOfRecord)
+    .leftJoin(scannedBy, scannerOfRecord)
+    .where(and(eq(records.organizationId, organizationId), inArray(records.id, [...ids])))
+    .orderBy(...orderBy, desc(records.id));
+  return rows.map((r) => r.id);
+}
+
+// ---------------------------------------------------------------- tags
+
+/** The latest record of the tag in its organization, and that record's parties. */
+const lastRecordOfTag = sql`${lastRecord.id} = (SELECT max(r2.id) FROM records r2 WHERE r2.tag_id = ${tags.id} AND r2.organization_id = ${tags.organizationId})`;
+const shipperOfLastRecord = and(
+  eq(lastShipper.id, lastRecord.shipperLocationId),
+  eq(lastShipper.organizationId, tags.organizationId),
+);
+const receiverOfLastRecord = and(
+  eq(lastReceiver.id, lastRecord.receiverLocationId),
+  eq(lastReceiver.organizationId, tags.organizationId),
+);
+
+function selectTagViews(db: Db) {
+  return db
+    .select({
+      tag: tags,
+      last: lastRecord,
+      lastShipperId: lastShipper.id,
+      lastShipperName: lastShipper.name,
+      lastReceiverId: lastReceiver.id,
+      lastReceiverName: lastReceiver.name,
+    })
+    .from(tags)
+    .leftJoin(lastRecord, lastRecordOfTag)
+    .leftJoin(lastShipper, shipperOfLastRecord)
+    .leftJoin(lastReceiver, receiverOfLastRecord)
+    .$dynamic();
+}
+
+function countTags(db: Db) {
+  return db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(tags)
+    .leftJoin(lastRecord, lastRecordOfTag)
+    .leftJoin(lastShipper, shipperOfLastRecord)
+    .leftJoin(lastReceiver, receiverOfLastRecord)
+    .$dynamic();
+}
+
+type TagViewRow = Awaited<ReturnType<ReturnType<typeof selectTagViews>['execute']>>[number];
+
+function toTagView(row: TagViewRow): TagView {
+  return {
+    tag: row.tag,
+    last: row.last,
+    lastShipper: { id: row.lastShipperId, name: row.lastShipperName },
+    lastReceiver: { id: row.lastReceiverId, name: row.lastReceiverName },
+  };
+}
+
+export interface TagListQuery {
+  condition?: SQL | undefined;
+  orderBy: SQL[];
+  /** No page: every tag. */
+  page?: Page;
+}
+
+export async function listTags(
+  db: Db,
+  organizationId: string,
+  q: TagListQuery,
+): Promise<Paged<TagView>> {
+  const where = and(eq(tags.organizationId, organizationId), q.condition);
+  if (!q.page) {
+    const rows = await selectTagViews(db)
+      .where(where)
+      .orderBy(...q.orderBy, desc(tags.id));
+    return { total: rows.length, rows: rows.map(toTagView) };
+  }
+  const [count] = await countTags(db).where(where);
+  const total = count?.n ?? 0;
+  if (total === 0 || offsetOf(q.page) >= total) return { total, rows: [] };
+  const rows = await selectTagViews(db)
+    .where(where)
+    .orderBy(...q.orderBy, desc(tags.id))
+    .limit(q.page.size)
+    .offset(offsetOf(q.page));
+  return { total, rows: rows.map(toTagView) };
+}
+
+// ---------------------------------------------------------------- actions, scans, alarms
+
+export async function listActions(
+  db: Db,
+  organizationId: string,
+  recordIds: readonly number[],
+): Promise<ActionView[]> {
+  const rows = await db
+    .select({ action: recordActions, createdByUser: users.username })
+    .from(recordActions)
+    .leftJoin(users, eq(users.id, recordActions.createdByUserId))
+    .where(
+      and(
+        eq(recordActions.organizationId, organizationId),
+        inArray(recordActions.recordId, [...recordIds]),
+      ),
+    )
+    .orderBy(asc(recordActions.timestamp), asc(recordActions.id));
+  return rows;
+}
+
+function selectScanViews(db: Db) {
+  return db
+    .select({
+      scan: scans,
+      createdByUser: users.username,
+      recordStartSeconds: records.startTimeSeconds,
+    })
+    .from(scans)
+    .leftJoin(users, eq(users.id, scans.createdByUserId))
+    .leftJoin(
+      records,
+      and(eq(records.id, scans.recordId), eq(records.organizationId, scans.organizationId)),
+    )
+    .$dynamic();
+}
+
+/** No later scan of the same record (by time, then id). */
+const latestScanOfRecord = sql`NOT EXISTS (SELECT 1 FROM scans later WHERE later.record_id = ${scans.recordId} AND later.organization_id = ${scans.organizationId} AND (later."timestamp", later.id) > (${scans.timestamp}, ${scans.id}))`;
+
+export async function listScansOfRecords(
+  db: Db,
+  organizationId: string,
+  recordIds: readonly number[],
+  latest: boolean,
+): Promise<ScanView[]> {
+  return selectScanViews(db)
+    .where(
+      and(
+        eq(scans.organizationId, organizationId),
+        inArray(scans.recordId, [...recordIds]),
+        latest ? latestScanOfRecord : undefined,
+      ),
+    )
+    .orderBy(desc(scans.timestamp), desc(scans.id));
+}
+
+export async function listScans(
+  db: Db,
+  organizationId: string,
+  page: Page,
+): Promise<Paged<ScanView>> {
+  const where = eq(scans.organizationId, organizationId);
+  const [count] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(scans)
+    .where(where);
+  const total = count?.n ?? 0;
+  if (total === 0 || offsetOf(page) >= total) return { total, rows: [] };
+  const rows = await selectScanViews(db)
+    .where(where)
+    .orderBy(desc(scans.timestamp), desc(scans.id))
+    .limit(page.size)
+    .offset(offsetOf(page));
+  return { total, rows };
+}
+
+export interface AlarmQuery {
+  recordId?: number;
+  includeAcknowledged: boolean;
+  includeDismissed: boolean;
+  includeResolved: boolean;
+}
+
+export async function listAlarms(db: Db, organizationId: string, q: AlarmQuery) {
+  return db
+    .select()
+    .from(alarms)
+    .where(
+      and(
+        eq(alarms.organizationId, organizationId),
+        q.recordId === undefined ? undefined : eq(alarms.recordId, q.recordId),
+        q.includeAcknowledged ? undefined : eq(alarms.acknowledged, false),
+        q.includeDismissed ? undefined : eq(alarms.dismissed, false),
+        q.includeResolved ? undefined : eq(alarms.resolved, false),
+      ),
+    )
+    .orderBy(sql`${alarms.startTime} DESC NULLS LAST`, desc(alarms.id));
+}
+
+// ---------------------------------------------------------------- statistics
+
+export interface Statistics {
+  num_records: number;
+  num_alarm_records: number;
+  num_no_alarm_records: number;
+  num_active_records: number;
+  num_stopped_records: number;
+  scans_made: number;
+  running_tags: number;
+  idle_tags: number;
+}
+
+/**
+ * Counts of the organization's records (all, or those created in
+ * [from, to)), their scans, and tags. In a range, scans are the scans of those
+ * records and tags those with such a record; without one, every scan and tag
+ * of the organization. A record is in alarm when its computed status (which
+ * leaves dismissed alarms out) is Alarm.
+ */
+export async function statistics(
+  db: Db,
+  organizationId: string,
+  range?: { from: Date; to: Date },
+): Promise<Statistics> {
+  const inRange = (created: typeof records.created) =>
+    range
+      ? sql`${created} >= ${sqlTimestamp(range.from)}::timestamptz AND ${created} < ${sqlTimestamp(range.to)}::timestamptz`
+      : undefined;
+  const [recordCounts] = await db
+    .select({
+      all: sql<number>`count(*)::int`,
+      alarm: sql<number>`(count(*) FILTER (WHERE ${records.computedStatus} = 'Alarm'))::int`,
+      active: sql<number>`(count(*) FILTER (WHERE ${records.active}))::int`,
+    })
+    .from(records)
+    .where(and(eq(records.organizationId, organizationId), inRange(records.created)));
+
+  const [scanCount] = range
+    ? await db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(scans)
+        .innerJoin(records, eq(records.id, scans.recordId))
+        .where(
+          and(
+            eq(scans.organizationId, organizationId),
+            eq(records.organizationId, organizationId),
+            inRange(records.created),
+          ),
+        )
+    : await db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(scans)
+        .where(eq(scans.organizationId, organizationId));
+
+  const [tagCounts] = await db
+    .select({
+      running: sql<number>`(count(*) FILTER (WHERE ${tags.running}))::int`,
+      idle: sql<number>`(count(*) FILTER (WHERE NOT ${tags.running}))::int`,
+    })
+    .from(tags)
+    .where(
+      and(
+        eq(tags.organizationId, organizationId),
+        range
+          ? sql`EXISTS (SELECT 1 FROM records r WHERE r.tag_id = ${tags.id} AND r.organization_id = ${tags.organizationId} AND r.created >= ${sqlTimestamp(range.from)}::timestamptz AND r.created < ${sqlTimestamp(range.to)}::timestamptz)`
+          : undefined,
+      ),
+    );
+
+  const all = recordCounts?.all ?? 0;
+  const alarm = recordCounts?.alarm ?? 0;
+  const active = recordCounts?.active ?? 0;
+  return {
+    num_records: all,
+    num_alarm_records: alarm,
+    num_no_alarm_records: all - alarm,
+    num_active_records: active,
+    num_stopped_records: all - active,
+    scans_made: scanCount?.n ?? 0,
+    running_tags: tagCounts?.running ?? 0,
+    idle_tags: tagCounts?.idle ?? 0,
+  };
+}
+
+// ---------------------------------------------------------------- aggregates
+
+/** Known positions of the records, oldest first (the sentinels and off-globe values left out). */
+export async function listLocations(db: Db, organizationId: string, recordIds: readonly number[]) {
+  if (recordIds.length === 0) return [];
+  return db
+    .select({
+      recordId: locationSamples.recordId,
+      latitude: locationSamples.latitude,
+      longitude: locationSamples.longitude,
+      timestamp: locationSamples.timestamp,
+    })
+    .from(locationSamples)
+    .where(
+      and(
+        eq(locationSamples.organizationId, organizationId),
+        inArray(locationSamples.recordId, [...recordIds]),
+        sql`${locationSamples.latitude} BETWEEN -90 AND 90`,
+        sql`${locationSamples.longitude} BETWEEN -180 AND 180`,
+      ),
+    )
+    .orderBy(
+      asc(locationSamples.recordId),
+      asc(locationSamples.timestamp),
+      asc(locationSamples.id),
+    );
+}

@@ -1,0 +1,312 @@
+import {
+  DEFAULT_PAGE_SIZE,
+  type TRecordLocations,
+  type TTripTemperatures,
+  type TTemperaturePoint,
+} from '@coldtrace/contract';
+import { effectiveInterval, pointTime } from '@coldtrace/domain';
+import type { Database } from '../../db/client';
+import type { RecordRow } from '../../db/schema-shipments';
+import { AppError, invalidField } from '../../http/errors';
+import type { Principal } from '../auth/principal';
+import { readSeries } from '../series/series-store';
+import { DEFAULT_ORDER_BY, RECORD_FIELDS, TAG_FIELDS } from './fields';
+import { compileFilter, compileOrderBy } from './filter-sql';
+import { parseInstantRange } from './iso-range';
+import {
+  presentAction,
+  presentAlarm,
+  presentRecord,
+  presentScan,
+  presentTag,
+  secondsIso,
+  iso,
+} from './presenter';
+import * as repo from './repository';
+
+/**
+ * The read side of the shipment data (docs/decisions/record-queries.md):
+ * every function works in the principal's organization; ids of another
+ * organization (or ids that cannot name a record) answer 404 naming the
+ * parameter, never data.
+ */
+
+/** Most words the search box may send. */
+export const MAX_SEARCH_WORDS = 20;
+
+function organizationOf(principal: Principal): string {
+  if (principal.organizationId === null) {
+    throw new AppError('FORBIDDEN', 'You are not a member of any organization.');
+  }
+  return principal.organizationId;
+}
+
+const ID_TEXT = /^\d{1,16}$/;
+
+/** A record id as stored, or null when the text cannot name one. */
+function recordIdOf(text: string): number | null {
+  if (!ID_TEXT.test(text)) return null;
+  const n = Number(text);
+  return Number.isSafeInteger(n) && n > 0 ? n : null;
+}
+
+function recordsNotFound(field: string, missing: readonly string[]): AppError {
+  const names = missing.map((id) => `'${id}'`).join(', ');
+  const message = missing.length === 1 ? `Record ${names} not found` : `Records ${names} not found`;
+  return new AppError('NOT_FOUND', message, { [field]: message });
+}
+
+interface PageQuery {
+  page_number?: number | undefined;
+  page_size?: number | undefined;
+}
+
+const pageOf = (q: PageQuery): repo.Page => ({
+  number: q.page_number ?? 1,
+  size: q.page_size ?? DEFAULT_PAGE_SIZE,
+});
+
+export interface Listed<T> {
+  total: number;
+  items: T[];
+}
+
+export function createRecordsService(db: Database) {
+  /** The organization's records named by `texts`, in the order given; 404 naming `field` otherwise. */
+  async function recordsOf(
+    principal: Principal,
+    texts: readonly string[],
+    field: string,
+  ): Promise<RecordRow[]> {
+    const organizationId = organizationOf(principal);
+    const ids = texts.map(recordIdOf);
+    const malformed = texts.filter((_, i) => ids[i] === null);
+    if (malformed.length > 0) throw recordsNotFound(field, malformed);
+    const rows = await repo.recordsByIds(db, organizationId, ids as number[]);
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    const missing = texts.filter((_, i) => !byId.has(ids[i]!));
+    if (missing.length > 0) throw recordsNotFound(field, missing);
+    return (ids as number[]).map((id) => byId.get(id)!);
+  }
+
+  return {
+    async sensors(principal: Principal) {
+      const { rows } = await repo.listTags(db, organizationOf(principal), {
+        orderBy: compileOrderBy(undefined, TAG_FIELDS, DEFAULT_ORDER_BY),
+      });
+      return rows.map(presentTag);
+    },
+
+    async details(
+      principal: Principal,
+      q: PageQuery & { filter?: string | undefined; order_by?: string[] | undefined },
+    ) {
+      const organizationId = organizationOf(principal);
+      const { total, rows } = await repo.listTags(db, organizationId, {
+        condition: compileFilter(q.filter, TAG_FIELDS),
+        orderBy: compileOrderBy(q.order_by, TAG_FIELDS, DEFAULT_ORDER_BY),
+        page: pageOf(q),
+      });
+      return { total, items: rows.map(presentTag) };
+    },
+
+    async records(
+      principal: Principal,
+      q: PageQuery & {
+        filter?: string | undefined;
+        search?: string | undefined;
+        latest?: boolean | undefined;
+        order_by?: string[] | undefined;
+      },
+    ) {
+      const organizationId = organizationOf(principal);
+      const words = (q.search ?? '').split(/\s+/).filter((w) => w !== '');
+      if (words.length > MAX_SEARCH_WORDS) {
+        throw invalidField('search', `must have at most ${MAX_SEARCH_WORDS} words`);
+      }
+      const { total, rows } = await repo.listRecords(db, organizationId, {
+        conditions: [
+          compileFilter(q.filter, RECORD_FIELDS),
+          repo.searchCondition(words),
+          q.latest ? repo.latestOfTag : undefined,
+        ],
+        orderBy: compileOrderBy(q.order_by, RECORD_FIELDS, DEFAULT_ORDER_BY),
+        page: pageOf(q),
+      });
+      return { total, items: rows.map(presentRecord) };
+    },
+
+    async record(principal: Principal, recordIdText: string) {
+      const organizationId = organizationOf(principal);
+      const id = recordIdOf(recordIdText);
+      const view = id === null ? undefined : await repo.findRecord(db, organizationId, id);
+      if (!view) throw recordsNotFound('record_id', [recordIdText]);
+      return presentRecord(view);
+    },
+
+    async recordIds(principal: Principal) {
+      const rows = await repo.listRecordReferences(db, organizationOf(principal));
+      return rows.map((r) => ({
+        record_id: String(r.id),
+        tag_id: String(r.tagId),
+        tag_serial_number: r.tagSerialNumber,
+      }));
+    },
+
+    async latestRecord(principal: Principal, tagIdOrSerialNumber: string) {
+      const view = await repo.findLatestRecordOfTag(
+        db,
+        organizationOf(principal),
+        tagIdOrSerialNumber,
+      );
+      if (!view) {
+        const message = `No record of a tag '${tagIdOrSerialNumber}'`;
+        throw new AppError('NOT_FOUND', message, { tag_id_or_serial_number: message });
+      }
+      return presentRecord(view);
+    },
+
+    async actions(principal: Principal, recordIds: readonly string[]) {
+      const rows = await recordsOf(principal, recordIds, 'record_ids');
+      const views = await repo.listActions(
+        db,
+        organizationOf(principal),
+        rows.map((r) => r.id),
+      );
+      return views.map(presentAction);
+    },
+
+    async scansOfRecords(principal: Principal, recordIds: readonly string[], latest: boolean) {
+      const rows = await recordsOf(principal, recordIds, 'record_ids');
+      const views = await repo.listScansOfRecords(
+        db,
+        organizationOf(principal),
+        rows.map((r) => r.id),
+        latest,
+      );
+      return views.map(presentScan);
+    },
+
+    async summary(principal: Principal) {
+      return repo.statistics(db, organizationOf(principal));
+    },
+
+    async filteredStatistics(principal: Principal, startDate: string, endDate: string) {
+      const start = parseInstantRange(startDate);
+      if (!start) throw invalidField('start_date', 'must be an ISO 8601 date or date-time');
+      const end = parseInstantRange(endDate);
+      if (!end) throw invalidField('end_date', 'must be an ISO 8601 date or date-time');
+      // Both name spans (a date is its whole day): the range is from the start of one to the end of the other.
+      if (start.from.getTime() >= end.to.getTime()) {
+        throw invalidField('end_date', 'must not be before start_date');
+      }
+      return repo.statistics(db, organizationOf(principal), { from: start.from, to: end.to });
+    },
+
+    async alarms(
+      principal: Principal,
+      q: {
+        record_id?: string | undefined;
+        include_acknowledged?: boolean | undefined;
+        include_dismissed?: boolean | undefined;
+        include_resolved?: boolean | undefined;
+      },
+    ) {
+      const organizationId = organizationOf(principal);
+      let recordId: number | undefined;
+      if (q.record_id !== undefined) {
+        const [row] = await recordsOf(principal, [q.record_id], 'record_id');
+        recordId = row!.id;
+      }
+      const rows = await repo.listAlarms(db, organizationId, {
+        recordId,
+        includeAcknowledged: q.include_acknowledged ?? false,
+        includeDismissed: q.include_dismissed ?? false,
+        includeResolved: q.include_resolved ?? false,
+      });
+      return rows.map(presentAlarm);
+    },
+
+    async scans(principal: Principal, q: PageQuery) {
+      const { total, rows } = await repo.listScans(db, organizationOf(principal), pageOf(q));
+      return { total, items: rows.map(presentScan) };
+    },
+
+    async locations(
+      principal: Principal,
+      q: PageQuery & { record_ids: string[]; order_by?: string[] | undefined },
+    ): Promise<Listed<TRecordLocations>> {
+      const organizationId = organizationOf(principal);
+      // Check the order first: a bad order_by is a 400 whatever the ids.
+      const orderBy =
+        q.order_by && q.order_by.length > 0
+          ? compileOrderBy(q.order_by, RECORD_FIELDS, DEFAULT_ORDER_BY)
+          : null;
+      const rows = await recordsOf(principal, q.record_ids, 'record_ids');
+      let ids = rows.map((r) => r.id);
+      if (orderBy) ids = await repo.orderRecordIds(db, organizationId, ids, orderBy);
+      const page = pageOf(q);
+      const pageIds = ids.slice((page.number - 1) * page.size, page.number * page.size);
+      const samples = await repo.listLocations(db, organizationId, pageIds);
+      const byRecord = new Map<number, TRecordLocations['locations']>(
+        pageIds.map((id) => [id, []]),
+      );
+      for (const s of samples) {
+        byRecord.get(s.recordId)?.push({
+          latitude: s.latitude,
+          longitude: s.longitude,
+          timestamp: s.timestamp.toISOString(),
+        });
+      }
+      return {
+        total: ids.length,
+        items: pageIds.map((id) => ({ record_id: String(id), locations: byRecord.get(id)! })),
+      };
+    },
+
+    async temperatures(
+      principal: Principal,
+      recordIds: readonly string[],
+    ): Promise<TTripTemperatures[]> {
+      const rows = await recordsOf(principal, recordIds, 'record_ids');
+      const out: TTripTemperatures[] = [];
+      for (const r of rows) {
+        const temps = await readSeries(db, r.id);
+        const interval = effectiveInterval({
+          measurement_interval: r.measurementInterval,
+          calculated_measurement_interval: r.calculatedMeasurementInterval,
+        });
+        const timing =
+          r.startTimeSeconds === null || interval === null
+            ? null
+            : {
+                startTimeSeconds: r.startTimeSeconds,
+                startDelay: r.startDelay,
+                intervalSeconds: interval,
+              };
+        const temperatures: TTemperaturePoint[] = [];
+        temps.forEach((temperature, index) => {
+          if (temperature === null) return;
+          const point: TTemperaturePoint = { temperature, index };
+          const at = timing ? secondsIso(pointTime(timing, index)) : null;
+          if (at !== null) point.timestamp = at;
+          temperatures.push(point);
+        });
+        out.push({
+          record_id: String(r.id),
+          high_threshold: r.highThreshold,
+          low_threshold: r.lowThreshold,
+          cumulative_high_threshold: r.cumulativeHighThreshold,
+          cumulative_low_threshold: r.cumulativeLowThreshold,
+          trip_begin_time: iso(r.tripBeginTime),
+          trip_end_time: iso(r.tripEndTime),
+          start_time: r.startTimeSeconds === null ? null : secondsIso(r.startTimeSeconds),
+          temperatures,
+        });
+      }
+      return out;
+    },
+  };
+}
+
+export type RecordsService = ReturnType<typeof createRecordsService>;

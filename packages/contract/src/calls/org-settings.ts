@@ -1,0 +1,115 @@
+import { z } from 'zod';
+import { defineCall } from '../call';
+import { ZDistanceUnit } from '../enums';
+import { ZOrganizationSettings } from '../entities/org-settings';
+
+/**
+ * GET and PATCH /api/auth/org-settings/ (spec section 7): the geo-fence of the
+ * session's organization (domain rules section 4). Decisions:
+ * docs/decisions/configuration.md.
+ *
+ * Units: a radius is stored in metres. `*_radius_meters` is always metres, in
+ * the reply and in the PATCH body alike, so sending back what GET answered
+ * changes nothing; `*_radius_units` is the unit the user chose to see the
+ * radius in (any of DISTANCE_UNITS). To enter a radius in a unit, send
+ * `*_radius` (a number in `*_radius_units`, or in the stored unit when no unit
+ * is sent): the server converts it to metres (1 mi is stored as 1609.344 m).
+ * Giving both `*_radius` and `*_radius_meters` is a 400.
+ */
+
+/** Largest geo-fence radius: 1,000 km. */
+export const GEO_FENCE_MAX_RADIUS_METRES = 1_000_000;
+/** Largest number of consecutive samples to arrive or depart. */
+export const GEO_FENCE_MAX_POINTS = 100;
+
+const radiusMetres = (what: string) =>
+  z
+    .number()
+    .positive()
+    .max(GEO_FENCE_MAX_RADIUS_METRES)
+    .optional()
+    .describe(`${what} radius in metres, more than 0 and at most 1,000,000 (1,000 km)`);
+
+const radiusInUnit = (what: string, prefix: string) =>
+  z
+    .number()
+    .positive()
+    .optional()
+    .describe(
+      `${what} radius expressed in \`${prefix}_radius_units\` (or in the stored unit when no ` +
+        `unit is sent); converted to metres, at most 1,000 km. Not with \`${prefix}_radius_meters\`.`,
+    );
+
+const unit = (what: string) =>
+  ZDistanceUnit.optional().describe(
+    `Unit the ${what} radius is shown in (and the unit of \`*_radius\` when that is sent)`,
+  );
+
+const points = (what: string) =>
+  z
+    .number()
+    .int()
+    .min(1)
+    .max(GEO_FENCE_MAX_POINTS)
+    .optional()
+    .describe(`Consecutive location samples needed to ${what}, 1 to 100`);
+
+/** The geo-fence part of the PATCH body: any subset of the settings. */
+export const ZGeoFenceSettingsUpdate = z
+  .object({
+    id: z.string().optional().describe('Ignored (the organization of the session is edited)'),
+    arrival_radius_meters: radiusMetres('Arrival'),
+    arrival_radius: radiusInUnit('Arrival', 'arrival'),
+    arrival_radius_units: unit('arrival'),
+    departure_radius_meters: radiusMetres('Departure'),
+    departure_radius: radiusInUnit('Departure', 'departure'),
+    departure_radius_units: unit('departure'),
+    num_points_to_arrive: points('arrive'),
+    num_points_to_depart: points('depart'),
+  })
+  .meta({
+    id: 'GeoFenceSettingsUpdate',
+    description:
+      'Any subset of the geo-fence. `*_radius_meters` is metres (as GET answers it); ' +
+      '`*_radius_units` is the display unit; `*_radius` is a value in that unit, converted ' +
+      'to metres by the server (1 mi is stored as 1609.344 m).',
+  });
+export type TGeoFenceSettingsUpdate = z.infer<typeof ZGeoFenceSettingsUpdate>;
+
+/** Body of PATCH /api/auth/org-settings/. */
+export const ZOrganizationSettingsUpdate = z
+  .object({
+    id: z.string().optional().describe('Ignored (the organization of the session is edited)'),
+    geo_fence_settings: ZGeoFenceSettingsUpdate,
+  })
+  .meta({ id: 'OrganizationSettingsUpdate' });
+export type TOrganizationSettingsUpdate = z.infer<typeof ZOrganizationSettingsUpdate>;
+
+export const authOrgSettingsGet = defineCall({
+  operationId: 'authOrgSettingsGet',
+  method: 'GET',
+  path: '/api/auth/org-settings/',
+  summary:
+    "The session organization's settings (geo-fence; defaults 1000 m and 2 points until changed)",
+  tag: 'auth',
+  auth: 'session',
+  reply: ZOrganizationSettings,
+});
+
+export const authOrgSettingsUpdate = defineCall({
+  operationId: 'authOrgSettingsUpdate',
+  method: 'PATCH',
+  path: '/api/auth/org-settings/',
+  summary: "Change the session organization's geo-fence settings (radii in metres, see schema)",
+  tag: 'auth',
+  auth: 'session',
+  permission: ['sysAdminLoc', 'sysAdminOrgInfo', 'sysAdminUser'],
+  description:
+    'Radii are stored and answered in metres (`*_radius_meters`) with the unit chosen for ' +
+    'display (`*_radius_units`). Send a radius either in metres (`*_radius_meters`) or in a ' +
+    'unit (`*_radius` with `*_radius_units`); sending back what GET answered changes nothing.',
+  body: ZOrganizationSettingsUpdate,
+  reply: ZOrganizationSettings,
+});
+
+export const orgSettingsCalls = [authOrgSettingsGet, authOrgSettingsUpdate] as const;
