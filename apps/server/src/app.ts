@@ -9,6 +9,7 @@ import './http/context';
 import { installErrorHandler, sendError, toAppError } from './http/errors';
 import { registerOpenApi } from './http/openapi';
 import { registerWebApp } from './http/web-app';
+import { alarmsRoutes } from './modules/alarms/routes';
 import { authRoutes } from './modules/auth/routes';
 import { createPasswordHasher } from './modules/auth/passwords';
 import { configurationRoutes } from './modules/configuration/routes';
@@ -70,6 +71,7 @@ export const coldtraceApp = fp<AppOptions>(
     await app.register(configurationRoutes);
     await app.register(ingestRoutes);
     await app.register(tokenRoutes);
+    await app.register(alarmsRoutes);
     await registerWebApp(app, config.webDist);
   },
   { name: 'coldtrace', fastify: '5.x' },

@@ -11,6 +11,7 @@ export * from './calls/org-settings';
 export * from './calls/devices-query';
 export * from './calls/devices-ingest';
 export * from './calls/tokens';
+export * from './calls/alarms';
 export * from './calls/index';
 export * from './entities/common';
 export * from './entities/calibration';

@@ -1,3 +1,4 @@
+import { alarmCalls } from './alarms';
 import { authCalls } from './auth';
 import { devicesIngestCalls } from './devices-ingest';
 import { devicesQueryCalls } from './devices-query';
@@ -13,4 +14,5 @@ export const allCalls = [
   ...devicesQueryCalls,
   ...devicesIngestCalls,
   ...tokenCalls,
+  ...alarmCalls,
 ] as const;

@@ -43,6 +43,17 @@ export const ZExcursionAlarm = z
     kind: ZAlarmKind.optional(),
     /** A re-evaluation (threshold or trip edit) no longer finds it; kept with its acknowledgement. */
     resolved: z.boolean().optional(),
+    /**
+     * Who acknowledged the alarm (username), when (UTC, server time), with
+     * which comment and from which client. Present on acknowledged alarms only.
+     */
+    acknowledged_by: z.string().nullable().optional(),
+    acknowledged_at: z.string().nullable().optional(),
+    acknowledge_comment: z.string().nullable().optional(),
+    acknowledge_client_type: ZClientType.nullable().optional(),
+    /** Who dismissed the alarm (username) and when (UTC). Present on dismissed alarms only. */
+    dismissed_by: z.string().nullable().optional(),
+    dismissed_at: z.string().nullable().optional(),
   })
   .meta({ id: 'ExcursionAlarm' });
 export type TExcursionAlarm = z.infer<typeof ZExcursionAlarm>;
@@ -77,11 +88,15 @@ export type TAcknowledgementRequestWithoutComment = z.infer<
   typeof ZAcknowledgementRequestWithoutComment
 >;
 
-/** "Alarm dismissal upload: client_type (WEB), record_ids." */
+/**
+ * "Alarm dismissal upload: client_type (WEB), record_ids." alarm_ids (ours)
+ * names single alarms; without it every alarm of the records is dismissed.
+ */
 export const ZAlarmDismissal = z
   .object({
     client_type: ZClientType.optional(),
     record_ids: z.array(z.string()).optional(),
+    alarm_ids: z.array(z.string()).optional(),
   })
   .meta({ id: 'AlarmDismissal' });
 export type TAlarmDismissal = z.infer<typeof ZAlarmDismissal>;

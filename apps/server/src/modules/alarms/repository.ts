@@ -1,0 +1,125 @@
+import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { alarms, records, tags, type RecordRow } from '../../db/schema-shipments';
+import { selectAlarmViews } from '../records/repository';
+
+/**
+ * Database access of the alarm actions. Every query scopes by the
+ * organization. Records are locked in the ingest module's order (tags, then
+ * records, each by ascending id), so a dismissal and an upload of the same
+ * tag serialize without deadlocks.
+ */
+
+/** The organization's records among `ids` (id, tag). */
+export async function findRecords(db: Db, organizationId: string, ids: readonly number[]) {
+  if (ids.length === 0) return [];
+  return db
+    .select({ id: records.id, tagId: records.tagId })
+    .from(records)
+    .where(and(eq(records.organizationId, organizationId), inArray(records.id, [...ids])));
+}
+
+/** The organization's alarms among `ids` (id, record). */
+export async function findAlarms(db: Db, organizationId: string, ids: readonly number[]) {
+  if (ids.length === 0) return [];
+  return db
+    .select({ id: alarms.id, recordId: alarms.recordId })
+    .from(alarms)
+    .where(and(eq(alarms.organizationId, organizationId), inArray(alarms.id, [...ids])));
+}
+
+/** Which alarms a call covers: named ones, or the holding ones of whole records. */
+export type AlarmScope =
+  | { kind: 'alarms'; alarmIds: readonly number[] }
+  | { kind: 'records'; recordIds: readonly number[] };
+
+function scopeCondition(organizationId: string, scope: AlarmScope): SQL {
+  return scope.kind === 'alarms'
+    ? and(eq(alarms.organizationId, organizationId), inArray(alarms.id, [...scope.alarmIds]))!
+    : and(
+        eq(alarms.organizationId, organizationId),
+        inArray(alarms.recordId, [...scope.recordIds]),
+        eq(alarms.resolved, false),
+      )!;
+}
+
+export interface Acknowledgement {
+  userId: string;
+  at: Date;
+  comment: string;
+  clientType: string;
+}
+
+/** Acknowledges the covered alarms not yet acknowledged (a first acknowledgement stays). */
+export async function acknowledge(
+  db: Db,
+  organizationId: string,
+  scope: AlarmScope,
+  ack: Acknowledgement,
+): Promise<number> {
+  const rows = await db
+    .update(alarms)
+    .set({
+      acknowledged: true,
+      acknowledgedByUserId: ack.userId,
+      acknowledgedAt: ack.at,
+      acknowledgeComment: ack.comment,
+      acknowledgeClientType: ack.clientType,
+    })
+    .where(and(scopeCondition(organizationId, scope), eq(alarms.acknowledged, false)))
+    .returning({ id: alarms.id });
+  return rows.length;
+}
+
+/** Dismisses the covered alarms not yet dismissed (a first dismissal stays). */
+export async function dismiss(
+  db: Db,
+  organizationId: string,
+  scope: AlarmScope,
+  by: { userId: string; at: Date },
+): Promise<number> {
+  const rows = await db
+    .update(alarms)
+    .set({ dismissed: true, dismissedByUserId: by.userId, dismissedAt: by.at })
+    .where(and(scopeCondition(organizationId, scope), eq(alarms.dismissed, false)))
+    .returning({ id: alarms.id });
+  return rows.length;
+}
+
+/** The covered alarms with who acknowledged and dismissed them, newest excursion first. */
+export async function listCovered(db: Db, organizationId: string, scope: AlarmScope) {
+  return selectAlarmViews(db)
+    .where(scopeCondition(organizationId, scope))
+    .orderBy(sql`${alarms.startTime} DESC NULLS LAST`, desc(alarms.id));
+}
+
+/**
+ * Locks the records (and first their tags) for a change that recomputes
+ * them; answers the locked rows in ascending id order.
+ */
+export async function lockRecords(
+  db: Db,
+  organizationId: string,
+  recordIds: readonly number[],
+): Promise<RecordRow[]> {
+  if (recordIds.length === 0) return [];
+  const owners = await db
+    .select({ tagId: records.tagId })
+    .from(records)
+    .where(and(eq(records.organizationId, organizationId), inArray(records.id, [...recordIds])));
+  const tagIds = [...new Set(owners.map((o) => o.tagId))];
+  if (tagIds.length > 0) {
+    await db
+      .select({ id: tags.id })
+      .from(tags)
+      .where(inArray(tags.id, tagIds))
+      .orderBy(asc(tags.id))
+      .for('update');
+  }
+  return db
+    .select()
+    .from(records)
+    .where(and(eq(records.organizationId, organizationId), inArray(records.id, [...recordIds])))
+    .orderBy(asc(records.id))
+    .for('update');
+}
