@@ -15,6 +15,7 @@ export default defineConfig({
           hookTimeout: 60_000,
         },
       },
+      { test: { name: 'tools', root: 'tools', environment: 'node' } },
       {
         test: {
           name: 'web',

@@ -4,10 +4,12 @@
  * prints ratios against it, so figures compare across machines.
  */
 import { filterGrammarBench } from './filter-grammar';
+import { ingestBench } from './ingest';
 import { passwordHashBench } from './password-hash';
 
 const benches: Record<string, () => Promise<void>> = {
   'filter-grammar': filterGrammarBench,
+  ingest: ingestBench,
   'password-hash': passwordHashBench,
 };
 

@@ -56,10 +56,17 @@ async function start(): Promise<void> {
     url = embedded.url;
   }
   checkpoint();
-  database = openDatabase(url, { log });
-  const seeded = await withStartupLock(database.pool, async (db) => {
+  const opened = openDatabase(url, { log });
+  database = opened;
+  const seeded = await withStartupLock(opened.pool, async (db) => {
     await runMigrations(db);
-    return seed(db, runtime, { info: (m) => log.info(m) });
+    return seed(
+      db,
+      runtime,
+      { info: (m) => log.info(m), warn: (m) => log.warn(m) },
+      // Demo records go through the pool, several at a time, while this connection holds the lock.
+      { demoRecords: true, pool: opened.db },
+    );
   });
   // Right after seeding, before anything else can fail: the generated password is shown only once.
   if (seeded.generatedAdminPassword !== undefined) {

@@ -3,7 +3,8 @@ import type { Config } from '../config';
 import { findActiveTerms } from '../modules/legal/repository';
 import { generatePassword, hashPassword } from '../modules/auth/passwords';
 import { createOrganization, ensureBuiltInRoles, setMembership } from '../modules/orgs/repository';
-import type { Db } from './client';
+import type { Database, Db } from './client';
+import { seedDemoRecords, type DemoRecordsResult } from './seed-demo';
 import {
   memberships,
   organizations,
@@ -20,7 +21,10 @@ import {
  * - the built-in roles in every organization that lacks them;
  * - on an empty database: the first administrator (`admin`, ADMIN_EMAIL,
  *   ADMIN_PASSWORD or a generated one returned once for the log), then the
- *   demo organizations (SEED_DEMO) or, without them, one organization to work in.
+ *   demo organizations (SEED_DEMO) or, without them, one organization to work in;
+ * - with `demoRecords` (the server passes it; tests leave it out, it takes
+ *   seconds), the demo organization's configuration and a few dozen shipment
+ *   records made by the simulator's generator (`seed-demo.ts`).
  */
 
 export const ADMIN_USERNAME = 'admin';
@@ -31,6 +35,16 @@ export type SeedConfig = Pick<Config, 'adminEmail' | 'adminPassword' | 'seedDemo
 
 export interface SeedLogger {
   info(msg: string): void;
+  warn?(msg: string): void;
+}
+
+export interface SeedOptions {
+  /** Also fill the first demo organization with demo records (first start with SEED_DEMO only). */
+  demoRecords?: boolean;
+  /** "Now" of the demo records (default: the current time). */
+  now?: Date;
+  /** A pool for the demo uploads, several at a time (the seed's connection holds the lock). */
+  pool?: Database;
 }
 
 export interface SeedResult {
@@ -38,6 +52,8 @@ export interface SeedResult {
   adminCreated: boolean;
   /** Set only when the administrator was created with a generated password: log it once. */
   generatedAdminPassword?: string;
+  /** What the demo records seeding did, when it ran. */
+  demoRecords?: DemoRecordsResult;
 }
 
 const TERMS_V1 = `Coldtrace Terms of Use (version 1)
@@ -102,12 +118,19 @@ async function findOrCreateOrganization(db: Db, name: string): Promise<string> {
 /**
  * Demo data: the two demo organizations, with the administrator as
  * Administrator of both (so the organization switcher has something to
- * switch). Idempotent. Later issues extend it with demo records.
+ * switch); with `demoRecords`, the first one ("Demo Organization") also gets
+ * the demo configuration and shipment records (`seed-demo.ts`). Idempotent.
  */
-export async function seedDemo(db: Db, log: SeedLogger): Promise<void> {
+export async function seedDemo(
+  db: Database,
+  log: SeedLogger,
+  options: SeedOptions = {},
+): Promise<DemoRecordsResult | undefined> {
   const admin = await findAdmin(db);
+  const organizationIds: string[] = [];
   for (const name of DEMO_ORGANIZATIONS) {
     const organizationId = await findOrCreateOrganization(db, name);
+    organizationIds.push(organizationId);
     if (admin) {
       const [member] = await db
         .select({ id: memberships.id })
@@ -118,10 +141,30 @@ export async function seedDemo(db: Db, log: SeedLogger): Promise<void> {
       if (!member) await setMembership(db, admin.id, organizationId, 'Administrator');
     }
   }
+  let records: DemoRecordsResult | undefined;
+  if (options.demoRecords && admin) {
+    const started = Date.now();
+    records = await seedDemoRecords(db, organizationIds[0]!, admin, log, {
+      ...(options.now ? { now: options.now } : {}),
+      ...(options.pool ? { pool: options.pool } : {}),
+    });
+    if (records.shipments > 0) {
+      log.info(
+        `demo records: ${records.shipments} shipments (${records.uploads} uploads) in ` +
+          `${DEMO_ORGANIZATIONS[0]} in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+      );
+    }
+  }
   log.info(`demo data ready: ${DEMO_ORGANIZATIONS.join(', ')}`);
+  return records;
 }
 
-export async function seed(db: Db, config: SeedConfig, log: SeedLogger): Promise<SeedResult> {
+export async function seed(
+  db: Database,
+  config: SeedConfig,
+  log: SeedLogger,
+  options: SeedOptions = {},
+): Promise<SeedResult> {
   await ensureLegalTexts(db);
   for (const org of await db.select({ id: organizations.id }).from(organizations)) {
     await ensureBuiltInRoles(db, org.id);
@@ -146,14 +189,17 @@ export async function seed(db: Db, config: SeedConfig, log: SeedLogger): Promise
   if (terms) await db.insert(tosAgreements).values({ userId: admin!.id, tosId: terms.id });
   log.info(`created the first administrator '${ADMIN_USERNAME}' <${config.adminEmail}>`);
 
+  let demoRecords: DemoRecordsResult | undefined;
   if (config.seedDemo) {
-    await seedDemo(db, log);
+    demoRecords = await seedDemo(db, log, options);
   } else {
     const [anyOrg] = await db.select({ id: organizations.id }).from(organizations).limit(1);
     const organizationId = anyOrg?.id ?? (await findOrCreateOrganization(db, FIRST_ORGANIZATION));
     await setMembership(db, admin!.id, organizationId, 'Administrator');
   }
-  return generated === undefined
-    ? { adminCreated: true }
-    : { adminCreated: true, generatedAdminPassword: generated };
+  return {
+    adminCreated: true,
+    ...(generated !== undefined ? { generatedAdminPassword: generated } : {}),
+    ...(demoRecords !== undefined ? { demoRecords } : {}),
+  };
 }

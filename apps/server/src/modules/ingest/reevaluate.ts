@@ -157,6 +157,8 @@ export interface RecomputeOptions {
   /** The series gained points in this transaction (temps_last_updated moves). */
   seriesChanged?: boolean;
   now?: Date;
+  /** Series chunks the caller merged in this transaction (not read again). */
+  knownChunks?: ReadonlyMap<number, SeriesValue[]>;
 }
 
 export interface RecomputeResult {
@@ -173,7 +175,7 @@ export async function recomputeRecord(
   options: RecomputeOptions = {},
 ): Promise<RecomputeResult> {
   const now = options.now ?? new Date();
-  const temps = await readSeries(db, record.id);
+  const temps = await readSeries(db, record.id, undefined, options.knownChunks);
   const series = seriesOf(record, temps);
   const started = record.startTimeSeconds !== null;
 
@@ -203,7 +205,11 @@ export async function recomputeRecord(
     const byId = new Map(locations.map((l) => [l.id, l]));
     const origin = record.shipperLocationId ? byId.get(record.shipperLocationId) : undefined;
     const destination = record.receiverLocationId ? byId.get(record.receiverLocationId) : undefined;
-    const settings = await repo.findOrganizationSettings(db, record.organizationId);
+    // Without an origin or a destination nothing can be detected: no need for the geo-fence.
+    const settings =
+      origin || destination
+        ? await repo.findOrganizationSettings(db, record.organizationId)
+        : undefined;
     // Radii are stored in metres (the unit column is only how they are shown).
     const geoFence: GeoFenceSettings = settings
       ? {

@@ -33,35 +33,41 @@ export interface StoredUpload {
   reply: unknown;
 }
 
-/** The upload already stored under this key in the organization (a replay), if any. */
+/**
+ * The upload already stored under this key in the organization (a replay), if
+ * any: an action (with its stored reply) or a scan, in one round trip.
+ */
 export async function findUpload(
   db: Db,
   organizationId: string,
   uploadKey: string,
 ): Promise<StoredUpload | undefined> {
-  const [action] = await db
-    .select({
-      recordId: recordActions.recordId,
-      tagId: recordActions.tagId,
-      tagSerialNumber: recordActions.tagSerialNumber,
-      reply: recordActions.reply,
-    })
-    .from(recordActions)
-    .where(
-      and(eq(recordActions.organizationId, organizationId), eq(recordActions.uploadKey, uploadKey)),
-    )
-    .limit(1);
-  if (action) return { kind: 'action', ...action };
-  const [scan] = await db
-    .select({
-      recordId: scans.recordId,
-      tagId: scans.tagId,
-      tagSerialNumber: scans.tagSerialNumber,
-    })
-    .from(scans)
-    .where(and(eq(scans.organizationId, organizationId), eq(scans.uploadKey, uploadKey)))
-    .limit(1);
-  return scan ? { kind: 'scan', ...scan, reply: null } : undefined;
+  const result = await db.execute<{
+    kind: 'scan' | 'action';
+    record_id: string | number | null;
+    tag_id: string | number;
+    tag_serial_number: string;
+    reply: unknown;
+  }>(sql`
+    (select 'action' as kind, record_id, tag_id, tag_serial_number, reply
+       from ${recordActions}
+      where organization_id = ${organizationId} and upload_key = ${uploadKey}
+      limit 1)
+    union all
+    (select 'scan' as kind, record_id, tag_id, tag_serial_number, null::jsonb as reply
+       from ${scans}
+      where organization_id = ${organizationId} and upload_key = ${uploadKey}
+      limit 1)
+    limit 1`);
+  const row = result.rows[0];
+  if (!row) return undefined;
+  return {
+    kind: row.kind,
+    recordId: row.record_id === null ? null : Number(row.record_id),
+    tagId: Number(row.tag_id),
+    tagSerialNumber: row.tag_serial_number,
+    reply: row.kind === 'action' ? row.reply : null,
+  };
 }
 
 // ---------------------------------------------------------------- tags
@@ -323,7 +329,7 @@ export async function listLocationSamples(
     .orderBy(asc(locationSamples.timestamp), asc(locationSamples.id));
 }
 
-/** The activity of a record the summary shows: latest scan, latest action. */
+/** The activity of a record the summary shows: latest scan, latest action (one round trip). */
 export async function recordActivity(
   db: Db,
   recordId: number,
@@ -331,17 +337,27 @@ export async function recordActivity(
   lastScan: { timestamp: Date; userId: string | null } | undefined;
   lastActionAt: Date | null;
 }> {
-  const [lastScan] = await db
-    .select({ timestamp: scans.timestamp, userId: scans.createdByUserId })
-    .from(scans)
-    .where(eq(scans.recordId, recordId))
-    .orderBy(desc(scans.timestamp), desc(scans.id))
-    .limit(1);
-  const [action] = await db
-    .select({ at: sql<string | null>`max(${recordActions.timestamp})` })
-    .from(recordActions)
-    .where(eq(recordActions.recordId, recordId));
-  return { lastScan, lastActionAt: action?.at ? new Date(action.at) : null };
+  const result = await db.execute<{
+    scan_at: string | Date | null;
+    scan_user: string | null;
+    action_at: string | Date | null;
+  }>(sql`
+    select s.timestamp as scan_at, s.created_by_user_id as scan_user,
+           (select max(a.timestamp) from ${recordActions} a where a.record_id = ${recordId}) as action_at
+    from (select 1) one
+    left join lateral (
+      select timestamp, created_by_user_id from ${scans}
+      where record_id = ${recordId}
+      order by timestamp desc, id desc limit 1
+    ) s on true`);
+  const row = result.rows[0];
+  const asDate = (v: string | Date | null | undefined) =>
+    v == null ? null : v instanceof Date ? v : new Date(v);
+  const scanAt = asDate(row?.scan_at);
+  return {
+    lastScan: scanAt ? { timestamp: scanAt, userId: row?.scan_user ?? null } : undefined,
+    lastActionAt: asDate(row?.action_at),
+  };
 }
 
 // ---------------------------------------------------------------- travel locations, geo-fence

@@ -483,6 +483,13 @@ async function checkTravelLocations(
 const locationId = (id: string | null | undefined): number | null | undefined =>
   id === undefined ? undefined : id === null ? null : Number(id);
 
+interface Merged {
+  /** Points that were gaps and now hold a value. */
+  added: number;
+  /** The touched chunks as stored now: the recomputation does not read them again. */
+  chunks: Map<number, SeriesValue[]>;
+}
+
 /** Merge points into the record's series; conflicting values are logged (the stored ones stay). */
 async function mergePoints(
   ctx: IngestContext,
@@ -490,11 +497,11 @@ async function mergePoints(
   record: RecordRow,
   offset: number,
   temps: readonly SeriesValue[],
-): Promise<number> {
-  if (temps.length === 0) return 0;
+): Promise<Merged> {
+  if (temps.length === 0) return { added: 0, chunks: new Map() };
   const merged = await mergeIntoSeries(tx, record.organizationId, record.id, offset, temps);
   if (merged.conflicts.length > 0) logConflicts(ctx, record, merged.conflicts);
-  return merged.added;
+  return { added: merged.added, chunks: merged.chunks };
 }
 
 function logConflicts(ctx: IngestContext, record: RecordRow, conflicts: SeriesConflict[]): void {
@@ -710,7 +717,13 @@ export async function xt1Upload(
     record = await applyPatch(tx, record, next, now);
 
     const temps = body.temps ?? [];
-    const added = await mergePoints(ctx, tx, record, body.temperatures_offset_index, temps);
+    const { added, chunks } = await mergePoints(
+      ctx,
+      tx,
+      record,
+      body.temperatures_offset_index,
+      temps,
+    );
     await addLocationSample(tx, record, body.latitude, body.longitude, timestamp, {
       temperature: temps.at(-1) ?? null,
     });
@@ -755,7 +768,7 @@ export async function xt1Upload(
         mobileAppVersion: body.mobile_app_version,
       });
     }
-    await recomputeRecord(tx, record, { seriesChanged: added > 0, now });
+    await recomputeRecord(tx, record, { seriesChanged: added > 0, now, knownChunks: chunks });
     return reply;
   });
 }
@@ -1209,8 +1222,16 @@ export async function rtPacket(
     }
     record ??= await repo.lockActiveRecord(tx, tag.id);
     if (!record) throw noRecord();
-    const added = await mergePoints(ctx, tx, record, body.temperatures_offset_index, body.temps);
-    if (added > 0 || created) await recomputeRecord(tx, record, { now, seriesChanged: added > 0 });
+    const { added, chunks } = await mergePoints(
+      ctx,
+      tx,
+      record,
+      body.temperatures_offset_index,
+      body.temps,
+    );
+    if (added > 0 || created) {
+      await recomputeRecord(tx, record, { now, seriesChanged: added > 0, knownChunks: chunks });
+    }
     return reference(record, tag);
   });
 }
@@ -1460,9 +1481,11 @@ export async function nanotagPacket(
         `Field 'temps': points up to ${lastIndex} reach beyond the ${MAX_POINTS_PER_RECORD} points a record may hold`,
       );
     }
-    const added = await mergePoints(ctx, tx, record, offset, body.temps);
+    const { added, chunks } = await mergePoints(ctx, tx, record, offset, body.temps);
     const sampled = await addSample(tx, record, body);
-    if (added > 0 || sampled) await recomputeRecord(tx, record, { now, seriesChanged: added > 0 });
+    if (added > 0 || sampled) {
+      await recomputeRecord(tx, record, { now, seriesChanged: added > 0, knownChunks: chunks });
+    }
     return reference(record, tag);
   });
 }

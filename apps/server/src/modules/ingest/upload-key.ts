@@ -12,7 +12,11 @@ export function uploadKey(kind: string, body: unknown): string {
 /** JSON with object keys sorted at every level; `undefined` members are left out. */
 export function canonicalJson(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (Array.isArray(value)) {
+    // Fast path, same text: a list of numbers (an upload's temps) is what JSON.stringify gives.
+    if (value.every((v) => typeof v === 'number')) return JSON.stringify(value);
+    return `[${value.map(canonicalJson).join(',')}]`;
+  }
   const entries = Object.entries(value as Record<string, unknown>)
     .filter(([, v]) => v !== undefined)
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));

@@ -267,7 +267,22 @@ export function presentScan({ scan: s, createdByUser, recordStartSeconds }: Scan
   };
 }
 
-export function presentAlarm(a: AlarmRow): TExcursionAlarm {
+/** An alarm row with the usernames of who acknowledged and dismissed it. */
+export interface AlarmView {
+  alarm: AlarmRow;
+  acknowledgedBy: string | null;
+  dismissedBy: string | null;
+}
+
+/**
+ * An alarm. Acknowledged alarms also carry who (username), when, the comment
+ * and the client type; dismissed ones who and when (absent otherwise).
+ */
+export function presentAlarm({
+  alarm: a,
+  acknowledgedBy,
+  dismissedBy,
+}: AlarmView): TExcursionAlarm {
   return {
     id: String(a.id),
     record_id: String(a.recordId),
@@ -289,5 +304,14 @@ export function presentAlarm(a: AlarmRow): TExcursionAlarm {
     dismissed: a.dismissed,
     kind: member(ALARM_KINDS, a.kind),
     resolved: a.resolved,
+    ...(a.acknowledged
+      ? {
+          acknowledged_by: acknowledgedBy,
+          acknowledged_at: iso(a.acknowledgedAt),
+          acknowledge_comment: a.acknowledgeComment,
+          acknowledge_client_type: member(CLIENT_TYPES, a.acknowledgeClientType) ?? null,
+        }
+      : {}),
+    ...(a.dismissed ? { dismissed_by: dismissedBy, dismissed_at: iso(a.dismissedAt) } : {}),
   };
 }

@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client';
 import { users } from '../../db/schema';
 import {
@@ -373,10 +374,24 @@ export interface AlarmQuery {
   includeResolved: boolean;
 }
 
-export async function listAlarms(db: Db, organizationId: string, q: AlarmQuery) {
+const acknowledgedBy = alias(users, 'acknowledged_by');
+const dismissedBy = alias(users, 'dismissed_by');
+
+/** Alarms with the usernames of who acknowledged and dismissed them (add `.where(...)`). */
+export function selectAlarmViews(db: Db) {
   return db
-    .select()
+    .select({
+      alarm: alarms,
+      acknowledgedBy: acknowledgedBy.username,
+      dismissedBy: dismissedBy.username,
+    })
     .from(alarms)
+    .leftJoin(acknowledgedBy, eq(acknowledgedBy.id, alarms.acknowledgedByUserId))
+    .leftJoin(dismissedBy, eq(dismissedBy.id, alarms.dismissedByUserId));
+}
+
+export async function listAlarms(db: Db, organizationId: string, q: AlarmQuery) {
+  return selectAlarmViews(db)
     .where(
       and(
         eq(alarms.organizationId, organizationId),

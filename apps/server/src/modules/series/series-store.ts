@@ -1,17 +1,70 @@
 import { mergeSlice, type SeriesValue } from '@coldtrace/domain';
-import { and, asc, eq, gte, lte, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { recordSeriesChunks } from '../../db/schema-shipments';
 
 /**
  * The temperature series of a record, stored compactly (domain rules section 1):
  * chunks of SERIES_CHUNK_SIZE points as `real[]` (°C, NULL for a gap), keyed by
  * (record_id, chunk_no). Point i lives in chunk floor(i / SIZE) at i % SIZE.
+ *
+ * The chunks are read and written with plain SQL and a hand-written codec for
+ * the array text (`{5.1,NULL,...}`): an upload of 100,000 points touches 98
+ * chunks, and the ORM's per-element mapping and the generic array parser were
+ * most of an upload's time (bench/ingest.ts). All the changed chunks of an
+ * upload are written by one statement.
  */
 export const SERIES_CHUNK_SIZE = 1024;
 
 /** `real` keeps ~7 significant digits: compare stored and offered values as float4. */
 const asStored = (v: SeriesValue): SeriesValue => (v === null ? null : Math.fround(v));
+
+/**
+ * A value as PostgreSQL answers it for a `real`: the shortest decimal that
+ * reads back as the same float4 (`5.1`, not 5.099999904632568). Values the
+ * store hands out (read back, or merged and kept for the recomputation in the
+ * same transaction) all pass through here, so they agree whichever way they came.
+ */
+const shortest = new Map<number, number>();
+export function asFloat4Decimal(v: number): number {
+  const f = Math.fround(v);
+  let out = shortest.get(f);
+  if (out === undefined) {
+    out = f;
+    for (let digits = 1; digits <= 9; digits++) {
+      const candidate = Number(f.toPrecision(digits));
+      if (Math.fround(candidate) === f) {
+        out = candidate;
+        break;
+      }
+    }
+    if (shortest.size > 100_000) shortest.clear();
+    shortest.set(f, out);
+  }
+  return out;
+}
+
+/** Parses PostgreSQL's text form of a one-dimensional `real[]`. */
+export function parseRealArray(text: string): SeriesValue[] {
+  if (text.length <= 2) return [];
+  const parts = text.slice(1, -1).split(',');
+  const out = new Array<SeriesValue>(parts.length);
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i]!;
+    out[i] = part === 'NULL' ? null : asFloat4Decimal(Number(part));
+  }
+  return out;
+}
+
+/** The text form of a `real[]` (PostgreSQL rounds each value to float4). */
+export function formatRealArray(values: readonly SeriesValue[]): string {
+  let out = '{';
+  for (let i = 0; i < values.length; i++) {
+    if (i > 0) out += ',';
+    const v = values[i];
+    out += v == null || !Number.isFinite(v) ? 'NULL' : String(v);
+  }
+  return `${out}}`;
+}
 
 export interface SeriesConflict {
   index: number;
@@ -24,35 +77,75 @@ export interface MergeResult {
   added: number;
   /** Points offered with a value different from the one stored: the stored one is kept. */
   conflicts: SeriesConflict[];
+  /**
+   * The chunks the upload touched, as they are now stored (values as
+   * {@link readSeries} would answer them): a recomputation in the same
+   * transaction need not read them again.
+   */
+  chunks: Map<number, SeriesValue[]>;
 }
 
-/** Reads the whole series (or points [from, to]) of a record; missing chunks are gaps. */
+/** Chunks of a record (all, or chunk numbers from..to), parsed. */
+async function readChunks(
+  db: Db,
+  recordId: number,
+  range?: { fromChunk: number; toChunk: number },
+  skip?: ReadonlyMap<number, unknown>,
+): Promise<Map<number, SeriesValue[]>> {
+  const where = range
+    ? sql`record_id = ${recordId} and chunk_no between ${range.fromChunk} and ${range.toChunk}`
+    : sql`record_id = ${recordId}`;
+  // Chunks the caller has already: leave them out (never more than a record's 98 numbers).
+  const known = skip && skip.size > 0 ? [...skip.keys()] : [];
+  const exclude =
+    known.length > 0 ? sql` and chunk_no <> all(${`{${known.join(',')}}`}::int[])` : sql``;
+  const result = await db.execute<{ chunk_no: number; temps: string }>(
+    sql`select chunk_no, temps::text as temps from record_series_chunks where ${where}${exclude}`,
+  );
+  const chunks = new Map<number, SeriesValue[]>();
+  for (const row of result.rows) chunks.set(Number(row.chunk_no), parseRealArray(row.temps));
+  return chunks;
+}
+
+/** Chunks laid end to end (missing chunks are gaps); trailing gaps dropped. */
+function assemble(chunks: ReadonlyMap<number, readonly SeriesValue[]>): SeriesValue[] {
+  const numbers = [...chunks.keys()].sort((a, b) => a - b);
+  const out: SeriesValue[] = [];
+  for (const chunkNo of numbers) {
+    const base = chunkNo * SERIES_CHUNK_SIZE;
+    while (out.length < base) out.push(null);
+    for (const v of chunks.get(chunkNo)!) out.push(v);
+  }
+  while (out.length > 0 && out[out.length - 1] === null) out.pop();
+  return out;
+}
+
+/**
+ * Reads the whole series (or points [from, to]) of a record; missing chunks are
+ * gaps. `known`: chunks the caller holds already (from {@link mergeIntoSeries}
+ * in the same transaction), used instead of reading them.
+ */
 export async function readSeries(
   db: Db,
   recordId: number,
   range?: { from: number; to: number },
+  known?: ReadonlyMap<number, SeriesValue[]>,
 ): Promise<SeriesValue[]> {
-  const where = range
-    ? and(
-        eq(recordSeriesChunks.recordId, recordId),
-        gte(recordSeriesChunks.chunkNo, Math.floor(range.from / SERIES_CHUNK_SIZE)),
-        lte(recordSeriesChunks.chunkNo, Math.floor(range.to / SERIES_CHUNK_SIZE)),
-      )
-    : eq(recordSeriesChunks.recordId, recordId);
-  const rows = await db
-    .select({ chunkNo: recordSeriesChunks.chunkNo, temps: recordSeriesChunks.temps })
-    .from(recordSeriesChunks)
-    .where(where)
-    .orderBy(asc(recordSeriesChunks.chunkNo));
-  const out: SeriesValue[] = [];
-  for (const row of rows) {
-    const base = row.chunkNo * SERIES_CHUNK_SIZE;
-    while (out.length < base) out.push(null);
-    for (const v of row.temps as (number | null)[]) out.push(v);
+  const chunkRange = range
+    ? {
+        fromChunk: Math.floor(range.from / SERIES_CHUNK_SIZE),
+        toChunk: Math.floor(range.to / SERIES_CHUNK_SIZE),
+      }
+    : undefined;
+  const chunks = await readChunks(db, recordId, chunkRange, known);
+  for (const [chunkNo, values] of known ?? []) {
+    if (!chunkRange || (chunkNo >= chunkRange.fromChunk && chunkNo <= chunkRange.toChunk)) {
+      chunks.set(chunkNo, values);
+    }
   }
-  while (out.length > 0 && out[out.length - 1] === null) out.pop();
+  const out = assemble(chunks);
   if (range) {
-    const first = Math.floor(range.from / SERIES_CHUNK_SIZE) * SERIES_CHUNK_SIZE;
+    const first = chunkRange!.fromChunk * SERIES_CHUNK_SIZE;
     return out.slice(range.from - first, range.to - first + 1);
   }
   return out;
@@ -61,8 +154,9 @@ export async function readSeries(
 /**
  * Merges `temps` starting at `offset` into the stored series (merge by index):
  * gaps are filled, an existing point keeps its first value, a conflicting one
- * is reported. Only the touched chunks are read and written; run it inside the
- * transaction that holds the record's row lock so concurrent uploads serialize.
+ * is reported. Only the touched chunks are read and written (one statement
+ * each way); run it inside the transaction that holds the record's row lock
+ * so concurrent uploads serialize.
  */
 export async function mergeIntoSeries(
   db: Db,
@@ -71,23 +165,14 @@ export async function mergeIntoSeries(
   offset: number,
   temps: readonly SeriesValue[],
 ): Promise<MergeResult> {
-  if (temps.length === 0) return { added: 0, conflicts: [] };
+  if (temps.length === 0) return { added: 0, conflicts: [], chunks: new Map() };
   const firstChunk = Math.floor(offset / SERIES_CHUNK_SIZE);
   const lastChunk = Math.floor((offset + temps.length - 1) / SERIES_CHUNK_SIZE);
-  const rows = await db
-    .select({ chunkNo: recordSeriesChunks.chunkNo, temps: recordSeriesChunks.temps })
-    .from(recordSeriesChunks)
-    .where(
-      and(
-        eq(recordSeriesChunks.recordId, recordId),
-        gte(recordSeriesChunks.chunkNo, firstChunk),
-        lte(recordSeriesChunks.chunkNo, lastChunk),
-      ),
-    );
-  const stored = new Map(rows.map((r) => [r.chunkNo, r.temps as (number | null)[]]));
+  const stored = await readChunks(db, recordId, { fromChunk: firstChunk, toChunk: lastChunk });
   let added = 0;
   const conflicts: SeriesConflict[] = [];
   const changed: { chunkNo: number; temps: SeriesValue[] }[] = [];
+  const chunks = new Map<number, SeriesValue[]>();
   for (let chunkNo = firstChunk; chunkNo <= lastChunk; chunkNo++) {
     const base = chunkNo * SERIES_CHUNK_SIZE;
     const existing = stored.get(chunkNo) ?? [];
@@ -100,16 +185,20 @@ export async function mergeIntoSeries(
       if (asStored(c.offered) === asStored(c.kept)) continue;
       conflicts.push({ index: base + c.index, kept: c.kept, offered: c.offered });
     }
-    if (merged.added > 0) changed.push({ chunkNo, temps: merged.temps });
+    const values = merged.temps.map((v) => (v === null ? null : asFloat4Decimal(v)));
+    if (merged.added > 0) changed.push({ chunkNo, temps: values });
+    // A chunk that was never stored and got no value stays absent (as a read would find it).
+    if (stored.has(chunkNo) || merged.added > 0) chunks.set(chunkNo, values);
   }
-  for (const chunk of changed) {
-    await db
-      .insert(recordSeriesChunks)
-      .values({ recordId, chunkNo: chunk.chunkNo, organizationId, temps: chunk.temps as number[] })
-      .onConflictDoUpdate({
-        target: [recordSeriesChunks.recordId, recordSeriesChunks.chunkNo],
-        set: { temps: sql`excluded.temps` },
-      });
+  if (changed.length > 0) {
+    // Two array parameters (text; drizzle would spread a JS array into a list).
+    const numbers = `{${changed.map((c) => c.chunkNo).join(',')}}`;
+    const arrays = `{${changed.map((c) => `"${formatRealArray(c.temps)}"`).join(',')}}`;
+    await db.execute(sql`
+      insert into record_series_chunks (record_id, chunk_no, organization_id, temps)
+      select ${recordId}, c.chunk_no, ${organizationId}, c.temps::real[]
+      from unnest(${numbers}::int[], ${arrays}::text[]) as c(chunk_no, temps)
+      on conflict (record_id, chunk_no) do update set temps = excluded.temps`);
   }
-  return { added, conflicts };
+  return { added, conflicts, chunks };
 }

@@ -1,0 +1,111 @@
+import { count, eq, sql } from 'drizzle-orm';
+import type { PgTable } from 'drizzle-orm/pg-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { organizations } from '../src/db/schema';
+import {
+  alarms,
+  carrierDefinitions,
+  locationSamples,
+  organizationSettings,
+  productDefinitions,
+  records,
+  scans,
+  tags,
+  travelLocations,
+} from '../src/db/schema-shipments';
+import { DEMO_ORGANIZATIONS, seed, seedDemo } from '../src/db/seed';
+import { DEMO_RECORD_COUNT } from '../src/db/seed-demo';
+import { readSeries } from '../src/modules/series/series-store';
+import { createTestApp, type TestApp } from './helpers';
+
+const quiet = { info: () => undefined, warn: (m: string) => console.warn(m) };
+
+/** Row counts of everything the demo records create. */
+async function counts(t: TestApp) {
+  const n = async (table: PgTable) => {
+    const [row] = await t.db.select({ n: count() }).from(table);
+    return row!.n;
+  };
+  return {
+    records: await n(records),
+    tags: await n(tags),
+    scans: await n(scans),
+    alarms: await n(alarms),
+    samples: await n(locationSamples),
+    locations: await n(travelLocations),
+    products: await n(productDefinitions),
+    carriers: await n(carrierDefinitions),
+  };
+}
+
+describe('first-start demo records', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('fill the demo organization with real-looking records, once', async () => {
+    const config = { ...t.config, seedDemo: true, adminPassword: 'admin-demo-password' };
+    const result = await seed(t.db, config, quiet, { demoRecords: true, pool: t.db });
+    expect(result.demoRecords).toMatchObject({ shipments: DEMO_RECORD_COUNT, failed: 0 });
+
+    const [demo] = await t.db
+      .select()
+      .from(organizations)
+      .where(eq(organizations.name, DEMO_ORGANIZATIONS[0]));
+    const rows = await t.db.select().from(records);
+    expect(rows).toHaveLength(DEMO_RECORD_COUNT);
+    expect(new Set(rows.map((r) => r.organizationId))).toEqual(new Set([demo!.id]));
+    expect(new Set(rows.map((r) => r.tagType))).toEqual(
+      new Set(['XT1_NFC_MU', 'XT1_RT', 'NanoTag']),
+    );
+
+    // Alarms of both directions, records with and without.
+    const alarmRows = await t.db.select().from(alarms);
+    expect(alarmRows.some((a) => a.aboveOrBelow === 'ABOVE')).toBe(true);
+    expect(alarmRows.some((a) => a.aboveOrBelow === 'BELOW')).toBe(true);
+    const statuses = new Set(rows.map((r) => r.status));
+    expect(statuses).toEqual(new Set(['OK', 'Alarm']));
+
+    // Trips in every state, stopped and active records, series of hundreds to thousands of points.
+    expect(new Set(rows.map((r) => r.tripStatus))).toEqual(
+      new Set(['NOT_DEPARTED', 'IN_TRANSIT', 'ARRIVED']),
+    );
+    expect(rows.some((r) => r.stopTime !== null && !r.active)).toBe(true);
+    expect(rows.some((r) => r.stopTime === null && r.active)).toBe(true);
+    const points = rows.map((r) => r.numberOfPoints);
+    expect(Math.max(...points)).toBeGreaterThan(1000);
+    expect(points.filter((p) => p >= 200).length).toBeGreaterThan(DEMO_RECORD_COUNT / 2);
+
+    // The stored series agree with the summary, positions are known, scans are the admin's.
+    const longest = rows.reduce((a, b) => (b.numberOfPoints > a.numberOfPoints ? b : a));
+    const series = await readSeries(t.db, longest.id);
+    expect(series.filter((v) => v !== null)).toHaveLength(longest.numberOfPoints);
+    expect(Math.max(...series.map((v) => v ?? -Infinity))).toBe(longest.highestRecordedTemperature);
+    const [scanUsers] = await t.db
+      .select({ users: sql<number>`count(distinct ${scans.createdByUserId})::int` })
+      .from(scans);
+    expect(scanUsers!.users).toBe(1);
+    expect(rows.some((r) => r.lastLatitude !== null && r.shipperLocationId !== null)).toBe(true);
+
+    // Configuration: travel locations (origins and destinations), products, carriers, geo-fence.
+    const c = await counts(t);
+    expect(c.locations).toBe(11);
+    expect(c.products).toBe(5);
+    expect(c.carriers).toBe(6);
+    const [fence] = await t.db
+      .select()
+      .from(organizationSettings)
+      .where(eq(organizationSettings.organizationId, demo!.id));
+    expect(fence).toMatchObject({ arrivalRadiusMeters: 5000, departureRadiusMeters: 2000 });
+
+    // A second run (and a second seed) adds nothing.
+    const again = await seedDemo(t.db, quiet, { demoRecords: true, pool: t.db });
+    expect(again).toEqual({ shipments: 0, uploads: 0, failed: 0 });
+    expect(await seed(t.db, config, quiet, { demoRecords: true, pool: t.db })).toEqual({
+      adminCreated: false,
+    });
+    expect(await counts(t)).toEqual(c);
+  });
+});

@@ -1,0 +1,376 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import pg from 'pg';
+import { buildApp } from '../apps/server/src/app';
+import { loadConfig, type RuntimeConfig } from '../apps/server/src/config';
+import { openDatabase, type DatabaseHandle } from '../apps/server/src/db/client';
+import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from '../apps/server/src/db/embedded';
+import { runMigrations } from '../apps/server/src/db/migrate';
+import { users } from '../apps/server/src/db/schema';
+import { userTokens } from '../apps/server/src/db/schema-shipments';
+import { newToken, sessionIdOf } from '../apps/server/src/modules/auth/cookies';
+import { createOrganization, setMembership } from '../apps/server/src/modules/orgs/repository';
+import { createRng, excursionEvent, temperatureSeries } from '../tools/simulator/src/index';
+import { fmt } from './measure';
+
+/**
+ * Ingest through HTTP against a raw COPY of the same points, in one run on one
+ * database: a throwaway embedded PostgreSQL (durable settings, as the product
+ * runs) or DATABASE_URL (a scratch database is created in it and dropped).
+ *
+ * - ingest: RECORDS xt1 scans of a 10,000-point log each (one warm excursion,
+ *   so the alarms and the summary have work to do), sent by CONCURRENCY
+ *   clients to the app listening on a free port, with a device token. Each
+ *   upload creates its record, merges the points into the series chunks,
+ *   writes the scan and recomputes summary, trip and alarms, as in production.
+ * - COPY: the same points as rows (record_id bigint, idx int, temp real) into
+ *   a plain table, by CONCURRENCY connections, one COPY per record.
+ * - storage: pg_total_relation_size of record_series_chunks (heap, TOAST and
+ *   indexes) divided by the points stored.
+ *
+ * Targets of the issue on the 2-core machine: >= 250,000 points/s through
+ * HTTP, <= 12 bytes per point, >= 0.5 of the COPY rate.
+ */
+
+const POINTS = 10_000;
+const RECORDS = Number(process.env.BENCH_INGEST_RECORDS ?? 120);
+const ROUNDS = 3;
+const WARM_UP = 8;
+const CONCURRENCY = 4;
+const INTERVAL = 60;
+
+interface Bench {
+  baseUrl: string;
+  handle: DatabaseHandle;
+  close(): Promise<void>;
+}
+
+async function scratchDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const external = process.env.DATABASE_URL;
+  if (external === undefined) {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'coldtrace-bench-pg-'));
+    const quiet = { info: () => undefined, warn: () => undefined, debug: () => undefined };
+    const cluster: EmbeddedPostgresHandle = await startEmbeddedPostgres({
+      dataDir,
+      port: 25433 + Math.floor(Math.random() * 1000),
+      database: 'coldtrace_bench',
+      log: quiet,
+      persistent: false,
+    });
+    return {
+      url: cluster.url,
+      async drop() {
+        await cluster.stop();
+        await rm(dataDir, { recursive: true, force: true });
+      },
+    };
+  }
+  const name = `coldtrace_bench_${process.pid}_${Date.now()}`;
+  const admin = new pg.Client({ connectionString: external });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${admin.escapeIdentifier(name)}`);
+  await admin.end();
+  const url = new URL(external);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const c = new pg.Client({ connectionString: external });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${c.escapeIdentifier(name)} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+async function startBench(): Promise<Bench> {
+  const database = await scratchDatabase();
+  const handle = openDatabase(database.url, { max: 10 });
+  await runMigrations(handle.db);
+  const base = loadConfig({ LOG_LEVEL: 'silent', SEED_DEMO: 'false' });
+  const config: RuntimeConfig = {
+    ...base,
+    secretKey: 'bench-secret-key-bench-secret-key-bench-secret-key',
+    webDist: path.join(tmpdir(), 'coldtrace-bench-no-web-dist'),
+  };
+  const app = await buildApp({ config, db: handle.db });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    handle,
+    async close() {
+      await app.close();
+      await handle.close();
+      await database.drop();
+    },
+  };
+}
+
+/** An organization, an administrator in it and a device token of that user. */
+async function deviceToken(handle: DatabaseHandle): Promise<string> {
+  const db = handle.db;
+  const { organization } = await createOrganization(db, 'Bench Organization');
+  const [user] = await db
+    .insert(users)
+    .values({
+      username: 'bench',
+      email: 'bench@example.test',
+      firstName: 'Bench',
+      lastName: 'Gateway',
+      passwordHash: 'not-used',
+    })
+    .returning();
+  await setMembership(db, user!.id, organization.id, 'Administrator');
+  const token = newToken();
+  await db.insert(userTokens).values({
+    id: sessionIdOf(token),
+    userId: user!.id,
+    organizationId: organization.id,
+    expiry: new Date(Date.now() + 86_400_000),
+  });
+  return token;
+}
+
+/** The 10,000-point log of record `n`: 2-8 °C with one warm excursion. */
+function log(n: number, start: number): number[] {
+  const rng = createRng(n + 1);
+  const warm = excursionEvent('warm', start + rng.float(0.2, 0.7) * POINTS * INTERVAL, rng);
+  return temperatureSeries(
+    {
+      productClass: 'refrigerated',
+      startSeconds: start,
+      intervalSeconds: INTERVAL,
+      points: POINTS,
+      events: [warm],
+    },
+    rng,
+  );
+}
+
+/** A log of values with three decimals spread over 70 °C: PostgreSQL cannot compress it much. */
+function noise(n: number): number[] {
+  const rng = createRng(1_000_000 + n);
+  return Array.from({ length: POINTS }, () => Math.round(rng.float(-30, 40) * 1000) / 1000);
+}
+
+/** Upload bodies, serialized before the clock starts (the devices did that work). */
+function uploads(
+  count: number,
+  tag: string,
+  temperatures: (n: number, start: number) => number[] = log,
+): { body: string; temps: number[] }[] {
+  const start = Math.floor(Date.now() / 1000) - POINTS * INTERVAL - 3600;
+  return Array.from({ length: count }, (_, n) => {
+    const temps = temperatures(n, start);
+    const serial = `${tag}-${String(n).padStart(4, '0')}`;
+    const body = {
+      tag_id: serial,
+      tag_serial_number: serial,
+      tag_type: 'XT1_NFC_MU',
+      timestamp: new Date((start + POINTS * INTERVAL) * 1000).toISOString(),
+      high_threshold: 8,
+      low_threshold: 2,
+      num_consecutive_excursions: 2,
+      measurement_interval: INTERVAL,
+      start_delay: 0,
+      start_time_seconds: start,
+      latitude: 47.5596,
+      longitude: 7.5886,
+      mobile_device_type: 'ANDROID',
+      mobile_app_version: 'bench',
+      temps,
+    };
+    return { body: JSON.stringify(body), temps };
+  });
+}
+
+async function inParallel<T>(
+  items: readonly T[],
+  limit: number,
+  work: (item: T, i: number) => Promise<void>,
+) {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: limit }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        await work(items[i]!, i);
+      }
+    }),
+  );
+}
+
+async function send(baseUrl: string, token: string, body: string): Promise<void> {
+  const res = await fetch(`${baseUrl}/api/devices/xt1/scans/`, {
+    method: 'POST',
+    headers: { authorization: `Token ${token}`, 'content-type': 'application/json' },
+    body,
+  });
+  const text = await res.text();
+  if (res.status !== 200) throw new Error(`upload answered ${res.status}: ${text.slice(0, 300)}`);
+}
+
+/** COPY ... FROM STDIN over the pg protocol (pg has no helper for it; pg-copy-streams is not a dependency). */
+function copyFrom(client: pg.PoolClient, text: string, data: Buffer): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let failed: unknown;
+    const submittable = {
+      submit(connection: { query(text: string): void }) {
+        connection.query(text);
+      },
+      handleCopyInResponse(connection: {
+        sendCopyFromChunk(chunk: Buffer): void;
+        endCopyFrom(): void;
+      }) {
+        for (let i = 0; i < data.length; i += 65_536) {
+          connection.sendCopyFromChunk(data.subarray(i, i + 65_536));
+        }
+        connection.endCopyFrom();
+      },
+      handleCommandComplete() {},
+      handleError(err: unknown) {
+        failed = err;
+      },
+      handleReadyForQuery() {
+        if (failed) reject(failed instanceof Error ? failed : new Error(String(failed)));
+        else resolve();
+      },
+    };
+    (client as unknown as { query(q: unknown): void }).query(submittable);
+  });
+}
+
+/** COPY the points of `batch` (record ids from `firstId`) by CONCURRENCY connections; seconds taken. */
+async function copyBatch(
+  bench: Bench,
+  batch: readonly { temps: number[] }[],
+  firstId: number,
+): Promise<number> {
+  const data = batch.map((u, n) =>
+    Buffer.from(u.temps.map((t, i) => `${firstId + n}\t${i}\t${t}\n`).join('')),
+  );
+  const clients = await Promise.all(
+    Array.from({ length: CONCURRENCY }, () => bench.handle.pool.connect()),
+  );
+  try {
+    const start = performance.now();
+    let next = 0;
+    await Promise.all(
+      clients.map(async (client) => {
+        while (next < data.length) {
+          const chunk = data[next++]!;
+          await copyFrom(client, 'COPY raw_points (record_id, idx, temp) FROM STDIN', chunk);
+        }
+      }),
+    );
+    return (performance.now() - start) / 1000;
+  } finally {
+    for (const client of clients) client.release();
+  }
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+
+export async function ingestBench(): Promise<void> {
+  const bench = await startBench();
+  try {
+    const token = await deviceToken(bench.handle);
+    const db = bench.handle.db;
+    await db.execute(sql`create table raw_points (record_id bigint, idx int, temp real)`);
+
+    // Warm-up (JIT, pools, first inserts; both paths), then rounds that alternate
+    // ingest and COPY of the same points, so background load hits both alike.
+    const warm = uploads(WARM_UP, 'WARM');
+    for (const u of warm) await send(bench.baseUrl, token, u.body);
+    await copyBatch(bench, warm, 1_000_000);
+    const perRound = Math.max(1, Math.round(RECORDS / ROUNDS));
+    const rounds: { ingest: number; copy: number }[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      const batch = uploads(perRound, `BENCH${round}`);
+      const t0 = performance.now();
+      await inParallel(batch, CONCURRENCY, (u) => send(bench.baseUrl, token, u.body));
+      const ingestSeconds = (performance.now() - t0) / 1000;
+      const copySeconds = await copyBatch(bench, batch, round * perRound + 1);
+      rounds.push({
+        ingest: (perRound * POINTS) / ingestSeconds,
+        copy: (perRound * POINTS) / copySeconds,
+      });
+    }
+    const ingestRate = median(rounds.map((r) => r.ingest));
+    const copyRate = median(rounds.map((r) => r.copy));
+
+    const [stored] = (
+      await db.execute<{ points: string; records: string; alarms: string }>(sql`
+        select
+          (select coalesce(sum(number_of_points), 0) from records)::text as points,
+          (select count(*) from records)::text as records,
+          (select count(*) from alarms)::text as alarms`)
+    ).rows;
+    const points = Number(stored!.points);
+    await db.execute(sql`vacuum analyze record_series_chunks`);
+    await db.execute(sql`vacuum analyze raw_points`);
+    const [size] = (
+      await db.execute<{ total: string; heap: string; toast: string; indexes: string }>(sql`
+        select
+          pg_total_relation_size('record_series_chunks')::text as total,
+          pg_relation_size('record_series_chunks')::text as heap,
+          coalesce(pg_total_relation_size(nullif(c.reltoastrelid, 0)), 0)::text as toast,
+          pg_indexes_size('record_series_chunks')::text as indexes
+        from pg_class c where c.oid = 'record_series_chunks'::regclass`)
+    ).rows;
+    const [raw] = (
+      await db.execute<{ total: string; rows: string }>(sql`
+        select pg_total_relation_size('raw_points')::text as total, count(*)::text as rows from raw_points`)
+    ).rows;
+
+    // Worst case: logs PostgreSQL cannot compress (full-precision noise).
+    for (const u of uploads(8, 'NOISE', noise)) await send(bench.baseUrl, token, u.body);
+    await db.execute(sql`vacuum analyze record_series_chunks`);
+    const [after] = (
+      await db.execute<{ total: string }>(
+        sql`select pg_total_relation_size('record_series_chunks')::text as total`,
+      )
+    ).rows;
+    const noiseBytesPerPoint = (Number(after!.total) - Number(size!.total)) / (8 * POINTS);
+
+    const bytesPerPoint = Number(size!.total) / points;
+    const ratio = ingestRate / copyRate;
+    const verdict = (ok: boolean) => (ok ? 'meets' : 'MISSES');
+    console.log(
+      `${ROUNDS} rounds of ${perRound} uploads of ${fmt(POINTS, 0)} points (xt1 scans, ` +
+        `${CONCURRENCY} at a time), each followed by a COPY of the same points; ` +
+        `${stored!.records} records, ${stored!.alarms} alarms stored`,
+    );
+    console.log(
+      `rounds (ingest / COPY points/s): ${rounds.map((r) => `${fmt(r.ingest, 0)} / ${fmt(r.copy, 0)}`).join('; ')}`,
+    );
+    console.log(
+      `ingest points/s: ${fmt(ingestRate, 0)} median (${verdict(ingestRate >= 250_000)} the 250,000 target)`,
+    );
+    console.log(`COPY points/s:   ${fmt(copyRate, 0)} median (${CONCURRENCY} connections)`);
+    console.log(`ratio:           ${fmt(ratio, 2)} (${verdict(ratio >= 0.5)} the 0.5 target)`);
+    console.log(
+      `bytes/point:     ${fmt(bytesPerPoint, 2)} (${verdict(bytesPerPoint <= 12)} the 12 target): ` +
+        `pg_total_relation_size(record_series_chunks) = ${fmt(Number(size!.total) / 1024, 0)} KiB ` +
+        `(heap ${fmt(Number(size!.heap) / 1024, 0)} + TOAST ${fmt(Number(size!.toast) / 1024, 0)} + ` +
+        `indexes ${fmt(Number(size!.indexes) / 1024, 0)} KiB) for ${fmt(points, 0)} points ` +
+        '(TOAST included; 0.1 °C readings compress well, PostgreSQL compresses each chunk)',
+    );
+    console.log(
+      `bytes/point of incompressible logs (noise with 3 decimals): ${fmt(noiseBytesPerPoint, 2)}`,
+    );
+    console.log(
+      `(the raw COPY table takes ${fmt(Number(raw!.total) / Number(raw!.rows), 1)} bytes/point, without an index)`,
+    );
+  } finally {
+    await bench.close();
+  }
+}
