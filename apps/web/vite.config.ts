@@ -40,22 +40,27 @@ function changelogPlugin(): Plugin {
   };
 }
 
+const REACT_MODULES =
+  /node_modules[\\/](react|react-dom|scheduler|react-router|cookie|set-cookie-parser)[\\/]/;
+
 /** Vendor chunks: one per library family, so the entry chunk stays small and caches well. */
 function vendorChunk(id: string): string | null {
   if (!id.includes('node_modules')) return null;
+  // The data grid and the date pickers apart: each screen loads only the one it uses.
+  if (/node_modules[\\/](@mui[\\/]x-(data-grid|virtualizer)|@base-ui|reselect)[\\/]/.test(id)) {
+    return 'mui-x-data-grid';
+  }
+  if (/node_modules[\\/](@mui[\\/]x-date-pickers|dayjs)[\\/]/.test(id)) return 'mui-x-date-pickers';
   if (/node_modules[\\/]@mui[\\/]x-/.test(id)) return 'mui-x';
   if (/node_modules[\\/]@mui[\\/]icons-material/.test(id)) return 'mui-icons';
   if (/node_modules[\\/](@mui|@emotion|@popperjs|react-transition-group|stylis|clsx)/.test(id)) {
     return 'mui';
   }
-  if (
-    /node_modules[\\/](react|react-dom|scheduler|react-router|cookie|set-cookie-parser)[\\/]/.test(
-      id,
-    )
-  ) {
-    return 'react';
-  }
+  if (REACT_MODULES.test(id)) return 'react';
   if (/node_modules[\\/]@tanstack[\\/]/.test(id)) return 'query';
+  // Only the record detail page draws charts and maps: their own chunks, loaded there only.
+  if (/node_modules[\\/]uplot[\\/]/.test(id)) return 'uplot';
+  if (/node_modules[\\/](leaflet|react-leaflet|@react-leaflet)[\\/]/.test(id)) return 'leaflet';
   if (/node_modules[\\/]zod[\\/]/.test(id)) return 'zod';
   return 'vendor';
 }
@@ -86,7 +91,12 @@ export default defineConfig({
       },
       output: {
         codeSplitting: {
-          groups: [{ name: vendorChunk, debugName: 'vendor', test: /node_modules/ }],
+          groups: [
+            // React first: a library group would otherwise take React in with its own
+            // dependencies (react-leaflet did), and every page would load that chunk.
+            { name: 'react', test: REACT_MODULES, priority: 1 },
+            { name: vendorChunk, debugName: 'vendor', test: /node_modules/ },
+          ],
         },
       },
     },

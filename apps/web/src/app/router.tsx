@@ -5,6 +5,7 @@ import { PageLoading } from '../components/page-loading';
 import { RouteErrorPage } from '../components/route-error-page';
 import { loadChunk } from '../lib/chunk-load';
 import { CentredLayout } from './layouts/centred-layout';
+import { type ShellHandle, ShellLayout } from './layouts/shell-layout';
 import { SideNavLayout } from './layouts/side-nav-layout';
 import { RootRoute } from './root-route';
 
@@ -50,8 +51,20 @@ const sideNavPages: RouteObject[] = [
       (m) => m.ConfigurationPage,
     ),
   },
-  { path: 'recorddetails/:recordId', lazy: page(records, (m) => m.RecordDetailPage) },
-  { path: 'search', lazy: page(records, (m) => m.SearchPage) },
+  {
+    path: 'recorddetails/:recordId',
+    lazy: page(
+      () => import('../features/record-detail/routes'),
+      (m) => m.RecordDetailPage,
+    ),
+  },
+  {
+    path: 'search',
+    lazy: page(
+      () => import('../features/search/routes'),
+      (m) => m.SearchPage,
+    ),
+  },
   { path: '*', element: <NotFoundPage /> },
 ];
 
@@ -87,22 +100,28 @@ export const routes: RouteObject[] = [
     errorElement: <RouteErrorPage />,
     children: [
       {
-        element: <SideNavLayout />,
+        element: <ShellLayout />,
         children: [
           {
-            errorElement: <RouteErrorPage />,
-            hydrateFallbackElement: <PageLoading />,
-            children: sideNavPages,
+            element: <SideNavLayout />,
+            handle: { sideNavigation: true } satisfies ShellHandle,
+            children: [
+              {
+                errorElement: <RouteErrorPage />,
+                hydrateFallbackElement: <PageLoading />,
+                children: sideNavPages,
+              },
+            ],
           },
-        ],
-      },
-      {
-        element: <CentredLayout />,
-        children: [
           {
-            errorElement: <RouteErrorPage />,
-            hydrateFallbackElement: <PageLoading />,
-            children: centredPages,
+            element: <CentredLayout />,
+            children: [
+              {
+                errorElement: <RouteErrorPage />,
+                hydrateFallbackElement: <PageLoading />,
+                children: centredPages,
+              },
+            ],
           },
         ],
       },

@@ -3,14 +3,11 @@ import { Outlet } from 'react-router';
 import { PageLoading } from '../../components/page-loading';
 import { SessionGuard } from '../../features/session';
 import { layout } from '../theme';
-import { Footer } from './footer';
-import { TopBar } from './top-bar';
 
 /** Centred layout without side navigation (spec section 2): login, password, legal, changelog. */
 export function CentredLayout() {
   return (
     <Box sx={{ minHeight: '100dvh' }}>
-      <TopBar />
       <Box
         component="main"
         sx={{
@@ -25,7 +22,6 @@ export function CentredLayout() {
           </SessionGuard>
         </Box>
       </Box>
-      <Footer />
     </Box>
   );
 }

@@ -1,21 +1,16 @@
 import Box from '@mui/material/Box';
-import useMediaQuery from '@mui/material/useMediaQuery';
-import { useState } from 'react';
 import { Outlet } from 'react-router';
 import { PageLoading } from '../../components/page-loading';
 import { SessionGuard } from '../../features/session';
-import { layout, theme } from '../theme';
-import { Footer } from './footer';
+import { layout } from '../theme';
+import { useShell } from './shell-layout';
 import { SideNavigation } from './side-navigation';
-import { TopBar } from './top-bar';
 
-/** Layout with side navigation, top bar and fixed footer (spec section 2). */
+/** Layout with side navigation (spec section 2); the top bar and footer come from the shell. */
 export function SideNavLayout() {
-  const desktop = useMediaQuery(theme.breakpoints.up('ms'), { noSsr: true });
-  const [drawerOpen, setDrawerOpen] = useState(false);
+  const { desktop, drawerOpen, setDrawerOpen } = useShell();
   return (
     <Box sx={{ display: 'flex', minHeight: '100dvh' }}>
-      <TopBar onOpenNavigation={desktop ? undefined : () => setDrawerOpen(true)} />
       <SideNavigation
         permanent={desktop}
         open={drawerOpen && !desktop}
@@ -37,7 +32,6 @@ export function SideNavLayout() {
           </SessionGuard>
         </Box>
       </Box>
-      <Footer />
     </Box>
   );
 }

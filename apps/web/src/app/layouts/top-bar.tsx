@@ -8,6 +8,7 @@ import { Link as RouterLink } from 'react-router';
 import { Logo } from '../../components/logo';
 import { NotificationsBell } from '../../features/notifications';
 import { OrganizationSwitcher } from '../../features/organization';
+import { SearchBox } from '../../features/search';
 import { useCurrentUser, useSession } from '../../features/session';
 import { SettingsMenu } from '../../features/user-settings';
 
@@ -28,6 +29,7 @@ export function TopBar({ onOpenNavigation }: { onOpenNavigation?: () => void }) 
           </IconButton>
         ) : null}
         <Logo />
+        {user ? <SearchBox /> : null}
         <Box sx={{ flexGrow: 1 }} />
         {session.isPending ? null : user ? (
           <Box sx={{ display: 'flex', alignItems: 'center', gap: { xs: 0, sm: 0.5 }, minWidth: 0 }}>

@@ -1,2 +1,12 @@
-/** Configuration. The page loads lazily through `./routes`; nothing else is shared yet. */
-export {};
+/**
+ * Configuration: products, carriers, travel locations and the geo-fence. The
+ * page loads lazily through `./routes`. Other features may use the dropdown
+ * bundle (products, origins, destinations, carriers) for their shipment forms;
+ * every configuration save refreshes it.
+ */
+export {
+  dropdownInfoQueryOptions,
+  getDropdownInfo,
+  useDropdownInfo,
+} from './api/get-dropdown-info';
+export { configurationKeys } from './api/query-keys';

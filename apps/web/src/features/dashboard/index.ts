@@ -1,2 +1,2 @@
-/** The dashboard. The page loads lazily through `./routes`; nothing else is shared yet. */
+/** The dashboard. The page loads lazily through `./routes`; nothing else is shared. */
 export {};

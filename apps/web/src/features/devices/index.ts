@@ -1,2 +1,2 @@
-/** Devices. The page loads lazily through `./routes`; nothing else is shared yet. */
+/** Devices. The page loads lazily through `./routes`; nothing else is shared. */
 export {};

@@ -1,2 +1,2 @@
 /** Pages of the records feature, loaded lazily by the router. */
-export { AllRecordsPage, RecordDetailPage, SearchPage } from './records-pages';
+export { AllRecordsPage } from './all-records-page';

@@ -22,9 +22,12 @@ export async function replaceSessionUser(queryClient: QueryClient, user: TUser):
   // A session load still in flight (or swallowed by the API client) must not overwrite it.
   await queryClient.cancelQueries({ queryKey: sessionQueryKey, exact: true });
   queryClient.setQueryData<SessionUser>(sessionQueryKey, user);
-  await queryClient.invalidateQueries({
-    predicate: (query) => !isSessionQuery(query.queryKey),
-  });
+  // Reset, not just invalidate: another organization's rows must never show, even for a moment.
+  const notSession = {
+    predicate: (query: { queryKey: readonly unknown[] }) => !isSessionQuery(query.queryKey),
+  };
+  await queryClient.cancelQueries(notSession);
+  await queryClient.resetQueries(notSession);
 }
 
 /** Updates the cached user in place (e.g. new organization-level settings). */

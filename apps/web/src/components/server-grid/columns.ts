@@ -1,0 +1,39 @@
+import type { TDegreesUnit } from '@coldtrace/contract';
+import { formatDateTime, formatTemperature } from '@coldtrace/domain';
+import type { GridColDef } from '@mui/x-data-grid';
+
+/** A right-aligned temperature column in the user's unit, one decimal (`4.5 °C`). */
+export function temperatureColumn<R extends object>(
+  field: string,
+  headerName: string,
+  value: (row: R) => number | null | undefined,
+  unit: TDegreesUnit,
+): GridColDef<R> {
+  return {
+    field,
+    headerName,
+    width: 110,
+    align: 'right',
+    headerAlign: 'right',
+    cellClassName: 'tabular-nums',
+    valueGetter: (_value, row) => value(row) ?? null,
+    valueFormatter: (v: number | null) => formatTemperature(v, unit),
+  };
+}
+
+/** A date-time column, en-US 24-hour in the user's zone. */
+export function dateTimeColumn<R extends object>(
+  field: string,
+  headerName: string,
+  value: (row: R) => string | null | undefined,
+  timeZone: string,
+): GridColDef<R> {
+  return {
+    field,
+    headerName,
+    width: 175,
+    cellClassName: 'tabular-nums',
+    valueGetter: (_value, row) => value(row) ?? null,
+    valueFormatter: (v: string | null) => formatDateTime(v, timeZone),
+  };
+}

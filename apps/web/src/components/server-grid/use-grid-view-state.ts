@@ -1,0 +1,115 @@
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useSearchParams } from 'react-router';
+import type { OrderByItem } from '@coldtrace/domain';
+import type { GridFilterModelLike } from './grid-filter';
+import {
+  filterKey,
+  readGridViewState,
+  writeGridViewState,
+  type GridViewState,
+} from './grid-url-state';
+
+/** How long filter typing waits before the URL (and the request) follows. */
+export const FILTER_DEBOUNCE_MS = 400;
+
+type FilterModel = GridViewState['filterModel'];
+
+export interface GridViewStateControls {
+  /** The state the URL holds: what is requested. */
+  state: GridViewState;
+  /** The filter as edited: ahead of the URL while typing. */
+  draftFilter: FilterModel;
+  /** Edits the filter; the URL follows after a pause, or at once with `immediate`. */
+  setFilter: (filter: FilterModel, options?: { immediate?: boolean }) => void;
+  setOrderBy: (orderBy: OrderByItem[]) => void;
+  setPage: (pageNumber: number, pageSize: number) => void;
+}
+
+/**
+ * The table state of a grid page, kept in the URL (spec section 2). Changes
+ * replace the history entry rather than pushing one per keystroke; filter
+ * typing is debounced, and a filter change goes back to the first page.
+ */
+export function useGridViewState(defaultPageSize: number): GridViewStateControls {
+  const [params, setParams] = useSearchParams();
+  const state = useMemo(
+    () => readGridViewState(params, defaultPageSize),
+    [params, defaultPageSize],
+  );
+  const urlFilterKey = filterKey(state.filterModel);
+
+  // The draft follows the URL when the URL changes by itself (back, a link);
+  // when the change is our own write, the draft already says the same.
+  const [draft, setDraft] = useState<{ source: string; filter: FilterModel }>({
+    source: urlFilterKey,
+    filter: state.filterModel,
+  });
+  let current = draft;
+  if (draft.source !== urlFilterKey) {
+    current =
+      filterKey(draft.filter) === urlFilterKey
+        ? { source: urlFilterKey, filter: draft.filter }
+        : { source: urlFilterKey, filter: state.filterModel };
+    setDraft(current);
+  }
+
+  const write = useCallback(
+    (update: (state: GridViewState) => GridViewState) => {
+      setParams(
+        (previous) =>
+          writeGridViewState(previous, update(readGridViewState(previous, defaultPageSize))),
+        { replace: true },
+      );
+    },
+    [setParams, defaultPageSize],
+  );
+
+  const writeFilter = useCallback(
+    (filter: GridFilterModelLike & { logicOperator: 'and' | 'or' }) =>
+      write((previous) =>
+        filterKey(previous.filterModel) === filterKey(filter)
+          ? previous
+          : { ...previous, filterModel: filter, pageNumber: 0 },
+      ),
+    [write],
+  );
+
+  const [pending, setPending] = useState<FilterModel | null>(null);
+  useEffect(() => {
+    if (pending === null) return undefined;
+    const timer = setTimeout(() => {
+      writeFilter(pending);
+      setPending(null);
+    }, FILTER_DEBOUNCE_MS);
+    return () => clearTimeout(timer);
+  }, [pending, writeFilter]);
+
+  const setFilter = useCallback(
+    (filter: FilterModel, options: { immediate?: boolean } = {}) => {
+      setDraft((previous) => ({ ...previous, filter }));
+      if (options.immediate) {
+        setPending(null);
+        writeFilter(filter);
+      } else {
+        setPending(filter);
+      }
+    },
+    [writeFilter],
+  );
+
+  const setOrderBy = useCallback(
+    (orderBy: OrderByItem[]) => write((previous) => ({ ...previous, orderBy, pageNumber: 0 })),
+    [write],
+  );
+  const setPage = useCallback(
+    (pageNumber: number, pageSize: number) =>
+      write((previous) => ({
+        ...previous,
+        pageNumber: pageSize === previous.pageSize ? pageNumber : 0,
+        pageSize,
+      })),
+    [write],
+  );
+
+  return { state, draftFilter: current.filter, setFilter, setOrderBy, setPage };
+}

@@ -1,0 +1,167 @@
+import EditOutlined from '@mui/icons-material/EditOutlined';
+import InfoOutlined from '@mui/icons-material/InfoOutlined';
+import Box from '@mui/material/Box';
+import IconButton from '@mui/material/IconButton';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
+import type { UseQueryResult } from '@tanstack/react-query';
+import { useId, type ReactNode } from 'react';
+import { DataTable, type DataColumn } from '../../../components/data-table';
+import { LoadError } from '../../../components/load-error';
+
+/**
+ * One configuration list in its card: a heading with what the list is for
+ * and its Add button, then skeleton rows while loading, what failed with a
+ * retry, an empty state saying what to do next, or the table.
+ */
+export function ConfigSection({
+  title,
+  description,
+  action,
+  note,
+  children,
+}: {
+  title: string;
+  description: ReactNode;
+  action?: ReactNode;
+  /** A remark under the description (e.g. read-only access). */
+  note?: ReactNode;
+  children: ReactNode;
+}) {
+  const headingId = useId();
+  return (
+    <Paper
+      variant="outlined"
+      component="section"
+      aria-labelledby={headingId}
+      sx={{ overflow: 'hidden' }}
+    >
+      <Stack
+        direction={{ xs: 'column', sm: 'row' }}
+        spacing={1.5}
+        sx={{
+          px: { xs: 2, sm: 3 },
+          py: 2,
+          alignItems: { xs: 'stretch', sm: 'flex-start' },
+          justifyContent: 'space-between',
+        }}
+      >
+        <Box sx={{ minWidth: 0 }}>
+          <Typography id={headingId} variant="h2">
+            {title}
+          </Typography>
+          <Typography variant="body2" color="text.secondary" sx={{ mt: 0.5, maxWidth: 720 }}>
+            {description}
+          </Typography>
+          {note ? (
+            <Typography
+              variant="body2"
+              color="text.secondary"
+              sx={{ mt: 0.5, fontStyle: 'italic' }}
+            >
+              {note}
+            </Typography>
+          ) : null}
+        </Box>
+        {action ? <Box sx={{ flexShrink: 0 }}>{action}</Box> : null}
+      </Stack>
+      {children}
+    </Paper>
+  );
+}
+
+/** The message of an empty list, inside its card. */
+function EmptyList({ children }: { children: ReactNode }) {
+  return (
+    <Stack
+      direction="row"
+      spacing={1.5}
+      sx={{
+        px: { xs: 2, sm: 3 },
+        py: 3,
+        borderTop: 1,
+        borderColor: 'divider',
+        alignItems: 'flex-start',
+      }}
+    >
+      <InfoOutlined sx={{ color: 'text.secondary' }} aria-hidden />
+      <Typography color="text.secondary">{children}</Typography>
+    </Stack>
+  );
+}
+
+/** The list part of a card: loading, error, empty or the table. */
+export function ConfigList<R>({
+  query,
+  what,
+  label,
+  columns,
+  rowKey,
+  empty,
+  actions,
+  minWidth,
+}: {
+  query: UseQueryResult<R[]>;
+  /** For the error: "Could not load {what}". */
+  what: string;
+  /** Accessible name of the table. */
+  label: string;
+  columns: readonly DataColumn<R>[];
+  rowKey: (row: R, index: number) => string;
+  empty: ReactNode;
+  actions?: (row: R) => ReactNode;
+  minWidth?: number;
+}) {
+  if (query.isError) {
+    return (
+      <Box sx={{ px: { xs: 2, sm: 3 }, pb: 2.5 }}>
+        <LoadError
+          what={what}
+          error={query.error}
+          onRetry={() => void query.refetch()}
+          retrying={query.isFetching}
+        />
+      </Box>
+    );
+  }
+  if (query.isSuccess && query.data.length === 0) return <EmptyList>{empty}</EmptyList>;
+  return (
+    <Box sx={{ borderTop: 1, borderColor: 'divider' }}>
+      {query.isPending ? (
+        <Box role="status" aria-label={`Loading ${what}`}>
+          <DataTable
+            label={label}
+            columns={columns}
+            rows={[]}
+            rowKey={rowKey}
+            loading
+            actions={actions}
+            minWidth={minWidth}
+          />
+        </Box>
+      ) : (
+        <DataTable
+          label={label}
+          columns={columns}
+          rows={query.data ?? []}
+          rowKey={rowKey}
+          actions={actions}
+          minWidth={minWidth}
+        />
+      )}
+    </Box>
+  );
+}
+
+/** The Edit icon button of a row: "Edit {name}". */
+export function EditButton({ name, onClick }: { name: string; onClick: () => void }) {
+  return (
+    <Tooltip title="Edit">
+      <IconButton size="small" aria-label={`Edit ${name}`} onClick={onClick}>
+        <EditOutlined fontSize="small" />
+      </IconButton>
+    </Tooltip>
+  );
+}

@@ -1,0 +1,158 @@
+import { timeZoneAbbreviation, timeZoneLabel } from '@coldtrace/domain';
+import LockOutlined from '@mui/icons-material/LockOutlined';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Snackbar from '@mui/material/Snackbar';
+import Tab from '@mui/material/Tab';
+import Tabs from '@mui/material/Tabs';
+import { useTheme } from '@mui/material/styles';
+import useMediaQuery from '@mui/material/useMediaQuery';
+import { useId, useState } from 'react';
+import { Link as RouterLink, useSearchParams } from 'react-router';
+import { EmptyState } from '../../components/empty-state';
+import { Page } from '../../components/page';
+import { useAppSettings } from '../../lib/app-settings';
+import { sessionOrganization } from '../../lib/session';
+import { useCurrentUser } from '../session';
+import { configurationAccess } from './access';
+import { CarriersSection } from './components/carriers-section';
+import { GeoFenceCard } from './components/geo-fence-card';
+import { ProductsSection } from './components/products-section';
+import { TravelLocationsSection } from './components/travel-locations-section';
+
+/** The tabs of the page, kept in the URL (`?tab=carriers`) so a reload or a link reopens the same one. */
+export const CONFIGURATION_TABS = [
+  { value: 'products', label: 'Products' },
+  { value: 'carriers', label: 'Carriers' },
+  { value: 'travel-locations', label: 'Travel locations' },
+  { value: 'geo-fence', label: 'Geo-fence' },
+] as const;
+export type ConfigurationTab = (typeof CONFIGURATION_TABS)[number]['value'];
+
+/** The tab a `tab` query value names; the first tab for anything else. */
+export function configurationTab(value: string | null): ConfigurationTab {
+  return CONFIGURATION_TABS.find((tab) => tab.value === value)?.value ?? 'products';
+}
+
+/**
+ * /configuration (spec section 2): products, carriers, travel locations and
+ * the organization's geo-fence. Needs sysAdminLoc or sysAdminUser; the server
+ * checks each call anyway.
+ */
+export function ConfigurationPage() {
+  const user = useCurrentUser();
+  const access = configurationAccess(user);
+  const { degreesUnit, timeZone } = useAppSettings();
+  const [params, setParams] = useSearchParams();
+  const [notice, setNotice] = useState<{ key: number; text: string } | null>(null);
+  const [noticeOpen, setNoticeOpen] = useState(false);
+  const tabsId = useId();
+  const theme = useTheme();
+  const phone = useMediaQuery(theme.breakpoints.down('sm'), { noSsr: true });
+
+  if (!access.view) {
+    return (
+      <Page title="Configuration">
+        <EmptyState
+          icon={<LockOutlined />}
+          action={
+            <Button component={RouterLink} to="/" variant="outlined">
+              Go to the dashboard
+            </Button>
+          }
+        >
+          You do not have access to Configuration. Managing products, carriers, travel locations and
+          the geo-fence needs the location or user administration permission in this organization;
+          ask one of its administrators if you need it.
+        </EmptyState>
+      </Page>
+    );
+  }
+
+  const tab = configurationTab(params.get('tab'));
+  const selectTab = (value: ConfigurationTab) =>
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        if (value === 'products') next.delete('tab');
+        else next.set('tab', value);
+        return next;
+      },
+      { replace: true },
+    );
+  const showNotice = (text: string) => {
+    setNotice({ key: Date.now(), text });
+    setNoticeOpen(true);
+  };
+  const organization = sessionOrganization(user);
+  const abbreviation = timeZoneAbbreviation(timeZone, new Date());
+  const zone =
+    abbreviation === timeZone
+      ? timeZoneLabel(timeZone)
+      : `${timeZoneLabel(timeZone)} (${abbreviation})`;
+
+  return (
+    <Page
+      title="Configuration"
+      subtitle={
+        <>
+          {organization ? `${organization.name}: ` : null}
+          temperatures in °{degreesUnit}, times in {zone}.
+        </>
+      }
+    >
+      <Box sx={{ borderBottom: 1, borderColor: 'divider', mb: 2.5 }}>
+        <Tabs
+          value={tab}
+          onChange={(_event, value: ConfigurationTab) => selectTab(value)}
+          aria-label="Configuration sections"
+          // Phones: four equal tabs, a long label on two lines, rather than hidden behind arrows.
+          variant={phone ? 'fullWidth' : 'standard'}
+        >
+          {CONFIGURATION_TABS.map((item) => (
+            <Tab
+              key={item.value}
+              value={item.value}
+              label={item.label}
+              id={`${tabsId}-tab-${item.value}`}
+              aria-controls={`${tabsId}-panel-${item.value}`}
+              sx={{ minWidth: { xs: 0, sm: 90 }, px: { xs: 1, sm: 2 }, lineHeight: 1.25 }}
+            />
+          ))}
+        </Tabs>
+      </Box>
+      <Box role="tabpanel" id={`${tabsId}-panel-${tab}`} aria-labelledby={`${tabsId}-tab-${tab}`}>
+        {tab === 'products' ? (
+          <ProductsSection access={access} unit={degreesUnit} onSaved={showNotice} />
+        ) : null}
+        {tab === 'carriers' ? (
+          <CarriersSection access={access} timeZone={timeZone} onSaved={showNotice} />
+        ) : null}
+        {tab === 'travel-locations' ? (
+          <TravelLocationsSection access={access} onSaved={showNotice} />
+        ) : null}
+        {tab === 'geo-fence' ? <GeoFenceCard access={access} onSaved={showNotice} /> : null}
+      </Box>
+      <Snackbar
+        key={notice?.key}
+        open={noticeOpen}
+        autoHideDuration={5000}
+        onClose={(_event, reason) => {
+          if (reason !== 'clickaway') setNoticeOpen(false);
+        }}
+        anchorOrigin={{ vertical: 'bottom', horizontal: 'center' }}
+        sx={{ bottom: { xs: 56, sm: 60 } }}
+      >
+        <Alert
+          severity="success"
+          variant="filled"
+          onClose={() => setNoticeOpen(false)}
+          sx={{ width: '100%', maxWidth: 560 }}
+        >
+          {notice?.text}
+        </Alert>
+      </Snackbar>
+    </Page>
+  );
+}

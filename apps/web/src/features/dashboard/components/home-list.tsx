@@ -1,0 +1,64 @@
+import { HOME_LIST_ORDER_BY, HOME_LIST_PAGE_SIZE } from '@coldtrace/contract';
+import InventoryOutlined from '@mui/icons-material/InventoryOutlined';
+import Paper from '@mui/material/Paper';
+import { useMemo } from 'react';
+import { EmptyState } from '../../../components/empty-state';
+import { LoadError } from '../../../components/load-error';
+import {
+  RecordList,
+  RecordListSkeleton,
+  lastTemperatures,
+  useLatestScans,
+  useRecords,
+  type RecordsQuery,
+} from '../../records';
+
+const HOME_QUERY: RecordsQuery = {
+  page_number: 1,
+  page_size: HOME_LIST_PAGE_SIZE,
+  order_by: [HOME_LIST_ORDER_BY],
+};
+
+export const HOME_EMPTY_TEXT =
+  'No records yet: scan a tag with the phone app or run the simulator (npm run simulate).';
+
+/**
+ * The home list (spec section 2): page 1, 20 records, ordered by
+ * -last_action_taken; the last temperature of each comes from its latest scan.
+ */
+export function HomeList() {
+  const records = useRecords(HOME_QUERY);
+  const rows = useMemo(() => records.data?.data ?? [], [records.data]);
+  const ids = useMemo(() => rows.flatMap((r) => (r.id ? [r.id] : [])), [rows]);
+  const scans = useLatestScans(ids);
+  const temperatures = useMemo(
+    () => (scans.data ? lastTemperatures(scans.data) : scans.isError ? new Map() : undefined),
+    [scans.data, scans.isError],
+  );
+
+  if (records.isError) {
+    return (
+      <LoadError
+        what="the latest records"
+        error={records.error}
+        onRetry={() => void records.refetch()}
+        retrying={records.isFetching}
+      />
+    );
+  }
+  if (records.isPending) {
+    return (
+      <Paper variant="outlined">
+        <RecordListSkeleton rows={6} />
+      </Paper>
+    );
+  }
+  if (rows.length === 0) {
+    return <EmptyState icon={<InventoryOutlined />}>{HOME_EMPTY_TEXT}</EmptyState>;
+  }
+  return (
+    <Paper variant="outlined" sx={{ overflow: 'hidden' }}>
+      <RecordList records={rows} lastTemperatures={temperatures} label="Latest records" />
+    </Paper>
+  );
+}

@@ -1,0 +1,49 @@
+import { xt1AlarmAcknowledge, type TExcursionAlarm } from '@coldtrace/contract';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { CLIENT_TYPE, callApi } from '../../../lib/api-client';
+import { mergeAlarms } from '../cache-updates';
+import { recordDetailKeys } from './query-keys';
+
+export interface AcknowledgeInput {
+  recordId: string;
+  alarmIds: string[];
+  comment: string;
+}
+
+/** POST /api/devices/xt1/alarm-acknowledge/ with client type WEB; answers the alarms as they are now. */
+export function acknowledgeAlarms({
+  recordId,
+  alarmIds,
+  comment,
+}: AcknowledgeInput): Promise<TExcursionAlarm[]> {
+  return callApi(xt1AlarmAcknowledge, {
+    body: {
+      record_ids: [recordId],
+      alarm_ids: alarmIds,
+      comment,
+      timestamp: new Date().toISOString(),
+      client_type: CLIENT_TYPE,
+    },
+  });
+}
+
+/**
+ * Acknowledges, shows the reply in the alarm list at once, then reloads the
+ * alarms and the record (no page reload).
+ */
+export function useAcknowledgeAlarms() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: acknowledgeAlarms,
+    onSuccess: async (updated, { recordId }) => {
+      queryClient.setQueryData(
+        recordDetailKeys.alarms(recordId),
+        (cached: TExcursionAlarm[] | undefined) => mergeAlarms(cached, updated),
+      );
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: recordDetailKeys.alarms(recordId) }),
+        queryClient.invalidateQueries({ queryKey: recordDetailKeys.record(recordId), exact: true }),
+      ]);
+    },
+  });
+}

@@ -1,0 +1,29 @@
+import { xt1Alarms, type TExcursionAlarm } from '@coldtrace/contract';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { callApi } from '../../../lib/api-client';
+import { recordDetailKeys } from './query-keys';
+
+/**
+ * GET /api/devices/xt1/alarms/ with include_acknowledged and include_dismissed
+ * true (spec section 4): every alarm of the record that holds, newest first.
+ */
+export function getRecordAlarms(
+  recordId: string,
+  signal?: AbortSignal,
+): Promise<TExcursionAlarm[]> {
+  return callApi(xt1Alarms, {
+    query: { record_id: recordId, include_acknowledged: true, include_dismissed: true },
+    signal,
+  });
+}
+
+export function recordAlarmsQueryOptions(recordId: string) {
+  return queryOptions({
+    queryKey: recordDetailKeys.alarms(recordId),
+    queryFn: ({ signal }) => getRecordAlarms(recordId, signal),
+  });
+}
+
+export function useRecordAlarms(recordId: string, enabled = true) {
+  return useQuery({ ...recordAlarmsQueryOptions(recordId), enabled });
+}

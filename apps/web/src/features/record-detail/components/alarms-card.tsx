@@ -1,0 +1,323 @@
+import type { TClientType, TDegreesUnit, TExcursionAlarm } from '@coldtrace/contract';
+import { formatDateTime, formatDuration } from '@coldtrace/domain';
+import ArrowDownwardRounded from '@mui/icons-material/ArrowDownwardRounded';
+import ArrowUpwardRounded from '@mui/icons-material/ArrowUpwardRounded';
+import DoneAllRounded from '@mui/icons-material/DoneAllRounded';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Checkbox from '@mui/material/Checkbox';
+import Chip from '@mui/material/Chip';
+import Skeleton from '@mui/material/Skeleton';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import { useMemo, useState } from 'react';
+import { statusColors } from '../../../app/theme';
+import { EmptyState } from '../../../components/empty-state';
+import { LoadError } from '../../../components/load-error';
+import type { useRecordAlarms } from '../api/get-record-alarms';
+import { alarmPeak, alarmTitle, formatDegreeMinutes } from '../display';
+import { AcknowledgeDialog, DismissDialog } from './alarm-dialogs';
+import { SectionCard } from './section-card';
+
+const CLIENT_LABELS: Record<TClientType, string> = { WEB: 'web', IOS: 'iOS', ANDROID: 'Android' };
+
+function Fact({ label, value }: { label: string; value: string }) {
+  return (
+    <Typography
+      variant="body2"
+      component="span"
+      className="tabular-nums"
+      sx={{ whiteSpace: 'nowrap' }}
+    >
+      <Box component="span" sx={{ color: 'text.secondary' }}>
+        {label}{' '}
+      </Box>
+      {value}
+    </Typography>
+  );
+}
+
+function AlarmItem({
+  alarm,
+  unit,
+  timeZone,
+  canAct,
+  selectable,
+  selected,
+  onSelect,
+  onAcknowledge,
+  onDismiss,
+}: {
+  alarm: TExcursionAlarm;
+  unit: TDegreesUnit;
+  timeZone: string;
+  canAct: boolean;
+  /** Several alarms can be acknowledged at once: show the checkbox. */
+  selectable: boolean;
+  selected: boolean;
+  onSelect: (selected: boolean) => void;
+  onAcknowledge: () => void;
+  onDismiss: () => void;
+}) {
+  const above = alarm.above_or_below !== 'BELOW';
+  const acknowledged = alarm.acknowledged === true;
+  const dismissed = alarm.dismissed === true;
+  const muted = acknowledged || dismissed;
+  const title = alarmTitle(alarm);
+  const when = `${formatDateTime(alarm.start_time, timeZone)} – ${formatDateTime(alarm.end_time, timeZone)}`;
+  const colour = muted
+    ? statusColors.acknowledged
+    : above
+      ? statusColors.alarm
+      : statusColors.inTransit;
+  return (
+    <Box
+      component="li"
+      sx={{
+        listStyle: 'none',
+        border: 1,
+        borderColor: 'divider',
+        borderLeft: 4,
+        borderLeftColor: colour,
+        borderRadius: 1,
+        p: 1.5,
+        bgcolor: muted ? 'action.hover' : 'background.paper',
+      }}
+    >
+      <Stack direction="row" spacing={1} sx={{ alignItems: 'flex-start' }}>
+        {selectable && !acknowledged ? (
+          <Checkbox
+            checked={selected}
+            onChange={(event) => onSelect(event.target.checked)}
+            size="small"
+            sx={{ mt: -0.75, ml: -0.75 }}
+            slotProps={{
+              input: {
+                'aria-label': `Select ${title} from ${formatDateTime(alarm.start_time, timeZone)}`,
+              },
+            }}
+          />
+        ) : null}
+        <Box sx={{ minWidth: 0, flex: 1 }}>
+          <Stack
+            direction="row"
+            spacing={1}
+            useFlexGap
+            sx={{ alignItems: 'center', flexWrap: 'wrap', rowGap: 0.5 }}
+          >
+            <Box component="span" aria-hidden sx={{ display: 'inline-flex', color: colour }}>
+              {above ? (
+                <ArrowUpwardRounded fontSize="small" />
+              ) : (
+                <ArrowDownwardRounded fontSize="small" />
+              )}
+            </Box>
+            <Typography
+              component="h3"
+              sx={{
+                fontWeight: 600,
+                fontSize: '0.9375rem',
+                color: muted ? 'text.secondary' : 'text.primary',
+                textDecoration: dismissed ? 'line-through' : undefined,
+              }}
+            >
+              {title}
+            </Typography>
+            {acknowledged ? (
+              <Chip
+                size="small"
+                icon={<DoneAllRounded />}
+                label="Acknowledged"
+                variant="outlined"
+              />
+            ) : null}
+            {dismissed ? <Chip size="small" label="Dismissed" variant="outlined" /> : null}
+            {alarm.resolved ? (
+              <Chip size="small" label="No longer found" variant="outlined" />
+            ) : null}
+          </Stack>
+          <Typography
+            variant="body2"
+            className="tabular-nums"
+            sx={{
+              mt: 0.5,
+              color: muted ? 'text.secondary' : 'text.primary',
+              textDecoration: dismissed ? 'line-through' : undefined,
+            }}
+          >
+            {when}
+          </Typography>
+          <Stack direction="row" sx={{ mt: 0.5, flexWrap: 'wrap', columnGap: 2, rowGap: 0.25 }}>
+            <Fact label="Duration" value={formatDuration(alarm.duration)} />
+            <Fact label="Degree-minutes" value={formatDegreeMinutes(alarm.degree_minutes, unit)} />
+            <Fact label={above ? 'Peak' : 'Lowest'} value={alarmPeak(alarm, unit)} />
+          </Stack>
+          {acknowledged ? (
+            <Typography
+              variant="body2"
+              color="text.secondary"
+              sx={{ mt: 1, overflowWrap: 'anywhere' }}
+            >
+              Acknowledged by {alarm.acknowledged_by ?? 'a former user'}
+              {alarm.acknowledged_at
+                ? ` on ${formatDateTime(alarm.acknowledged_at, timeZone)}`
+                : ''}
+              {alarm.acknowledge_client_type
+                ? ` (${CLIENT_LABELS[alarm.acknowledge_client_type]})`
+                : ''}
+              {alarm.acknowledge_comment ? (
+                <>
+                  :{' '}
+                  <Box component="q" sx={{ fontStyle: 'italic', color: 'text.primary' }}>
+                    {alarm.acknowledge_comment}
+                  </Box>
+                </>
+              ) : null}
+            </Typography>
+          ) : null}
+          {dismissed ? (
+            <Typography variant="body2" color="text.secondary" sx={{ mt: 0.5 }}>
+              Dismissed by {alarm.dismissed_by ?? 'a former user'}
+              {alarm.dismissed_at ? ` on ${formatDateTime(alarm.dismissed_at, timeZone)}` : ''}
+            </Typography>
+          ) : null}
+          {canAct && (!acknowledged || !dismissed) ? (
+            <Stack direction="row" spacing={1} sx={{ mt: 1 }}>
+              {!acknowledged ? (
+                <Button size="small" variant="outlined" onClick={onAcknowledge}>
+                  Acknowledge
+                </Button>
+              ) : null}
+              {!dismissed ? (
+                <Button size="small" color="inherit" onClick={onDismiss}>
+                  Dismiss
+                </Button>
+              ) : null}
+            </Stack>
+          ) : null}
+        </Box>
+      </Stack>
+    </Box>
+  );
+}
+
+/**
+ * The record's alarms (acknowledged and dismissed ones included): direction,
+ * kind, times, duration, degree-minutes, peak and state. Whoever may act
+ * acknowledges one or several (with a comment) and dismisses one at a time;
+ * both show without a page reload.
+ */
+export function AlarmsCard({
+  recordId,
+  query,
+  unit,
+  timeZone,
+  canAct,
+}: {
+  recordId: string;
+  query: ReturnType<typeof useRecordAlarms>;
+  unit: TDegreesUnit;
+  timeZone: string;
+  canAct: boolean;
+}) {
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const [acknowledging, setAcknowledging] = useState<TExcursionAlarm[] | null>(null);
+  const [dismissing, setDismissing] = useState<TExcursionAlarm | null>(null);
+  const alarms = useMemo(() => query.data ?? [], [query.data]);
+  const open = alarms.filter((a) => !a.acknowledged);
+  // Only alarms still unacknowledged can stay selected.
+  const chosen = open.filter((a) => a.id !== undefined && selected.has(a.id));
+
+  const counts = [
+    `${alarms.length} alarm${alarms.length === 1 ? '' : 's'}`,
+    `${alarms.length - open.length} acknowledged`,
+    `${alarms.filter((a) => a.dismissed).length} dismissed`,
+  ].join(' · ');
+
+  let body;
+  if (query.isError) {
+    body = (
+      <LoadError
+        what="the alarms"
+        error={query.error}
+        onRetry={() => void query.refetch()}
+        retrying={query.isFetching}
+      />
+    );
+  } else if (!query.data) {
+    body = (
+      <Stack spacing={1} aria-label="Loading the alarms" role="status">
+        <Skeleton variant="rounded" height={96} />
+        <Skeleton variant="rounded" height={96} />
+      </Stack>
+    );
+  } else if (alarms.length === 0) {
+    body = (
+      <EmptyState>No alarms for this record: no excursion beyond its thresholds so far.</EmptyState>
+    );
+  } else {
+    body = (
+      <Stack component="ul" spacing={1} sx={{ p: 0, m: 0 }}>
+        {alarms.map((alarm) => (
+          <AlarmItem
+            key={alarm.id}
+            alarm={alarm}
+            unit={unit}
+            timeZone={timeZone}
+            canAct={canAct}
+            selectable={canAct && open.length > 1}
+            selected={alarm.id !== undefined && selected.has(alarm.id)}
+            onSelect={(on) =>
+              setSelected((current) => {
+                const next = new Set(current);
+                if (on) next.add(alarm.id!);
+                else next.delete(alarm.id!);
+                return next;
+              })
+            }
+            onAcknowledge={() => setAcknowledging([alarm])}
+            onDismiss={() => setDismissing(alarm)}
+          />
+        ))}
+      </Stack>
+    );
+  }
+
+  return (
+    <SectionCard
+      title="Alarms"
+      subtitle={query.data ? counts : undefined}
+      action={
+        canAct && open.length > 1 ? (
+          <Button
+            size="small"
+            variant="contained"
+            disabled={chosen.length === 0}
+            onClick={() => setAcknowledging(chosen)}
+          >
+            Acknowledge selected{chosen.length > 0 ? ` (${chosen.length})` : ''}
+          </Button>
+        ) : undefined
+      }
+    >
+      {body}
+      {acknowledging ? (
+        <AcknowledgeDialog
+          recordId={recordId}
+          alarms={acknowledging}
+          timeZone={timeZone}
+          onClose={() => setAcknowledging(null)}
+          onAcknowledged={() => setSelected(new Set())}
+        />
+      ) : null}
+      {dismissing ? (
+        <DismissDialog
+          recordId={recordId}
+          alarm={dismissing}
+          timeZone={timeZone}
+          onClose={() => setDismissing(null)}
+        />
+      ) : null}
+    </SectionCard>
+  );
+}

@@ -1,0 +1,323 @@
+import type { TDegreesUnit } from '@coldtrace/contract';
+import { formatDateTime, MISSING_VALUE } from '@coldtrace/domain';
+import RestartAltOutlined from '@mui/icons-material/RestartAltOutlined';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import { useEffect, useRef, useState } from 'react';
+import uPlot from 'uplot';
+import 'uplot/dist/uPlot.min.css';
+import { statusColors } from '../../../app/theme';
+import {
+  seriesExtent,
+  temperatureRange,
+  type ChartSeries,
+  type ExcursionBand,
+  type TimeBand,
+} from '../chart-data';
+
+/**
+ * The temperature chart, drawn on canvas by uPlot (loaded with this chunk
+ * only): the series in the user's unit and time zone, the high and low
+ * threshold lines, excursions shaded (red above, blue below), the trip window
+ * shaded lightly, gaps as gaps. Drag across it to zoom, double-click (or the
+ * button) to show everything; hovering reads the time and value in the
+ * legend, which uPlot updates itself (no React render on hover).
+ */
+
+export interface TemperatureChartProps {
+  series: ChartSeries;
+  unit: TDegreesUnit;
+  timeZone: string;
+  /** Thresholds in the user's unit. */
+  high: number | null;
+  low: number | null;
+  bands: readonly ExcursionBand[];
+  trip: TimeBand | null;
+  height: number;
+  /** The text alternative of the drawing (what it shows, in words). */
+  label: string;
+}
+
+interface Decorations {
+  bands: readonly ExcursionBand[];
+  trip: TimeBand | null;
+}
+
+const LINE = '#0b3d6e';
+const GRID = '#e3e8ee';
+const AXIS = '#52606d';
+const TRIP_FILL = 'rgba(21, 101, 192, 0.07)';
+const TRIP_EDGE = 'rgba(21, 101, 192, 0.55)';
+
+/** uPlot's time axis formats, in 24-hour time (spec section 9: en-US, 24-hour). */
+const TIME_AXIS_VALUES: (string | number | null)[][] = [
+  [3600 * 24 * 365, '{YYYY}', null, null, null, null, null, null, 1],
+  [3600 * 24 * 28, '{MM}/{YYYY}', '\n{YYYY}', null, null, null, null, null, 1],
+  [3600 * 24, '{MM}/{DD}', '\n{YYYY}', null, null, null, null, null, 1],
+  [3600, '{HH}:{mm}', '\n{MM}/{DD}/{YYYY}', null, '\n{MM}/{DD}', null, null, null, 1],
+  [60, '{HH}:{mm}', '\n{MM}/{DD}/{YYYY}', null, '\n{MM}/{DD}', null, null, null, 1],
+  [
+    1,
+    '{HH}:{mm}:{ss}',
+    '\n{MM}/{DD}/{YYYY} {HH}:{mm}',
+    null,
+    '\n{MM}/{DD} {HH}:{mm}',
+    null,
+    '\n{HH}:{mm}',
+    null,
+    1,
+  ],
+];
+
+function bandColour(band: ExcursionBand): string {
+  const alpha = band.dismissed ? 0.07 : 0.16;
+  return band.direction === 'ABOVE'
+    ? `rgba(198, 40, 40, ${alpha})`
+    : `rgba(21, 101, 192, ${alpha})`;
+}
+
+/** Behind the series: the trip window, then the excursion bands. */
+function drawBands(u: uPlot, decorations: Decorations): void {
+  const { ctx } = u;
+  const { left, top, width, height } = u.bbox;
+  const px = uPlot.pxRatio;
+  const span = (from: number, to: number, minWidth: number): [number, number] => {
+    const x0 = Math.max(left, u.valToPos(from, 'x', true));
+    const x1 = Math.min(left + width, u.valToPos(to, 'x', true));
+    const w = Math.max(x1 - x0, minWidth * px);
+    return [x0, w];
+  };
+  ctx.save();
+  ctx.beginPath();
+  ctx.rect(left, top, width, height);
+  ctx.clip();
+  const { trip } = decorations;
+  if (trip) {
+    const [x, w] = span(trip.from, trip.to, 1);
+    ctx.fillStyle = TRIP_FILL;
+    ctx.fillRect(x, top, w, height);
+    ctx.strokeStyle = TRIP_EDGE;
+    ctx.lineWidth = px;
+    ctx.setLineDash([2 * px, 3 * px]);
+    ctx.beginPath();
+    for (const edge of [trip.from, trip.to]) {
+      const ex = Math.round(u.valToPos(edge, 'x', true)) + 0.5;
+      if (ex >= left && ex <= left + width) {
+        ctx.moveTo(ex, top);
+        ctx.lineTo(ex, top + height);
+      }
+    }
+    ctx.stroke();
+  }
+  for (const band of decorations.bands) {
+    const [x, w] = span(band.from, band.to, 3);
+    ctx.fillStyle = bandColour(band);
+    ctx.fillRect(x, top, w, height);
+  }
+  ctx.restore();
+}
+
+/** Over the series: the threshold lines with their values. */
+function drawThresholds(
+  u: uPlot,
+  lines: readonly { value: number | null; label: string; colour: string }[],
+): void {
+  const { ctx } = u;
+  const { left, top, width, height } = u.bbox;
+  const px = uPlot.pxRatio;
+  ctx.save();
+  ctx.font = `${600} ${11 * px}px system-ui, sans-serif`;
+  ctx.textAlign = 'right';
+  ctx.textBaseline = 'middle';
+  for (const line of lines) {
+    if (line.value === null) continue;
+    const y = Math.round(u.valToPos(line.value, 'y', true)) + 0.5;
+    if (y < top || y > top + height) continue;
+    ctx.strokeStyle = line.colour;
+    ctx.lineWidth = 1.5 * px;
+    ctx.setLineDash([6 * px, 4 * px]);
+    ctx.beginPath();
+    ctx.moveTo(left, y);
+    ctx.lineTo(left + width, y);
+    ctx.stroke();
+    // The value on a light pill just above the line (below it at the very top).
+    const textWidth = ctx.measureText(line.label).width;
+    const pad = 4 * px;
+    const boxHeight = 16 * px;
+    const boxTop = y - top < boxHeight + 2 * px ? y + 2 * px : y - boxHeight - 2 * px;
+    const boxRight = left + width - 2 * px;
+    ctx.setLineDash([]);
+    ctx.fillStyle = 'rgba(255, 255, 255, 0.9)';
+    ctx.fillRect(boxRight - textWidth - 2 * pad, boxTop, textWidth + 2 * pad, boxHeight);
+    ctx.fillStyle = line.colour;
+    ctx.fillText(line.label, boxRight - pad, boxTop + boxHeight / 2);
+  }
+  ctx.restore();
+}
+
+export default function TemperatureChart({
+  series,
+  unit,
+  timeZone,
+  high,
+  low,
+  bands,
+  trip,
+  height,
+  label,
+}: TemperatureChartProps) {
+  const containerRef = useRef<HTMLDivElement>(null);
+  const plotRef = useRef<uPlot | null>(null);
+  const decorations = useRef<Decorations>({ bands, trip });
+  const [zoomed, setZoomed] = useState(false);
+
+  // The plot: made again when the data, unit, zone, size or thresholds change.
+  useEffect(() => {
+    const container = containerRef.current;
+    if (!container) return;
+    const degrees = `°${unit}`;
+    const format = (v: number) => `${v.toFixed(1)} ${degrees}`;
+    const extent = seriesExtent(series.ys);
+    const lines = [
+      {
+        value: high,
+        label: `High ${high === null ? '' : format(high)}`,
+        colour: statusColors.alarm,
+      },
+      {
+        value: low,
+        label: `Low ${low === null ? '' : format(low)}`,
+        colour: statusColors.inTransit,
+      },
+    ];
+    const options: uPlot.Options = {
+      width: Math.max(container.clientWidth, 280),
+      height,
+      tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), timeZone),
+      cursor: {
+        drag: { x: true, y: false, setScale: true },
+        points: { size: 7, fill: LINE },
+      },
+      legend: { live: true },
+      scales: {
+        x: { time: true },
+        y: {
+          range: () => temperatureRange(extent?.[0], extent?.[1], [high, low]),
+        },
+      },
+      series: [
+        {
+          label: 'Time',
+          value: (_u, v) => (v == null ? MISSING_VALUE : formatDateTime(v * 1000, timeZone)),
+        },
+        {
+          label: 'Temperature',
+          stroke: LINE,
+          width: 1.5,
+          spanGaps: false,
+          value: (_u, v) => (v == null ? MISSING_VALUE : format(v)),
+        },
+      ],
+      axes: [
+        {
+          stroke: AXIS,
+          grid: { stroke: GRID, width: 1 },
+          ticks: { stroke: GRID, width: 1 },
+          values: TIME_AXIS_VALUES,
+          space: 70,
+        },
+        {
+          stroke: AXIS,
+          grid: { stroke: GRID, width: 1 },
+          ticks: { stroke: GRID, width: 1 },
+          label: `Temperature (${degrees})`,
+          labelSize: 24,
+          size: 52,
+          values: (_u, splits) =>
+            splits.map((v) => (Number.isInteger(v) ? String(v) : v.toFixed(1))),
+        },
+      ],
+      hooks: {
+        drawClear: [(u) => drawBands(u, decorations.current)],
+        draw: [(u) => drawThresholds(u, lines)],
+        setScale: [
+          (u, key) => {
+            if (key !== 'x') return;
+            const { min, max } = u.scales.x ?? {};
+            const first = series.xs[0];
+            const last = series.xs[series.xs.length - 1];
+            setZoomed(
+              min != null && max != null && first !== undefined && last !== undefined
+                ? min > first || max < last
+                : false,
+            );
+          },
+        ],
+      },
+    };
+    const plot = new uPlot(options, [series.xs, series.ys], container);
+    plotRef.current = plot;
+    const observer = new ResizeObserver((entries) => {
+      const width = Math.floor(entries[0]?.contentRect.width ?? 0);
+      if (width > 0 && width !== plot.width) plot.setSize({ width, height });
+    });
+    observer.observe(container);
+    return () => {
+      observer.disconnect();
+      plot.destroy();
+      plotRef.current = null;
+    };
+  }, [series, unit, timeZone, high, low, height]);
+
+  // The shading follows the alarms and the trip without redrawing the plot from scratch.
+  useEffect(() => {
+    decorations.current = { bands, trip };
+    plotRef.current?.redraw(false);
+  }, [bands, trip]);
+
+  const resetZoom = () => {
+    const plot = plotRef.current;
+    const first = series.xs[0];
+    const last = series.xs[series.xs.length - 1];
+    if (plot && first !== undefined && last !== undefined) {
+      plot.setScale('x', { min: first, max: last });
+    }
+  };
+
+  return (
+    <Box>
+      <Box
+        ref={containerRef}
+        role="img"
+        aria-label={label}
+        sx={{
+          width: '100%',
+          '& .uplot': { fontFamily: 'inherit' },
+          '& .u-legend': { fontSize: '0.8125rem', textAlign: 'left', mt: 0.5 },
+          '& .u-legend .u-marker': { borderRadius: '2px' },
+          '& .u-select': { background: 'rgba(11, 61, 110, 0.12)' },
+        }}
+      />
+      <Stack
+        direction="row"
+        spacing={1}
+        useFlexGap
+        sx={{ mt: 0.5, alignItems: 'center', justifyContent: 'space-between', flexWrap: 'wrap' }}
+      >
+        <Typography variant="caption" color="text.secondary">
+          Drag across the chart to zoom in; double-click to show everything.
+        </Typography>
+        <Button
+          size="small"
+          startIcon={<RestartAltOutlined />}
+          onClick={resetZoom}
+          disabled={!zoomed}
+        >
+          Reset zoom
+        </Button>
+      </Stack>
+    </Box>
+  );
+}

@@ -1,0 +1,2 @@
+/** Record detail. The page loads lazily through `./routes`; nothing else is shared yet. */
+export {};

@@ -1,0 +1,88 @@
+import type { TRecord } from '@coldtrace/contract';
+import { serializeOrderBy } from '@coldtrace/domain';
+import Stack from '@mui/material/Stack';
+import { useMemo } from 'react';
+import { useNavigate } from 'react-router';
+import { LoadError } from '../../components/load-error';
+import { Page } from '../../components/page';
+import { useAppSettings } from '../../lib/app-settings';
+import { useCurrentUser } from '../session';
+import { useRecords, type RecordsQuery } from './api/list-records';
+import { TimeZoneNote } from './components/time-zone-note';
+import { columnVisibilityKey } from '../../components/server-grid/column-visibility';
+import { filterModelToApiFilter } from '../../components/server-grid/grid-filter';
+import { ServerDataGrid } from '../../components/server-grid/server-data-grid';
+import { useGridViewState } from '../../components/server-grid/use-grid-view-state';
+import { RECORD_DEFAULT_VISIBILITY, RECORD_FILTER_SPECS, recordColumns } from './record-columns';
+import { GRID_DEFAULT_PAGE_SIZE, GRID_PAGE_SIZES, recordHref } from './record-links';
+
+export const NO_RECORDS_YET =
+  'No records yet: scan a tag with the phone app or run the simulator (npm run simulate).';
+
+/**
+ * /allrecords: every record of the organization in a server-mode grid;
+ * filters, order and page in the URL, so a copied link reopens the same view.
+ */
+export function AllRecordsPage() {
+  const { degreesUnit: unit, timeZone } = useAppSettings();
+  const user = useCurrentUser();
+  const navigate = useNavigate();
+  const controls = useGridViewState(GRID_DEFAULT_PAGE_SIZE);
+  const { state } = controls;
+
+  const query = useMemo<RecordsQuery>(() => {
+    const filter = filterModelToApiFilter(state.filterModel, RECORD_FILTER_SPECS, {
+      unit,
+      timeZone,
+    });
+    return {
+      ...(filter ? { filter } : {}),
+      ...(state.orderBy.length > 0 ? { order_by: serializeOrderBy(state.orderBy) } : {}),
+      page_number: state.pageNumber + 1,
+      page_size: state.pageSize,
+    };
+  }, [state, unit, timeZone]);
+
+  const records = useRecords(query);
+  const columns = useMemo(() => recordColumns({ unit, timeZone }), [unit, timeZone]);
+  const filtered = query.filter !== undefined;
+
+  return (
+    <Page title="All Records" subtitle={<TimeZoneNote />}>
+      <Stack spacing={2}>
+        {records.isError ? (
+          <LoadError
+            what="the records"
+            error={records.error}
+            onRetry={() => void records.refetch()}
+            retrying={records.isFetching}
+          />
+        ) : null}
+        <ServerDataGrid<TRecord>
+          label="Records"
+          rows={records.data?.data ?? []}
+          columns={columns}
+          getRowId={(row) => row.id ?? ''}
+          rowCount={records.data?.totalCount ?? records.data?.data.length ?? 0}
+          loading={records.isFetching}
+          controls={controls}
+          filterSpecs={RECORD_FILTER_SPECS}
+          unit={unit}
+          pageSizes={GRID_PAGE_SIZES}
+          visibilityKey={columnVisibilityKey('allrecords', user?.id)}
+          defaultVisibility={RECORD_DEFAULT_VISIBILITY}
+          onRowOpen={(row) => {
+            if (row.id) void navigate(recordHref(row.id));
+          }}
+          noRowsText={
+            records.isError
+              ? 'The records could not be loaded.'
+              : filtered
+                ? 'No records match these filters.'
+                : NO_RECORDS_YET
+          }
+        />
+      </Stack>
+    </Page>
+  );
+}

@@ -1,0 +1,2 @@
+/** Pages of the search feature, loaded lazily by the router. */
+export { SearchPage } from './search-page';
