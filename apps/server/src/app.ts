@@ -9,6 +9,7 @@ import './http/context';
 import { installErrorHandler, sendError, toAppError } from './http/errors';
 import { registerOpenApi } from './http/openapi';
 import { registerWebApp } from './http/web-app';
+import { createJobQueue, poolOf } from './jobs/queue';
 import { alarmsRoutes } from './modules/alarms/routes';
 import { authRoutes } from './modules/auth/routes';
 import { createPasswordHasher } from './modules/auth/passwords';
@@ -21,6 +22,8 @@ import { tokenRoutes } from './modules/tokens/routes';
 export interface AppOptions {
   config: RuntimeConfig;
   db: Database;
+  /** Job queue tuning: tests poll faster; a process may send jobs without running workers. */
+  jobs?: { pollingIntervalSeconds?: number; runWorkers?: boolean };
 }
 
 /**
@@ -29,13 +32,18 @@ export interface AppOptions {
  * no state that matters in memory, so several instances can share a database.
  */
 export const coldtraceApp = fp<AppOptions>(
-  async (app, { config, db }) => {
+  async (app, { config, db, jobs }) => {
     app.setValidatorCompiler(validatorCompiler);
     app.setSerializerCompiler(serializerCompiler);
     app.decorate('config', config);
     app.decorate('db', db);
     app.decorate('passwords', createPasswordHasher(config.argon2));
     app.decorateRequest('principal', null);
+    app.decorate('jobs', createJobQueue(poolOf(db), app.log, jobs));
+    // Workers start once every module has registered its own; they stop (finishing
+    // the jobs in hand) before the database pool closes.
+    app.addHook('onReady', async () => app.jobs.start());
+    app.addHook('onClose', async () => app.jobs.stop());
 
     installErrorHandler(app, config.bodyLimitBytes);
 
@@ -83,7 +91,12 @@ export interface BuildAppOptions extends AppOptions {
 }
 
 /** Build the app without listening: `server.ts` listens, tests use `app.inject`. */
-export async function buildApp({ config, db, logger }: BuildAppOptions): Promise<FastifyInstance> {
+export async function buildApp({
+  config,
+  db,
+  logger,
+  jobs,
+}: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     ...(logger ? { loggerInstance: logger } : { logger: false }),
     // A hop count is valid at run time (proxy-addr); Fastify's types omit it.
@@ -96,6 +109,6 @@ export async function buildApp({ config, db, logger }: BuildAppOptions): Promise
       void sendError(reply, toAppError(error, request, config.bodyLimitBytes));
     },
   });
-  await app.register(coldtraceApp, { config, db });
+  await app.register(coldtraceApp, { config, db, ...(jobs ? { jobs } : {}) });
   return app;
 }

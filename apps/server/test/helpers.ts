@@ -201,13 +201,19 @@ export interface CreateTestAppOptions {
   databaseName?: string;
   /** Register extra routes before the app is ready (e.g. test-only calls). */
   register?: (app: FastifyInstance) => void | Promise<void>;
+  /** Job queue: workers poll every 0.5 s in tests unless told otherwise. */
+  jobs?: { pollingIntervalSeconds?: number; runWorkers?: boolean };
 }
 
 export async function createTestApp(opts: CreateTestAppOptions = {}): Promise<TestApp> {
   const databaseName = opts.databaseName ?? (await createDatabaseFromTemplate());
   const config = testConfig(opts.config);
   const handle = openDatabase(`${inject('pgBaseUrl')}/${databaseName}`, { max: 5 });
-  const app = await buildApp({ config, db: handle.db });
+  const app = await buildApp({
+    config,
+    db: handle.db,
+    jobs: { pollingIntervalSeconds: 0.5, ...opts.jobs },
+  });
   if (opts.register) await app.register(async (scope) => opts.register!(scope));
   await app.ready();
   const db = handle.db;

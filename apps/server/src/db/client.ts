@@ -1,9 +1,11 @@
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import * as baseSchema from './schema';
+import * as auditSchema from './schema-audit';
 import * as shipmentSchema from './schema-shipments';
 
-const schema = { ...baseSchema, ...shipmentSchema };
+/** Every schema file (one per capability: add yours here and in drizzle.config.ts's glob). */
+const schema = { ...baseSchema, ...shipmentSchema, ...auditSchema };
 
 export type Database = NodePgDatabase<typeof schema>;
 /** A transaction handle (what `db.transaction(async (tx) => ...)` passes). */

@@ -4,6 +4,7 @@ import { drizzle } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import type pg from 'pg';
 import * as schema from './schema';
+import { installJobQueueSchema } from '../jobs/queue';
 import type { Database } from './client';
 
 export const MIGRATIONS_FOLDER = path.resolve(
@@ -36,7 +37,8 @@ export async function withStartupLock<T>(
   }
 }
 
-/** Apply the committed SQL migrations of `apps/server/drizzle/` (idempotent). */
+/** Apply the committed SQL migrations of `apps/server/drizzle/`, then pg-boss's own tables (idempotent). */
 export async function runMigrations(db: Database): Promise<void> {
   await migrate(db, { migrationsFolder: MIGRATIONS_FOLDER });
+  await installJobQueueSchema(db);
 }

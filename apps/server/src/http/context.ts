@@ -1,6 +1,7 @@
 import type {} from '@fastify/cookie';
 import type { RuntimeConfig } from '../config';
 import type { Database } from '../db/client';
+import type { JobQueue } from '../jobs/queue';
 import type { PasswordHasher } from '../modules/auth/passwords';
 import type { Principal } from '../modules/auth/principal';
 
@@ -10,6 +11,8 @@ declare module 'fastify' {
     config: RuntimeConfig;
     db: Database;
     passwords: PasswordHasher;
+    /** The durable job queue; modules register workers with `jobs.work` while the app registers. */
+    jobs: JobQueue;
   }
   interface FastifyRequest {
     /** Who made the request; set by `registerCall` before the handler runs (null: anonymous). */

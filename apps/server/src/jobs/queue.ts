@@ -1,0 +1,206 @@
+import { sql, type SQL } from 'drizzle-orm';
+import PgBoss from 'pg-boss';
+import type pg from 'pg';
+import type { Db } from '../db/client';
+
+/**
+ * The durable job queue (pg-boss 10) in the application's own database:
+ * e-mail, reports and alarm fan-out run here, so a restart or an unreachable
+ * mail server delays work and never loses it. Jobs can be sent inside the
+ * caller's transaction (`send(..., { tx })`): the job exists exactly when the
+ * change that caused it was committed.
+ *
+ * Handlers must be idempotent (a job interrupted by a crash runs again); each
+ * worker module keeps its own "done" mark in its tables (e.g. the mail outbox).
+ */
+
+export const JOB_SCHEMA = 'pgboss';
+
+export interface JobContext {
+  id: string;
+  /** Attempt number, 0 for the first run. */
+  retryCount: number;
+}
+
+export type JobHandler<T> = (data: T, job: JobContext) => Promise<void>;
+
+export interface QueueSettings {
+  /** Attempts after the first failure (default 10). */
+  retryLimit?: number;
+  /** Seconds before the first retry (default 15), doubled each time when `retryBackoff`. */
+  retryDelay?: number;
+  retryBackoff?: boolean;
+  /** A job running longer than this is considered dead and retried (default 300 s). */
+  expireInSeconds?: number;
+  /** Jobs fetched at once (default 5, run one after another). */
+  batchSize?: number;
+}
+
+export interface SendJobOptions {
+  /** Enqueue on this connection or transaction (commits or rolls back with it). */
+  tx?: Db;
+  /** At most one queued job with this key at a time (pg-boss singleton). */
+  singletonKey?: string;
+  startAfter?: Date | number;
+}
+
+export interface JobQueue {
+  /** Registers a worker; workers start with `start()` (the app's onReady). */
+  work<T extends object>(name: string, handler: JobHandler<T>, settings?: QueueSettings): void;
+  send<T extends object>(name: string, data: T, options?: SendJobOptions): Promise<string | null>;
+  start(): Promise<void>;
+  /** Waits for running jobs (up to `timeoutMs`), then stops polling. */
+  stop(timeoutMs?: number): Promise<void>;
+  /** Tests and benchmarks: resolves when no job of `names` is queued, retrying or running. */
+  waitForIdle(names: string[], timeoutMs?: number): Promise<void>;
+  /** The queue names with registered workers. */
+  readonly names: readonly string[];
+}
+
+interface QueueLogger {
+  error(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+}
+
+/** pg-boss's `executeSql` on a Drizzle connection or transaction: `$n` placeholders become parameters. */
+export function drizzleExecutor(db: Db): PgBoss.Db {
+  return {
+    async executeSql(text: string, values: unknown[] = []) {
+      const chunks: SQL[] = [];
+      let last = 0;
+      for (const match of text.matchAll(/\$(\d+)/g)) {
+        chunks.push(sql.raw(text.slice(last, match.index)));
+        // Drizzle drops an undefined value from the text; pg sends it as NULL.
+        chunks.push(sql`${values[Number(match[1]) - 1] ?? null}`);
+        last = match.index + match[0].length;
+      }
+      chunks.push(sql.raw(text.slice(last)));
+      const result = await db.execute(sql.join(chunks, sql.raw('')));
+      return { rows: result.rows };
+    },
+  };
+}
+
+/** The pg pool under a Drizzle instance made by `openDatabase`. */
+export function poolOf(db: Db): pg.Pool {
+  return (db as unknown as { $client: pg.Pool }).$client;
+}
+
+function poolExecutor(pool: pg.Pool): PgBoss.Db {
+  return {
+    async executeSql(text: string, values: unknown[] = []) {
+      const result = await pool.query(text, values);
+      return { rows: result.rows };
+    },
+  };
+}
+
+/** Creates or upgrades pg-boss's tables (run with the migrations, under the start-up lock). */
+export async function installJobQueueSchema(db: Db): Promise<void> {
+  const boss = new PgBoss({
+    db: drizzleExecutor(db),
+    schema: JOB_SCHEMA,
+    supervise: false,
+    schedule: false,
+    migrate: true,
+  });
+  boss.on('error', () => undefined);
+  await boss.start();
+  await boss.stop({ graceful: false, wait: true });
+}
+
+export function createJobQueue(
+  pool: pg.Pool,
+  log: QueueLogger,
+  options: { pollingIntervalSeconds?: number; runWorkers?: boolean } = {},
+): JobQueue {
+  const boss = new PgBoss({
+    db: poolExecutor(pool),
+    schema: JOB_SCHEMA,
+    supervise: true,
+    schedule: false,
+    migrate: false,
+  });
+  boss.on('error', (err) => log.error({ err }, 'job queue error'));
+  const workers = new Map<string, { handler: JobHandler<object>; settings: QueueSettings }>();
+  let started: Promise<void> | undefined;
+  let stopped = false;
+
+  const queue: JobQueue = {
+    get names() {
+      return [...workers.keys()];
+    },
+    work(name, handler, settings = {}) {
+      if (started) throw new Error(`job queue already started; register '${name}' earlier`);
+      workers.set(name, { handler: handler as JobHandler<object>, settings });
+    },
+    async send(name, data, opts = {}) {
+      if (!workers.has(name)) throw new Error(`no worker registered for job '${name}'`);
+      const settings = workers.get(name)!.settings;
+      return boss.send(name, data, {
+        ...(opts.tx ? { db: drizzleExecutor(opts.tx) } : {}),
+        ...(opts.singletonKey ? { singletonKey: opts.singletonKey } : {}),
+        ...(opts.startAfter !== undefined ? { startAfter: opts.startAfter } : {}),
+        retryLimit: settings.retryLimit ?? 10,
+        retryDelay: settings.retryDelay ?? 15,
+        retryBackoff: settings.retryBackoff ?? true,
+        expireInSeconds: settings.expireInSeconds ?? 300,
+      });
+    },
+    start() {
+      started ??= (async () => {
+        // Sending needs the queue rows; a stopped instance (tests, CLI) still sends.
+        await boss.start();
+        for (const name of workers.keys()) {
+          if (!(await boss.getQueue(name))) await boss.createQueue(name, { name });
+        }
+        if (options.runWorkers === false) return;
+        for (const [name, { handler, settings }] of workers) {
+          await boss.work<object>(
+            name,
+            {
+              batchSize: settings.batchSize ?? 5,
+              pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2,
+              includeMetadata: true,
+            },
+            async (jobs) => {
+              // One by one, each completed or failed on its own: a failure retries only its job.
+              for (const job of jobs) {
+                if (stopped) throw new Error('job queue stopping');
+                try {
+                  await handler(job.data, { id: job.id, retryCount: job.retryCount });
+                } catch (err) {
+                  log.warn({ err, job: job.id, queue: name }, 'job failed; it will be retried');
+                  await boss.fail(name, job.id, { message: String(err) });
+                  continue;
+                }
+                await boss.complete(name, job.id);
+              }
+            },
+          );
+        }
+      })();
+      return started;
+    },
+    async stop(timeoutMs = 10_000) {
+      if (!started || stopped) return;
+      stopped = true;
+      await started.catch(() => undefined);
+      await boss.stop({ graceful: true, wait: true, timeout: timeoutMs, close: false });
+    },
+    async waitForIdle(names, timeoutMs = 30_000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const { rows } = await pool.query<{ n: string }>(
+          `SELECT count(*)::text AS n FROM ${JOB_SCHEMA}.job
+            WHERE name = ANY($1) AND state IN ('created', 'retry', 'active')`,
+          [names],
+        );
+        if (rows[0]!.n === '0') return;
+        if (Date.now() > deadline) throw new Error(`jobs still pending after ${timeoutMs} ms`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    },
+  };
+  return queue;
+}
