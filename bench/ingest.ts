@@ -1,17 +1,6 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
-import { buildApp } from '../apps/server/src/app';
-import { loadConfig, type RuntimeConfig } from '../apps/server/src/config';
-import { openDatabase, type DatabaseHandle } from '../apps/server/src/db/client';
-import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from '../apps/server/src/db/embedded';
-import { runMigrations } from '../apps/server/src/db/migrate';
-import { users } from '../apps/server/src/db/schema';
-import { userTokens } from '../apps/server/src/db/schema-shipments';
-import { newToken, sessionIdOf } from '../apps/server/src/modules/auth/cookies';
-import { createOrganization, setMembership } from '../apps/server/src/modules/orgs/repository';
+import type pg from 'pg';
+import { deviceToken, startBench, type Bench } from './bench-server';
 import { createRng, excursionEvent, temperatureSeries } from '../tools/simulator/src/index';
 import { fmt } from './measure';
 
@@ -40,100 +29,6 @@ const ROUNDS = 3;
 const WARM_UP = 8;
 const CONCURRENCY = 4;
 const INTERVAL = 60;
-
-interface Bench {
-  baseUrl: string;
-  handle: DatabaseHandle;
-  close(): Promise<void>;
-}
-
-async function scratchDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const external = process.env.DATABASE_URL;
-  if (external === undefined) {
-    const dataDir = await mkdtemp(path.join(tmpdir(), 'coldtrace-bench-pg-'));
-    const quiet = { info: () => undefined, warn: () => undefined, debug: () => undefined };
-    const cluster: EmbeddedPostgresHandle = await startEmbeddedPostgres({
-      dataDir,
-      port: 25433 + Math.floor(Math.random() * 1000),
-      database: 'coldtrace_bench',
-      log: quiet,
-      persistent: false,
-    });
-    return {
-      url: cluster.url,
-      async drop() {
-        await cluster.stop();
-        await rm(dataDir, { recursive: true, force: true });
-      },
-    };
-  }
-  const name = `coldtrace_bench_${process.pid}_${Date.now()}`;
-  const admin = new pg.Client({ connectionString: external });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${admin.escapeIdentifier(name)}`);
-  await admin.end();
-  const url = new URL(external);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const c = new pg.Client({ connectionString: external });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${c.escapeIdentifier(name)} WITH (FORCE)`);
-      await c.end();
-    },
-  };
-}
-
-async function startBench(): Promise<Bench> {
-  const database = await scratchDatabase();
-  const handle = openDatabase(database.url, { max: 10 });
-  await runMigrations(handle.db);
-  const base = loadConfig({ LOG_LEVEL: 'silent', SEED_DEMO: 'false' });
-  const config: RuntimeConfig = {
-    ...base,
-    secretKey: 'bench-secret-key-bench-secret-key-bench-secret-key',
-    webDist: path.join(tmpdir(), 'coldtrace-bench-no-web-dist'),
-  };
-  const app = await buildApp({ config, db: handle.db });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const address = app.server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  return {
-    baseUrl: `http://127.0.0.1:${port}`,
-    handle,
-    async close() {
-      await app.close();
-      await handle.close();
-      await database.drop();
-    },
-  };
-}
-
-/** An organization, an administrator in it and a device token of that user. */
-async function deviceToken(handle: DatabaseHandle): Promise<string> {
-  const db = handle.db;
-  const { organization } = await createOrganization(db, 'Bench Organization');
-  const [user] = await db
-    .insert(users)
-    .values({
-      username: 'bench',
-      email: 'bench@example.test',
-      firstName: 'Bench',
-      lastName: 'Gateway',
-      passwordHash: 'not-used',
-    })
-    .returning();
-  await setMembership(db, user!.id, organization.id, 'Administrator');
-  const token = newToken();
-  await db.insert(userTokens).values({
-    id: sessionIdOf(token),
-    userId: user!.id,
-    organizationId: organization.id,
-    expiry: new Date(Date.now() + 86_400_000),
-  });
-  return token;
-}
 
 /** The 10,000-point log of record `n`: 2-8 °C with one warm excursion. */
 function log(n: number, start: number): number[] {

@@ -6,11 +6,15 @@
 import { filterGrammarBench } from './filter-grammar';
 import { ingestBench } from './ingest';
 import { passwordHashBench } from './password-hash';
+import { reportsBench } from './reports';
+import { webBench } from './web';
 
 const benches: Record<string, () => Promise<void>> = {
   'filter-grammar': filterGrammarBench,
   ingest: ingestBench,
   'password-hash': passwordHashBench,
+  reports: reportsBench,
+  web: webBench,
 };
 
 const wanted = process.argv.slice(2);

@@ -1,18 +1,9 @@
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { LocalizationProvider } from '@mui/x-date-pickers/LocalizationProvider';
-import { AdapterDayjs } from '@mui/x-date-pickers/AdapterDayjs';
-import { DatePicker } from '@mui/x-date-pickers/DatePicker';
-import dayjs, { type Dayjs } from 'dayjs';
-import timezone from 'dayjs/plugin/timezone';
-import utc from 'dayjs/plugin/utc';
-import { useState } from 'react';
 import { addDays, todayInZone } from '../../../components/server-grid/zoned-day';
-
-dayjs.extend(utc);
-dayjs.extend(timezone);
 
 export interface Period {
   from: string | null;
@@ -26,15 +17,12 @@ const PRESETS = [
   { label: '90 days', days: 90 },
 ] as const;
 
-function toDay(value: Dayjs | null): string | null | 'invalid' {
-  if (value === null) return null;
-  return value.isValid() ? value.format('YYYY-MM-DD') : 'invalid';
-}
-
 /**
- * The date range of the statistics: two date pickers (days in the user's
- * zone), quick ranges and 'All time'. Half-typed dates stay in the fields;
- * only whole days (or an empty field) reach `onChange`.
+ * The date range of the statistics: two date fields (days in the user's
+ * zone, `YYYY-MM-DD`), quick ranges and 'All time'. The browser's own date
+ * input (a calendar on phones, typing on desktops) keeps the dashboard's
+ * first load light: no date-picker library on the first route. A field the
+ * browser cannot read as a whole day is empty, which means "open-ended".
  */
 export function PeriodPicker({
   period,
@@ -47,95 +35,71 @@ export function PeriodPicker({
   onChange: (period: Period) => void;
   message?: string;
 }) {
-  const source = `${period.from ?? ''}|${period.to ?? ''}`;
-  const toValue = (day: string | null) => (day ? dayjs.tz(day, timeZone) : null);
-  const [local, setLocal] = useState({
-    source,
-    from: toValue(period.from),
-    to: toValue(period.to),
-  });
-  let fields = local;
-  if (local.source !== source) {
-    const same = `${toDay(local.from) ?? ''}|${toDay(local.to) ?? ''}` === source;
-    fields = same
-      ? { ...local, source }
-      : { source, from: toValue(period.from), to: toValue(period.to) };
-    setLocal(fields);
-  }
-
   const today = todayInZone(timeZone);
-  const change = (which: 'from' | 'to', value: Dayjs | null) => {
-    const next = { ...fields, [which]: value };
-    setLocal(next);
-    const from = toDay(next.from);
-    const to = toDay(next.to);
-    if (from !== 'invalid' && to !== 'invalid') onChange({ from, to });
+  const change = (which: 'from' | 'to', value: string) => {
+    onChange({ ...period, [which]: value === '' ? null : value });
   };
 
   const active = (days: number) => period.to === today && period.from === addDays(today, 1 - days);
 
   return (
-    <LocalizationProvider dateAdapter={AdapterDayjs}>
-      <Stack spacing={1} sx={{ alignItems: { xs: 'stretch', md: 'flex-end' } }}>
-        <Stack
-          direction="row"
-          spacing={1}
-          sx={{ alignItems: 'center', justifyContent: { md: 'flex-end' } }}
-        >
-          <DatePicker
-            label="From"
-            value={fields.from}
-            timezone={timeZone}
-            onChange={(value) => change('from', value)}
-            maxDate={toValue(today) ?? undefined}
-            slotProps={{
-              textField: { size: 'small', sx: { width: { xs: '50%', md: 168 } } },
-            }}
-          />
-          <DatePicker
-            label="To"
-            value={fields.to}
-            timezone={timeZone}
-            onChange={(value) => change('to', value)}
-            maxDate={toValue(today) ?? undefined}
-            slotProps={{
-              textField: { size: 'small', sx: { width: { xs: '50%', md: 168 } } },
-            }}
-          />
-        </Stack>
-        <Box
-          role="group"
-          aria-label="Quick ranges"
-          sx={{ display: 'flex', flexWrap: 'wrap', gap: 0.5, justifyContent: { md: 'flex-end' } }}
-        >
-          {PRESETS.map((preset) => (
-            <Button
-              key={preset.label}
-              size="small"
-              variant={active(preset.days) ? 'contained' : 'text'}
-              aria-pressed={active(preset.days)}
-              onClick={() => onChange({ from: addDays(today, 1 - preset.days), to: today })}
-              sx={{ minWidth: 0, px: 1 }}
-            >
-              {preset.label}
-            </Button>
-          ))}
+    <Stack spacing={1} sx={{ alignItems: { xs: 'stretch', md: 'flex-end' } }}>
+      <Stack
+        direction="row"
+        spacing={1}
+        sx={{ alignItems: 'center', justifyContent: { md: 'flex-end' } }}
+      >
+        <TextField
+          type="date"
+          label="From"
+          size="small"
+          value={period.from ?? ''}
+          onChange={(event) => change('from', event.target.value)}
+          slotProps={{ inputLabel: { shrink: true }, htmlInput: { max: today } }}
+          sx={{ width: { xs: '50%', md: 168 } }}
+        />
+        <TextField
+          type="date"
+          label="To"
+          size="small"
+          value={period.to ?? ''}
+          onChange={(event) => change('to', event.target.value)}
+          slotProps={{ inputLabel: { shrink: true }, htmlInput: { max: today } }}
+          sx={{ width: { xs: '50%', md: 168 } }}
+        />
+      </Stack>
+      <Box
+        role="group"
+        aria-label="Quick ranges"
+        sx={{ display: 'flex', flexWrap: 'wrap', gap: 0.5, justifyContent: { md: 'flex-end' } }}
+      >
+        {PRESETS.map((preset) => (
           <Button
+            key={preset.label}
             size="small"
-            variant={period.from || period.to ? 'text' : 'contained'}
-            aria-pressed={!period.from && !period.to}
-            onClick={() => onChange({ from: null, to: null })}
+            variant={active(preset.days) ? 'contained' : 'text'}
+            aria-pressed={active(preset.days)}
+            onClick={() => onChange({ from: addDays(today, 1 - preset.days), to: today })}
             sx={{ minWidth: 0, px: 1 }}
           >
-            All time
+            {preset.label}
           </Button>
-        </Box>
-        {message ? (
-          <Typography variant="body2" color="error" role="alert">
-            {message}
-          </Typography>
-        ) : null}
-      </Stack>
-    </LocalizationProvider>
+        ))}
+        <Button
+          size="small"
+          variant={period.from || period.to ? 'text' : 'contained'}
+          aria-pressed={!period.from && !period.to}
+          onClick={() => onChange({ from: null, to: null })}
+          sx={{ minWidth: 0, px: 1 }}
+        >
+          All time
+        </Button>
+      </Box>
+      {message ? (
+        <Typography variant="body2" color="error" role="alert">
+          {message}
+        </Typography>
+      ) : null}
+    </Stack>
   );
 }
