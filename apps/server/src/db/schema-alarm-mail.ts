@@ -1,0 +1,190 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  bigserial,
+  index,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import type { TRuleGroup } from '@coldtrace/contract';
+import { organizations, users } from './schema';
+import { alarms, records, travelLocations } from './schema-shipments';
+
+/**
+ * E-mail notifications (issue 6 item 4, docs/decisions/alarm-mail.md): the
+ * product / carrier notification settings, the notification rules, the
+ * notification events (an alarm raised, a departure, an arrival: the
+ * worker's "done" mark), the alarms already e-mailed (so two paths announcing
+ * one alarm still send one e-mail), and the notification log.
+ */
+
+const timestamptz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+const orgRef = () =>
+  uuid('organization_id')
+    .notNull()
+    .references(() => organizations.id, { onDelete: 'cascade' });
+const textList = (name: string) =>
+  text(name)
+    .array()
+    .notNull()
+    .default(sql`'{}'::text[]`);
+
+/** Product / carrier notification setting (spec section 3). */
+export const notificationSettings = pgTable(
+  'notification_settings',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    organizationId: orgRef(),
+    created: timestamptz('created').notNull().defaultNow(),
+    createdByUserId: uuid('created_by_user_id').references(() => users.id, {
+      onDelete: 'set null',
+    }),
+    /** Null: any product. Matched against the record's product_designation ignoring case. */
+    productName: text('product_name'),
+    /** Null: any carrier. */
+    carrierName: text('carrier_name'),
+    notificationType: text('notification_type', {
+      enum: ['Departure', 'Alarm', 'Arrival'],
+    }).notNull(),
+    status: text('status', { enum: ['Enabled', 'Disabled', 'Test'] }).notNull(),
+    toList: textList('to_list'),
+    ccList: textList('cc_list'),
+    bccList: textList('bcc_list'),
+    smsList: textList('sms_list'),
+    comment: text('comment'),
+    customTemplateEmail: text('custom_template_email'),
+    customTemplateSubject: text('custom_template_subject'),
+    customTemplateSms: text('custom_template_sms'),
+    customTemplateAttachment: text('custom_template_attachment'),
+    originLocationId: bigint('origin_location_id', { mode: 'number' }).references(
+      () => travelLocations.id,
+      { onDelete: 'set null' },
+    ),
+    destinationLocationId: bigint('destination_location_id', { mode: 'number' }).references(
+      () => travelLocations.id,
+      { onDelete: 'set null' },
+    ),
+  },
+  (t) => [index('notification_settings_org_type_idx').on(t.organizationId, t.notificationType)],
+);
+
+/** Notification rule (spec section 3, "Rule engine"): a rule group and the users it notifies. */
+export const notificationRules = pgTable(
+  'notification_rules',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    organizationId: orgRef(),
+    created: timestamptz('created').notNull().defaultNow(),
+    name: text('name').notNull(),
+    userIds: uuid('user_ids')
+      .array()
+      .notNull()
+      .default(sql`'{}'::uuid[]`),
+    rootRule: jsonb('root_rule').$type<TRuleGroup>().notNull(),
+  },
+  (t) => [index('notification_rules_org_idx').on(t.organizationId)],
+);
+
+/**
+ * A notification event: alarms raised on a record, or its departure or
+ * arrival. `event_key` identifies it (a second announcement of the same event
+ * does nothing); `processed_at` is set in the transaction that writes its
+ * e-mails, so a re-run job sends nothing new.
+ */
+export const alarmMailEvents = pgTable(
+  'alarm_mail_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    organizationId: orgRef(),
+    recordId: bigint('record_id', { mode: 'number' })
+      .notNull()
+      .references(() => records.id, { onDelete: 'cascade' }),
+    notificationType: text('notification_type', {
+      enum: ['Departure', 'Alarm', 'Arrival'],
+    }).notNull(),
+    eventKey: text('event_key').notNull(),
+    /** When it happened (alarm creation, trip begin or end time). */
+    occurredAt: timestamptz('occurred_at').notNull(),
+    alarmIds: bigint('alarm_ids', { mode: 'number' })
+      .array()
+      .notNull()
+      .default(sql`'{}'::bigint[]`),
+    created: timestamptz('created').notNull().defaultNow(),
+    processedAt: timestamptz('processed_at'),
+  },
+  (t) => [
+    uniqueIndex('alarm_mail_events_key').on(t.organizationId, t.eventKey),
+    index('alarm_mail_events_pending_idx')
+      .on(t.created)
+      .where(sql`${t.processedAt} IS NULL`),
+  ],
+);
+
+/** Alarms already announced by e-mail: each alarm is e-mailed by one event only. */
+export const alarmMailEventAlarms = pgTable('alarm_mail_event_alarms', {
+  alarmId: bigint('alarm_id', { mode: 'number' })
+    .primaryKey()
+    .references(() => alarms.id, { onDelete: 'cascade' }),
+  eventId: bigint('event_id', { mode: 'number' })
+    .notNull()
+    .references(() => alarmMailEvents.id, { onDelete: 'cascade' }),
+});
+
+/**
+ * Notification log entry (spec section 3): one per e-mail written (a Test
+ * setting writes its entry and sends nothing). `message_key` names the e-mail
+ * within its event (a setting, or one person), unique per event.
+ */
+export const notificationLog = pgTable(
+  'notification_log',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    organizationId: orgRef(),
+    created: timestamptz('created').notNull().defaultNow(),
+    notificationType: text('notification_type', {
+      enum: ['Departure', 'Alarm', 'Arrival'],
+    }).notNull(),
+    /** When the event happened. */
+    timestamp: timestamptz('timestamp').notNull(),
+    /** The receiver (destination) location's name of the record, when it has one. */
+    destination: text('destination'),
+    toList: textList('to_list'),
+    ccList: textList('cc_list'),
+    bccList: textList('bcc_list'),
+    smsList: textList('sms_list'),
+    /** Why these people: the sources, and "Test: not sent" for a Test setting. */
+    comment: text('comment'),
+    serialNumber: text('serial_number'),
+    /** The body and subject as written. */
+    customTemplateEmail: text('custom_template_email'),
+    customTemplateSubject: text('custom_template_subject'),
+    customTemplateSms: text('custom_template_sms'),
+    customTemplateAttachment: text('custom_template_attachment'),
+    recordId: bigint('record_id', { mode: 'number' }).references(() => records.id, {
+      onDelete: 'set null',
+    }),
+    eventId: bigint('event_id', { mode: 'number' })
+      .notNull()
+      .references(() => alarmMailEvents.id, { onDelete: 'cascade' }),
+    messageKey: text('message_key').notNull(),
+    settingId: bigint('setting_id', { mode: 'number' }).references(() => notificationSettings.id, {
+      onDelete: 'set null',
+    }),
+    /** sent: queued in the mail outbox; test: a Test setting, nothing sent. */
+    status: text('status', { enum: ['sent', 'test'] }).notNull(),
+  },
+  (t) => [
+    uniqueIndex('notification_log_event_message_key').on(t.eventId, t.messageKey),
+    index('notification_log_org_created_idx').on(t.organizationId, t.created),
+    index('notification_log_record_idx').on(t.recordId),
+  ],
+);
+
+export type NotificationSettingRow = typeof notificationSettings.$inferSelect;
+export type NotificationRuleRow = typeof notificationRules.$inferSelect;
+export type AlarmMailEventRow = typeof alarmMailEvents.$inferSelect;
+export type NotificationLogRow = typeof notificationLog.$inferSelect;
