@@ -17,6 +17,8 @@ async function main(): Promise<void> {
   const handle = openDatabase('postgres://unused@127.0.0.1:1/unused');
   const config = { ...loadConfig({ LOG_LEVEL: 'silent' }), secretKey: 'unused'.repeat(8) };
   const app = await buildApp({ config, db: handle.db });
+  // The job queue would connect at ready; the document needs no queue.
+  app.jobs.start = async () => undefined;
   try {
     await app.ready();
     const json = JSON.stringify(app.swagger(), null, 2);

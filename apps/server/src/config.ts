@@ -190,6 +190,25 @@ const envSchema = z.object({
     z.string().default('apps/web/dist').transform(resolvePath),
   ),
   EMBEDDED_PG_PORT: int('EMBEDDED_PG_PORT', 1, 65535, 0),
+  SMTP_URL: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .optional()
+      .superRefine((v, ctx) => {
+        if (v !== undefined && !/^smtps?:\/\//.test(v.trim()))
+          ctx.addIssue({
+            code: 'custom',
+            message: 'SMTP_URL must be an smtp:// or smtps:// URL',
+          });
+      }),
+  ),
+  MAIL_FROM: z.preprocess(
+    blankToUndefined,
+    z.string().default('Coldtrace <no-reply@coldtrace.local>'),
+  ),
+  MAIL_RETRY_DELAY_SECONDS: int('MAIL_RETRY_DELAY_SECONDS', 1, 3600, 15),
+  PASSWORD_RESET_TTL_HOURS: int('PASSWORD_RESET_TTL_HOURS', 1, 24 * 366, 72),
 });
 
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -219,6 +238,13 @@ export interface Config {
   webDist: string;
   /** First port tried for the embedded PostgreSQL; `exact` when EMBEDDED_PG_PORT was given. */
   embeddedPg: { port: number; exact: boolean };
+  /**
+   * Mail: SMTP_URL (absent: kept in the outbox table and printed to the log), MAIL_FROM, and
+   * the first retry delay after a failed delivery (doubled each time).
+   */
+  mail: { smtpUrl: string | undefined; from: string; retryDelaySeconds: number };
+  /** Lifetime of password reset and welcome links. */
+  passwordResetTtlHours: number;
 }
 
 /** The configuration once the secret key is known (what the app is built with). */
@@ -275,5 +301,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       e.EMBEDDED_PG_PORT === 0
         ? { port: DEFAULT_EMBEDDED_PG_PORT, exact: false }
         : { port: e.EMBEDDED_PG_PORT, exact: true },
+    mail: {
+      smtpUrl: e.SMTP_URL?.trim(),
+      from: e.MAIL_FROM.trim(),
+      retryDelaySeconds: e.MAIL_RETRY_DELAY_SECONDS,
+    },
+    passwordResetTtlHours: e.PASSWORD_RESET_TTL_HOURS,
   };
 }

@@ -2,7 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE } from '@coldtrace/contract';
-import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import type {
+  FastifyBaseLogger,
+  FastifyInstance,
+  InjectOptions,
+  LightMyRequestResponse,
+} from 'fastify';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { inject } from 'vitest';
@@ -203,6 +208,8 @@ export interface CreateTestAppOptions {
   register?: (app: FastifyInstance) => void | Promise<void>;
   /** Job queue: workers poll every 0.5 s in tests unless told otherwise. */
   jobs?: { pollingIntervalSeconds?: number; runWorkers?: boolean };
+  /** A pino logger (e.g. to capture the log); none by default. */
+  logger?: FastifyBaseLogger;
 }
 
 export async function createTestApp(opts: CreateTestAppOptions = {}): Promise<TestApp> {
@@ -213,6 +220,7 @@ export async function createTestApp(opts: CreateTestAppOptions = {}): Promise<Te
     config,
     db: handle.db,
     jobs: { pollingIntervalSeconds: 0.5, ...opts.jobs },
+    ...(opts.logger ? { logger: opts.logger } : {}),
   });
   if (opts.register) await app.register(async (scope) => opts.register!(scope));
   await app.ready();

@@ -2,9 +2,10 @@ import { authPrivacyPolicyGet, authTosGet } from '@coldtrace/contract';
 import type { FastifyInstance } from 'fastify';
 import { notFound } from '../../http/errors';
 import { registerCall } from '../../http/register-call';
+import { legalPublishRoutes } from './publish-routes';
 import { findActivePrivacyPolicy, findActiveTerms } from './repository';
 
-/** Terms of service and privacy policy, read-only (publishing them comes with server administration). */
+/** Terms of service and privacy policy; publishing and agreeing are in `publish-routes.ts`. */
 export async function legalRoutes(app: FastifyInstance): Promise<void> {
   registerCall(app, authTosGet, async () => {
     const terms = await findActiveTerms(app.db);
@@ -17,4 +18,6 @@ export async function legalRoutes(app: FastifyInstance): Promise<void> {
     if (!policy) throw notFound('Privacy policy');
     return { content: policy.content };
   });
+
+  await app.register(legalPublishRoutes);
 }

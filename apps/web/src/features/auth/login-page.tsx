@@ -1,10 +1,4 @@
-import Visibility from '@mui/icons-material/Visibility';
-import VisibilityOff from '@mui/icons-material/VisibilityOff';
 import Alert from '@mui/material/Alert';
-import Button from '@mui/material/Button';
-import CircularProgress from '@mui/material/CircularProgress';
-import IconButton from '@mui/material/IconButton';
-import InputAdornment from '@mui/material/InputAdornment';
 import Link from '@mui/material/Link';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
@@ -18,6 +12,8 @@ import { ensureCsrfToken } from '../../lib/api-client';
 import { isApiError } from '../../lib/api-error';
 import { isLoggedIn, takeRedirectTarget } from '../../lib/session';
 import { useLogin } from './api/login';
+import { PasswordField } from './components/password-field';
+import { SubmitButton } from './components/submit-button';
 
 type FieldErrors = Partial<Record<'email_or_username' | 'password', string>>;
 
@@ -27,7 +23,6 @@ export function LoginPage() {
   const login = useLogin();
   const [emailOrUsername, setEmailOrUsername] = useState('');
   const [password, setPassword] = useState('');
-  const [showPassword, setShowPassword] = useState(false);
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
   const [message, setMessage] = useState<string | null>(null);
 
@@ -96,11 +91,10 @@ export function LoginPage() {
           helperText={fieldErrors.email_or_username}
           disabled={working}
         />
-        <TextField
+        <PasswordField
           id="login-password"
           label="Password"
           name="password"
-          type={showPassword ? 'text' : 'password'}
           autoComplete="current-password"
           fullWidth
           value={password}
@@ -108,32 +102,8 @@ export function LoginPage() {
           error={Boolean(fieldErrors.password)}
           helperText={fieldErrors.password}
           disabled={working}
-          slotProps={{
-            input: {
-              endAdornment: (
-                <InputAdornment position="end">
-                  <IconButton
-                    aria-label={showPassword ? 'Hide password' : 'Show password'}
-                    onClick={() => setShowPassword((shown) => !shown)}
-                    edge="end"
-                    size="small"
-                  >
-                    {showPassword ? <VisibilityOff /> : <Visibility />}
-                  </IconButton>
-                </InputAdornment>
-              ),
-            },
-          }}
         />
-        <Button
-          type="submit"
-          variant="contained"
-          size="large"
-          disabled={working}
-          startIcon={working ? <CircularProgress size={18} color="inherit" aria-hidden /> : null}
-        >
-          Log In
-        </Button>
+        <SubmitButton working={working}>Log In</SubmitButton>
         <Link
           component={RouterLink}
           to="/forgotpassword"

@@ -4,6 +4,7 @@ import GroupOutlined from '@mui/icons-material/GroupOutlined';
 import KeyOutlined from '@mui/icons-material/KeyOutlined';
 import LocalOfferOutlined from '@mui/icons-material/LocalOfferOutlined';
 import Logout from '@mui/icons-material/Logout';
+import LockResetOutlined from '@mui/icons-material/LockResetOutlined';
 import NotificationsActiveOutlined from '@mui/icons-material/NotificationsActiveOutlined';
 import PersonOutlined from '@mui/icons-material/PersonOutlined';
 import SettingsOutlined from '@mui/icons-material/SettingsOutlined';
@@ -18,11 +19,12 @@ import { useId, useState, type ReactElement, type ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { hasPermission } from '../../../lib/session';
 import { useLogout } from '../../session';
+import { ChangePasswordDialog } from './change-password-dialog';
 import { NotificationSettingsDialog } from './notification-settings-dialog';
 import { ProfileDialog } from './profile-dialog';
 import { UnitsSettingsDialog } from './units-settings-dialog';
 
-type DialogName = 'profile' | 'units' | 'notifications';
+type DialogName = 'profile' | 'password' | 'units' | 'notifications';
 
 interface AdminLink {
   to: string;
@@ -51,7 +53,7 @@ export function adminLinks(user: TUser): AdminLink[] {
 }
 
 /**
- * The settings menu of the top bar: View Profile, Units Settings, Notification
+ * The settings menu of the top bar: View Profile, Change Password, Units Settings, Notification
  * Settings, the admin links the user may see, and Log Out.
  */
 export function SettingsMenu({ user }: { user: TUser }) {
@@ -74,6 +76,12 @@ export function SettingsMenu({ user }: { user: TUser }) {
         <PersonOutlined fontSize="small" />
       </ListItemIcon>
       <ListItemText>View Profile</ListItemText>
+    </MenuItem>,
+    <MenuItem key="password" onClick={() => openDialog('password')}>
+      <ListItemIcon>
+        <LockResetOutlined fontSize="small" />
+      </ListItemIcon>
+      <ListItemText>Change Password</ListItemText>
     </MenuItem>,
     <MenuItem key="units" onClick={() => openDialog('units')}>
       <ListItemIcon>
@@ -141,6 +149,7 @@ export function SettingsMenu({ user }: { user: TUser }) {
         {items}
       </Menu>
       {dialog === 'profile' ? <ProfileDialog user={user} onClose={() => setDialog(null)} /> : null}
+      {dialog === 'password' ? <ChangePasswordDialog onClose={() => setDialog(null)} /> : null}
       {dialog === 'units' ? (
         <UnitsSettingsDialog user={user} onClose={() => setDialog(null)} />
       ) : null}

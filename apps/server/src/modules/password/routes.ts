@@ -1,0 +1,37 @@
+import {
+  authPasswordChange,
+  authPasswordReset,
+  authPasswordResetConfirm,
+  authPasswordResetValidate,
+} from '@coldtrace/contract';
+import type { FastifyInstance } from 'fastify';
+import { registerCall } from '../../http/register-call';
+import { presentUser } from '../auth/presenter';
+import { createPasswordService, PASSWORD_RESET_JOB, type ResetRequestJob } from './service';
+
+/** Password reset and welcome links, and password change (issue 5). */
+export async function passwordRoutes(app: FastifyInstance): Promise<void> {
+  const service = createPasswordService(app);
+
+  app.jobs.work<ResetRequestJob>(PASSWORD_RESET_JOB, async ({ email }, job) =>
+    service.sendResetMail(email, job.id),
+  );
+
+  registerCall(app, authPasswordReset, async ({ body }) => {
+    await service.requestReset(body.email);
+  });
+
+  registerCall(app, authPasswordResetValidate, async ({ body }) => {
+    await service.validateLink(body.uuid, body.token);
+  });
+
+  registerCall(app, authPasswordResetConfirm, async ({ body }) => {
+    await service.confirmReset(body.uuid, body.token, body.new_password);
+  });
+
+  registerCall(app, authPasswordChange, async ({ body, requirePrincipal }) => {
+    const principal = requirePrincipal();
+    const user = await service.changePassword(principal, body);
+    return presentUser(app.db, { ...principal, user });
+  });
+}

@@ -1,0 +1,119 @@
+import { Writable } from 'node:stream';
+import { SESSION_COOKIE } from '@coldtrace/contract';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, TEST_PASSWORD, type TestApp } from '../../../test/helpers';
+import { eventually, startSmtpSink, type SmtpSink } from '../../../test/smtp-sink';
+import { MAIL_SEND_JOB } from '../mail/outbox';
+import { PASSWORD_RESET_JOB } from './service';
+
+/** Security properties of the account flows, with mail delivered to a real SMTP server. */
+describe('account security', () => {
+  let sink: SmtpSink;
+  let t: TestApp;
+  let log = '';
+
+  beforeAll(async () => {
+    sink = await startSmtpSink();
+    const stream = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        log += chunk.toString();
+        done();
+      },
+    });
+    t = await createTestApp({
+      config: {
+        mail: { smtpUrl: sink.url, from: 'Coldtrace <no-reply@ct.test>', retryDelaySeconds: 1 },
+      },
+      logger: pino({ level: 'trace' }, stream),
+    });
+  });
+  afterAll(async () => {
+    await t.close();
+    await sink.close();
+  });
+
+  it('the session id changes at sign-in', async () => {
+    const user = await t.createUser();
+    const client = t.client();
+    await client.login(user.username, user.password);
+    const first = client.sessionToken;
+    await client.login(user.username, user.password);
+    const second = client.sessionToken;
+    expect(first).toBeTruthy();
+    expect(second).toBeTruthy();
+    expect(second).not.toBe(first);
+    // The replaced session is gone.
+    const replay = t.client();
+    replay.cookies.set(SESSION_COOKIE, first!);
+    expect((await replay.get('/api/auth/session/')).statusCode).toBe(401);
+  });
+
+  it('a signed-out cookie replayed gives 401', async () => {
+    const { client } = await t.signIn();
+    const token = client.sessionToken!;
+    expect((await client.get('/api/auth/logout/')).statusCode).toBe(204);
+    const replay = t.client();
+    replay.cookies.set(SESSION_COOKIE, token);
+    const res = await replay.get('/api/auth/session/');
+    expect(res.statusCode).toBe(401);
+    expect(res.json().code).toBe('UNAUTHENTICATED');
+  });
+
+  it('no password, token or reset link secret appears in the log of a whole reset and change', async () => {
+    const user = await t.createUser();
+    const secrets: string[] = [user.password];
+
+    const client = t.client();
+    await client.login(user.username, user.password);
+    secrets.push(client.sessionToken!);
+    expect((await client.post('/api/auth/password-reset/', { email: user.email })).statusCode).toBe(
+      204,
+    );
+    await t.app.jobs.waitForIdle([PASSWORD_RESET_JOB, MAIL_SEND_JOB]);
+    const mail = await eventually(
+      () => sink.messages.find((m) => m.envelopeTo.includes(user.email)),
+      (m) => m !== undefined,
+    );
+    const match = /\/passwordreset\/([0-9a-f-]{36})\/([A-Za-z0-9_-]{43})/.exec(mail!.text ?? '');
+    expect(match).not.toBeNull();
+    const token = match![2]!;
+    secrets.push(token);
+
+    const reset = 'reset passphrase for the log test';
+    secrets.push(reset);
+    const confirmed = await t.client().post('/api/auth/password-reset-confirm/', {
+      uuid: match![1],
+      token,
+      new_password: reset,
+    });
+    expect(confirmed.statusCode).toBe(204);
+    // A failed attempt with the same (now dead) token, and a failed sign-in.
+    await t.client().post('/api/auth/password-reset-confirm/', {
+      uuid: match![1],
+      token,
+      new_password: reset,
+    });
+    await t.client().login(user.username, 'a wrong password in the log test');
+    secrets.push('a wrong password in the log test');
+
+    const signedIn = t.client();
+    await signedIn.login(user.username, reset);
+    secrets.push(signedIn.sessionToken!);
+    const changed = 'changed passphrase for the log test';
+    secrets.push(changed);
+    expect(
+      (
+        await signedIn.post('/api/auth/password-change/', {
+          old_password: reset,
+          new_password: changed,
+          new_password_confirm: changed,
+        })
+      ).statusCode,
+    ).toBe(200);
+
+    expect(log.length).toBeGreaterThan(1000); // requests were logged at all
+    for (const secret of secrets) expect(log).not.toContain(secret);
+    expect(log).not.toContain(TEST_PASSWORD);
+  });
+});

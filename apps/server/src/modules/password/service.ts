@@ -1,0 +1,131 @@
+import type { FastifyInstance } from 'fastify';
+import type { UserRow } from '../../db/schema';
+import { AppError } from '../../http/errors';
+import { isUuid } from '../../http/ids';
+import { clearAccountFailures } from '../auth/repository';
+import type { Principal } from '../auth/principal';
+import { queueMail } from '../mail/outbox';
+import { passwordLink } from './links';
+import * as repo from './repository';
+import { passwordProblem } from './rules';
+import { consumeToken, issueToken, revokeUserTokens, tokenIsValid } from './tokens';
+import { escapeHtml, htmlMail } from './welcome';
+
+export const PASSWORD_RESET_JOB = 'password.reset-request';
+
+export interface ResetRequestJob {
+  email: string;
+}
+
+const INVALID_LINK =
+  'This link is invalid, has expired or was already used. Request a new password reset e-mail.';
+const PASSWORDS_DO_NOT_MATCH = 'Passwords do not match';
+const WRONG_OLD_PASSWORD = 'Your old password was entered incorrectly. Please enter it again.';
+
+const invalidLink = () => new AppError('BAD_REQUEST', INVALID_LINK, { token: INVALID_LINK });
+
+function refuseWeak(field: string, password: string, user: UserRow): void {
+  const problem = passwordProblem(password, user);
+  if (problem) throw new AppError('VALIDATION_ERROR', problem, { [field]: problem });
+}
+
+/**
+ * Password flows (spec sections 2, 4, 5 and 7). A reset request only enqueues
+ * a job, so the reply and its timing are the same whether the address is
+ * known or not; the job finds the user and mails the link.
+ */
+export function createPasswordService(app: FastifyInstance) {
+  const { db, config, passwords } = app;
+
+  return {
+    async requestReset(email: string): Promise<void> {
+      const normalized = email.trim().toLowerCase();
+      // One pending request per address: repeated clicks do not queue a pile of e-mails.
+      await app.jobs.send<ResetRequestJob>(
+        PASSWORD_RESET_JOB,
+        { email: normalized },
+        { singletonKey: `reset:${normalized}` },
+      );
+    },
+
+    /** The job: a known, unlocked user gets a fresh link (earlier links die); anyone else nothing. */
+    async sendResetMail(email: string, jobId: string): Promise<void> {
+      const user = await repo.findUserByEmail(db, email);
+      if (!user || user.isLocked) return;
+      const dedupeKey = `password-reset:${jobId}`;
+      await db.transaction(async (tx) => {
+        if (await repo.outboxHasKey(tx, dedupeKey)) return;
+        await revokeUserTokens(tx, user.id);
+        const token = await issueToken(tx, user.id, 'reset', config.passwordResetTtlHours);
+        const link = passwordLink(config, 'passwordreset', user.id, token);
+        const hours = config.passwordResetTtlHours;
+        await queueMail(app, tx, {
+          to: [user.email],
+          subject: 'Reset your Coldtrace password',
+          dedupeKey,
+          text: [
+            `Hello ${user.firstName || user.username},`,
+            '',
+            'Someone asked to reset the password of your Coldtrace account. To choose a new password, open:',
+            link,
+            '',
+            `The link works once and expires in ${hours} hours. If you did not ask for this, ignore this e-mail: your password stays as it is.`,
+          ].join('\n'),
+          html: htmlMail([
+            `Hello ${escapeHtml(user.firstName || user.username)},`,
+            'Someone asked to reset the password of your Coldtrace account.',
+            `<a href="${escapeHtml(link)}">Choose a new password</a>`,
+            `The link works once and expires in ${hours} hours. If you did not ask for this, ignore this e-mail: your password stays as it is.`,
+          ]),
+        });
+      });
+    },
+
+    async validateLink(uuid: string, token: string): Promise<void> {
+      if (!isUuid(uuid) || !(await tokenIsValid(db, uuid, token))) throw invalidLink();
+    },
+
+    /** Set the password from a reset or welcome link: the link dies, every session ends. */
+    async confirmReset(uuid: string, token: string, newPassword: string): Promise<void> {
+      if (!isUuid(uuid)) throw invalidLink();
+      const user = await repo.findUserById(db, uuid);
+      if (!user || !(await tokenIsValid(db, uuid, token))) throw invalidLink();
+      refuseWeak('new_password', newPassword, user);
+      const passwordHash = await passwords.hash(newPassword);
+      await db.transaction(async (tx) => {
+        // Consumed in the transaction: two concurrent uses, only one wins.
+        if ((await consumeToken(tx, user.id, token)) === undefined) throw invalidLink();
+        await repo.setPasswordHash(tx, user.id, passwordHash);
+        await revokeUserTokens(tx, user.id);
+        await repo.endSessions(tx, user.id);
+        await clearAccountFailures(tx, `user:${user.id}`);
+      });
+    },
+
+    /** Change Password dialog: the other sessions of the user end, reset links die. */
+    async changePassword(
+      principal: Principal,
+      input: { old_password: string; new_password: string; new_password_confirm: string },
+    ): Promise<UserRow> {
+      if (input.new_password !== input.new_password_confirm) {
+        throw new AppError('VALIDATION_ERROR', PASSWORDS_DO_NOT_MATCH, {
+          new_password_confirm: PASSWORDS_DO_NOT_MATCH,
+        });
+      }
+      const user = (await repo.findUserById(db, principal.user.id)) ?? principal.user;
+      if (!(await passwords.verify(user.passwordHash, input.old_password))) {
+        throw new AppError('VALIDATION_ERROR', WRONG_OLD_PASSWORD, {
+          old_password: WRONG_OLD_PASSWORD,
+        });
+      }
+      refuseWeak('new_password', input.new_password, user);
+      const passwordHash = await passwords.hash(input.new_password);
+      await db.transaction(async (tx) => {
+        await repo.setPasswordHash(tx, user.id, passwordHash);
+        await revokeUserTokens(tx, user.id);
+        await repo.endSessions(tx, user.id, principal.sessionId);
+      });
+      return { ...user, passwordHash };
+    },
+  };
+}
