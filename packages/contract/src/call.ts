@@ -31,6 +31,12 @@ export interface CallDef<
   readonly auth: CallAuth;
   /** Permission needed; an array means any one of them. */
   readonly permission?: TPermissionName | readonly TPermissionName[];
+  /**
+   * Server administrators (`is_server_admin`, domain rules section 7):
+   * `only` — nobody else may make the call (whatever their permissions);
+   * `also` — a server administrator passes the permission check too.
+   */
+  readonly serverAdmin?: 'only' | 'also';
   readonly body?: Body;
   readonly query?: Query;
   /** Reply schema; `null` when the call answers 204 with no content. */

@@ -1,7 +1,7 @@
 import { ZErrorReply, type CallDef } from '@coldtrace/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { resolvePrincipal, type Principal } from '../modules/auth/principal';
+import { presentsCredentials, resolvePrincipal, type Principal } from '../modules/auth/principal';
 import './context';
 import { checkCsrf, STATE_CHANGING_METHODS } from './csrf';
 import { AppError } from './errors';
@@ -76,6 +76,10 @@ export function registerCall<C extends CallDef>(
   const guard = async (request: FastifyRequest) => {
     const principal = await resolvePrincipal(request);
     request.principal = principal;
+    // Credentials given explicitly (token or API key) that do not authenticate: 401, not a CSRF 403.
+    if (principal === null && call.auth !== 'public' && presentsCredentials(request)) {
+      throw new AppError('UNAUTHENTICATED', 'Invalid, expired or revoked token or API key.');
+    }
     if (
       STATE_CHANGING_METHODS.has(request.method) &&
       (principal === null || principal.kind === 'session')
@@ -90,6 +94,17 @@ export function registerCall<C extends CallDef>(
           ? 'Authentication credentials were not provided or the session has expired.'
           : `This call needs ${call.auth === 'device' ? 'a device token' : 'a token or an API key'}.`,
       );
+    }
+    if (call.serverAdmin !== undefined) {
+      if (principal === null) {
+        throw new AppError('UNAUTHENTICATED', 'Authentication credentials were not provided.');
+      }
+      // Server administration is a person's, in a browser or with their token: never an API key's.
+      const serverAdmin = principal.user.isServerAdmin && principal.kind !== 'api-key';
+      if (call.serverAdmin === 'only' && !serverAdmin) {
+        throw new AppError('FORBIDDEN', 'Only a server administrator may do this.');
+      }
+      if (serverAdmin) return;
     }
     if (permissions.length > 0) {
       if (principal === null) {

@@ -4,14 +4,16 @@ import type { Database } from '../../db/client';
 import type { UserRow } from '../../db/schema';
 import '../../http/context';
 import { isTokenShaped, sessionIdOf } from './cookies';
+import { apiKeyPrincipal } from '../keys/service';
 import { tokenPrincipal } from '../tokens/service';
 import * as repo from './repository';
 
 /**
  * Who makes a request: a session (cookie) or a user token
  * (`Authorization: Token ...`, kind `token`: the token's user and
- * organization, with the user's role there). API keys
- * (`Authorization: Api-Key ...`) plug in here in a later issue. Tokens and
+ * organization, with the user's role there), or an API key
+ * (`Authorization: Api-Key ...` or `X-Api-Key`, kind `api-key`: the key's
+ * organization and permissions; `modules/keys`). Tokens and
  * keys skip the CSRF check because a browser never attaches them by itself.
  */
 export interface Principal {
@@ -23,6 +25,8 @@ export interface Principal {
   permissions: readonly string[];
   /** The session row id (sha256 of the cookie token) for kind `session`. */
   sessionId: string | null;
+  /** The key's prefix for kind `api-key`. */
+  apiKeyPrefix?: string;
 }
 
 const cache = new WeakMap<FastifyRequest, Promise<Principal | null>>();
@@ -39,6 +43,21 @@ export function resolvePrincipal(request: FastifyRequest): Promise<Principal | n
 
 /** `Authorization: Token <token>` (the scheme is case-insensitive, as in HTTP). */
 const TOKEN_AUTHORIZATION = /^Token[ \t]+(\S+)[ \t]*$/i;
+/** `Authorization: Api-Key <key>` (or the `X-Api-Key` header): an API key of an organization. */
+const API_KEY_AUTHORIZATION = /^Api-Key[ \t]+(\S+)[ \t]*$/i;
+
+/** The request names a token or an API key itself (rather than relying on the session cookie). */
+export function presentsCredentials(request: FastifyRequest): boolean {
+  const authorization = request.headers.authorization;
+  if (
+    typeof authorization === 'string' &&
+    (TOKEN_AUTHORIZATION.test(authorization) || API_KEY_AUTHORIZATION.test(authorization))
+  ) {
+    return true;
+  }
+  const apiKeyHeader = request.headers['x-api-key'];
+  return typeof apiKeyHeader === 'string' && apiKeyHeader !== '';
+}
 
 async function resolve(request: FastifyRequest): Promise<Principal | null> {
   const authorization = request.headers.authorization;
@@ -46,6 +65,12 @@ async function resolve(request: FastifyRequest): Promise<Principal | null> {
     const match = TOKEN_AUTHORIZATION.exec(authorization);
     // Explicit token credentials decide alone: a bad token is no principal (401), never the cookie's.
     if (match) return tokenPrincipal(request.server.db, match[1]!, new Date());
+    const key = API_KEY_AUTHORIZATION.exec(authorization);
+    if (key) return apiKeyPrincipal(request.server.db, key[1]!, new Date());
+  }
+  const apiKeyHeader = request.headers['x-api-key'];
+  if (typeof apiKeyHeader === 'string' && apiKeyHeader !== '') {
+    return apiKeyPrincipal(request.server.db, apiKeyHeader.trim(), new Date());
   }
   const token = request.cookies[SESSION_COOKIE];
   if (!isTokenShaped(token)) return null;

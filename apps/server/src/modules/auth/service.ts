@@ -1,8 +1,10 @@
 import type { RuntimeConfig } from '../../config';
-import type { Database } from '../../db/client';
+import type { Database, Db } from '../../db/client';
 import type { UserRow } from '../../db/schema';
 import { AppError, invalidField, notFound } from '../../http/errors';
 import { isUuid } from '../../http/ids';
+import { actorOf, changedFields as auditChanges, recordAudit } from '../audit/audit';
+import { revokeUserTokens } from '../password/tokens';
 import { newToken, sessionIdOf } from './cookies';
 import type { PasswordHasher } from './passwords';
 import { chooseSessionOrganization, type Principal } from './principal';
@@ -30,6 +32,30 @@ export interface StartedSession {
 
 const INVALID_CREDENTIALS = 'Unable to log in with provided credentials.';
 const ACCOUNT_LOCKED = 'This account is locked. Contact your administrator.';
+
+/**
+ * Audit entries of a user's own settings change (one per changed field), in
+ * the session's organization (the trail is per organization; a session
+ * without one leaves none).
+ */
+async function auditSettings(
+  tx: Db,
+  principal: Principal,
+  action: string,
+  entityType: string,
+  change: { before: Record<string, unknown>; after: Record<string, unknown> },
+): Promise<void> {
+  if (principal.organizationId === null) return;
+  await recordAudit(
+    tx,
+    { organizationId: principal.organizationId, actor: actorOf(principal) },
+    auditChanges(change.before, change.after, {
+      action,
+      entityType,
+      entityId: principal.user.id,
+    }),
+  );
+}
 
 export function createAuthService({ db, config, passwords }: AuthDeps) {
   const windowMs = config.loginThrottle.windowMinutes * 60_000;
@@ -119,6 +145,8 @@ export function createAuthService({ db, config, passwords }: AuthDeps) {
       }
       if (user.isLocked) throw new AppError('ACCOUNT_LOCKED', ACCOUNT_LOCKED);
       await repo.clearAccountFailures(db, keys.account);
+      // Signing in proves the user knows the password: outstanding reset links die.
+      await revokeUserTokens(db, user.id);
       return startSession(user, client);
     },
 
@@ -138,7 +166,7 @@ export function createAuthService({ db, config, passwords }: AuthDeps) {
     /** Switch the session organization; another organization's id (or a malformed one) answers 404. */
     async switchOrganization(principal: Principal, organizationId: string): Promise<Principal> {
       if (principal.sessionId === null) {
-        throw new AppError('BAD_REQUEST', 'Only a session can switch organization.');
+        throw new AppError('FORBIDDEN', 'Only a signed-in session can switch organization.');
       }
       const permissions = isUuid(organizationId)
         ? await repo.permissionsIn(db, principal.user.id, organizationId)
@@ -179,7 +207,15 @@ export function createAuthService({ db, config, passwords }: AuthDeps) {
         }
         update.timezone = zone;
       }
-      const saved = await repo.updateUserSettings(db, principal.user.id, update);
+      const saved = await db.transaction(async (tx) => {
+        const before = await repo.getUserSettings(tx, principal.user.id);
+        const after = await repo.updateUserSettings(tx, principal.user.id, update);
+        await auditSettings(tx, principal, 'user.settings.update', 'user_settings', {
+          before: { degrees_unit: before.degreesUnit, timezone: before.timezone },
+          after: { degrees_unit: after.degreesUnit, timezone: after.timezone },
+        });
+        return after;
+      });
       return { degrees_unit: saved.degreesUnit, timezone: saved.timezone };
     },
 
@@ -191,9 +227,28 @@ export function createAuthService({ db, config, passwords }: AuthDeps) {
       if (principal.organizationId === null) {
         throw new AppError('BAD_REQUEST', 'The session has no organization.');
       }
-      await repo.upsertOrgSettings(db, principal.user.id, principal.organizationId, {
-        myScans: flags.alarm_notify_my_scans,
-        anyScans: flags.alarm_notify_any_scans,
+      const organizationId = principal.organizationId;
+      await db.transaction(async (tx) => {
+        const current = (await repo.getOrgSettings(tx, principal.user.id)).find(
+          (o) => o.organizationId === organizationId,
+        );
+        await repo.upsertOrgSettings(tx, principal.user.id, organizationId, {
+          myScans: flags.alarm_notify_my_scans,
+          anyScans: flags.alarm_notify_any_scans,
+        });
+        await auditSettings(
+          tx,
+          principal,
+          'user.notification_settings.update',
+          'user_org_settings',
+          {
+            before: {
+              alarm_notify_my_scans: current?.myScans ?? false,
+              alarm_notify_any_scans: current?.anyScans ?? false,
+            },
+            after: flags,
+          },
+        );
       });
       return repo.getOrgSettings(db, principal.user.id);
     },

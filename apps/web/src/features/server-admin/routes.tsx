@@ -1,11 +1,2 @@
-import { EmptyState } from '../../components/empty-state';
-import { Page } from '../../components/page';
-
-/** /serveradmin */
-export function ServerAdminPage() {
-  return (
-    <Page title="Server Administration">
-      <EmptyState>Server administration is not available yet.</EmptyState>
-    </Page>
-  );
-}
+/** The server administration page, loaded lazily by the router. */
+export { ServerAdminPage } from './components/server-admin-page';

@@ -1,0 +1,98 @@
+import { allCalls, BUILT_IN_ROLES, type CallDef } from '@coldtrace/contract';
+import { format, resolveConfig } from 'prettier';
+
+/**
+ * docs/permissions.md, generated from the contract: every call with the
+ * credentials it takes, the permission it needs (any one of a list) and the
+ * built-in roles that hold it. `test/permissions-doc.test.ts` fails when the
+ * committed file is stale; `npx tsx apps/server/scripts/write-permissions.ts`
+ * rewrites it.
+ */
+
+const ROLE_NAMES = Object.keys(BUILT_IN_ROLES);
+
+const CREDENTIALS: Record<CallDef['auth'], string> = {
+  public: 'anyone',
+  session: 'session cookie or user token',
+  device: 'user token only',
+  key: 'user token or API key',
+};
+
+function permissionCell(call: CallDef): string {
+  const needed =
+    call.permission === undefined
+      ? []
+      : typeof call.permission === 'string'
+        ? [call.permission]
+        : [...call.permission];
+  const parts: string[] = [];
+  if (call.serverAdmin === 'only') parts.push('server administrator');
+  if (needed.length > 0) parts.push(needed.map((p) => `\`${p}\``).join(' or '));
+  if (call.serverAdmin === 'also') parts.push('(or server administrator)');
+  if (parts.length === 0) return call.auth === 'public' ? '—' : 'signed in (own data only)';
+  return parts.join(' ');
+}
+
+function rolesCell(call: CallDef): string {
+  if (call.serverAdmin === 'only') return 'none (server administrators only)';
+  const needed =
+    call.permission === undefined
+      ? null
+      : typeof call.permission === 'string'
+        ? [call.permission]
+        : [...call.permission];
+  if (needed === null) return call.auth === 'public' ? 'everyone' : 'all';
+  const holders = ROLE_NAMES.filter((role) =>
+    needed.some((p) => (BUILT_IN_ROLES[role] as readonly string[]).includes(p)),
+  );
+  return holders.length > 0 ? holders.join(', ') : 'none';
+}
+
+export function permissionsTable(
+  calls: readonly CallDef[] = allCalls as readonly CallDef[],
+): string {
+  const rows = [...calls]
+    .sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method))
+    .map(
+      (c) =>
+        `| ${c.method} | \`${c.path}\` | ${CREDENTIALS[c.auth]} | ${permissionCell(c)} | ${rolesCell(c)} |`,
+    );
+  const roleRows = ROLE_NAMES.map(
+    (role) => `| ${role} | ${BUILT_IN_ROLES[role]!.map((p) => `\`${p}\``).join(', ')} |`,
+  );
+  return [
+    '# Permissions of every call',
+    '',
+    '<!-- Generated from the contract (allCalls, BUILT_IN_ROLES) by',
+    '     `npx tsx apps/server/scripts/write-permissions.ts`; apps/server/test/permissions-doc.test.ts',
+    '     fails when this file is stale. Do not edit by hand. -->',
+    '',
+    'Every call works in the organization of the session (or of the token or API key): another',
+    "organization's ids answer 404. The permission is checked in that organization; a list means",
+    'any one of them. `apps/server/test/route-walk.test.ts` walks this whole table as an anonymous',
+    "visitor, a Viewer, another organization's Administrator (session and token) and with another",
+    "organization's API key. API keys authenticate only the calls marked “user token or API key”",
+    '(spec section 6, "Key authentication accepts a token or an API key").',
+    '',
+    '| Method | Path | Credentials | Permission | Built-in roles holding it |',
+    '|---|---|---|---|---|',
+    ...rows,
+    '',
+    '## Built-in roles',
+    '',
+    '| Role | Permissions |',
+    '|---|---|',
+    ...roleRows,
+    '',
+    'Server administrators (`is_server_admin`) are a flag on the user, not a role: they alone',
+    'create organizations, list every organization and user, and publish the terms of use and',
+    'the privacy policy. An API key never acts as a server administrator.',
+    '',
+  ].join('\n');
+}
+
+/** The table as committed: formatted by prettier like every Markdown file of the repository. */
+export async function formattedPermissionsTable(file: string): Promise<string> {
+  const options = (await resolveConfig(file)) ?? {};
+  return format(permissionsTable(), { ...options, filepath: file });
+}

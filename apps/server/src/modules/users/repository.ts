@@ -1,0 +1,129 @@
+import { and, asc, count, eq, inArray, max, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { memberships, organizations, roles, users, type UserRow } from '../../db/schema';
+import { records, tags } from '../../db/schema-shipments';
+
+/** Database access of user administration. Queries that take an organization scope by it. */
+
+export interface MembershipRow {
+  id: string;
+  userId: string;
+  organizationId: string;
+  roleId: string;
+  roleName: string;
+}
+
+const membershipColumns = {
+  id: memberships.id,
+  userId: memberships.userId,
+  organizationId: memberships.organizationId,
+  roleId: roles.id,
+  roleName: roles.name,
+};
+
+/** Users of one organization (or of all, with `null`), with the memberships that scope allows. */
+export async function listUsers(
+  db: Db,
+  organizationId: string | null,
+): Promise<{ user: UserRow; memberships: MembershipRow[] }[]> {
+  const rows = await db
+    .select(membershipColumns)
+    .from(memberships)
+    .innerJoin(roles, eq(roles.id, memberships.roleId))
+    .where(organizationId === null ? undefined : eq(memberships.organizationId, organizationId));
+  const userRows =
+    organizationId === null
+      ? await db
+          .select()
+          .from(users)
+          .orderBy(asc(sql`lower(${users.username})`))
+      : rows.length === 0
+        ? []
+        : await db
+            .select()
+            .from(users)
+            .where(
+              inArray(
+                users.id,
+                rows.map((r) => r.userId),
+              ),
+            )
+            .orderBy(asc(sql`lower(${users.username})`));
+  return userRows.map((user) => ({
+    user,
+    memberships: rows.filter((r) => r.userId === user.id),
+  }));
+}
+
+/** The user with their membership in the organization; undefined when not a member. */
+export async function findMember(
+  db: Db,
+  organizationId: string,
+  userId: string,
+): Promise<{ user: UserRow; membership: MembershipRow } | undefined> {
+  const [row] = await db
+    .select({ user: users, membership: membershipColumns })
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .innerJoin(roles, eq(roles.id, memberships.roleId))
+    .where(and(eq(memberships.organizationId, organizationId), eq(memberships.userId, userId)))
+    .for('update', { of: memberships });
+  return row;
+}
+
+export async function findRole(db: Db, organizationId: string, roleId: string) {
+  const [role] = await db
+    .select()
+    .from(roles)
+    .where(and(eq(roles.id, roleId), eq(roles.organizationId, organizationId)));
+  return role;
+}
+
+export async function listRoles(db: Db, organizationId: string) {
+  return db
+    .select()
+    .from(roles)
+    .where(eq(roles.organizationId, organizationId))
+    .orderBy(asc(roles.name));
+}
+
+export async function findUserByUsernameOrEmail(db: Db, username: string, email: string) {
+  return db
+    .select({ username: users.username, email: users.email })
+    .from(users)
+    .where(
+      sql`lower(${users.username}) = ${username.toLowerCase()} or lower(${users.email}) = ${email.toLowerCase()}`,
+    );
+}
+
+/** Every organization with its counts, for the server administration page. */
+export async function organizationSummaries(db: Db) {
+  const [orgs, members, tagCounts, recordStats] = await Promise.all([
+    db.select().from(organizations).orderBy(asc(organizations.name)),
+    db
+      .select({ organizationId: memberships.organizationId, userId: memberships.userId })
+      .from(memberships),
+    db
+      .select({ organizationId: tags.organizationId, n: count() })
+      .from(tags)
+      .groupBy(tags.organizationId),
+    db
+      .select({
+        organizationId: records.organizationId,
+        n: count(),
+        latest: max(records.lastModified),
+      })
+      .from(records)
+      .groupBy(records.organizationId),
+  ]);
+  return orgs.map((org) => {
+    const stats = recordStats.find((r) => r.organizationId === org.id);
+    return {
+      org,
+      userIds: members.filter((m) => m.organizationId === org.id).map((m) => m.userId),
+      numDevices: tagCounts.find((t) => t.organizationId === org.id)?.n ?? 0,
+      numRecords: stats?.n ?? 0,
+      latestActivity: stats?.latest ?? null,
+    };
+  });
+}
