@@ -1,4 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { apiSignIn, iso, post } from './api';
 import { E2E_ADMIN, expectNoAccessibilityViolations, signIn } from './fixtures';
 
 /**
@@ -33,30 +34,9 @@ interface Shipment {
   start: number;
 }
 
-async function csrfToken(api: APIRequestContext): Promise<string> {
-  const state = await api.storageState();
-  const cookie = state.cookies.find((c) => c.name === 'csrftoken');
-  if (cookie) return cookie.value;
-  const res = await api.get('/api/auth/csrf/');
-  expect(res.ok()).toBe(true);
-  return ((await res.json()) as { csrftoken: string }).csrftoken;
-}
-
-async function post(api: APIRequestContext, url: string, data: unknown): Promise<unknown> {
-  const res = await api.post(url, { data, headers: { 'X-CSRFToken': await csrfToken(api) } });
-  expect(res.status(), `${url}: ${await res.text()}`).toBe(200);
-  return res.json();
-}
-
-const iso = (seconds: number) => new Date(seconds * 1000).toISOString();
-
 /** The shipment, made through the API as the administrator. */
 async function createShipment(api: APIRequestContext): Promise<Shipment> {
-  await api.get('/api/auth/csrf/');
-  await post(api, '/api/auth/login/', {
-    email_or_username: E2E_ADMIN.email,
-    password: E2E_ADMIN.password,
-  });
+  await apiSignIn(api);
   const origin = (await post(api, '/api/products/travel-locations/', {
     name: `E2E Amsterdam DC ${run}`,
     address: 'Amsterdam',
@@ -208,13 +188,15 @@ test.describe('record detail', () => {
       await expect(alarm).toContainText('Duration 40m');
     });
 
-    await test.step('acknowledge with a required comment', async () => {
+    await test.step('acknowledge with a required comment (signed with the password)', async () => {
       await alarm.getByRole('button', { name: 'Acknowledge' }).click();
       const dialog = page.getByRole('dialog', { name: 'Acknowledge alarm' });
       await expect(dialog).toBeVisible();
-      const confirm = dialog.getByRole('button', { name: 'Acknowledge' });
+      const confirm = dialog.getByRole('button', { name: 'Sign and acknowledge' });
       await expect(confirm).toBeDisabled();
       await expect(dialog.getByText('A comment is required')).toBeVisible();
+      await dialog.getByRole('radio', { name: 'Reviewed' }).check();
+      await dialog.getByLabel('Password').fill(E2E_ADMIN.password);
       await dialog.getByLabel('Comment').fill('   ');
       await expect(confirm).toBeDisabled();
       await dialog.getByLabel('Comment').fill(COMMENT);
@@ -223,7 +205,7 @@ test.describe('record detail', () => {
       await expect(dialog).toBeHidden();
       await expect(alarm.getByText('Acknowledged', { exact: true })).toBeVisible();
       await expect(alarm).toContainText(COMMENT);
-      await expect(alarm).toContainText('Acknowledged by');
+      await expect(alarm).toContainText('Signed by');
     });
 
     await test.step('dismiss', async () => {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineCall } from '../call';
 import { ZClientType } from '../enums';
-import { ZExcursionAlarm } from '../entities/alarms';
+import { ZExcursionAlarm, ZSignatureMeaning } from '../entities/alarms';
 import type { TPermissionName } from '../permissions';
 
 /**
@@ -20,6 +20,20 @@ import type { TPermissionName } from '../permissions';
 export const ALARM_COMMENT_MAX_LENGTH = 2000;
 /** Most record ids, and most alarm ids, one call names. */
 export const MAX_ALARM_ACTION_IDS = 1000;
+/** Longest password accepted for a signature (longer than any password can be). */
+const PASSWORD_MAX_LENGTH = 1024;
+
+/**
+ * Who may dismiss their own notifications (`scope: NOTIFICATIONS`): whoever
+ * receives them.
+ */
+export const NOTIFICATION_DISMISS_PERMISSION = 'notifyReceive' satisfies TPermissionName;
+
+/**
+ * What a dismissal dismisses: the alarms, for the organization (default), or
+ * only the caller's own bell notifications of them (domain rules section 5).
+ */
+export const DISMISS_SCOPES = ['ORGANIZATION', 'NOTIFICATIONS'] as const;
 
 /**
  * Who may acknowledge and dismiss alarms: acknowledgements and dismissals are
@@ -76,6 +90,15 @@ export const ZAlarmAcknowledgeUpload = z
       .max(ALARM_COMMENT_MAX_LENGTH, `must be at most ${ALARM_COMMENT_MAX_LENGTH} characters`),
     timestamp: z.iso.datetime({ offset: true }).optional(),
     client_type: ZClientType,
+    /**
+     * The electronic signature (ours, 21 CFR Part 11): the signer's password,
+     * entered again, and what the signature means.
+     */
+    password: z
+      .string({ error: 'Enter your password to sign' })
+      .min(1, 'Enter your password to sign')
+      .max(PASSWORD_MAX_LENGTH, `must be at most ${PASSWORD_MAX_LENGTH} characters`),
+    meaning: ZSignatureMeaning,
   })
   .superRefine(checkNamesSomething)
   .meta({ id: 'AlarmAcknowledgeUpload' });
@@ -91,6 +114,14 @@ export const ZAlarmDismissUpload = z
     client_type: ZClientType.optional(),
     record_ids: zIds.optional(),
     alarm_ids: zIds.optional(),
+    scope: z
+      .enum(DISMISS_SCOPES)
+      .optional()
+      .meta({
+        description:
+          'ORGANIZATION (default): dismiss the alarms for everyone. NOTIFICATIONS: dismiss only ' +
+          "the caller's bell notifications of them; the alarms stay.",
+      }),
   })
   .superRefine(checkNamesSomething)
   .meta({ id: 'AlarmDismissUpload' });
@@ -103,9 +134,11 @@ export const xt1AlarmAcknowledge = defineCall({
   operationId: 'xt1AlarmAcknowledge',
   method: 'POST',
   path: `${XT1}alarm-acknowledge/`,
-  summary: 'Acknowledge alarms with a comment; answers the alarms as they are now',
+  summary: 'Acknowledge alarms with an electronic signature; answers the alarms as they are now',
   description:
-    'Stores who (the session user), when (server time, UTC), the comment and the client type. ' +
+    'Stores who (the session user), when (server time, UTC), the comment and the client type, ' +
+    'and a signature (printed name, time, meaning, comment) once the re-entered password is ' +
+    'verified (a wrong one: 400 naming password; repeated failures are throttled like sign-in). ' +
     'An alarm already acknowledged keeps its first acknowledgement. Without alarm_ids, every ' +
     `unacknowledged alarm of record_ids that still holds is acknowledged. ${PERMISSION_NOTE}`,
   tag: 'xt1',
@@ -123,10 +156,12 @@ export const xt1AlarmDismiss = defineCall({
   description:
     "Dismissed alarms leave the default alarm lists and no longer count in the record's " +
     'computed_status (recomputed here). An alarm already dismissed keeps its first dismissal. ' +
-    `Without alarm_ids, every alarm of record_ids that still holds is dismissed. ${PERMISSION_NOTE}`,
+    `Without alarm_ids, every alarm of record_ids that still holds is dismissed. ${PERMISSION_NOTE} ` +
+    "The caller's own notifications of the alarms are dismissed too. scope NOTIFICATIONS " +
+    `dismisses only those (the bell; needs ${NOTIFICATION_DISMISS_PERMISSION}).`,
   tag: 'xt1',
   auth: 'session',
-  permission: ALARM_ACTION_PERMISSIONS,
+  permission: [...ALARM_ACTION_PERMISSIONS, NOTIFICATION_DISMISS_PERMISSION],
   body: ZAlarmDismissUpload,
   reply: z.array(ZExcursionAlarm),
 });

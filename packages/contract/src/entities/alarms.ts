@@ -12,6 +12,38 @@ export const ZAlarmKind = z.enum(ALARM_KINDS);
 export type TAlarmKind = z.infer<typeof ZAlarmKind>;
 
 /**
+ * What an acknowledgement's electronic signature means (21 CFR Part 11
+ * §11.50: the meaning of a signature is shown with it). Ours: the spec has
+ * no signatures. Decisions: docs/decisions/notifications.md.
+ */
+export const SIGNATURE_MEANINGS = ['REVIEWED', 'APPROVED', 'REJECTED'] as const;
+export const ZSignatureMeaning = z.enum(SIGNATURE_MEANINGS);
+export type TSignatureMeaning = z.infer<typeof ZSignatureMeaning>;
+/** How the meanings read on screen and in reports. */
+export const SIGNATURE_MEANING_LABELS: Readonly<Record<TSignatureMeaning, string>> = {
+  REVIEWED: 'Reviewed',
+  APPROVED: 'Approved',
+  REJECTED: 'Rejected',
+};
+
+/**
+ * The electronic signature of an alarm's acknowledgement: printed name at
+ * the time, user id, time (UTC, server clock), meaning and comment. One per
+ * alarm, never changed.
+ */
+export const ZAlarmSignature = z
+  .object({
+    user_id: z.string(),
+    printed_name: z.string(),
+    signed_at: z.string(),
+    meaning: ZSignatureMeaning,
+    comment: z.string(),
+    client_type: ZClientType,
+  })
+  .meta({ id: 'AlarmSignature' });
+export type TAlarmSignature = z.infer<typeof ZAlarmSignature>;
+
+/**
  * "Excursion alarm: id, record_id, tag_id (number), created, tag_serial_number,
  * above_or_below (ABOVE or BELOW), first_point_idx, last_point_idx,
  * degree_minutes, start_time, end_time, duration, high_threshold, low_threshold,
@@ -54,6 +86,8 @@ export const ZExcursionAlarm = z
     /** Who dismissed the alarm (username) and when (UTC). Present on dismissed alarms only. */
     dismissed_by: z.string().nullable().optional(),
     dismissed_at: z.string().nullable().optional(),
+    /** The electronic signature of the acknowledgement (ours). Present on signed alarms only. */
+    signature: ZAlarmSignature.optional(),
   })
   .meta({ id: 'ExcursionAlarm' });
 export type TExcursionAlarm = z.infer<typeof ZExcursionAlarm>;

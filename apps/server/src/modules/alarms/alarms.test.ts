@@ -1,12 +1,20 @@
 import { ZExcursionAlarm, ZRecord, type TExcursionAlarm } from '@coldtrace/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createTestApp, type TestApp, type TestClient, type TestOrg } from '../../../test/helpers';
-import { epoch, iso, recordOf, serial, xt1Body } from '../../../test/shipment-factories';
+import {
+  createTestApp,
+  TEST_PASSWORD,
+  type TestApp,
+  type TestClient,
+  type TestOrg,
+} from '../../../test/helpers';
+import { iso, recordOf, scannedShipment, xt1Body } from '../../../test/shipment-factories';
 
 const XT1 = '/api/devices/xt1';
 const ACK = `${XT1}/alarm-acknowledge/`;
 const DISMISS = `${XT1}/alarm-dismiss/`;
+/** The electronic signature every acknowledgement carries (the test users' password). */
+const SIGN = { password: TEST_PASSWORD, meaning: 'REVIEWED' };
 
 /** 9 points, high 8 and low 2: one excursion above (points 2-3), one below (points 6-7). */
 const TEMPS = [5, 5, 9, 9.5, 5, 5, 1, 1.5, 5];
@@ -40,19 +48,7 @@ describe('alarm actions: acknowledge and dismiss', () => {
 
   /** A shipment with one excursion above and one below, uploaded by `client` (its organization). */
   async function shipment(client: TestClient = operator): Promise<Shipment> {
-    const sn = serial('ALM');
-    const start = epoch(new Date()) - 3600;
-    const started = await client.post(
-      `${XT1}/start-action/`,
-      xt1Body(sn, { start_time_seconds: start, timestamp: iso(start) }),
-    );
-    expect(started.statusCode, started.body).toBe(200);
-    const recordId: string = started.json().record_id;
-    const scanned = await client.post(
-      `${XT1}/scans/`,
-      xt1Body(sn, { start_time_seconds: start, timestamp: iso(start + 600), temps: TEMPS }),
-    );
-    expect(scanned.statusCode, scanned.body).toBe(200);
+    const { recordId } = await scannedShipment(client, TEMPS, 'ALM');
     const alarms = await listAlarms(client, recordId);
     const above = alarms.find((a) => a.above_or_below === 'ABOVE' && a.kind === 'excursion');
     const below = alarms.find((a) => a.above_or_below === 'BELOW' && a.kind === 'excursion');
@@ -77,6 +73,7 @@ describe('alarm actions: acknowledge and dismiss', () => {
       const s = await shipment();
       const before = Date.now();
       const res = await operator.post(ACK, {
+        ...SIGN,
         alarm_ids: [s.above.id],
         comment: '  Product checked: within the stability budget.  ',
         timestamp: '2001-01-01T00:00:00Z',
@@ -109,12 +106,14 @@ describe('alarm actions: acknowledge and dismiss', () => {
     it('keeps the first acknowledgement when acknowledged again', async () => {
       const s = await shipment();
       const first = await operator.post(ACK, {
+        ...SIGN,
         alarm_ids: [s.above.id],
         comment: 'First look: fine',
         client_type: 'ANDROID',
       });
       expect(first.statusCode).toBe(200);
       const again = await manager.post(ACK, {
+        ...SIGN,
         alarm_ids: [s.above.id],
         comment: 'Second opinion',
         client_type: 'WEB',
@@ -130,8 +129,14 @@ describe('alarm actions: acknowledge and dismiss', () => {
 
     it('without alarm_ids acknowledges every unacknowledged alarm of the records', async () => {
       const s = await shipment();
-      await operator.post(ACK, { alarm_ids: [s.below.id], comment: 'Early', client_type: 'IOS' });
+      await operator.post(ACK, {
+        ...SIGN,
+        alarm_ids: [s.below.id],
+        comment: 'Early',
+        client_type: 'IOS',
+      });
       const res = await manager.post(ACK, {
+        ...SIGN,
         record_ids: [s.recordId],
         comment: 'Whole record reviewed',
         client_type: 'WEB',
@@ -150,6 +155,7 @@ describe('alarm actions: acknowledge and dismiss', () => {
       const s = await shipment();
       for (const comment of [undefined, '', '   \n ', 'x'.repeat(2001)]) {
         const res = await operator.post(ACK, {
+          ...SIGN,
           alarm_ids: [s.above.id],
           client_type: 'WEB',
           ...(comment === undefined ? {} : { comment }),
@@ -159,6 +165,7 @@ describe('alarm actions: acknowledge and dismiss', () => {
         expect(Object.keys(res.json().fields)).toEqual(['comment']);
       }
       const ok = await operator.post(ACK, {
+        ...SIGN,
         alarm_ids: [s.above.id],
         client_type: 'WEB',
         comment: 'x'.repeat(2000),
@@ -172,6 +179,7 @@ describe('alarm actions: acknowledge and dismiss', () => {
       const s = await shipment();
       for (const client_type of [undefined, 'DESKTOP', 'web']) {
         const res = await operator.post(ACK, {
+          ...SIGN,
           alarm_ids: [s.above.id],
           comment: 'Checked',
           ...(client_type === undefined ? {} : { client_type }),
@@ -183,13 +191,23 @@ describe('alarm actions: acknowledge and dismiss', () => {
     });
 
     it('needs record_ids or alarm_ids, as decimal ids', async () => {
-      let res = await operator.post(ACK, { comment: 'Checked', client_type: 'WEB' });
+      let res = await operator.post(ACK, { ...SIGN, comment: 'Checked', client_type: 'WEB' });
       expect(res.statusCode).toBe(400);
       expect(Object.keys(res.json().fields)).toEqual(['record_ids']);
-      res = await operator.post(ACK, { alarm_ids: [], comment: 'Checked', client_type: 'WEB' });
+      res = await operator.post(ACK, {
+        ...SIGN,
+        alarm_ids: [],
+        comment: 'Checked',
+        client_type: 'WEB',
+      });
       expect(res.statusCode).toBe(400);
       expect(Object.keys(res.json().fields)).toEqual(['alarm_ids']);
-      res = await operator.post(ACK, { alarm_ids: ['1; drop'], comment: 'x', client_type: 'WEB' });
+      res = await operator.post(ACK, {
+        ...SIGN,
+        alarm_ids: ['1; drop'],
+        comment: 'x',
+        client_type: 'WEB',
+      });
       expect(res.statusCode).toBe(400);
       expect(Object.keys(res.json().fields)).toEqual(['alarm_ids.0']);
     });
@@ -198,6 +216,7 @@ describe('alarm actions: acknowledge and dismiss', () => {
       const theirs = await shipment(stranger);
       const ours = await shipment();
       let res = await operator.post(ACK, {
+        ...SIGN,
         alarm_ids: [ours.above.id, theirs.above.id],
         comment: 'Not mine',
         client_type: 'WEB',
@@ -207,6 +226,7 @@ describe('alarm actions: acknowledge and dismiss', () => {
       expect(Object.keys(res.json().fields)).toEqual(['alarm_ids']);
       expect(res.body).not.toContain(theirs.above.tag_serial_number);
       res = await operator.post(ACK, {
+        ...SIGN,
         record_ids: [theirs.recordId],
         comment: 'Not mine',
         client_type: 'WEB',
@@ -215,6 +235,7 @@ describe('alarm actions: acknowledge and dismiss', () => {
       expect(Object.keys(res.json().fields)).toEqual(['record_ids']);
       // An alarm of another record than the one named.
       res = await operator.post(ACK, {
+        ...SIGN,
         record_ids: [ours.recordId],
         alarm_ids: [(await shipment()).above.id],
         comment: 'Wrong record',
@@ -228,7 +249,7 @@ describe('alarm actions: acknowledge and dismiss', () => {
 
     it('is refused to a Viewer (403) and to a visitor (401)', async () => {
       const s = await shipment();
-      const body = { alarm_ids: [s.above.id], comment: 'Looks fine', client_type: 'WEB' };
+      const body = { ...SIGN, alarm_ids: [s.above.id], comment: 'Looks fine', client_type: 'WEB' };
       const res = await viewer.post(ACK, body);
       expect(res.statusCode).toBe(403);
       expect(res.json().code).toBe('FORBIDDEN');
@@ -241,7 +262,7 @@ describe('alarm actions: acknowledge and dismiss', () => {
       const res = await operator.request({
         method: 'POST',
         url: ACK,
-        payload: { alarm_ids: [s.above.id], comment: 'Checked', client_type: 'WEB' },
+        payload: { ...SIGN, alarm_ids: [s.above.id], comment: 'Checked', client_type: 'WEB' },
         csrf: false,
       });
       expect(res.statusCode).toBe(403);
@@ -254,7 +275,12 @@ describe('alarm actions: acknowledge and dismiss', () => {
     it("dismisses an alarm for the organization and recomputes the record's computed_status", async () => {
       const s = await shipment();
       // Acknowledging changes no status.
-      await operator.post(ACK, { alarm_ids: [s.below.id], comment: 'Seen', client_type: 'WEB' });
+      await operator.post(ACK, {
+        ...SIGN,
+        alarm_ids: [s.below.id],
+        comment: 'Seen',
+        client_type: 'WEB',
+      });
       expect(await record(operator, s.recordId)).toMatchObject({
         status: 'Alarm',
         computed_status: 'Alarm',

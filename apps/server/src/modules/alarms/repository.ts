@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { alarmSignatures } from '../../db/schema-notifications';
 import { alarms, records, tags, type RecordRow } from '../../db/schema-shipments';
 import { selectAlarmViews } from '../records/repository';
 
@@ -50,13 +51,13 @@ export interface Acknowledgement {
   clientType: string;
 }
 
-/** Acknowledges the covered alarms not yet acknowledged (a first acknowledgement stays). */
+/** Acknowledges the covered alarms not yet acknowledged (a first acknowledgement stays); answers them. */
 export async function acknowledge(
   db: Db,
   organizationId: string,
   scope: AlarmScope,
   ack: Acknowledgement,
-): Promise<number> {
+): Promise<{ id: number; recordId: number }[]> {
   const rows = await db
     .update(alarms)
     .set({
@@ -67,8 +68,16 @@ export async function acknowledge(
       acknowledgeClientType: ack.clientType,
     })
     .where(and(scopeCondition(organizationId, scope), eq(alarms.acknowledged, false)))
-    .returning({ id: alarms.id });
-  return rows.length;
+    .returning({ id: alarms.id, recordId: alarms.recordId });
+  return rows;
+}
+
+/** The electronic signatures of freshly acknowledged alarms (one per alarm, never changed). */
+export async function insertSignatures(
+  db: Db,
+  values: (typeof alarmSignatures.$inferInsert)[],
+): Promise<void> {
+  if (values.length > 0) await db.insert(alarmSignatures).values(values);
 }
 
 /** Dismisses the covered alarms not yet dismissed (a first dismissal stays). */
@@ -77,13 +86,21 @@ export async function dismiss(
   organizationId: string,
   scope: AlarmScope,
   by: { userId: string; at: Date },
-): Promise<number> {
-  const rows = await db
+): Promise<{ id: number; recordId: number }[]> {
+  return db
     .update(alarms)
     .set({ dismissed: true, dismissedByUserId: by.userId, dismissedAt: by.at })
     .where(and(scopeCondition(organizationId, scope), eq(alarms.dismissed, false)))
-    .returning({ id: alarms.id });
-  return rows.length;
+    .returning({ id: alarms.id, recordId: alarms.recordId });
+}
+
+/** The ids of the covered alarms (whatever their flags). */
+export async function coveredIds(db: Db, organizationId: string, scope: AlarmScope) {
+  const rows = await db
+    .select({ id: alarms.id })
+    .from(alarms)
+    .where(scopeCondition(organizationId, scope));
+  return rows.map((r) => r.id);
 }
 
 /** The covered alarms with who acknowledged and dismissed them, newest excursion first. */

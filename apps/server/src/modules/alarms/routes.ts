@@ -1,17 +1,23 @@
 import { xt1AlarmAcknowledge, xt1AlarmDismiss } from '@coldtrace/contract';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { registerCall } from '../../http/register-call';
-import { createAlarmsService } from './service';
+import type { Principal } from '../auth/principal';
+import { createAlarmsService, type ActionContext } from './service';
 
 /** Acknowledge and dismiss alarms (docs/decisions/alarm-actions.md). */
 export async function alarmsRoutes(app: FastifyInstance): Promise<void> {
-  const service = createAlarmsService(app.db);
+  const service = createAlarmsService(app);
+  const ctx = (request: FastifyRequest, principal: Principal): ActionContext => ({
+    principal,
+    requestId: request.id,
+    clientIp: request.ip,
+  });
 
-  registerCall(app, xt1AlarmAcknowledge, async ({ body, requirePrincipal }) =>
-    service.acknowledge(requirePrincipal(), body),
+  registerCall(app, xt1AlarmAcknowledge, async ({ body, request, requirePrincipal }) =>
+    service.acknowledge(ctx(request, requirePrincipal()), body),
   );
 
-  registerCall(app, xt1AlarmDismiss, async ({ body, requirePrincipal }) =>
-    service.dismiss(requirePrincipal(), body),
+  registerCall(app, xt1AlarmDismiss, async ({ body, request, requirePrincipal }) =>
+    service.dismiss(ctx(request, requirePrincipal()), body),
   );
 }

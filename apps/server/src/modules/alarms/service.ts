@@ -1,12 +1,17 @@
-import type {
-  TAlarmAcknowledgeUpload,
-  TAlarmDismissUpload,
-  TExcursionAlarm,
+import {
+  ALARM_ACTION_PERMISSIONS,
+  SIGNATURE_MEANING_LABELS,
+  type TAlarmAcknowledgeUpload,
+  type TAlarmDismissUpload,
+  type TExcursionAlarm,
 } from '@coldtrace/contract';
+import type { FastifyInstance } from 'fastify';
 import type { Database } from '../../db/client';
 import { AppError } from '../../http/errors';
+import { actorOf, printedName, recordAudit } from '../audit/audit';
 import type { Principal } from '../auth/principal';
 import { recomputeRecord } from '../ingest';
+import * as notifications from '../notifications';
 import { presentAlarm } from '../records/presenter';
 import * as repo from './repository';
 
@@ -75,45 +80,145 @@ async function resolveScope(
   };
 }
 
-export function createAlarmsService(db: Database) {
+const permitsAlarmActions = (principal: Principal) =>
+  ALARM_ACTION_PERMISSIONS.some((p) => principal.permissions.includes(p));
+
+/** Where a change comes from: the request's principal, client type and id (for the audit trail). */
+export interface ActionContext {
+  principal: Principal;
+  requestId: string;
+  clientIp: string;
+}
+
+export function createAlarmsService(app: FastifyInstance) {
+  const db = app.db;
   return {
     /**
-     * Acknowledges the covered alarms that are not acknowledged yet: who,
-     * when (server time), comment (trimmed by the schema), client type.
+     * Acknowledges the covered alarms that are not acknowledged yet with an
+     * electronic signature: the re-entered password is verified (throttled),
+     * then, in one transaction, who, when (server time), comment and client
+     * type go into the alarm, the signature (printed name, meaning) into
+     * alarm_signatures and one audit entry per alarm into the audit trail.
      */
     async acknowledge(
-      principal: Principal,
+      ctx: ActionContext,
       body: TAlarmAcknowledgeUpload,
     ): Promise<TExcursionAlarm[]> {
+      const { principal } = ctx;
       const organizationId = organizationOf(principal);
       const { scope } = await resolveScope(db, organizationId, body);
-      await repo.acknowledge(db, organizationId, scope, {
-        userId: principal.user.id,
-        at: new Date(),
-        comment: body.comment,
-        clientType: body.client_type,
+      await notifications.verifySignaturePassword(app, principal, body.password, ctx.clientIp);
+      const at = new Date();
+      const name = printedName(principal.user);
+      await db.transaction(async (tx) => {
+        const acknowledged = await repo.acknowledge(tx, organizationId, scope, {
+          userId: principal.user.id,
+          at,
+          comment: body.comment,
+          clientType: body.client_type,
+        });
+        await repo.insertSignatures(
+          tx,
+          acknowledged.map((a) => ({
+            organizationId,
+            alarmId: a.id,
+            recordId: a.recordId,
+            userId: principal.user.id,
+            printedName: name,
+            signedAt: at,
+            meaning: body.meaning,
+            comment: body.comment,
+            clientType: body.client_type,
+          })),
+        );
+        const reason = `${SIGNATURE_MEANING_LABELS[body.meaning]}: ${body.comment}`;
+        await recordAudit(
+          tx,
+          { organizationId, actor: actorOf(principal, body.client_type), requestId: ctx.requestId },
+          acknowledged.map((a) => ({
+            action: 'alarm.acknowledge',
+            entityType: 'alarm',
+            entityId: a.id,
+            recordId: a.recordId,
+            field: 'acknowledged',
+            oldValue: false,
+            newValue: true,
+            reason,
+          })),
+        );
       });
       const rows = await repo.listCovered(db, organizationId, scope);
       return rows.map(presentAlarm);
     },
 
     /**
-     * Dismisses the covered alarms for the organization, then recomputes
-     * their records (computed_status leaves dismissed alarms out), in one
-     * transaction with the records locked as an upload locks them.
+     * Scope ORGANIZATION (default): dismisses the covered alarms for the
+     * organization, audits it, dismisses the caller's own notifications of
+     * them, then recomputes their records (computed_status leaves dismissed
+     * alarms out), in one transaction with the records locked as an upload
+     * locks them. Scope NOTIFICATIONS: only the caller's notifications.
      */
-    async dismiss(principal: Principal, body: TAlarmDismissUpload): Promise<TExcursionAlarm[]> {
+    async dismiss(ctx: ActionContext, body: TAlarmDismissUpload): Promise<TExcursionAlarm[]> {
+      const { principal } = ctx;
       const organizationId = organizationOf(principal);
+      const forOrganization = body.scope !== 'NOTIFICATIONS';
+      if (forOrganization && !permitsAlarmActions(principal)) {
+        throw new AppError(
+          'FORBIDDEN',
+          `Dismissing alarms for the organization needs ${ALARM_ACTION_PERMISSIONS.join(' or ')}.`,
+        );
+      }
       const { scope, recordIds } = await resolveScope(db, organizationId, body);
       const now = new Date();
+      if (!forOrganization) {
+        const dismissed = await notifications.dismissForUser(
+          db,
+          organizationId,
+          principal.user.id,
+          scope.kind === 'alarms' ? { alarmIds: scope.alarmIds } : { recordIds: scope.recordIds },
+          now,
+        );
+        if (dismissed.length === 0) return [];
+        const rows = await repo.listCovered(db, organizationId, {
+          kind: 'alarms',
+          alarmIds: dismissed,
+        });
+        return rows.map(presentAlarm);
+      }
       await db.transaction(async (tx) => {
         const locked = await repo.lockRecords(tx, organizationId, recordIds);
         const changed = await repo.dismiss(tx, organizationId, scope, {
           userId: principal.user.id,
           at: now,
         });
-        if (changed === 0) return;
-        for (const record of locked) await recomputeRecord(tx, record, { now });
+        await notifications.dismissForUser(
+          tx,
+          organizationId,
+          principal.user.id,
+          { alarmIds: await repo.coveredIds(tx, organizationId, scope) },
+          now,
+        );
+        if (changed.length === 0) return;
+        await recordAudit(
+          tx,
+          {
+            organizationId,
+            actor: actorOf(principal, body.client_type),
+            requestId: ctx.requestId,
+          },
+          changed.map((a) => ({
+            action: 'alarm.dismiss',
+            entityType: 'alarm',
+            entityId: a.id,
+            recordId: a.recordId,
+            field: 'dismissed',
+            oldValue: false,
+            newValue: true,
+          })),
+        );
+        for (const record of locked) {
+          await recomputeRecord(tx, record, { now, jobs: app.jobs });
+        }
       });
       const rows = await repo.listCovered(db, organizationId, scope);
       return rows.map(presentAlarm);

@@ -1,4 +1,8 @@
-import { xt1AlarmAcknowledge, type TExcursionAlarm } from '@coldtrace/contract';
+import {
+  xt1AlarmAcknowledge,
+  type TExcursionAlarm,
+  type TSignatureMeaning,
+} from '@coldtrace/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { CLIENT_TYPE, callApi } from '../../../lib/api-client';
 import { mergeAlarms } from '../cache-updates';
@@ -8,6 +12,9 @@ export interface AcknowledgeInput {
   recordId: string;
   alarmIds: string[];
   comment: string;
+  /** The electronic signature: the password entered again and what the signature means. */
+  password: string;
+  meaning: TSignatureMeaning;
 }
 
 /** POST /api/devices/xt1/alarm-acknowledge/ with client type WEB; answers the alarms as they are now. */
@@ -15,6 +22,8 @@ export function acknowledgeAlarms({
   recordId,
   alarmIds,
   comment,
+  password,
+  meaning,
 }: AcknowledgeInput): Promise<TExcursionAlarm[]> {
   return callApi(xt1AlarmAcknowledge, {
     body: {
@@ -23,6 +32,8 @@ export function acknowledgeAlarms({
       comment,
       timestamp: new Date().toISOString(),
       client_type: CLIENT_TYPE,
+      password,
+      meaning,
     },
   });
 }
@@ -43,6 +54,7 @@ export function useAcknowledgeAlarms() {
       await Promise.all([
         queryClient.invalidateQueries({ queryKey: recordDetailKeys.alarms(recordId) }),
         queryClient.invalidateQueries({ queryKey: recordDetailKeys.record(recordId), exact: true }),
+        queryClient.invalidateQueries({ queryKey: recordDetailKeys.audit(recordId) }),
       ]);
     },
   });

@@ -1,6 +1,7 @@
 import { xt1AlarmDismiss, type TExcursionAlarm } from '@coldtrace/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { CLIENT_TYPE, callApi } from '../../../lib/api-client';
+import { notificationsKeys } from '../../notifications';
 import { recordsKeys } from '../../records';
 import { mergeAlarms } from '../cache-updates';
 import { recordDetailKeys } from './query-keys';
@@ -33,6 +34,9 @@ export function useDismissAlarms() {
       await Promise.all([
         queryClient.invalidateQueries({ queryKey: recordDetailKeys.alarms(recordId) }),
         queryClient.invalidateQueries({ queryKey: recordDetailKeys.record(recordId), exact: true }),
+        queryClient.invalidateQueries({ queryKey: recordDetailKeys.audit(recordId) }),
+        // The user's own notifications of the dismissed alarms go too.
+        queryClient.invalidateQueries({ queryKey: notificationsKeys.all }),
         // The record lists show the computed status.
         queryClient.invalidateQueries({ queryKey: recordsKeys.all }),
       ]);

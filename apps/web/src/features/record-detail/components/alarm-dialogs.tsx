@@ -1,4 +1,10 @@
-import { ALARM_COMMENT_MAX_LENGTH, type TExcursionAlarm } from '@coldtrace/contract';
+import {
+  ALARM_COMMENT_MAX_LENGTH,
+  SIGNATURE_MEANINGS,
+  SIGNATURE_MEANING_LABELS,
+  type TExcursionAlarm,
+  type TSignatureMeaning,
+} from '@coldtrace/contract';
 import { formatDateTime } from '@coldtrace/domain';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -8,12 +14,19 @@ import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
+import FormControl from '@mui/material/FormControl';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import FormLabel from '@mui/material/FormLabel';
+import Radio from '@mui/material/Radio';
+import RadioGroup from '@mui/material/RadioGroup';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useTheme } from '@mui/material/styles';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { useId, useState, type FormEvent } from 'react';
 import { errorMessage } from '../../../components/error-handler';
+import { isApiError } from '../../../lib/api-error';
+import { useCurrentUser } from '../../session';
 import { useAcknowledgeAlarms } from '../api/acknowledge-alarms';
 import { useDismissAlarms } from '../api/dismiss-alarms';
 import { alarmTitle } from '../display';
@@ -27,10 +40,18 @@ function describe(alarm: TExcursionAlarm, timeZone: string): string {
   return `${alarmTitle(alarm)} from ${formatDateTime(alarm.start_time, timeZone)}`;
 }
 
+/** The signer's printed name: first and last name, else the username. */
+function printedNameOf(user: { first_name?: string; last_name?: string; username: string }) {
+  const name = `${user.first_name ?? ''} ${user.last_name ?? ''}`.trim();
+  return name === '' ? user.username : name;
+}
+
 /**
- * Acknowledge one or several alarms with a comment (required: the button
- * stays disabled until the comment holds more than spaces). Sent with client
- * type WEB; the list shows the acknowledgement when the reply arrives.
+ * Acknowledge one or several alarms with an electronic signature (21 CFR
+ * Part 11): the user enters the password again, chooses what the signature
+ * means and writes a comment (all required: the button stays disabled until
+ * then). Sent with client type WEB; the list shows the signature when the
+ * reply arrives. A wrong password shows on the password field.
  */
 export function AcknowledgeDialog({
   recordId,
@@ -47,22 +68,30 @@ export function AcknowledgeDialog({
 }) {
   const phone = usePhone();
   const titleId = useId();
+  const meaningId = useId();
+  const user = useCurrentUser();
   const [comment, setComment] = useState('');
+  const [password, setPassword] = useState('');
+  const [meaning, setMeaning] = useState<TSignatureMeaning | ''>('');
   const acknowledge = useAcknowledgeAlarms();
   const trimmed = comment.trim();
   const pending = acknowledge.isPending;
   const title = alarms.length === 1 ? 'Acknowledge alarm' : `Acknowledge ${alarms.length} alarms`;
+  const fieldErrors = isApiError(acknowledge.error) ? acknowledge.error.fields : {};
+  const passwordError = fieldErrors.password;
+  const ready = trimmed !== '' && password !== '' && meaning !== '';
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (trimmed === '' || pending) return;
+    if (!ready || pending) return;
     acknowledge.mutate(
-      { recordId, alarmIds: alarms.map((a) => a.id!), comment: trimmed },
+      { recordId, alarmIds: alarms.map((a) => a.id!), comment: trimmed, password, meaning },
       {
         onSuccess: () => {
           onAcknowledged?.();
           onClose();
         },
+        onError: () => setPassword(''),
       },
     );
   };
@@ -90,6 +119,25 @@ export function AcknowledgeDialog({
               </Box>
             )}
           </Typography>
+          <FormControl required sx={{ mb: 2 }}>
+            <FormLabel id={meaningId}>Meaning of your signature</FormLabel>
+            <RadioGroup
+              row
+              aria-labelledby={meaningId}
+              name="meaning"
+              value={meaning}
+              onChange={(event) => setMeaning(event.target.value as TSignatureMeaning)}
+            >
+              {SIGNATURE_MEANINGS.map((m) => (
+                <FormControlLabel
+                  key={m}
+                  value={m}
+                  control={<Radio />}
+                  label={SIGNATURE_MEANING_LABELS[m]}
+                />
+              ))}
+            </RadioGroup>
+          </FormControl>
           <TextField
             label="Comment"
             value={comment}
@@ -106,7 +154,24 @@ export function AcknowledgeDialog({
             }
             slotProps={{ htmlInput: { maxLength: ALARM_COMMENT_MAX_LENGTH } }}
           />
-          {acknowledge.isError ? (
+          <TextField
+            label="Password"
+            type="password"
+            value={password}
+            onChange={(event) => setPassword(event.target.value)}
+            required
+            fullWidth
+            autoComplete="current-password"
+            sx={{ mt: 2 }}
+            error={passwordError !== undefined}
+            helperText={passwordError ?? 'Enter your password again to sign'}
+          />
+          <Typography variant="body2" color="text.secondary" sx={{ mt: 2 }}>
+            Signing as <strong>{user ? printedNameOf(user) : 'you'}</strong>. This electronic
+            signature is linked to {alarms.length === 1 ? 'this alarm' : 'these alarms'} for good
+            and is the equivalent of your handwritten signature.
+          </Typography>
+          {acknowledge.isError && passwordError === undefined ? (
             <Alert severity="error" role="alert" sx={{ mt: 2 }}>
               Could not acknowledge: {errorMessage(acknowledge.error)}
             </Alert>
@@ -116,8 +181,8 @@ export function AcknowledgeDialog({
           <Button onClick={onClose} disabled={pending}>
             Cancel
           </Button>
-          <Button type="submit" variant="contained" disabled={trimmed === ''} loading={pending}>
-            Acknowledge
+          <Button type="submit" variant="contained" disabled={!ready} loading={pending}>
+            Sign and acknowledge
           </Button>
         </DialogActions>
       </Box>

@@ -1,4 +1,9 @@
-import type { TClientType, TDegreesUnit, TExcursionAlarm } from '@coldtrace/contract';
+import {
+  SIGNATURE_MEANING_LABELS,
+  type TClientType,
+  type TDegreesUnit,
+  type TExcursionAlarm,
+} from '@coldtrace/contract';
 import { formatDateTime, formatDuration } from '@coldtrace/domain';
 import ArrowDownwardRounded from '@mui/icons-material/ArrowDownwardRounded';
 import ArrowUpwardRounded from '@mui/icons-material/ArrowUpwardRounded';
@@ -152,7 +157,24 @@ function AlarmItem({
             <Fact label="Degree-minutes" value={formatDegreeMinutes(alarm.degree_minutes, unit)} />
             <Fact label={above ? 'Peak' : 'Lowest'} value={alarmPeak(alarm, unit)} />
           </Stack>
-          {acknowledged ? (
+          {alarm.signature ? (
+            <Typography
+              variant="body2"
+              color="text.secondary"
+              sx={{ mt: 1, overflowWrap: 'anywhere' }}
+              data-testid="alarm-signature"
+            >
+              Signed by{' '}
+              <Box component="span" sx={{ color: 'text.primary', fontWeight: 600 }}>
+                {alarm.signature.printed_name}
+              </Box>{' '}
+              on {formatDateTime(alarm.signature.signed_at, timeZone)} —{' '}
+              {SIGNATURE_MEANING_LABELS[alarm.signature.meaning]}:{' '}
+              <Box component="span" sx={{ color: 'text.primary' }}>
+                {alarm.signature.comment}
+              </Box>
+            </Typography>
+          ) : acknowledged ? (
             <Typography
               variant="body2"
               color="text.secondary"

@@ -1,0 +1,140 @@
+import { auditCsv, auditList, TOTAL_COUNT_HEADER, type TAuditEvent } from '@coldtrace/contract';
+import { stringify } from 'csv-stringify/sync';
+import { and, asc, desc, eq, sql, type SQL } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import type { Db } from '../../db/client';
+import { auditEvents } from '../../db/schema-audit';
+import { records } from '../../db/schema-shipments';
+import { AppError } from '../../http/errors';
+import { registerCall } from '../../http/register-call';
+import type { Principal } from '../auth/principal';
+import { contentDisposition, neutralise } from '../reports/report-model';
+
+/**
+ * Reading the audit trail (docs/decisions/notifications.md): the
+ * organization's entries, filtered by record and entity type, paged (JSON)
+ * or whole (CSV, oldest first). Needs sysDataRead, like the records the
+ * entries are about.
+ */
+
+type AuditRow = typeof auditEvents.$inferSelect;
+
+const DEFAULT_PAGE_SIZE = 20;
+/** Most entries one CSV export holds. */
+const MAX_CSV_ROWS = 100_000;
+
+function present(row: AuditRow): TAuditEvent {
+  return {
+    id: String(row.id),
+    occurred_at: row.occurredAt.toISOString(),
+    actor_user_id: row.actorUserId,
+    actor_name: row.actorName,
+    client_type: row.clientType,
+    action: row.action,
+    entity_type: row.entityType,
+    entity_id: row.entityId,
+    record_id: row.recordId === null ? null : String(row.recordId),
+    field: row.field,
+    old_value: row.oldValue ?? null,
+    new_value: row.newValue ?? null,
+    reason: row.reason,
+  };
+}
+
+async function filterOf(
+  db: Db,
+  principal: Principal,
+  q: { record_id?: string | undefined; entity?: string | undefined },
+): Promise<SQL> {
+  const organizationId = principal.organizationId;
+  if (organizationId === null) {
+    throw new AppError('FORBIDDEN', 'You are not a member of any organization.');
+  }
+  let recordId: number | undefined;
+  if (q.record_id !== undefined) {
+    recordId = Number(q.record_id);
+    const [found] = await db
+      .select({ id: records.id })
+      .from(records)
+      .where(and(eq(records.organizationId, organizationId), eq(records.id, recordId)));
+    if (!found) {
+      throw new AppError('NOT_FOUND', 'Record not found', { record_id: 'Record not found' });
+    }
+  }
+  return and(
+    eq(auditEvents.organizationId, organizationId),
+    recordId === undefined ? undefined : eq(auditEvents.recordId, recordId),
+    q.entity === undefined ? undefined : eq(auditEvents.entityType, q.entity),
+  )!;
+}
+
+/** A value as a CSV cell: text as is, anything else as JSON; empty for none. */
+function cell(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  return neutralise(typeof value === 'string' ? value : JSON.stringify(value));
+}
+
+export async function auditRoutes(app: FastifyInstance): Promise<void> {
+  registerCall(app, auditList, async ({ query, reply, requirePrincipal }) => {
+    const where = await filterOf(app.db, requirePrincipal(), query);
+    const pageSize = query.page_size ?? DEFAULT_PAGE_SIZE;
+    const rows = await app.db
+      .select()
+      .from(auditEvents)
+      .where(where)
+      .orderBy(desc(auditEvents.occurredAt), desc(auditEvents.id))
+      .limit(pageSize)
+      .offset(((query.page_number ?? 1) - 1) * pageSize);
+    const [count] = await app.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(auditEvents)
+      .where(where);
+    void reply.header(TOTAL_COUNT_HEADER, String(count?.n ?? 0));
+    return rows.map(present);
+  });
+
+  registerCall(app, auditCsv, async ({ query, reply, requirePrincipal }) => {
+    const where = await filterOf(app.db, requirePrincipal(), query);
+    const rows = await app.db
+      .select()
+      .from(auditEvents)
+      .where(where)
+      .orderBy(asc(auditEvents.occurredAt), asc(auditEvents.id))
+      .limit(MAX_CSV_ROWS);
+    const header = [
+      'When (UTC)',
+      'Who',
+      'Client',
+      'Action',
+      'Entity',
+      'Entity id',
+      'Record id',
+      'Field',
+      'Old value',
+      'New value',
+      'Reason',
+    ];
+    const csv = stringify([
+      header,
+      ...rows.map((r) => [
+        r.occurredAt.toISOString(),
+        cell(r.actorName),
+        cell(r.clientType),
+        cell(r.action),
+        cell(r.entityType),
+        cell(r.entityId),
+        r.recordId === null ? '' : String(r.recordId),
+        cell(r.field),
+        cell(r.oldValue),
+        cell(r.newValue),
+        cell(r.reason),
+      ]),
+    ]);
+    const name = query.record_id ? `audit-trail-record-${query.record_id}.csv` : 'audit-trail.csv';
+    void reply
+      .header('content-type', 'text/csv; charset=utf-8')
+      .header('content-disposition', contentDisposition(name))
+      .header('cache-control', 'private, no-store');
+    return reply.send(`\uFEFF${csv}`) as unknown as string;
+  });
+}

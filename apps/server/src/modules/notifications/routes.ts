@@ -1,0 +1,29 @@
+import { TOTAL_COUNT_HEADER, xt1Notifications } from '@coldtrace/contract';
+import type { FastifyInstance } from 'fastify';
+import { AppError } from '../../http/errors';
+import { registerCall } from '../../http/register-call';
+import { presentAlarm } from '../records/presenter';
+import { registerAlarmFanout } from './fanout';
+import * as repo from './repository';
+
+const DEFAULT_PAGE_SIZE = 20;
+
+/** The bell: the alarm fan-out worker and GET notifications/ (docs/decisions/notifications.md). */
+export async function notificationsRoutes(app: FastifyInstance): Promise<void> {
+  registerAlarmFanout(app);
+
+  registerCall(app, xt1Notifications, async ({ query, reply, requirePrincipal }) => {
+    const principal = requirePrincipal();
+    if (principal.organizationId === null) {
+      throw new AppError('FORBIDDEN', 'You are not a member of any organization.');
+    }
+    const pageSize = query.page_size ?? DEFAULT_PAGE_SIZE;
+    const listed = await repo.listOpen(app.db, principal.organizationId, principal.user.id, {
+      ...(query.record_id === undefined ? {} : { recordId: Number(query.record_id) }),
+      limit: pageSize,
+      offset: ((query.page_number ?? 1) - 1) * pageSize,
+    });
+    void reply.header(TOTAL_COUNT_HEADER, String(listed.total));
+    return listed.rows.map(presentAlarm);
+  });
+}
