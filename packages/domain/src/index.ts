@@ -14,3 +14,4 @@ export * from './mean-kinetic-temperature';
 export * from './temperature-summary';
 export * from './excursions';
 export * from './trips';
+export * from './rule-engine';

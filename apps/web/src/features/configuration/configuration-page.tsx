@@ -18,6 +18,7 @@ import { useCurrentUser } from '../session';
 import { configurationAccess } from './access';
 import { CarriersSection } from './components/carriers-section';
 import { GeoFenceCard } from './components/geo-fence-card';
+import { NotificationsSection } from './components/notifications-section';
 import { ProductsSection } from './components/products-section';
 import { TravelLocationsSection } from './components/travel-locations-section';
 
@@ -27,6 +28,7 @@ export const CONFIGURATION_TABS = [
   { value: 'carriers', label: 'Carriers' },
   { value: 'travel-locations', label: 'Travel locations' },
   { value: 'geo-fence', label: 'Geo-fence' },
+  { value: 'notifications', label: 'Notifications' },
 ] as const;
 export type ConfigurationTab = (typeof CONFIGURATION_TABS)[number]['value'];
 
@@ -107,8 +109,10 @@ export function ConfigurationPage() {
           value={tab}
           onChange={(_event, value: ConfigurationTab) => selectTab(value)}
           aria-label="Configuration sections"
-          // Phones: four equal tabs, a long label on two lines, rather than hidden behind arrows.
-          variant={phone ? 'fullWidth' : 'standard'}
+          // Phones: five tabs do not fit 375 px; they scroll, with arrows.
+          variant={phone ? 'scrollable' : 'standard'}
+          scrollButtons={phone}
+          allowScrollButtonsMobile
         >
           {CONFIGURATION_TABS.map((item) => (
             <Tab
@@ -133,6 +137,9 @@ export function ConfigurationPage() {
           <TravelLocationsSection access={access} onSaved={showNotice} />
         ) : null}
         {tab === 'geo-fence' ? <GeoFenceCard access={access} onSaved={showNotice} /> : null}
+        {tab === 'notifications' ? (
+          <NotificationsSection user={user} timeZone={timeZone} onSaved={showNotice} />
+        ) : null}
       </Box>
       <Snackbar
         key={notice?.key}

@@ -10,3 +10,5 @@ export {
   useDropdownInfo,
 } from './api/get-dropdown-info';
 export { configurationKeys } from './api/query-keys';
+/** Address lists as typed in the notification forms (the record page's alarm recipients too). */
+export { isEmailAddress, parseAddressList } from './notification-forms';

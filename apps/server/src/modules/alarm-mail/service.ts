@@ -1,0 +1,334 @@
+import type {
+  TAlarmRecipients,
+  TAlarmRecipientsUpload,
+  TNotificationLogEntry,
+  TNotificationRule,
+  TNotificationRuleCreate,
+  TNotificationRuleUpdate,
+  TNotificationSetting,
+  TNotificationSettingCreate,
+  TNotificationSettingUpdate,
+} from '@coldtrace/contract';
+import { DEFAULT_PAGE_SIZE } from '@coldtrace/contract';
+import type { Database } from '../../db/client';
+import { AppError } from '../../http/errors';
+import { actorOf, changedFields, recordAudit, type AuditContext } from '../audit/audit';
+import type { Principal } from '../auth/principal';
+import { addressKey } from './compose';
+import { presentLogEntry, presentRule, presentSetting } from './presenter';
+import * as repo from './repository';
+
+/**
+ * The calls of the alarm-mail module (docs/decisions/alarm-mail.md): alarm
+ * recipients of a record, notification settings and rules (every change
+ * audited in the same transaction), and the notification log. Everything in
+ * the principal's organization; another organization's id answers 404.
+ */
+
+export interface CallContext {
+  principal: Principal;
+  requestId: string;
+}
+
+function organizationOf(principal: Principal): string {
+  if (principal.organizationId === null) {
+    throw new AppError('FORBIDDEN', 'You are not a member of any organization.');
+  }
+  return principal.organizationId;
+}
+
+function auditContext(ctx: CallContext): AuditContext {
+  return {
+    organizationId: organizationOf(ctx.principal),
+    actor: actorOf(ctx.principal),
+    requestId: ctx.requestId,
+  };
+}
+
+const notFoundField = (what: string, field: string) => {
+  const message = `${what} not found`;
+  return new AppError('NOT_FOUND', message, { [field]: message });
+};
+
+/** Trimmed addresses, repeats (ignoring case) dropped, first spelling kept. */
+export function uniqueAddresses(list: readonly string[]): string[] {
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const raw of list) {
+    const email = raw.trim();
+    const key = addressKey(email);
+    if (key === '' || seen.has(key)) continue;
+    seen.add(key);
+    out.push(email);
+  }
+  return out;
+}
+
+const blankToNull = (value: string | null | undefined): string | null | undefined =>
+  value === undefined ? undefined : value === null || value.trim() === '' ? null : value.trim();
+
+/** Only the keys present in `body` (PATCH leaves the rest alone). */
+function settingValues(
+  body: TNotificationSettingUpdate,
+  createdByUserId?: string,
+): Partial<repo.SettingValues> {
+  const values: Partial<repo.SettingValues> = {};
+  if (createdByUserId !== undefined) values.createdByUserId = createdByUserId;
+  if (body.product_name !== undefined) values.productName = blankToNull(body.product_name) ?? null;
+  if (body.carrier_name !== undefined) values.carrierName = blankToNull(body.carrier_name) ?? null;
+  if (body.notification_type !== undefined) values.notificationType = body.notification_type;
+  if (body.status !== undefined) values.status = body.status;
+  if (body.to_list !== undefined) values.toList = uniqueAddresses(body.to_list);
+  if (body.cc_list !== undefined) values.ccList = uniqueAddresses(body.cc_list);
+  if (body.bcc_list !== undefined) values.bccList = uniqueAddresses(body.bcc_list);
+  if (body.sms_list !== undefined) values.smsList = body.sms_list.filter((s) => s !== '');
+  if (body.comment !== undefined) values.comment = blankToNull(body.comment) ?? null;
+  if (body.custom_template_email !== undefined)
+    values.customTemplateEmail = blankToNull(body.custom_template_email) ?? null;
+  if (body.custom_template_subject !== undefined)
+    values.customTemplateSubject = blankToNull(body.custom_template_subject) ?? null;
+  if (body.custom_template_sms !== undefined)
+    values.customTemplateSms = blankToNull(body.custom_template_sms) ?? null;
+  if (body.custom_template_attachment !== undefined)
+    values.customTemplateAttachment = blankToNull(body.custom_template_attachment) ?? null;
+  if (body.origin !== undefined)
+    values.originLocationId = body.origin === null ? null : Number(body.origin);
+  if (body.destination !== undefined)
+    values.destinationLocationId = body.destination === null ? null : Number(body.destination);
+  return values;
+}
+
+async function checkLocations(
+  db: Database,
+  organizationId: string,
+  values: Partial<repo.SettingValues>,
+): Promise<void> {
+  for (const [field, id] of [
+    ['origin', values.originLocationId],
+    ['destination', values.destinationLocationId],
+  ] as const) {
+    if (id === undefined || id === null) continue;
+    if (!(await repo.locationsExist(db, organizationId, [id]))) {
+      throw notFoundField(`Travel location '${id}'`, field);
+    }
+  }
+}
+
+async function checkRuleUsers(
+  db: Database,
+  organizationId: string,
+  users: readonly string[] | undefined,
+): Promise<void> {
+  if (users === undefined) return;
+  const members = await repo.memberIds(db, organizationId, users);
+  const missing = users.filter((id) => !members.has(id));
+  if (missing.length > 0) {
+    throw notFoundField(`User ${missing.map((id) => `'${id}'`).join(', ')}`, 'users');
+  }
+}
+
+export function createAlarmMailService(db: Database) {
+  return {
+    // ------------------------------------------------------------ alarm recipients
+
+    async setAlarmRecipients(
+      ctx: CallContext,
+      body: TAlarmRecipientsUpload,
+    ): Promise<TAlarmRecipients> {
+      const audit = auditContext(ctx);
+      const recipients = uniqueAddresses(body.alarm_recipients);
+      return db.transaction(async (tx) => {
+        const record = await repo.lockRecordRecipients(
+          tx,
+          audit.organizationId,
+          Number(body.record_id),
+        );
+        if (!record) throw notFoundField(`Record '${body.record_id}'`, 'record_id');
+        await repo.setAlarmRecipients(tx, record.id, recipients);
+        await recordAudit(
+          tx,
+          audit,
+          changedFields(
+            { alarm_recipients: record.alarmRecipients },
+            { alarm_recipients: recipients },
+            {
+              action: 'record.alarm_recipients.update',
+              entityType: 'record',
+              entityId: record.id,
+              recordId: record.id,
+            },
+          ),
+        );
+        return { record_id: String(record.id), alarm_recipients: recipients };
+      });
+    },
+
+    // ------------------------------------------------------------ settings
+
+    async listSettings(ctx: CallContext): Promise<TNotificationSetting[]> {
+      return (await repo.listSettings(db, organizationOf(ctx.principal))).map(presentSetting);
+    },
+
+    async createSetting(
+      ctx: CallContext,
+      body: TNotificationSettingCreate,
+    ): Promise<TNotificationSetting> {
+      const audit = auditContext(ctx);
+      const values = settingValues(body, ctx.principal.user.id) as repo.SettingValues;
+      await checkLocations(db, audit.organizationId, values);
+      return db.transaction(async (tx) => {
+        const row = presentSetting(await repo.insertSetting(tx, audit.organizationId, values));
+        await recordAudit(tx, audit, [
+          {
+            action: 'notification_setting.create',
+            entityType: 'notification_setting',
+            entityId: row.id!,
+            newValue: row,
+          },
+        ]);
+        return row;
+      });
+    },
+
+    async updateSetting(
+      ctx: CallContext,
+      id: string,
+      body: TNotificationSettingUpdate,
+    ): Promise<TNotificationSetting> {
+      const audit = auditContext(ctx);
+      const values = settingValues(body);
+      await checkLocations(db, audit.organizationId, values);
+      return db.transaction(async (tx) => {
+        const before = await repo.findSetting(tx, audit.organizationId, Number(id));
+        if (!before) throw notFoundField(`Notification setting '${id}'`, 'setting_id');
+        const after = await repo.updateSetting(tx, audit.organizationId, Number(id), values);
+        const row = presentSetting(after!);
+        await recordAudit(
+          tx,
+          audit,
+          changedFields(presentSetting(before), row, {
+            action: 'notification_setting.update',
+            entityType: 'notification_setting',
+            entityId: id,
+          }),
+        );
+        return row;
+      });
+    },
+
+    async deleteSetting(ctx: CallContext, id: string): Promise<void> {
+      const audit = auditContext(ctx);
+      await db.transaction(async (tx) => {
+        const before = await repo.findSetting(tx, audit.organizationId, Number(id));
+        if (!before) throw notFoundField(`Notification setting '${id}'`, 'setting_id');
+        await repo.deleteSetting(tx, audit.organizationId, before.id);
+        await recordAudit(tx, audit, [
+          {
+            action: 'notification_setting.delete',
+            entityType: 'notification_setting',
+            entityId: id,
+            oldValue: presentSetting(before),
+          },
+        ]);
+      });
+    },
+
+    // ------------------------------------------------------------ rules
+
+    async listRules(ctx: CallContext): Promise<TNotificationRule[]> {
+      return (await repo.listRules(db, organizationOf(ctx.principal))).map(presentRule);
+    },
+
+    async createRule(ctx: CallContext, body: TNotificationRuleCreate): Promise<TNotificationRule> {
+      const audit = auditContext(ctx);
+      const users = [...new Set(body.users)];
+      await checkRuleUsers(db, audit.organizationId, users);
+      return db.transaction(async (tx) => {
+        const row = presentRule(
+          await repo.insertRule(tx, audit.organizationId, {
+            name: body.name,
+            userIds: users,
+            rootRule: body.root_rule,
+          }),
+        );
+        await recordAudit(tx, audit, [
+          {
+            action: 'notification_rule.create',
+            entityType: 'notification_rule',
+            entityId: row.id!,
+            newValue: row,
+          },
+        ]);
+        return row;
+      });
+    },
+
+    async updateRule(
+      ctx: CallContext,
+      id: string,
+      body: TNotificationRuleUpdate,
+    ): Promise<TNotificationRule> {
+      const audit = auditContext(ctx);
+      const users = body.users === undefined ? undefined : [...new Set(body.users)];
+      await checkRuleUsers(db, audit.organizationId, users);
+      return db.transaction(async (tx) => {
+        const before = await repo.findRule(tx, audit.organizationId, Number(id));
+        if (!before) throw notFoundField(`Notification rule '${id}'`, 'rule_id');
+        const after = await repo.updateRule(tx, audit.organizationId, before.id, {
+          ...(body.name !== undefined ? { name: body.name } : {}),
+          ...(users !== undefined ? { userIds: users } : {}),
+          ...(body.root_rule !== undefined ? { rootRule: body.root_rule } : {}),
+        });
+        const row = presentRule(after!);
+        await recordAudit(
+          tx,
+          audit,
+          changedFields(presentRule(before), row, {
+            action: 'notification_rule.update',
+            entityType: 'notification_rule',
+            entityId: id,
+          }),
+        );
+        return row;
+      });
+    },
+
+    async deleteRule(ctx: CallContext, id: string): Promise<void> {
+      const audit = auditContext(ctx);
+      await db.transaction(async (tx) => {
+        const before = await repo.findRule(tx, audit.organizationId, Number(id));
+        if (!before) throw notFoundField(`Notification rule '${id}'`, 'rule_id');
+        await repo.deleteRule(tx, audit.organizationId, before.id);
+        await recordAudit(tx, audit, [
+          {
+            action: 'notification_rule.delete',
+            entityType: 'notification_rule',
+            entityId: id,
+            oldValue: presentRule(before),
+          },
+        ]);
+      });
+    },
+
+    // ------------------------------------------------------------ log
+
+    async listLog(
+      ctx: CallContext,
+      query: { page_number?: number; page_size?: number; record_id?: string },
+    ): Promise<{ entries: TNotificationLogEntry[]; total: number }> {
+      const organizationId = organizationOf(ctx.principal);
+      const size = query.page_size ?? DEFAULT_PAGE_SIZE;
+      const page = query.page_number ?? 1;
+      if (query.record_id !== undefined) {
+        const record = await repo.findRecord(db, organizationId, Number(query.record_id));
+        if (!record) throw notFoundField(`Record '${query.record_id}'`, 'record_id');
+      }
+      const { rows, total } = await repo.listLog(db, organizationId, {
+        ...(query.record_id !== undefined ? { recordId: Number(query.record_id) } : {}),
+        limit: size,
+        offset: (page - 1) * size,
+      });
+      return { entries: rows.map(presentLogEntry), total };
+    },
+  };
+}

@@ -1,0 +1,57 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { REPO_ROOT } from '../src/config';
+
+/**
+ * The real server process (tsx, an external PostgreSQL) for tests that kill
+ * it (SIGKILL) and start it again.
+ */
+export interface ServerProcess {
+  child: ChildProcess;
+  output: string[];
+  exited: Promise<void>;
+}
+
+/** Starts `apps/server/src/server.ts` and waits until it answers (30 s at most). */
+export async function startServerProcess(
+  databaseUrl: string,
+  port: number,
+  dataDir: string,
+  env: Record<string, string> = {},
+): Promise<ServerProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/server.ts'], {
+    cwd: REPO_ROOT,
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      DATA_DIR: dataDir,
+      SECRET_KEY: 'kill-test-secret-key-kill-test-secret-key',
+      ADMIN_PASSWORD: 'kill-test-admin-password',
+      SEED_DEMO: 'false',
+      ARGON2_MEMORY_KIB: '64',
+      ARGON2_TIME_COST: '1',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output: string[] = [];
+  child.stdout?.on('data', (d: Buffer) => output.push(d.toString()));
+  child.stderr?.on('data', (d: Buffer) => output.push(d.toString()));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  let gone = false;
+  void exited.then(() => (gone = true));
+  for (let waited = 0; waited < 30_000; waited += 100) {
+    if (gone) throw new Error(`server exited during start-up:\n${output.join('')}`);
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}/api/auth/csrf/`);
+      if (res.ok) return { child, output, exited };
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  child.kill('SIGKILL');
+  throw new Error(`server did not start:\n${output.join('')}`);
+}

@@ -1,0 +1,117 @@
+import { describe, expect, it } from 'vitest';
+import {
+  describeRule,
+  emptyCondition,
+  emptySettingValues,
+  parseAddressList,
+  ruleBody,
+  ruleValuesOf,
+  settingBody,
+  settingValuesOf,
+  validateRuleForm,
+  validateSettingForm,
+} from './notification-forms';
+
+describe('notification setting form', () => {
+  it('splits address lists on commas, semicolons, spaces and line breaks', () => {
+    expect(parseAddressList(' a@x.test, b@x.test;\nc@x.test  d@x.test ,')).toEqual([
+      'a@x.test',
+      'b@x.test',
+      'c@x.test',
+      'd@x.test',
+    ]);
+    expect(parseAddressList('  ')).toEqual([]);
+  });
+
+  it('names a bad address and asks for one unless Disabled', () => {
+    const values = { ...emptySettingValues(), cc_list: 'ok@x.test, nope' };
+    expect(validateSettingForm(values)).toEqual({ cc_list: "'nope' is not an e-mail address" });
+    expect(validateSettingForm(emptySettingValues())).toEqual({
+      to_list: 'Add at least one address (or set the status to Disabled)',
+    });
+    expect(validateSettingForm({ ...emptySettingValues(), status: 'Disabled' })).toEqual({});
+  });
+
+  it('turns blanks into null and lists into arrays, and back', () => {
+    const body = settingBody({
+      ...emptySettingValues(),
+      notification_type: 'Departure',
+      product_name: ' Insulin ',
+      to_list: 'a@x.test b@x.test',
+      custom_template_subject: 'Departed {record_id}',
+    });
+    expect(body).toEqual({
+      notification_type: 'Departure',
+      status: 'Enabled',
+      product_name: 'Insulin',
+      carrier_name: null,
+      origin: null,
+      destination: null,
+      to_list: ['a@x.test', 'b@x.test'],
+      cc_list: [],
+      bcc_list: [],
+      custom_template_subject: 'Departed {record_id}',
+      custom_template_email: null,
+      comment: null,
+    });
+    expect(settingValuesOf({ ...body, id: '1' })).toMatchObject({
+      product_name: 'Insulin',
+      to_list: 'a@x.test, b@x.test',
+      carrier_name: '',
+    });
+  });
+});
+
+describe('notification rule form', () => {
+  it('needs a name, a person and a value for every EQUALS / ANY_OF condition', () => {
+    expect(
+      validateRuleForm({ name: ' ', users: [], combinator: 'AND', conditions: [emptyCondition()] }),
+    ).toEqual({
+      name: 'A name is required',
+      users: 'Choose at least one person to notify',
+      conditions: 'Condition 1 needs a value',
+    });
+  });
+
+  it('builds the rule group and describes it in words', () => {
+    const body = ruleBody({
+      name: ' Insulin ',
+      users: ['u1'],
+      combinator: 'AND',
+      conditions: [
+        {
+          operator: 'IS',
+          field: 'product_designation',
+          function_operator: 'EQUALS',
+          value: ' Insulin ',
+        },
+        { operator: 'NOT', field: 'carrier', function_operator: 'ANY_OF', value: 'DHL, UPS,' },
+        { operator: 'IS', field: 'carrier', function_operator: 'ALWAYS_TRUE', value: 'ignored' },
+      ],
+    });
+    expect(body.root_rule.unary_children).toEqual([
+      {
+        operator: 'IS',
+        function: { field: 'product_designation', function_operator: 'EQUALS', value: 'Insulin' },
+      },
+      {
+        operator: 'NOT',
+        function: { field: 'carrier', function_operator: 'ANY_OF', value: ['DHL', 'UPS'] },
+      },
+      { operator: 'IS', function: { function_operator: 'ALWAYS_TRUE' } },
+    ]);
+    const rule = { id: '1', ...body };
+    expect(describeRule(rule)).toBe(
+      'Product is Insulin and Carrier is not any of DHL, UPS and always',
+    );
+    expect(ruleValuesOf(rule).conditions[1]).toEqual({
+      operator: 'NOT',
+      field: 'carrier',
+      function_operator: 'ANY_OF',
+      value: 'DHL, UPS',
+    });
+    expect(describeRule({ ...rule, root_rule: { operator: 'AND', unary_children: [] } })).toBe(
+      'Every record',
+    );
+  });
+});
