@@ -1,0 +1,81 @@
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { calibrationCertificateDevices, calibrationCertificates } from '../../db/schema-reports';
+import { tags } from '../../db/schema-shipments';
+
+/** Calibration certificates and their devices; every query scoped to the organization. */
+
+export async function tagsOf(db: Db, organizationId: string, ids: readonly number[]) {
+  if (ids.length === 0) return [];
+  return db
+    .select({ id: tags.id, serialNumber: tags.serialNumber, tagType: tags.tagType })
+    .from(tags)
+    .where(and(eq(tags.organizationId, organizationId), inArray(tags.id, [...ids])));
+}
+
+export async function insertCertificate(
+  db: Db,
+  certificate: typeof calibrationCertificates.$inferInsert,
+  devices: Omit<typeof calibrationCertificateDevices.$inferInsert, 'certificateId'>[],
+) {
+  const [row] = await db.insert(calibrationCertificates).values(certificate).returning();
+  await db
+    .insert(calibrationCertificateDevices)
+    .values(devices.map((d) => ({ ...d, certificateId: row!.id })));
+  return row!;
+}
+
+/** Certificates listing the tag, latest calibration first. */
+export async function certificatesOfTag(db: Db, organizationId: string, tagId: number) {
+  return db
+    .select({
+      id: calibrationCertificates.id,
+      modelName: calibrationCertificates.modelName,
+      created: calibrationCertificates.created,
+      tagId: calibrationCertificateDevices.tagId,
+      tagType: calibrationCertificateDevices.tagType,
+      calibrationTimestamp: calibrationCertificateDevices.calibrationTimestamp,
+    })
+    .from(calibrationCertificateDevices)
+    .innerJoin(
+      calibrationCertificates,
+      eq(calibrationCertificates.id, calibrationCertificateDevices.certificateId),
+    )
+    .where(
+      and(
+        eq(calibrationCertificateDevices.organizationId, organizationId),
+        eq(calibrationCertificateDevices.tagId, tagId),
+      ),
+    )
+    .orderBy(
+      desc(
+        sql`coalesce(${calibrationCertificateDevices.calibrationTimestamp}, ${calibrationCertificates.created})`,
+      ),
+      desc(calibrationCertificates.created),
+    );
+}
+
+export async function findCertificate(db: Db, organizationId: string, id: string) {
+  const [row] = await db
+    .select()
+    .from(calibrationCertificates)
+    .where(
+      and(
+        eq(calibrationCertificates.organizationId, organizationId),
+        eq(calibrationCertificates.id, id),
+      ),
+    );
+  if (!row) return undefined;
+  const devices = await db
+    .select({
+      tagId: calibrationCertificateDevices.tagId,
+      tagType: calibrationCertificateDevices.tagType,
+      calibrationTimestamp: calibrationCertificateDevices.calibrationTimestamp,
+      serialNumber: tags.serialNumber,
+    })
+    .from(calibrationCertificateDevices)
+    .leftJoin(tags, eq(tags.id, calibrationCertificateDevices.tagId))
+    .where(eq(calibrationCertificateDevices.certificateId, id))
+    .orderBy(calibrationCertificateDevices.tagId);
+  return { ...row, devices };
+}

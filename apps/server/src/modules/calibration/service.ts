@@ -1,0 +1,139 @@
+import type {
+  TCalibrationSummary,
+  TCalibrationUpload,
+  TCalibrationUploadReply,
+} from '@coldtrace/contract';
+import type { Database } from '../../db/client';
+import { AppError } from '../../http/errors';
+import { actorOf, printedName, recordAudit } from '../audit/audit';
+import type { Principal } from '../auth/principal';
+import { displaySettingsOf, organizationNameOf } from '../reports/service';
+import { renderCertificatePdf } from './certificate-pdf';
+import * as repo from './repository';
+
+/**
+ * Calibration certificates (docs/decisions/reports.md, "Calibration
+ * certificates"): uploaded as data (model, equipment, specifications,
+ * calibrated devices), stored, and rendered as PDF on request for one of
+ * their devices. Scoped to the session's organization.
+ */
+
+function organizationOf(principal: Principal): string {
+  if (principal.organizationId === null) {
+    throw new AppError('FORBIDDEN', 'You are not a member of any organization.');
+  }
+  return principal.organizationId;
+}
+
+export const certificateUrl = (id: string, deviceId: number) =>
+  `/api/devices/xt1/calibration/pdf/?calibration_pdf_id=${encodeURIComponent(id)}&device_id=${deviceId}`;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function notFound(field: string, what: string): AppError {
+  return new AppError('NOT_FOUND', `${what} not found`, { [field]: `${what} not found` });
+}
+
+export function createCalibrationService(db: Database) {
+  /** The tag `deviceId` of the organization, or 404 naming device_id. */
+  async function tagOf(organizationId: string, deviceId: number) {
+    const [tag] = await repo.tagsOf(db, organizationId, [deviceId]);
+    if (!tag) throw notFound('device_id', `Tag ${deviceId}`);
+    return tag;
+  }
+
+  return {
+    async upload(
+      principal: Principal,
+      body: TCalibrationUpload,
+      requestId: string,
+    ): Promise<TCalibrationUploadReply> {
+      const organizationId = organizationOf(principal);
+      const ids = [...new Set(body.calibrated_devices.map((d) => d.device_id))];
+      if (ids.length !== body.calibrated_devices.length) {
+        throw new AppError('VALIDATION_ERROR', 'A device is listed twice', {
+          calibrated_devices: 'must not list a device twice',
+        });
+      }
+      const found = await repo.tagsOf(db, organizationId, ids);
+      const known = new Map(found.map((t) => [t.id, t]));
+      const missing = ids.filter((id) => !known.has(id));
+      if (missing.length > 0) {
+        const message = `Tag${missing.length > 1 ? 's' : ''} ${missing.join(', ')} not found`;
+        throw new AppError('NOT_FOUND', message, { calibrated_devices: message });
+      }
+      const certificate = await db.transaction(async (tx) => {
+        const row = await repo.insertCertificate(
+          tx,
+          {
+            organizationId,
+            modelName: body.model_name,
+            equipment: body.equipment ?? [],
+            specifications: body.specifications ?? [],
+            createdByUserId: principal.user.id,
+            createdByName: printedName(principal.user),
+          },
+          body.calibrated_devices.map((d) => ({
+            organizationId,
+            tagId: d.device_id,
+            tagType: d.tag_type ?? known.get(d.device_id)!.tagType,
+            calibrationTimestamp: d.calibration_timestamp
+              ? new Date(d.calibration_timestamp)
+              : null,
+          })),
+        );
+        await recordAudit(tx, { organizationId, actor: actorOf(principal), requestId }, [
+          {
+            action: 'calibration.upload',
+            entityType: 'calibration_certificate',
+            entityId: row.id,
+            newValue: { model_name: body.model_name, device_ids: ids },
+          },
+        ]);
+        return row;
+      });
+      const devices = ids.map((id) => ({
+        device_id: id,
+        pdf_url: certificateUrl(certificate.id, id),
+      }));
+      return { calibration_pdf_id: certificate.id, pdf_url: devices[0]!.pdf_url, devices };
+    },
+
+    async list(principal: Principal, deviceId: number): Promise<TCalibrationSummary[]> {
+      const organizationId = organizationOf(principal);
+      await tagOf(organizationId, deviceId);
+      const rows = await repo.certificatesOfTag(db, organizationId, deviceId);
+      return rows.map((r) => ({
+        calibration_pdf_id: r.id,
+        device_id: r.tagId,
+        tag_type: (r.tagType as TCalibrationSummary['tag_type']) ?? null,
+        model_name: r.modelName,
+        calibration_timestamp: r.calibrationTimestamp?.toISOString() ?? null,
+        created: r.created.toISOString(),
+        pdf_url: certificateUrl(r.id, r.tagId),
+      }));
+    },
+
+    async pdf(principal: Principal, certificateId: string, deviceId: number) {
+      const organizationId = organizationOf(principal);
+      const certificate = UUID.test(certificateId)
+        ? await repo.findCertificate(db, organizationId, certificateId)
+        : undefined;
+      if (!certificate) throw notFound('calibration_pdf_id', `Certificate '${certificateId}'`);
+      const device = certificate.devices.find((d) => d.tagId === deviceId);
+      if (!device) throw notFound('device_id', `Tag ${deviceId} on this certificate`);
+      const settings = await displaySettingsOf(db, principal.user.id);
+      const content = await renderCertificatePdf({
+        organizationName: await organizationNameOf(db, organizationId),
+        certificate,
+        device,
+        devices: certificate.devices,
+        unit: settings.degreesUnit,
+        timeZone: settings.timeZone,
+        generatedAt: new Date(),
+      });
+      const serial = (device.serialNumber ?? String(deviceId)).replace(/[^A-Za-z0-9._-]+/g, '_');
+      return { content, fileName: `calibration-${serial}.pdf` };
+    },
+  };
+}

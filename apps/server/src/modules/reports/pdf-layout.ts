@@ -1,0 +1,195 @@
+import PDFDocument from 'pdfkit';
+import { MISSING_VALUE } from '@coldtrace/domain';
+import { summaryText, type SummaryLine } from './report-model';
+
+/**
+ * Shared PDF layout (reports and calibration certificates): A4 portrait,
+ * built-in Helvetica, sections with a rule, label/value grids, tables that
+ * break across pages with their heading repeated, and a footer on every page.
+ */
+
+export const MARGIN = 40;
+export const PAGE = { width: 595.28, height: 841.89 };
+export const CONTENT_WIDTH = PAGE.width - 2 * MARGIN;
+export const BOTTOM = PAGE.height - MARGIN - 18;
+export const INK = '#1f2933';
+export const MUTED = '#616e7c';
+export const RULE = '#cbd2d9';
+export const ALARM = '#c62828';
+export const SERIES = '#1565c0';
+
+export type Doc = PDFKit.PDFDocument;
+
+/** Helvetica is WinAnsi: keep what it can print, replace the rest. */
+export function printable(text: string): string {
+  return text
+    .replace(/→/g, '->')
+    .replace(/[^\t\n\r -~\xa0-\xff\u2013\u2014\u2018\u2019\u201c\u201d\u2022\u2026\u20ac]/g, '?');
+}
+
+export function ensureSpace(doc: Doc, height: number): void {
+  if (doc.y + height > BOTTOM) doc.addPage();
+}
+
+export function section(doc: Doc, title: string): void {
+  ensureSpace(doc, 90);
+  doc.moveDown(0.6);
+  const y = doc.y;
+  doc.font('Helvetica-Bold').fontSize(12).fillColor(INK).text(printable(title), MARGIN, y);
+  doc
+    .moveTo(MARGIN, doc.y + 1)
+    .lineTo(MARGIN + CONTENT_WIDTH, doc.y + 1)
+    .lineWidth(0.75)
+    .strokeColor(RULE)
+    .stroke();
+  doc.y += 6;
+}
+
+/** Label / value pairs in `columns` columns, row by row. */
+export function keyValueGrid(doc: Doc, lines: SummaryLine[], zone: string, columns: number): void {
+  const gap = 14;
+  const colWidth = (CONTENT_WIDTH - gap * (columns - 1)) / columns;
+  const labelWidth = colWidth * 0.48;
+  const valueWidth = colWidth - labelWidth - 4;
+  doc.fontSize(8.5);
+  for (let start = 0; start < lines.length; start += columns) {
+    const row = lines.slice(start, start + columns);
+    const texts = row.map((l) => printable(summaryText(l.value, zone) || MISSING_VALUE));
+    const height = Math.max(
+      ...row.map((l, i) =>
+        Math.max(
+          doc.font('Helvetica').heightOfString(printable(l.label), { width: labelWidth }),
+          doc.font('Helvetica-Bold').heightOfString(texts[i]!, { width: valueWidth }),
+        ),
+      ),
+    );
+    ensureSpace(doc, height + 3);
+    const y = doc.y;
+    row.forEach((line, i) => {
+      const x = MARGIN + i * (colWidth + gap);
+      doc
+        .font('Helvetica')
+        .fillColor(MUTED)
+        .text(printable(line.label), x, y, { width: labelWidth });
+      doc
+        .font('Helvetica-Bold')
+        .fillColor(INK)
+        .text(texts[i]!, x + labelWidth + 4, y, { width: valueWidth });
+    });
+    doc.y = y + height + 3;
+  }
+  doc.x = MARGIN;
+}
+
+// ---------------------------------------------------------------- chart
+
+export interface Column {
+  title: string;
+  width: number;
+}
+
+export function table(doc: Doc, columns: Column[], rows: string[][], empty: string): void {
+  doc.fontSize(8);
+  if (rows.length === 0) {
+    doc.font('Helvetica').fillColor(MUTED).text(empty, MARGIN, doc.y, { width: CONTENT_WIDTH });
+    return;
+  }
+  const total = columns.reduce((s, c) => s + c.width, 0);
+  const widths = columns.map((c) => (c.width / total) * CONTENT_WIDTH);
+  const pad = 3;
+  const drawHead = () => {
+    const y = doc.y;
+    const h = Math.max(
+      ...columns.map((c, i) =>
+        doc.font('Helvetica-Bold').heightOfString(c.title, { width: widths[i]! - 2 * pad }),
+      ),
+    );
+    doc.rect(MARGIN, y, CONTENT_WIDTH, h + 2 * pad).fill('#eef2f6');
+    let x = MARGIN;
+    columns.forEach((c, i) => {
+      doc
+        .font('Helvetica-Bold')
+        .fillColor(INK)
+        .text(c.title, x + pad, y + pad, { width: widths[i]! - 2 * pad });
+      x += widths[i]!;
+    });
+    doc.y = y + h + 2 * pad;
+  };
+  ensureSpace(doc, 40);
+  drawHead();
+  for (const row of rows) {
+    const cells = row.map(printable);
+    const h = Math.max(
+      ...cells.map((text, i) =>
+        doc.font('Helvetica').heightOfString(text, { width: widths[i]! - 2 * pad }),
+      ),
+    );
+    if (doc.y + h + 2 * pad > BOTTOM) {
+      doc.addPage();
+      drawHead();
+    }
+    const y = doc.y;
+    let x = MARGIN;
+    cells.forEach((text, i) => {
+      doc
+        .font('Helvetica')
+        .fillColor(INK)
+        .text(text, x + pad, y + pad, { width: widths[i]! - 2 * pad });
+      x += widths[i]!;
+    });
+    doc.y = y + h + 2 * pad;
+    doc
+      .moveTo(MARGIN, doc.y)
+      .lineTo(MARGIN + CONTENT_WIDTH, doc.y)
+      .lineWidth(0.4)
+      .strokeColor(RULE)
+      .stroke();
+  }
+  doc.x = MARGIN;
+}
+
+/** A new A4 document whose pages are kept until `finish` (for "Page n of m"). */
+export function createDocument(info: PDFKit.DocumentInfo): Doc {
+  return new PDFDocument({
+    size: 'A4',
+    margins: { top: MARGIN, bottom: MARGIN, left: MARGIN, right: MARGIN },
+    bufferPages: true,
+    info: { ...info, Creator: 'Coldtrace' },
+  });
+}
+
+/** Writes `footer` and "Page n of m" on every page, ends the document and answers its bytes. */
+export async function finish(doc: Doc, footer: string): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  doc.on('data', (chunk: Buffer) => chunks.push(chunk));
+  const done = new Promise<void>((resolve, reject) => {
+    doc.on('end', resolve);
+    doc.on('error', reject);
+  });
+  drawFooters(doc, footer);
+  doc.end();
+  await done;
+  return Buffer.concat(chunks);
+}
+
+function drawFooters(doc: Doc, footer: string): void {
+  const range = doc.bufferedPageRange();
+  for (let i = range.start; i < range.start + range.count; i++) {
+    doc.switchToPage(i);
+    // The footer sits in the bottom margin: lift the margin so pdfkit adds no page for it.
+    doc.page.margins.bottom = 0;
+    const y = PAGE.height - MARGIN - 6;
+    doc.font('Helvetica').fontSize(7).fillColor(MUTED);
+    doc.text(printable(footer), MARGIN, y, {
+      width: CONTENT_WIDTH - 80,
+      lineBreak: false,
+      height: 10,
+    });
+    doc.text(`Page ${i - range.start + 1} of ${range.count}`, MARGIN + CONTENT_WIDTH - 80, y, {
+      width: 80,
+      align: 'right',
+      lineBreak: false,
+      height: 10,
+    });
+  }
+}

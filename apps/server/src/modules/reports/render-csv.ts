@@ -1,0 +1,62 @@
+import { stringify } from 'csv-stringify/sync';
+import { resolveTimeZone } from '@coldtrace/domain';
+import {
+  formatWall,
+  headerLines,
+  neutralise,
+  pointMs,
+  summaryLines,
+  summaryText,
+  unitConverter,
+  wallClock,
+  type ReportData,
+} from './report-model';
+
+/** Rows stringified at a time (bounded memory per step, few library calls). */
+const BATCH = 4096;
+
+type Cell = string | number;
+
+function stringifyRows(rows: Cell[][]): Buffer {
+  return Buffer.from(stringify(rows, { cast: { number: (n) => String(n) } }), 'utf8');
+}
+
+/**
+ * The CSV report (domain rules section 8): the header and summary as
+ * label,value lines, a blank line, then one row per point: index, local time
+ * (en-US, 24-hour, the user's zone), temperature in the user's unit (one
+ * decimal). Text cells are neutralised; numbers stay numbers. A UTF-8 BOM lets
+ * spreadsheets read `°` correctly. Gaps in the series have no row.
+ */
+export function renderCsv(data: ReportData): Buffer {
+  const zone = resolveTimeZone(data.timeZone);
+  const out: Buffer[] = [Buffer.from('\uFEFF', 'utf8')];
+  const head: Cell[][] = [['Coldtrace temperature report']];
+  for (const line of [...headerLines(data), ...summaryLines(data)]) {
+    const value = line.value;
+    head.push([
+      neutralise(line.label),
+      typeof value === 'number' ? value : neutralise(summaryText(value, zone)),
+    ]);
+  }
+  head.push([]);
+  head.push(['Index', `Local time (${zone})`, `Temperature (°${data.unit})`]);
+  out.push(stringifyRows(head));
+
+  const convert = unitConverter(data.unit);
+  const wall = wallClock(zone);
+  let batch: Cell[][] = [];
+  const temps = data.temps;
+  for (let i = 0; i < temps.length; i++) {
+    const t = temps[i];
+    if (t === null || t === undefined) continue;
+    const ms = pointMs(data.timing, i);
+    batch.push([i, ms === null ? '' : formatWall(wall(ms)), convert(t).toFixed(1)]);
+    if (batch.length === BATCH) {
+      out.push(stringifyRows(batch));
+      batch = [];
+    }
+  }
+  if (batch.length > 0) out.push(stringifyRows(batch));
+  return Buffer.concat(out);
+}

@@ -1,0 +1,284 @@
+import {
+  SIGNATURE_MEANING_LABELS,
+  type TDegreesUnit,
+  type TExcursionAlarm,
+  type TRecord,
+} from '@coldtrace/contract';
+import {
+  formatDuration,
+  MISSING_VALUE,
+  resolveTimeZone,
+  toDisplayUnit,
+  type SeriesValue,
+} from '@coldtrace/domain';
+
+/**
+ * What a report shows (domain rules section 8), gathered once and rendered as
+ * PDF, CSV or XLSX. Pure: the benchmark builds one without a database.
+ * Temperatures are °C here and converted for display with the domain's rules
+ * (spec section 9); times are instants shown en-US, 24-hour, in `timeZone`.
+ */
+
+/** An e-signature of an acknowledgement (21 CFR Part 11): printed name, time, meaning, comment. */
+export interface ReportSignature {
+  printedName: string;
+  signedAt: Date | null;
+  meaning: string;
+  comment: string | null;
+}
+
+/** An alarm as the report prints it: the contract's alarm with its signature in our shape. */
+export interface ReportAlarm extends Omit<TExcursionAlarm, 'signature'> {
+  signature?: ReportSignature | null;
+}
+
+/** `REVIEWED` as `Reviewed` (the contract's labels); other meanings as given. */
+export function meaningText(meaning: string): string {
+  return (SIGNATURE_MEANING_LABELS as Record<string, string>)[meaning] ?? meaning;
+}
+
+export interface ReportAuditLine {
+  occurredAt: Date;
+  actorName: string;
+  action: string;
+  field: string | null;
+  oldValue: unknown;
+  newValue: unknown;
+  reason: string | null;
+}
+
+export interface ReportTiming {
+  startTimeSeconds: number;
+  startDelay: number;
+  intervalSeconds: number;
+}
+
+export interface ReportData {
+  organizationName: string;
+  record: TRecord;
+  alarms: ReportAlarm[];
+  audit: ReportAuditLine[];
+  /** The series, °C, null for a gap. */
+  temps: readonly SeriesValue[];
+  /** How an index becomes a time; null when the record has no start time. */
+  timing: ReportTiming | null;
+  unit: TDegreesUnit;
+  timeZone: string;
+  generatedAt: Date;
+  generatedBy: string;
+}
+
+// ---------------------------------------------------------------- fast per-point formatting
+
+/**
+ * Wall-clock time in a zone, fast enough for 100,000 points: the zone's
+ * offset is looked up with Intl once per quarter hour (offsets only change on
+ * quarter-hour boundaries) and the rest is arithmetic.
+ */
+export function wallClock(timeZone: string): (epochMs: number) => number {
+  const zone = resolveTimeZone(timeZone);
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone: zone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: 'numeric',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: 'numeric',
+    second: 'numeric',
+  });
+  const offsets = new Map<number, number>();
+  const QUARTER = 15 * 60_000;
+  return (epochMs) => {
+    const bucket = Math.floor(epochMs / QUARTER);
+    let offset = offsets.get(bucket);
+    if (offset === undefined) {
+      const at = bucket * QUARTER;
+      const p: Record<string, number> = {};
+      for (const part of parts.formatToParts(at)) p[part.type] = Number(part.value);
+      offset = Date.UTC(p.year!, p.month! - 1, p.day!, p.hour!, p.minute!, p.second!) - at;
+      if (offsets.size > 10_000) offsets.clear();
+      offsets.set(bucket, offset);
+    }
+    return epochMs + offset;
+  };
+}
+
+const pad2 = (n: number) => (n < 10 ? `0${n}` : String(n));
+
+/** `11/22/2026, 14:05:09` of a wall-clock time (as `formatDateTime` writes it). */
+export function formatWall(wallMs: number): string {
+  const d = new Date(wallMs);
+  return (
+    `${pad2(d.getUTCMonth() + 1)}/${pad2(d.getUTCDate())}/${d.getUTCFullYear()}, ` +
+    `${pad2(d.getUTCHours())}:${pad2(d.getUTCMinutes())}:${pad2(d.getUTCSeconds())}`
+  );
+}
+
+/** Celsius to the display unit (one decimal), memoised: a series repeats few distinct values. */
+export function unitConverter(unit: TDegreesUnit): (celsius: number) => number {
+  const cache = new Map<number, number>();
+  return (celsius) => {
+    let out = cache.get(celsius);
+    if (out === undefined) {
+      out = toDisplayUnit(celsius, unit);
+      if (cache.size > 50_000) cache.clear();
+      cache.set(celsius, out);
+    }
+    return out;
+  };
+}
+
+/** Epoch milliseconds of point `index`, or null without timing. */
+export function pointMs(timing: ReportTiming | null, index: number): number | null {
+  if (timing === null) return null;
+  return (timing.startTimeSeconds + timing.startDelay + index * timing.intervalSeconds) * 1000;
+}
+
+// ---------------------------------------------------------------- cell safety
+
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/**
+ * A text cell that a spreadsheet would read as a formula (starts with `=`,
+ * `+`, `-`, `@`, tab or carriage return) gets a leading `'` (OWASP CSV
+ * injection). Numbers are never passed here: a negative temperature stays a number.
+ */
+export function neutralise(text: string): string {
+  return FORMULA_START.test(text) ? `'${text}` : text;
+}
+
+/**
+ * `Content-Disposition: attachment` with an ASCII fallback name (anything
+ * outside printable ASCII, quotes, backslashes and separators become `_`) and
+ * the exact name as RFC 5987 `filename*`.
+ */
+export function contentDisposition(fileName: string): string {
+  const ascii = fileName.replace(/[^\x20-\x7e]|["\\/;]/g, '_').replace(/^\.+/, '_') || 'report';
+  const encoded = encodeURIComponent(fileName).replace(
+    /['()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
+}
+
+/** `record-123-TAG-SN.pdf`: record id and tag serial, unsafe characters replaced. */
+export function reportFileName(
+  record: { id?: string | undefined; tag_serial_number?: string | undefined },
+  kind: string,
+): string {
+  const serial = (record.tag_serial_number ?? '').replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 60);
+  return `record-${record.id ?? 'unknown'}${serial ? `-${serial}` : ''}.${kind}`;
+}
+
+// ---------------------------------------------------------------- the summary
+
+export type SummaryValue = string | number | Date | null;
+
+export interface SummaryLine {
+  label: string;
+  value: SummaryValue;
+}
+
+/** A temperature in the unit (number), or null. */
+function temperature(data: ReportData, celsius: number | null | undefined): number | null {
+  return celsius == null || !Number.isFinite(celsius) ? null : toDisplayUnit(celsius, data.unit);
+}
+
+function instant(value: string | null | undefined): Date | null {
+  if (!value) return null;
+  const d = new Date(value);
+  return Number.isNaN(d.getTime()) ? null : d;
+}
+
+const party = (p: TRecord['shipper_name_address']) => p?.name ?? '';
+
+/** The header lines (who and what the record is about). */
+export function headerLines(data: ReportData): SummaryLine[] {
+  const r = data.record;
+  return [
+    { label: 'Organization', value: data.organizationName },
+    { label: 'Record', value: r.id ?? '' },
+    { label: 'Tag serial number', value: r.tag_serial_number ?? '' },
+    { label: 'Tag type', value: r.tag_type ?? '' },
+    { label: 'Primary reference', value: r.primary_reference ?? '' },
+    { label: 'Secondary reference', value: r.secondary_reference ?? '' },
+    { label: 'Shipping reference', value: r.shipping_reference ?? '' },
+    { label: 'Program', value: r.program_name ?? '' },
+    { label: 'PO number', value: r.po_number ?? '' },
+    { label: 'Shipper', value: party(r.shipper_name_address) },
+    { label: 'Receiver', value: party(r.receiver_name_address) },
+    { label: 'Carrier', value: r.carrier ?? '' },
+    { label: 'Product', value: r.product_designation ?? '' },
+  ];
+}
+
+/** The summary lines: thresholds, highest, lowest, MKT, duration, points, status, trip. */
+export function summaryLines(data: ReportData): SummaryLine[] {
+  const r = data.record;
+  const u = `°${data.unit}`;
+  return [
+    { label: `High threshold (${u})`, value: temperature(data, r.high_threshold) },
+    { label: `Low threshold (${u})`, value: temperature(data, r.low_threshold) },
+    {
+      label: `Cumulative high threshold (${u})`,
+      value: temperature(data, r.cumulative_high_threshold),
+    },
+    { label: 'Cumulative duration high', value: r.cumulative_duration_high ?? null },
+    {
+      label: `Cumulative low threshold (${u})`,
+      value: temperature(data, r.cumulative_low_threshold),
+    },
+    { label: 'Cumulative duration low', value: r.cumulative_duration_low ?? null },
+    { label: 'Consecutive points for an excursion', value: r.num_consecutive_excursions ?? 1 },
+    { label: `Highest (${u})`, value: temperature(data, r.highest_recorded_temperature) },
+    { label: `Lowest (${u})`, value: temperature(data, r.lowest_recorded_temperature) },
+    { label: `Mean kinetic temperature (${u})`, value: temperature(data, r.mean_kinetic_temp) },
+    { label: 'First point', value: instant(r.first_point) },
+    { label: 'Last point', value: instant(r.last_point) },
+    {
+      label: 'Duration',
+      value: r.record_duration == null ? null : formatDuration(r.record_duration),
+    },
+    { label: 'Points', value: r.number_of_points ?? 0 },
+    { label: 'Measurement interval (s)', value: r.measurement_interval ?? null },
+    { label: 'Status', value: r.status ?? '' },
+    { label: 'Alarms', value: data.alarms.length },
+    { label: 'Trip', value: tripStatusText(r.trip?.trip_status) },
+    { label: 'Trip begin', value: instant(r.trip?.begin_time) },
+    { label: 'Trip end', value: instant(r.trip?.end_time) },
+    { label: 'Unit', value: u },
+    { label: 'Time zone', value: resolveTimeZone(data.timeZone) },
+    { label: 'Generated', value: data.generatedAt },
+    { label: 'Generated by', value: data.generatedBy },
+  ];
+}
+
+export function tripStatusText(status: string | null | undefined): string {
+  switch (status) {
+    case 'IN_TRANSIT':
+      return 'In transit';
+    case 'ARRIVED':
+      return 'Arrived';
+    case 'NOT_DEPARTED':
+      return 'Not departed';
+    default:
+      return MISSING_VALUE;
+  }
+}
+
+/** A summary value as text (CSV and PDF): numbers with one decimal when fractional, dates local. */
+export function summaryText(value: SummaryValue, timeZone: string): string {
+  if (value === null) return MISSING_VALUE;
+  if (value instanceof Date) return formatWall(wallClock(timeZone)(value.getTime()));
+  if (typeof value === 'number') return Number.isInteger(value) ? String(value) : value.toFixed(1);
+  return value;
+}
+
+/** The text of an audit value (old or new). */
+export function auditValueText(value: unknown): string {
+  if (value === null || value === undefined) return MISSING_VALUE;
+  if (typeof value === 'string') return value === '' ? '(empty)' : value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return JSON.stringify(value);
+}

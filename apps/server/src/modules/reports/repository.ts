@@ -1,0 +1,172 @@
+import { and, asc, eq, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { organizations, userSettings } from '../../db/schema';
+import { auditEvents } from '../../db/schema-audit';
+import { reports, type ReportRow } from '../../db/schema-reports';
+import { records } from '../../db/schema-shipments';
+import type { ReportAuditLine, ReportSignature } from './report-model';
+
+/** Reports: the rows of `reports` and what the job reads besides the records service. */
+
+export async function insertReport(
+  db: Db,
+  values: typeof reports.$inferInsert,
+): Promise<ReportRow> {
+  const [row] = await db.insert(reports).values(values).returning();
+  return row!;
+}
+
+/** A report's row without its content. */
+const reportColumns = {
+  id: reports.id,
+  organizationId: reports.organizationId,
+  recordId: reports.recordId,
+  kind: reports.kind,
+  status: reports.status,
+  fileName: reports.fileName,
+  degreesUnit: reports.degreesUnit,
+  timeZone: reports.timeZone,
+  createdByUserId: reports.createdByUserId,
+};
+
+/** A report of the organization, without its content. */
+export async function findReport(db: Db, organizationId: string, id: string) {
+  const [row] = await db
+    .select(reportColumns)
+    .from(reports)
+    .where(and(eq(reports.organizationId, organizationId), eq(reports.id, id)));
+  return row;
+}
+
+/** The job's view: the row by id alone (the job carries no organization of its own). */
+export async function findReportForJob(db: Db, id: string) {
+  const [row] = await db.select(reportColumns).from(reports).where(eq(reports.id, id));
+  return row;
+}
+
+export async function reportContent(
+  db: Db,
+  organizationId: string,
+  id: string,
+): Promise<Buffer | null> {
+  const [row] = await db
+    .select({ content: reports.content })
+    .from(reports)
+    .where(and(eq(reports.organizationId, organizationId), eq(reports.id, id)));
+  return row?.content ?? null;
+}
+
+/** Stores the file and marks the report ready, once (a re-run finds it ready and stops). */
+export async function completeReport(db: Db, id: string, content: Buffer): Promise<void> {
+  await db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(reports)
+      .set({
+        status: 'ready',
+        content,
+        byteSize: content.length,
+        completedAt: new Date(),
+        error: null,
+      })
+      .where(and(eq(reports.id, id), sql`${reports.status} <> 'ready'`))
+      .returning({ organizationId: reports.organizationId, recordId: reports.recordId });
+    if (row) {
+      await tx
+        .update(records)
+        .set({ reportExists: true })
+        .where(and(eq(records.organizationId, row.organizationId), eq(records.id, row.recordId)));
+    }
+  });
+}
+
+export async function failReport(db: Db, id: string, error: string): Promise<void> {
+  await db
+    .update(reports)
+    .set({ status: 'failed', error, completedAt: new Date() })
+    .where(and(eq(reports.id, id), sql`${reports.status} <> 'ready'`));
+}
+
+export async function reportStatus(db: Db, id: string): Promise<ReportRow['status'] | undefined> {
+  const [row] = await db.select({ status: reports.status }).from(reports).where(eq(reports.id, id));
+  return row?.status;
+}
+
+export async function userDisplaySettings(db: Db, userId: string) {
+  const [row] = await db
+    .select({ degreesUnit: userSettings.degreesUnit, timezone: userSettings.timezone })
+    .from(userSettings)
+    .where(eq(userSettings.userId, userId));
+  return { degreesUnit: row?.degreesUnit ?? 'C', timeZone: row?.timezone ?? 'UTC' };
+}
+
+export async function organizationName(db: Db, organizationId: string): Promise<string> {
+  const [row] = await db
+    .select({ name: organizations.name })
+    .from(organizations)
+    .where(eq(organizations.id, organizationId));
+  return row?.name ?? '';
+}
+
+/** The audit entries of a record, oldest first. */
+export async function recordAudit(
+  db: Db,
+  organizationId: string,
+  recordId: number,
+): Promise<ReportAuditLine[]> {
+  return db
+    .select({
+      occurredAt: auditEvents.occurredAt,
+      actorName: auditEvents.actorName,
+      action: auditEvents.action,
+      field: auditEvents.field,
+      oldValue: auditEvents.oldValue,
+      newValue: auditEvents.newValue,
+      reason: auditEvents.reason,
+    })
+    .from(auditEvents)
+    .where(and(eq(auditEvents.organizationId, organizationId), eq(auditEvents.recordId, recordId)))
+    .orderBy(asc(auditEvents.occurredAt), asc(auditEvents.id));
+}
+
+/**
+ * E-signatures of the record's alarms, by alarm id, when the signature table
+ * exists (the acknowledgement helper adds `alarm_signatures`); an empty map
+ * otherwise, and the report shows the acknowledgement fields instead.
+ */
+export async function alarmSignatures(
+  db: Db,
+  organizationId: string,
+  recordId: number,
+): Promise<Map<string, ReportSignature>> {
+  const out = new Map<string, ReportSignature>();
+  const exists = await db.execute<{ t: string | null }>(
+    sql`select to_regclass('public.alarm_signatures')::text as t`,
+  );
+  if (!exists.rows[0]?.t) return out;
+  const columns = await db.execute<{ column_name: string }>(
+    sql`select column_name from information_schema.columns where table_schema = 'public' and table_name = 'alarm_signatures'`,
+  );
+  const have = new Set(columns.rows.map((c) => c.column_name));
+  const needed = ['alarm_id', 'printed_name', 'signed_at', 'meaning'];
+  if (!needed.every((c) => have.has(c))) return out;
+  const comment = have.has('comment') ? sql`s.comment` : sql`null::text`;
+  const rows = await db.execute<{
+    alarm_id: string;
+    printed_name: string;
+    signed_at: Date | string | null;
+    meaning: string;
+    comment: string | null;
+  }>(sql`select s.alarm_id::text as alarm_id, s.printed_name, s.signed_at, s.meaning, ${comment} as comment
+         from alarm_signatures s join alarms a on a.id = s.alarm_id
+         where a.organization_id = ${organizationId} and a.record_id = ${recordId}
+         order by s.signed_at`);
+  for (const r of rows.rows) {
+    out.set(r.alarm_id, {
+      printedName: r.printed_name,
+      signedAt: r.signed_at === null ? null : new Date(r.signed_at),
+      meaning: r.meaning,
+      comment: r.comment,
+    });
+  }
+  return out;
+}

@@ -1,0 +1,54 @@
+import {
+  xt1ReportCsvCreate,
+  xt1ReportCsvGet,
+  xt1ReportPdfCreate,
+  xt1ReportPdfGet,
+  xt1ReportXlsxCreate,
+  xt1ReportXlsxGet,
+  type TReportKind,
+} from '@coldtrace/contract';
+import type { FastifyInstance } from 'fastify';
+import { registerCall } from '../../http/register-call';
+import { contentDisposition } from './report-model';
+import { createReportsService, REPORT_JOB } from './service';
+
+/** Reports: POST generates (through the `report.generate` job), GET downloads (docs/decisions/reports.md). */
+export async function reportsRoutes(app: FastifyInstance): Promise<void> {
+  const service = createReportsService(app.db, app.jobs, app.log);
+
+  app.jobs.work<{ reportId: string }>(
+    REPORT_JOB,
+    async ({ reportId }, job) => service.runJob(reportId, job.retryCount),
+    service.jobSettings,
+  );
+
+  const calls = [
+    ['pdf', xt1ReportPdfCreate, xt1ReportPdfGet],
+    ['csv', xt1ReportCsvCreate, xt1ReportCsvGet],
+    ['xlsx', xt1ReportXlsxCreate, xt1ReportXlsxGet],
+  ] as const;
+  for (const [kind, create, get] of calls) {
+    registerReportCalls(app, service, kind, create, get);
+  }
+}
+
+function registerReportCalls(
+  app: FastifyInstance,
+  service: ReturnType<typeof createReportsService>,
+  kind: TReportKind,
+  create: typeof xt1ReportPdfCreate,
+  get: typeof xt1ReportPdfGet,
+): void {
+  registerCall(app, create, async ({ body, requirePrincipal }) =>
+    service.generate(requirePrincipal(), kind, body.record_id),
+  );
+  registerCall(app, get, async ({ query, reply, requirePrincipal }) => {
+    const file = await service.download(requirePrincipal(), kind, query.report_id);
+    void reply
+      .header('content-type', file.contentType)
+      .header('content-disposition', contentDisposition(file.fileName))
+      .header('cache-control', 'private, no-store');
+    // A Buffer bypasses the reply schema's serializer.
+    return reply.send(file.content) as unknown as string;
+  });
+}

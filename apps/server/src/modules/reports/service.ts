@@ -1,0 +1,247 @@
+import {
+  REPORT_WAIT_SECONDS,
+  type TExcursionAlarm,
+  type TFileReference,
+  type TRecord,
+  type TReportKind,
+} from '@coldtrace/contract';
+import { effectiveInterval } from '@coldtrace/domain';
+import { eq } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database } from '../../db/client';
+import { users, type UserRow } from '../../db/schema';
+import { AppError } from '../../http/errors';
+import type { JobQueue } from '../../jobs/queue';
+import { printedName } from '../audit/audit';
+import type { Principal } from '../auth/principal';
+import { createRecordsService } from '../records/service';
+import { readSeries } from '../series/series-store';
+import { renderCsv } from './render-csv';
+import { renderPdf } from './render-pdf';
+import { renderXlsx } from './render-xlsx';
+import {
+  reportFileName,
+  type ReportAlarm,
+  type ReportData,
+  type ReportSignature,
+  type ReportTiming,
+} from './report-model';
+import * as repo from './repository';
+
+/**
+ * Reports (docs/decisions/reports.md): the POST stores a `queued` row and
+ * enqueues `report.generate` in one transaction, then waits up to
+ * REPORT_WAIT_SECONDS for the row to be `ready`; the GET answers the stored
+ * file, 409 while it is not ready. Everything is scoped to the session's
+ * organization; another organization's record or report answers 404.
+ */
+
+export const REPORT_JOB = 'report.generate';
+/** Attempts after the first failure before the report is marked failed. */
+const REPORT_RETRIES = 2;
+const POLL_MS = 100;
+
+export const REPORT_CONTENT_TYPES: Record<TReportKind, string> = {
+  pdf: 'application/pdf',
+  csv: 'text/csv; charset=utf-8',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+};
+
+const RENDERERS: Record<TReportKind, (data: ReportData) => Promise<Buffer> | Buffer> = {
+  pdf: renderPdf,
+  csv: renderCsv,
+  xlsx: renderXlsx,
+};
+
+function organizationOf(principal: Principal): string {
+  if (principal.organizationId === null) {
+    throw new AppError('FORBIDDEN', 'You are not a member of any organization.');
+  }
+  return principal.organizationId;
+}
+
+const reportNotFound = (id: string) => {
+  const message = `Report '${id}' not found`;
+  return new AppError('NOT_FOUND', message, { report_id: message });
+};
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The download call of a report: the GET of its kind with its report_id. */
+export const reportUrl = (kind: TReportKind, id: string) =>
+  `/api/devices/xt1/reports/${kind}/?report_id=${encodeURIComponent(id)}`;
+
+/** The alarm's signature as the alarms data carries it (contract `signature`). */
+function signatureOf(alarm: TExcursionAlarm): ReportSignature | null {
+  const s = alarm.signature;
+  if (!s) return null;
+  return {
+    printedName: s.printed_name,
+    meaning: s.meaning,
+    signedAt: new Date(s.signed_at),
+    comment: s.comment || null,
+  };
+}
+
+function timingOf(record: TRecord): ReportTiming | null {
+  const interval = effectiveInterval({
+    measurement_interval: record.measurement_interval ?? null,
+    calculated_measurement_interval: record.calculated_measurement_interval ?? null,
+  });
+  if (record.start_time_seconds == null || interval === null) return null;
+  return {
+    startTimeSeconds: record.start_time_seconds,
+    startDelay: record.start_delay ?? 0,
+    intervalSeconds: interval,
+  };
+}
+
+export function createReportsService(db: Database, jobs: JobQueue, log: FastifyBaseLogger) {
+  const recordsService = createRecordsService(db);
+
+  /** Everything the report shows, read as the requesting user would see it. */
+  async function gather(
+    report: NonNullable<Awaited<ReturnType<typeof repo.findReportForJob>>>,
+  ): Promise<ReportData> {
+    const [user] = report.createdByUserId
+      ? await db.select().from(users).where(eq(users.id, report.createdByUserId))
+      : [];
+    // The records service only reads the principal's organization.
+    const principal: Principal = {
+      kind: 'session',
+      user: user ?? ({} as UserRow),
+      organizationId: report.organizationId,
+      permissions: [],
+      sessionId: null,
+    };
+    const recordIdText = String(report.recordId);
+    const record = await recordsService.record(principal, recordIdText);
+    const alarms = await recordsService.alarms(principal, {
+      record_id: recordIdText,
+      include_acknowledged: true,
+      include_dismissed: true,
+      include_resolved: true,
+    });
+    const signatures = await repo.alarmSignatures(db, report.organizationId, report.recordId);
+    const withSignatures: ReportAlarm[] = alarms
+      .map((a) => ({
+        ...a,
+        signature: signatures.get(a.id ?? '') ?? signatureOf(a),
+      }))
+      .sort((a, b) => (a.first_point_idx ?? 0) - (b.first_point_idx ?? 0));
+    return {
+      organizationName: await repo.organizationName(db, report.organizationId),
+      record,
+      alarms: withSignatures,
+      audit: await repo.recordAudit(db, report.organizationId, report.recordId),
+      temps: await readSeries(db, report.recordId),
+      timing: timingOf(record),
+      unit: report.degreesUnit,
+      timeZone: report.timeZone,
+      generatedAt: new Date(),
+      generatedBy: user ? printedName(user) : 'Unknown user',
+    };
+  }
+
+  async function waitUntilSettled(id: string, timeoutMs: number): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      const status = await repo.reportStatus(db, id);
+      if (status !== 'queued') return;
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    }
+  }
+
+  return {
+    async generate(
+      principal: Principal,
+      kind: TReportKind,
+      recordIdText: string,
+      waitMs = REPORT_WAIT_SECONDS * 1000,
+    ): Promise<TFileReference> {
+      const organizationId = organizationOf(principal);
+      // 404 naming record_id for an unknown id or another organization's record.
+      const record = await recordsService.record(principal, recordIdText).catch((error) => {
+        if (error instanceof AppError && error.code === 'NOT_FOUND') {
+          const message = `Record '${recordIdText}' not found`;
+          throw new AppError('NOT_FOUND', message, { record_id: message });
+        }
+        throw error;
+      });
+      const settings = await repo.userDisplaySettings(db, principal.user.id);
+      const fileName = reportFileName(record, kind);
+      const row = await db.transaction(async (tx) => {
+        const inserted = await repo.insertReport(tx, {
+          organizationId,
+          recordId: Number(record.id),
+          kind,
+          fileName,
+          degreesUnit: settings.degreesUnit,
+          timeZone: settings.timeZone,
+          createdByUserId: principal.user.id,
+        });
+        await jobs.send(REPORT_JOB, { reportId: inserted.id }, { tx });
+        return inserted;
+      });
+      await waitUntilSettled(row.id, waitMs);
+      const url = reportUrl(kind, row.id);
+      return { url, localUrl: url, fileName };
+    },
+
+    async download(principal: Principal, kind: TReportKind, reportId: string) {
+      const organizationId = organizationOf(principal);
+      if (!UUID.test(reportId)) throw reportNotFound(reportId);
+      const report = await repo.findReport(db, organizationId, reportId);
+      if (!report || report.kind !== kind) throw reportNotFound(reportId);
+      if (report.status === 'queued') {
+        throw new AppError(
+          'CONFLICT',
+          'The report is not ready yet; try again in a few seconds.',
+          { report_id: 'report not ready' },
+          { 'retry-after': '2' },
+        );
+      }
+      if (report.status === 'failed') {
+        throw new AppError('CONFLICT', 'The report could not be generated; request a new one.', {
+          report_id: 'report generation failed',
+        });
+      }
+      const content = await repo.reportContent(db, organizationId, reportId);
+      if (content === null) throw reportNotFound(reportId);
+      return { fileName: report.fileName, contentType: REPORT_CONTENT_TYPES[kind], content };
+    },
+
+    /** The job: render and store the file; nothing for a report already ready (idempotent). */
+    async runJob(reportId: string, retryCount: number): Promise<void> {
+      const report = await repo.findReportForJob(db, reportId);
+      if (!report || report.status === 'ready') return;
+      try {
+        const data = await gather(report);
+        const content = await RENDERERS[report.kind](data);
+        await repo.completeReport(db, reportId, content);
+      } catch (error) {
+        log.error({ err: error, reportId }, 'report generation failed');
+        const gone = error instanceof AppError && error.code === 'NOT_FOUND';
+        if (gone || retryCount >= REPORT_RETRIES) {
+          await repo.failReport(
+            db,
+            reportId,
+            gone ? 'The record no longer exists.' : 'Generation failed.',
+          );
+          return;
+        }
+        throw error;
+      }
+    },
+
+    jobSettings: { retryLimit: REPORT_RETRIES, retryDelay: 5, expireInSeconds: 600 },
+  };
+}
+
+export type ReportsService = ReturnType<typeof createReportsService>;
+
+/** The unit and time zone a user reads reports in (calibration certificates use them too). */
+export const displaySettingsOf = repo.userDisplaySettings;
+
+/** The organization's name, as reports print it. */
+export const organizationNameOf = repo.organizationName;

@@ -1,0 +1,150 @@
+import type { TReportKind } from '@coldtrace/contract';
+import { formatDateTime } from '@coldtrace/domain';
+import DescriptionRounded from '@mui/icons-material/DescriptionRounded';
+import GridOnRounded from '@mui/icons-material/GridOnRounded';
+import PictureAsPdfRounded from '@mui/icons-material/PictureAsPdfRounded';
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import Divider from '@mui/material/Divider';
+import Link from '@mui/material/Link';
+import Skeleton from '@mui/material/Skeleton';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import type { ReactNode } from 'react';
+import { errorMessage } from '../../../components/error-handler';
+import { LoadError } from '../../../components/load-error';
+import { useCalibrations } from '../api/get-calibrations';
+import { useDownloadReport } from '../api/generate-report';
+import { SectionCard } from './section-card';
+
+const KINDS: { kind: TReportKind; label: string; icon: ReactNode }[] = [
+  { kind: 'pdf', label: 'PDF', icon: <PictureAsPdfRounded /> },
+  { kind: 'csv', label: 'CSV', icon: <DescriptionRounded /> },
+  { kind: 'xlsx', label: 'XLSX', icon: <GridOnRounded /> },
+];
+
+/**
+ * Reports of the record (PDF, CSV, XLSX, in the user's unit and time zone)
+ * and the calibration certificate of its tag. A download shows a spinner on
+ * its button until the file is saved, and an error message when it fails.
+ */
+export function ReportsCard({
+  recordId,
+  tagId,
+  tagSerialNumber,
+  timeZone,
+}: {
+  recordId: string;
+  tagId: number | null;
+  tagSerialNumber: string | undefined;
+  timeZone: string;
+}) {
+  const download = useDownloadReport();
+  const running = download.isPending ? download.variables?.kind : undefined;
+  const failedKind = download.isError ? download.variables?.kind : undefined;
+
+  return (
+    <SectionCard title="Reports" subtitle="In your temperature unit and time zone">
+      <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap' }}>
+        {KINDS.map(({ kind, label, icon }) => (
+          <Button
+            key={kind}
+            variant="outlined"
+            size="small"
+            startIcon={icon}
+            loading={running === kind}
+            loadingPosition="start"
+            disabled={download.isPending && running !== kind}
+            onClick={() => download.mutate({ kind, recordId })}
+          >
+            Download {label}
+          </Button>
+        ))}
+      </Stack>
+      <Typography
+        variant="body2"
+        color="text.secondary"
+        role="status"
+        sx={{ mt: 1, minHeight: 20 }}
+      >
+        {running
+          ? `Generating the ${running.toUpperCase()} report…`
+          : download.isSuccess
+            ? `Saved ${download.data}`
+            : ''}
+      </Typography>
+      {failedKind ? (
+        <Alert severity="error" variant="outlined" onClose={() => download.reset()}>
+          Could not download the {failedKind.toUpperCase()} report: {errorMessage(download.error)}
+        </Alert>
+      ) : null}
+      <Divider sx={{ my: 2 }} />
+      <CalibrationCertificate tagId={tagId} tagSerialNumber={tagSerialNumber} timeZone={timeZone} />
+    </SectionCard>
+  );
+}
+
+function CalibrationCertificate({
+  tagId,
+  tagSerialNumber,
+  timeZone,
+}: {
+  tagId: number | null;
+  tagSerialNumber: string | undefined;
+  timeZone: string;
+}) {
+  const certificates = useCalibrations(tagId);
+  const tag = tagSerialNumber ?? 'this tag';
+  let body: ReactNode;
+  if (tagId === null) {
+    body = <Typography variant="body2">The record names no tag.</Typography>;
+  } else if (certificates.isError) {
+    body = (
+      <LoadError
+        what="the calibration certificates"
+        error={certificates.error}
+        onRetry={() => void certificates.refetch()}
+        retrying={certificates.isFetching}
+      />
+    );
+  } else if (certificates.isPending) {
+    body = (
+      <Skeleton variant="text" width="80%" aria-label="Loading the calibration certificates" />
+    );
+  } else if (certificates.data.length === 0) {
+    body = (
+      <Typography variant="body2" color="text.secondary">
+        No calibration certificate for tag {tag}.
+      </Typography>
+    );
+  } else {
+    const latest = certificates.data[0]!;
+    const older = certificates.data.length - 1;
+    body = (
+      <Stack spacing={0.5}>
+        <Typography variant="body2">
+          {latest.model_name}, calibrated{' '}
+          {latest.calibration_timestamp
+            ? formatDateTime(latest.calibration_timestamp, timeZone)
+            : 'at an unknown time'}
+        </Typography>
+        <Link href={latest.pdf_url} download variant="body2">
+          Download the certificate of tag {tag} (PDF)
+        </Link>
+        {older > 0 ? (
+          <Typography variant="caption" color="text.secondary">
+            {older} earlier certificate{older > 1 ? 's' : ''} on file
+          </Typography>
+        ) : null}
+      </Stack>
+    );
+  }
+  return (
+    <div>
+      <Typography variant="h3" sx={{ fontSize: '1rem', fontWeight: 600, mb: 0.5 }}>
+        Calibration certificate
+      </Typography>
+      {body}
+    </div>
+  );
+}
