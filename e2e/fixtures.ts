@@ -33,6 +33,16 @@ interface AxeViolation {
  * list of violations. Checks the screen as a keyboard or screen-reader user meets it.
  */
 export async function expectNoAccessibilityViolations(page: Page): Promise<void> {
+  // Colours are judged once transitions (a dialog fading in) have finished;
+  // endless ones (a spinner) are not waited for.
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((a) => Number.isFinite(a.effect?.getComputedTiming().endTime ?? Infinity))
+        .map((a) => a.finished.catch(() => undefined)),
+    ),
+  );
   await page.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
   const violations = await page.evaluate(async () => {
     const axe = (

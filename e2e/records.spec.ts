@@ -1,5 +1,6 @@
 import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
-import { E2E_ADMIN, expectNoAccessibilityViolations, signIn } from './fixtures';
+import { apiSignIn, iso, post } from './api';
+import { expectNoAccessibilityViolations, signIn } from './fixtures';
 
 /**
  * The record screens against the real server: dashboard (statistics, serial
@@ -24,30 +25,9 @@ const ALARM_TEMPS = [4.1, 4.3, 6.6, 8.9, 9.6, 9.1, 7.4, 5.9, 5.1, 4.8, 4.6, 4.4]
 
 const recordIds = new Map<Name, string>();
 
-async function csrfToken(api: APIRequestContext): Promise<string> {
-  const state = await api.storageState();
-  const cookie = state.cookies.find((c) => c.name === 'csrftoken');
-  if (cookie) return cookie.value;
-  const res = await api.get('/api/auth/csrf/');
-  expect(res.ok()).toBe(true);
-  return ((await res.json()) as { csrftoken: string }).csrftoken;
-}
-
-async function post(api: APIRequestContext, url: string, data: unknown): Promise<unknown> {
-  const res = await api.post(url, { data, headers: { 'X-CSRFToken': await csrfToken(api) } });
-  expect(res.status(), `${url}: ${await res.text()}`).toBe(200);
-  return res.json();
-}
-
-const iso = (seconds: number) => new Date(seconds * 1000).toISOString();
-
 /** Six shipments: ALPHA has the latest action, BRAVO is in alarm, CHARLIE is stopped. */
 async function createShipments(api: APIRequestContext): Promise<void> {
-  await api.get('/api/auth/csrf/');
-  await post(api, '/api/auth/login/', {
-    email_or_username: E2E_ADMIN.email,
-    password: E2E_ADMIN.password,
-  });
+  await apiSignIn(api);
   const now = Math.floor(Date.now() / 1000);
   for (const [index, name] of NAMES.entries()) {
     const start = now - 3600 - index * 60;

@@ -8,10 +8,24 @@ import path from 'node:path';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dataDir = path.join(root, '.e2e-data');
 rmSync(dataDir, { recursive: true, force: true });
+// Mail goes to an in-process SMTP sink; e2e/mail.ts reads it over HTTP.
+const port = Number(process.env.PORT ?? 8123);
+const { startMailSink } = await import('./mail-sink.mjs');
+const sink = await startMailSink({ smtpPort: port + 2, httpPort: port + 3 });
 const child = spawn(
   process.execPath,
   [path.join(root, 'node_modules/tsx/dist/cli.mjs'), 'apps/server/src/server.ts'],
-  { cwd: root, stdio: 'inherit', env: { ...process.env, DATA_DIR: dataDir } },
+  {
+    cwd: root,
+    stdio: 'inherit',
+    env: {
+      ...process.env,
+      DATA_DIR: dataDir,
+      SMTP_URL: sink.smtpUrl,
+      MAIL_RETRY_DELAY_SECONDS: '1',
+      PUBLIC_ORIGIN: process.env.PUBLIC_ORIGIN ?? `http://127.0.0.1:${port}`,
+    },
+  },
 );
 for (const signal of ['SIGTERM', 'SIGINT']) {
   process.on(signal, () => child.kill(signal));

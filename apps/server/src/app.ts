@@ -10,14 +10,26 @@ import { installErrorHandler, sendError, toAppError } from './http/errors';
 import { registerOpenApi } from './http/openapi';
 import { registerWebApp } from './http/web-app';
 import { createJobQueue, poolOf } from './jobs/queue';
+import { alarmMailModule } from './modules/alarm-mail/routes';
 import { alarmsRoutes } from './modules/alarms/routes';
+import { auditRoutes } from './modules/audit/routes';
 import { authRoutes } from './modules/auth/routes';
 import { createPasswordHasher } from './modules/auth/passwords';
 import { configurationRoutes } from './modules/configuration/routes';
 import { ingestRoutes } from './modules/ingest/routes';
+import { keysRoutes } from './modules/keys/routes';
 import { legalRoutes } from './modules/legal/routes';
+import { termsGate } from './modules/legal/terms-gate';
+import { mailModule } from './modules/mail/routes';
+import { notificationsRoutes } from './modules/notifications/routes';
+import { passwordRoutes } from './modules/password/routes';
 import { recordsRoutes } from './modules/records/routes';
+import { reportsRoutes } from './modules/reports/routes';
+import { calibrationRoutes } from './modules/calibration/routes';
+import { displayRulesRoutes } from './modules/display-rules/routes';
+import { tagAssignmentRoutes } from './modules/tag-assignment/routes';
 import { tokenRoutes } from './modules/tokens/routes';
+import { usersRoutes } from './modules/users/routes';
 
 export interface AppOptions {
   config: RuntimeConfig;
@@ -73,13 +85,25 @@ export const coldtraceApp = fp<AppOptions>(
     });
 
     await registerOpenApi(app);
+    await app.register(termsGate);
+    await app.register(mailModule);
     await app.register(authRoutes);
     await app.register(legalRoutes);
+    await app.register(passwordRoutes);
     await app.register(recordsRoutes);
     await app.register(configurationRoutes);
     await app.register(ingestRoutes);
     await app.register(tokenRoutes);
     await app.register(alarmsRoutes);
+    await app.register(notificationsRoutes);
+    await app.register(auditRoutes);
+    await app.register(alarmMailModule);
+    await app.register(reportsRoutes);
+    await app.register(calibrationRoutes);
+    await app.register(displayRulesRoutes);
+    await app.register(usersRoutes);
+    await app.register(keysRoutes);
+    await app.register(tagAssignmentRoutes);
     await registerWebApp(app, config.webDist);
   },
   { name: 'coldtrace', fastify: '5.x' },

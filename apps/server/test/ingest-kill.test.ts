@@ -1,15 +1,14 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { REPO_ROOT } from '../src/config';
 import { scans } from '../src/db/schema-shipments';
 import { readSeries } from '../src/modules/series/series-store';
 import { createDatabaseFromTemplate, createTestApp, type TestApp } from './helpers';
+import { startServerProcess, type ServerProcess } from './server-process';
 import { epoch, insertToken, recordOf, serial } from './shipment-factories';
+import { freePort } from './smtp-sink';
 
 /**
  * The real server process (tsx, external PostgreSQL) is killed with SIGKILL in
@@ -24,66 +23,11 @@ const POINTS = 100;
 const KILL_AFTER = 25;
 const WORKERS = 4;
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
-
-interface Server {
-  child: ChildProcess;
-  output: string[];
-  exited: Promise<void>;
-}
-
-async function startServer(databaseUrl: string, port: number, dataDir: string): Promise<Server> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/server.ts'], {
-    cwd: REPO_ROOT,
-    env: {
-      ...process.env,
-      DATABASE_URL: databaseUrl,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      DATA_DIR: dataDir,
-      SECRET_KEY: 'kill-test-secret-key-kill-test-secret-key',
-      ADMIN_PASSWORD: 'kill-test-admin-password',
-      SEED_DEMO: 'false',
-      ARGON2_MEMORY_KIB: '64',
-      ARGON2_TIME_COST: '1',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const output: string[] = [];
-  child.stdout?.on('data', (d: Buffer) => output.push(d.toString()));
-  child.stderr?.on('data', (d: Buffer) => output.push(d.toString()));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  let gone = false;
-  void exited.then(() => (gone = true));
-  for (let waited = 0; waited < 30_000; waited += 100) {
-    if (gone) throw new Error(`server exited during start-up:\n${output.join('')}`);
-    try {
-      const res = await fetch(`http://127.0.0.1:${port}/api/auth/csrf/`);
-      if (res.ok) return { child, output, exited };
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  child.kill('SIGKILL');
-  throw new Error(`server did not start:\n${output.join('')}`);
-}
-
 describe('a server killed in the middle of a stream of uploads', () => {
   let t: TestApp;
   let databaseUrl: string;
   let dataDir: string;
-  let server: Server | undefined;
+  let server: ServerProcess | undefined;
 
   beforeAll(async () => {
     const databaseName = await createDatabaseFromTemplate();
@@ -105,7 +49,7 @@ describe('a server killed in the middle of a stream of uploads', () => {
       const user = await t.createUser({ role: 'Administrator' });
       const token = await insertToken(t.db, user.id, user.orgs[0]!.id);
       const port = await freePort();
-      server = await startServer(databaseUrl, port, dataDir);
+      server = await startServerProcess(databaseUrl, port, dataDir);
 
       const post = async (url: string, body: unknown): Promise<Response> =>
         fetch(`http://127.0.0.1:${port}${url}`, {
@@ -201,7 +145,7 @@ describe('a server killed in the middle of a stream of uploads', () => {
       }
 
       // The device retries everything it got no answer for.
-      server = await startServer(databaseUrl, port, dataDir);
+      server = await startServerProcess(databaseUrl, port, dataDir);
       for (let n = 0; n < uploads.length; n++) {
         if (answered.has(n)) continue;
         const res = await post(uploads[n]!.url, uploads[n]!.body);

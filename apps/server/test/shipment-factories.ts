@@ -149,6 +149,31 @@ export function xt1Body(
   };
 }
 
+/**
+ * A started xt1 record of a fresh tag, then one scan with `temps` (interval 60 s,
+ * thresholds 8 / 2), uploaded by `client` into its organization. Throws on a
+ * refused upload.
+ */
+export async function scannedShipment(
+  client: TestClient,
+  temps: readonly number[],
+  prefix = 'SHP',
+): Promise<{ recordId: string; sn: string; start: number }> {
+  const sn = serial(prefix);
+  const start = epoch(new Date()) - 3600;
+  const upload = async (path: string, body: Record<string, unknown>) => {
+    const res = await client.post(`/api/devices/xt1/${path}`, xt1Body(sn, body));
+    if (res.statusCode !== 200) throw new Error(`${path}: ${res.statusCode} ${res.body}`);
+    return res.json() as { record_id: string };
+  };
+  const { record_id } = await upload('start-action/', {
+    start_time_seconds: start,
+    timestamp: iso(start),
+  });
+  await upload('scans/', { start_time_seconds: start, timestamp: iso(start + 600), temps });
+  return { recordId: record_id, sn, start };
+}
+
 export async function recordOf(db: Database, recordId: string | number): Promise<RecordRow> {
   const [row] = await db
     .select()

@@ -13,6 +13,8 @@ export const ERROR_CODES = {
   FORBIDDEN: 403,
   CSRF_FAILED: 403,
   ACCOUNT_LOCKED: 403,
+  /** The signed-in user has not agreed to the active terms of service (POST /api/auth/tos-agreement/). */
+  TERMS_NOT_ACCEPTED: 403,
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
   CONFLICT: 409,

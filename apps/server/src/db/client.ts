@@ -1,11 +1,25 @@
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import * as baseSchema from './schema';
+import * as alarmMailSchema from './schema-alarm-mail';
+import * as accessSchema from './schema-access';
 import * as auditSchema from './schema-audit';
+import * as mailSchema from './schema-mail';
+import * as notificationsSchema from './schema-notifications';
+import * as reportsSchema from './schema-reports';
 import * as shipmentSchema from './schema-shipments';
 
 /** Every schema file (one per capability: add yours here and in drizzle.config.ts's glob). */
-const schema = { ...baseSchema, ...shipmentSchema, ...auditSchema };
+const schema = {
+  ...baseSchema,
+  ...shipmentSchema,
+  ...auditSchema,
+  ...mailSchema,
+  ...reportsSchema,
+  ...alarmMailSchema,
+  ...accessSchema,
+  ...notificationsSchema,
+};
 
 export type Database = NodePgDatabase<typeof schema>;
 /** A transaction handle (what `db.transaction(async (tx) => ...)` passes). */

@@ -205,6 +205,8 @@ export async function seedDemoRecords(
     db: options.pool ?? db,
     principal,
     log: { warn: (_obj, msg) => (log.warn ?? log.info)(`demo records: ${msg}`) },
+    // The demo records are history: their alarms notify nobody.
+    jobs: null,
   };
   const now = (options.now ?? new Date()).getTime() / 1000;
   const plans = planFleet(

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { NotFoundPage } from '../components/not-found-page';
 import { RouteErrorPage } from '../components/route-error-page';
 import { CentredLayout } from './layouts/centred-layout';
+import { ShellLayout } from './layouts/shell-layout';
 import { SideNavLayout } from './layouts/side-nav-layout';
 import { routes } from './router';
 
@@ -55,15 +56,20 @@ describe('route map', () => {
   it.each(SIDE_NAV)('%s is in the side navigation layout and shows %s', async (path, page) => {
     const matches = matchRoutes(routes, path)!;
     expect(matches).not.toBeNull();
-    expect(elementType(matches[1]!.route)).toBe(SideNavLayout);
-    expect((matches[2]!.route.errorElement as ReactElement).type).toBe(RouteErrorPage);
+    expect(elementType(matches[1]!.route)).toBe(ShellLayout);
+    expect(elementType(matches[2]!.route)).toBe(SideNavLayout);
+    expect(matches[2]!.route.handle).toEqual({ sideNavigation: true });
+    expect((matches[3]!.route.errorElement as ReactElement).type).toBe(RouteErrorPage);
     expect(await pageName(matches.at(-1)!.route)).toBe(page);
   });
 
   it.each(CENTRED)('%s is in the centred layout and shows %s', async (path, page) => {
     const matches = matchRoutes(routes, path)!;
     expect(matches).not.toBeNull();
-    expect(elementType(matches[1]!.route)).toBe(CentredLayout);
+    expect(elementType(matches[1]!.route)).toBe(ShellLayout);
+    expect(elementType(matches[2]!.route)).toBe(CentredLayout);
+    expect(matches[2]!.route.handle).toBeUndefined();
+    expect((matches[3]!.route.errorElement as ReactElement).type).toBe(RouteErrorPage);
     expect(await pageName(matches.at(-1)!.route)).toBe(page);
   });
 

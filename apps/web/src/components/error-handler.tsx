@@ -32,7 +32,8 @@ export function ErrorHandlerProvider({ children }: { children: ReactNode }) {
   const [open, setOpen] = useState(false);
 
   const handle = useCallback<ErrorHandler>((error, context) => {
-    if (isApiError(error) && error.status === 401) return;
+    // Signed out, or must agree to new terms first: the session guard takes over.
+    if (isApiError(error) && (error.status === 401 || error.code === 'TERMS_NOT_ACCEPTED')) return;
     console.error(context ?? 'Error', error);
     const text = context ? `${context}: ${errorMessage(error)}` : errorMessage(error);
     setShown({ key: Date.now(), text });

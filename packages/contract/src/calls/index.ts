@@ -1,9 +1,14 @@
+import { accountCalls } from './accounts';
+import { adminCalls } from './admin';
+import { alarmMailCalls } from './alarm-mail';
 import { alarmCalls } from './alarms';
 import { authCalls } from './auth';
 import { devicesIngestCalls } from './devices-ingest';
 import { devicesQueryCalls } from './devices-query';
+import { notificationCalls } from './notifications';
 import { orgSettingsCalls } from './org-settings';
 import { productsCalls } from './products';
+import { reportsCalls } from './reports';
 import { tokenCalls } from './tokens';
 
 /** Every call the server serves; the server registers exactly these, the OpenAPI document lists them. */
@@ -15,4 +20,9 @@ export const allCalls = [
   ...devicesIngestCalls,
   ...tokenCalls,
   ...alarmCalls,
+  ...accountCalls,
+  ...reportsCalls,
+  ...adminCalls,
+  ...alarmMailCalls,
+  ...notificationCalls,
 ] as const;

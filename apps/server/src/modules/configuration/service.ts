@@ -18,8 +18,9 @@ import {
   parseDurationString,
   toMetres,
 } from '@coldtrace/domain';
-import type { Database } from '../../db/client';
+import type { Database, Db } from '../../db/client';
 import { AppError, notFound } from '../../http/errors';
+import { actorOf, changedFields as auditChanges, recordAudit } from '../audit/audit';
 import type { Principal } from '../auth/principal';
 import {
   knownUnit,
@@ -257,6 +258,32 @@ function radiusOf(
   return { metres: current.metres, units };
 }
 
+/**
+ * Audit entries of a configuration edit: one per field (as the API names it)
+ * whose value changed between the presented rows; a creation is one entry
+ * with the new definition.
+ */
+async function auditConfiguration(
+  tx: Db,
+  principal: Principal,
+  entity: { type: string; id: number | string },
+  before: Record<string, unknown> | null,
+  after: Record<string, unknown>,
+): Promise<void> {
+  const base = {
+    action: before === null ? `${entity.type}.create` : `${entity.type}.update`,
+    entityType: entity.type,
+    entityId: entity.id,
+  };
+  await recordAudit(
+    tx,
+    { organizationId: organizationOf(principal), actor: actorOf(principal) },
+    before === null
+      ? [{ ...base, oldValue: null, newValue: after }]
+      : auditChanges(before, after, base),
+  );
+}
+
 export function createConfigurationService({ db }: ConfigurationDeps) {
   return {
     // ------------------------------------------------------------ carriers
@@ -273,7 +300,17 @@ export function createConfigurationService({ db }: ConfigurationDeps) {
       if (await repo.carrierNameTaken(db, organizationId, form.name))
         throw carrierExists(form.name);
       try {
-        return presentCarrier(await repo.insertCarrier(db, organizationId, form.name));
+        return await db.transaction(async (tx) => {
+          const created = presentCarrier(await repo.insertCarrier(tx, organizationId, form.name));
+          await auditConfiguration(
+            tx,
+            principal,
+            { type: 'carrier', id: created.id! },
+            null,
+            created,
+          );
+          return created;
+        });
       } catch (error) {
         if (isUniqueViolation(error, repo.CARRIER_NAME_KEY)) throw carrierExists(form.name);
         throw error;
@@ -295,9 +332,19 @@ export function createConfigurationService({ db }: ConfigurationDeps) {
         throw carrierExists(form.name);
       }
       try {
-        const row = await repo.updateCarrier(db, organizationId, id, { name: form.name });
-        if (!row) throw notFound('Carrier definition');
-        return presentCarrier(row);
+        return await db.transaction(async (tx) => {
+          const row = await repo.updateCarrier(tx, organizationId, id, { name: form.name });
+          if (!row) throw notFound('Carrier definition');
+          const after = presentCarrier(row);
+          await auditConfiguration(
+            tx,
+            principal,
+            { type: 'carrier', id },
+            presentCarrier(existing),
+            after,
+          );
+          return after;
+        });
       } catch (error) {
         if (isUniqueViolation(error, repo.CARRIER_NAME_KEY)) throw carrierExists(form.name);
         throw error;
@@ -319,9 +366,22 @@ export function createConfigurationService({ db }: ConfigurationDeps) {
       const values = productValues(form, errors);
       checkProduct(values, errors);
       errors.throwIfAny();
-      return presentProduct(
-        await repo.insertProduct(db, organizationId, { ...values, productName: form.product_name }),
-      );
+      return db.transaction(async (tx) => {
+        const created = presentProduct(
+          await repo.insertProduct(tx, organizationId, {
+            ...values,
+            productName: form.product_name,
+          }),
+        );
+        await auditConfiguration(
+          tx,
+          principal,
+          { type: 'product', id: created.id! },
+          null,
+          created,
+        );
+        return created;
+      });
     },
 
     async updateProduct(
@@ -340,7 +400,17 @@ export function createConfigurationService({ db }: ConfigurationDeps) {
         const values = productValues(form, errors);
         checkProduct({ ...existing, ...values }, errors);
         errors.throwIfAny();
-        return repo.updateProduct(tx, organizationId, id, values);
+        const updated = await repo.updateProduct(tx, organizationId, id, values);
+        if (updated) {
+          await auditConfiguration(
+            tx,
+            principal,
+            { type: 'product', id },
+            presentProduct(existing),
+            presentProduct(updated),
+          );
+        }
+        return updated;
       });
       if (!row) throw notFound('Product definition');
       return presentProduct(row);
@@ -365,15 +435,25 @@ export function createConfigurationService({ db }: ConfigurationDeps) {
       const errors = new FieldErrors();
       const values = locationValues(form, errors);
       errors.throwIfAny();
-      return presentLocation(
-        await repo.insertLocation(db, organizationId, {
-          ...values,
-          name: form.name,
-          address: form.address,
-          latitude: form.latitude,
-          longitude: form.longitude,
-        }),
-      );
+      return db.transaction(async (tx) => {
+        const created = presentLocation(
+          await repo.insertLocation(tx, organizationId, {
+            ...values,
+            name: form.name,
+            address: form.address,
+            latitude: form.latitude,
+            longitude: form.longitude,
+          }),
+        );
+        await auditConfiguration(
+          tx,
+          principal,
+          { type: 'location', id: created.id! },
+          null,
+          created,
+        );
+        return created;
+      });
     },
 
     async updateLocation(
@@ -389,7 +469,19 @@ export function createConfigurationService({ db }: ConfigurationDeps) {
       const errors = new FieldErrors();
       const values = locationValues(form, errors);
       errors.throwIfAny();
-      const row = await repo.updateLocation(db, organizationId, id, values);
+      const row = await db.transaction(async (tx) => {
+        const updated = await repo.updateLocation(tx, organizationId, id, values);
+        if (updated) {
+          await auditConfiguration(
+            tx,
+            principal,
+            { type: 'location', id },
+            presentLocation(existing),
+            presentLocation(updated),
+          );
+        }
+        return updated;
+      });
       if (!row) throw notFound('Travel location');
       return presentLocation(row);
     },
@@ -443,7 +535,7 @@ export function createConfigurationService({ db }: ConfigurationDeps) {
           errors,
         );
         errors.throwIfAny();
-        return repo.updateOrgSettings(tx, organizationId, {
+        const updated = await repo.updateOrgSettings(tx, organizationId, {
           arrivalRadiusMeters: arrival.metres,
           arrivalRadiusUnits: arrival.units,
           departureRadiusMeters: departure.metres,
@@ -451,6 +543,14 @@ export function createConfigurationService({ db }: ConfigurationDeps) {
           numPointsToArrive: patch.num_points_to_arrive ?? current.numPointsToArrive,
           numPointsToDepart: patch.num_points_to_depart ?? current.numPointsToDepart,
         });
+        await auditConfiguration(
+          tx,
+          principal,
+          { type: 'geo_fence', id: organizationId },
+          presentOrgSettings(current).geo_fence_settings ?? {},
+          presentOrgSettings(updated).geo_fence_settings ?? {},
+        );
+        return updated;
       });
       return presentOrgSettings(row);
     },

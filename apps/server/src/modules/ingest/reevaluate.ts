@@ -18,6 +18,8 @@ import {
 } from '@coldtrace/domain';
 import type { Db } from '../../db/client';
 import type { AlarmRow, RecordRow } from '../../db/schema-shipments';
+import { announceTripChange } from '../alarm-mail';
+import { announceAlarmsRaised, type AlarmEventSender } from '../notifications/events';
 import { readSeries } from '../series/series-store';
 import * as repo from './repository';
 
@@ -159,6 +161,12 @@ export interface RecomputeOptions {
   now?: Date;
   /** Series chunks the caller merged in this transaction (not read again). */
   knownChunks?: ReadonlyMap<number, SeriesValue[]>;
+  /**
+   * Where newly raised alarms are announced (the `alarm.raised` job, sent in
+   * this transaction); null only where nobody is to be notified (the demo
+   * records seeded at first start).
+   */
+  jobs: AlarmEventSender | null;
 }
 
 export interface RecomputeResult {
@@ -172,7 +180,7 @@ export interface RecomputeResult {
 export async function recomputeRecord(
   db: Db,
   record: RecordRow,
-  options: RecomputeOptions = {},
+  options: RecomputeOptions,
 ): Promise<RecomputeResult> {
   const now = options.now ?? new Date();
   const temps = await readSeries(db, record.id, undefined, options.knownChunks);
@@ -251,7 +259,7 @@ export async function recomputeRecord(
   const rows = await repo.listAlarms(db, record.id);
   const existing = rows.map((row) => storedAlarm(row, series, started));
   const plan = reconcileAlarms(existing, detected);
-  await repo.insertAlarms(
+  const raised = await repo.insertAlarms(
     db,
     plan.insert.map((alarm) => ({
       organizationId: record.organizationId,
@@ -265,6 +273,13 @@ export async function recomputeRecord(
       created: now,
     })),
   );
+  if (raised.length > 0 && options.jobs !== null) {
+    await announceAlarmsRaised(options.jobs, db, {
+      organizationId: record.organizationId,
+      recordId: record.id,
+      alarmIds: raised,
+    });
+  }
   for (const update of plan.update) {
     const next = update.next as unknown as DetectedAlarm;
     await repo.updateAlarm(db, update.existing.row.id, {
@@ -329,6 +344,8 @@ export async function recomputeRecord(
   if (Object.keys(patch).length > 0 || alarmsChanged) {
     updated = await repo.updateRecord(db, record.id, { ...patch, lastModified: now });
   }
+  // Departed or arrived: the Departure / Arrival e-mails (`trip.event`, sent in this transaction).
+  if (options.jobs !== null) await announceTripChange(options.jobs, db, record, updated, now);
   await repo.refreshTagState(db, record.tagId);
   return {
     record: updated,

@@ -364,7 +364,7 @@ describe('replays and re-evaluation', () => {
       .update(alarms)
       .set({ dismissed: true })
       .where(and(eq(alarms.id, alarm!.id)));
-    await reevaluateRecord(t.db, user.org.id, Number(recordId));
+    await reevaluateRecord(t.db, user.org.id, Number(recordId), null);
     const record = await recordOf(t.db, recordId);
     expect(record).toMatchObject({ status: 'Alarm', computedStatus: 'OK' });
     expect((await alarmsOf(t.db, recordId))[0]).toMatchObject({
@@ -372,7 +372,7 @@ describe('replays and re-evaluation', () => {
       acknowledged: true,
     });
     await expect(
-      reevaluateRecord(t.db, (await t.createOrg()).id, Number(recordId)),
+      reevaluateRecord(t.db, (await t.createOrg()).id, Number(recordId), null),
     ).rejects.toThrow('Record not found');
   });
 });

@@ -396,8 +396,14 @@ export async function listAlarms(db: Db, recordId: number): Promise<AlarmRow[]> 
   return db.select().from(alarms).where(eq(alarms.recordId, recordId)).orderBy(asc(alarms.id));
 }
 
-export async function insertAlarms(db: Db, values: (typeof alarms.$inferInsert)[]): Promise<void> {
-  if (values.length > 0) await db.insert(alarms).values(values);
+/** Insert new alarms; answers their ids. */
+export async function insertAlarms(
+  db: Db,
+  values: (typeof alarms.$inferInsert)[],
+): Promise<number[]> {
+  if (values.length === 0) return [];
+  const rows = await db.insert(alarms).values(values).returning({ id: alarms.id });
+  return rows.map((r) => r.id);
 }
 
 /** Update the evaluated fields of an alarm; acknowledgement and dismissal are never written here. */

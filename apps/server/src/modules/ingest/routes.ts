@@ -42,6 +42,8 @@ export async function ingestRoutes(app: FastifyInstance): Promise<void> {
     db: app.db,
     log: request.log,
     principal,
+    jobs: app.jobs,
+    requestId: request.id,
   });
 
   registerCall(app, xt1ScanUpload, async ({ request, body, requirePrincipal }) =>

@@ -36,6 +36,8 @@ import type { Database, Db, Transaction } from '../../db/client';
 import type { RecordRow, TagConfiguration, TagRow, records } from '../../db/schema-shipments';
 import { AppError, invalidField } from '../../http/errors';
 import type { Principal } from '../auth/principal';
+import { actorOf, recordAudit } from '../audit/audit';
+import type { AlarmEventSender } from '../notifications/events';
 import { mergeIntoSeries, type SeriesConflict } from '../series/series-store';
 import {
   changedFields,
@@ -73,11 +75,47 @@ export interface IngestContext {
   db: Database;
   log: IngestLogger;
   principal: Principal;
+  /** Newly raised alarms are announced here (`alarm.raised`); null: nobody is notified (demo seed). */
+  jobs: AlarmEventSender | null;
+  /** The request's id, written with audit entries. */
+  requestId?: string;
+}
+
+/**
+ * The audit entries of a person's edit (shipment details, thresholds, trip
+ * times): one per changed field, old and new value as the action row has them.
+ */
+async function auditEdit(
+  tx: Db,
+  ctx: IngestContext,
+  record: RecordRow,
+  action: 'record.shipment.update' | 'record.trip.update',
+  changes: Record<string, { old: unknown; new: unknown }>,
+  clientType?: string,
+): Promise<void> {
+  await recordAudit(
+    tx,
+    {
+      organizationId: record.organizationId,
+      actor: actorOf(ctx.principal, clientType),
+      requestId: ctx.requestId ?? null,
+    },
+    Object.entries(changes).map(([field, change]) => ({
+      action,
+      entityType: 'record',
+      entityId: record.id,
+      recordId: record.id,
+      field,
+      oldValue: change.old,
+      newValue: change.new,
+    })),
+  );
 }
 
 interface Caller {
   organizationId: string;
   userId: string;
+  jobs: AlarmEventSender | null;
 }
 
 /** Record settings an upload (or a tag's configuration) can carry. */
@@ -105,11 +143,11 @@ const UPLOAD_KEY_CONSTRAINTS = new Set(['scans_upload_key', 'record_actions_uplo
 
 // ---------------------------------------------------------------- helpers
 
-function callerOf(principal: Principal): Caller {
+function callerOf({ principal, jobs }: IngestContext): Caller {
   if (principal.organizationId === null) {
     throw new AppError('FORBIDDEN', 'You belong to no organization to upload into.');
   }
-  return { organizationId: principal.organizationId, userId: principal.user.id };
+  return { organizationId: principal.organizationId, userId: principal.user.id, jobs };
 }
 
 const notFoundField = (what: string, field: string, reason = `${what} not found`) =>
@@ -668,7 +706,7 @@ export async function xt1Upload(
   kind: Xt1UploadKind,
   body: TXt1Upload,
 ): Promise<TRecordReference> {
-  const caller = callerOf(ctx.principal);
+  const caller = callerOf(ctx);
   const now = new Date();
   const timestamp = new Date(body.timestamp);
   checkNotFuture('timestamp', timestamp.getTime() / 1000, now);
@@ -768,7 +806,12 @@ export async function xt1Upload(
         mobileAppVersion: body.mobile_app_version,
       });
     }
-    await recomputeRecord(tx, record, { seriesChanged: added > 0, now, knownChunks: chunks });
+    await recomputeRecord(tx, record, {
+      seriesChanged: added > 0,
+      now,
+      knownChunks: chunks,
+      jobs: caller.jobs,
+    });
     return reply;
   });
 }
@@ -890,7 +933,7 @@ export async function xt1UpdateShipment(
   ctx: IngestContext,
   body: TXt1UpdateShipmentUpload,
 ): Promise<TRecordReference> {
-  const caller = callerOf(ctx.principal);
+  const caller = callerOf(ctx);
   const now = new Date();
   const timestamp = body.timestamp ? new Date(body.timestamp) : now;
   checkNotFuture('timestamp', timestamp.getTime() / 1000, now);
@@ -963,7 +1006,8 @@ export async function xt1UpdateShipment(
       mobileAppVersion: body.mobile_app_version,
       changes,
     });
-    await recomputeRecord(tx, updated, { now });
+    await auditEdit(tx, ctx, updated, 'record.shipment.update', changes, body.mobile_device_type);
+    await recomputeRecord(tx, updated, { now, jobs: caller.jobs });
     return reply;
   });
 }
@@ -977,7 +1021,7 @@ export async function xt1TripEdit(
   ctx: IngestContext,
   body: TXt1TripEditUpload,
 ): Promise<TTripEditResult> {
-  const caller = callerOf(ctx.principal);
+  const caller = callerOf(ctx);
   const now = new Date();
   const timestamp = body.timestamp ? new Date(body.timestamp) : now;
   checkNotFuture('timestamp', timestamp.getTime() / 1000, now);
@@ -1028,7 +1072,8 @@ export async function xt1TripEdit(
       reply,
       changes,
     });
-    await recomputeRecord(tx, updated, { now });
+    await auditEdit(tx, ctx, updated, 'record.trip.update', changes);
+    await recomputeRecord(tx, updated, { now, jobs: caller.jobs });
     return reply;
   });
 }
@@ -1064,7 +1109,7 @@ async function finishAction(
   const reply = reference(record, tag);
   const key = action.key ?? freshKey(action.type);
   await writeAction(tx, caller, record, tag, { ...action, key, reply });
-  await recomputeRecord(tx, record, { now, seriesChanged });
+  await recomputeRecord(tx, record, { now, seriesChanged, jobs: caller.jobs });
   return reply;
 }
 
@@ -1073,7 +1118,7 @@ export async function rtConfigure(
   ctx: IngestContext,
   body: TRtConfigureUpload,
 ): Promise<TRecordReference> {
-  const caller = callerOf(ctx.principal);
+  const caller = callerOf(ctx);
   const now = new Date();
   const timestamp = body.timestamp ? new Date(body.timestamp) : now;
   checkNotFuture('timestamp', timestamp.getTime() / 1000, now);
@@ -1125,7 +1170,7 @@ async function configureRecord(
 
 /** rt start-action: the tag confirms it started at start_time_seconds. */
 export async function rtStart(ctx: IngestContext, body: TRtStartUpload): Promise<TRecordReference> {
-  const caller = callerOf(ctx.principal);
+  const caller = callerOf(ctx);
   const now = new Date();
   const timestamp = body.timestamp
     ? new Date(body.timestamp)
@@ -1158,7 +1203,7 @@ export async function rtStart(ctx: IngestContext, body: TRtStartUpload): Promise
 
 /** rt stop-action: the tag confirms it stopped. */
 export async function rtStop(ctx: IngestContext, body: TRtStopUpload): Promise<TRecordReference> {
-  const caller = callerOf(ctx.principal);
+  const caller = callerOf(ctx);
   const now = new Date();
   const timestamp = body.timestamp
     ? new Date(body.timestamp)
@@ -1202,7 +1247,7 @@ export async function rtPacket(
   ctx: IngestContext,
   body: TRtPacketUpload,
 ): Promise<TRecordReference> {
-  const caller = callerOf(ctx.principal);
+  const caller = callerOf(ctx);
   const now = new Date();
   checkNotFuture('start_time_seconds', body.start_time_seconds, now);
   checkNotFuture('packet_end_time_seconds', body.packet_end_time_seconds, now);
@@ -1230,7 +1275,12 @@ export async function rtPacket(
       body.temps,
     );
     if (added > 0 || created) {
-      await recomputeRecord(tx, record, { now, seriesChanged: added > 0, knownChunks: chunks });
+      await recomputeRecord(tx, record, {
+        now,
+        seriesChanged: added > 0,
+        knownChunks: chunks,
+        jobs: caller.jobs,
+      });
     }
     return reference(record, tag);
   });
@@ -1247,7 +1297,7 @@ export async function rtRequest(
   type: 'configure' | 'start' | 'stop',
   body: TRtRequest,
 ): Promise<TRequestResult> {
-  const caller = callerOf(ctx.principal);
+  const caller = callerOf(ctx);
   return ctx.db.transaction(async (tx) => {
     let tag: TagRow;
     try {
@@ -1286,7 +1336,7 @@ export async function nanotagSettings(
   ctx: IngestContext,
   body: TNanotagSettingsUpload,
 ): Promise<TRecordReference> {
-  const caller = callerOf(ctx.principal);
+  const caller = callerOf(ctx);
   const now = new Date();
   return runUpload(ctx.db, caller, null, async (tx) => {
     let tag = await resolveTag(tx, caller, body, { create: true, defaultType: 'NanoTag' });
@@ -1299,7 +1349,7 @@ export async function nanotagSettings(
         ? configurationSettings(tag.configuration)
         : fillSettings(active, settings);
     const updated = await applyPatch(tx, active, next, now);
-    if (updated !== active) await recomputeRecord(tx, updated, { now });
+    if (updated !== active) await recomputeRecord(tx, updated, { now, jobs: caller.jobs });
     return reference(updated, tag);
   });
 }
@@ -1309,7 +1359,7 @@ export async function nanotagConfigure(
   ctx: IngestContext,
   body: TNanotagConfigureUpload,
 ): Promise<TRecordReference> {
-  const caller = callerOf(ctx.principal);
+  const caller = callerOf(ctx);
   const now = new Date();
   // The message carries no time or id: applied again, the same periods change nothing.
   return runUpload(ctx.db, caller, null, async (tx) => {
@@ -1338,7 +1388,7 @@ export async function nanotagFirstSample(
   ctx: IngestContext,
   body: TNanotagFirstSampleUpload,
 ): Promise<TRecordReference> {
-  const caller = callerOf(ctx.principal);
+  const caller = callerOf(ctx);
   const now = new Date();
   const firstSample = isoSeconds(body.first_sample_timestamp);
   checkNotFuture('first_sample_timestamp', firstSample, now);
@@ -1377,7 +1427,7 @@ export async function nanotagHealth(
   ctx: IngestContext,
   body: TNanotagHealthUpload,
 ): Promise<TRecordReference> {
-  const caller = callerOf(ctx.principal);
+  const caller = callerOf(ctx);
   const now = new Date();
   return runUpload(ctx.db, caller, null, async (tx) => {
     const tag = await resolveTag(tx, caller, body, { create: false, defaultType: 'NanoTag' });
@@ -1400,7 +1450,7 @@ export async function nanotagStatus(
   ctx: IngestContext,
   body: TNanotagStatusUpload,
 ): Promise<TRecordReference> {
-  const caller = callerOf(ctx.principal);
+  const caller = callerOf(ctx);
   const now = new Date();
   const at = isoSeconds(body.last_sample_timestamp);
   checkNotFuture('last_sample_timestamp', at, now);
@@ -1428,7 +1478,7 @@ export async function nanotagTransmitInterval(
   ctx: IngestContext,
   body: TNanotagTransmitIntervalUpload,
 ): Promise<TRecordReference> {
-  const caller = callerOf(ctx.principal);
+  const caller = callerOf(ctx);
   const now = new Date();
   return runUpload(ctx.db, caller, null, async (tx) => {
     let tag = await resolveTag(tx, caller, body, { create: false, defaultType: 'NanoTag' });
@@ -1449,7 +1499,7 @@ export async function nanotagPacket(
   ctx: IngestContext,
   body: TNanotagPacketUpload,
 ): Promise<TRecordReference> {
-  const caller = callerOf(ctx.principal);
+  const caller = callerOf(ctx);
   const now = new Date();
   checkNotFuture('packet_end_time_seconds', body.packet_end_time_seconds, now);
   return runUpload(ctx.db, caller, null, async (tx) => {
@@ -1484,7 +1534,12 @@ export async function nanotagPacket(
     const { added, chunks } = await mergePoints(ctx, tx, record, offset, body.temps);
     const sampled = await addSample(tx, record, body);
     if (added > 0 || sampled) {
-      await recomputeRecord(tx, record, { now, seriesChanged: added > 0, knownChunks: chunks });
+      await recomputeRecord(tx, record, {
+        now,
+        seriesChanged: added > 0,
+        knownChunks: chunks,
+        jobs: caller.jobs,
+      });
     }
     return reference(record, tag);
   });
@@ -1516,6 +1571,7 @@ export async function reevaluateRecord(
   db: Database,
   organizationId: string,
   recordId: number,
+  jobs: AlarmEventSender | null,
 ): Promise<RecordRow> {
   return db.transaction(async (tx) => {
     const found = await repo.findRecord(tx, organizationId, recordId);
@@ -1523,7 +1579,7 @@ export async function reevaluateRecord(
     await repo.lockTagById(tx, found.tagId);
     const record = await repo.lockRecord(tx, organizationId, recordId);
     if (!record) throw notFoundField('Record', 'record_id');
-    return (await recomputeRecord(tx, record)).record;
+    return (await recomputeRecord(tx, record, { jobs })).record;
   });
 }
 

@@ -3,6 +3,8 @@ import {
   ALARM_STATUSES,
   BATTERY_HEALTHS,
   CLIENT_TYPES,
+  SIGNATURE_MEANINGS,
+  type TAlarmSignature,
   MEMORY_HEALTHS,
   TAG_STATUSES,
   TAG_TYPES,
@@ -16,6 +18,7 @@ import {
   type TScan,
   type TTagExtended,
 } from '@coldtrace/contract';
+import type { AlarmSignatureRow } from '../../db/schema-notifications';
 import type {
   AlarmRow,
   RecordActionRow,
@@ -272,6 +275,20 @@ export interface AlarmView {
   alarm: AlarmRow;
   acknowledgedBy: string | null;
   dismissedBy: string | null;
+  /** The acknowledgement's electronic signature, when signed. */
+  signature?: AlarmSignatureRow | null;
+}
+
+/** An acknowledgement's electronic signature as the contract answers it. */
+export function presentSignature(s: AlarmSignatureRow): TAlarmSignature {
+  return {
+    user_id: s.userId,
+    printed_name: s.printedName,
+    signed_at: s.signedAt.toISOString(),
+    meaning: member(SIGNATURE_MEANINGS, s.meaning) ?? 'REVIEWED',
+    comment: s.comment,
+    client_type: member(CLIENT_TYPES, s.clientType) ?? 'WEB',
+  };
 }
 
 /**
@@ -282,6 +299,7 @@ export function presentAlarm({
   alarm: a,
   acknowledgedBy,
   dismissedBy,
+  signature,
 }: AlarmView): TExcursionAlarm {
   return {
     id: String(a.id),
@@ -313,5 +331,6 @@ export function presentAlarm({
         }
       : {}),
     ...(a.dismissed ? { dismissed_by: dismissedBy, dismissed_at: iso(a.dismissedAt) } : {}),
+    ...(signature ? { signature: presentSignature(signature) } : {}),
   };
 }

@@ -2,6 +2,7 @@ import { and, asc, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client';
 import { users } from '../../db/schema';
+import { alarmSignatures } from '../../db/schema-notifications';
 import {
   alarms,
   locationSamples,
@@ -384,10 +385,12 @@ export function selectAlarmViews(db: Db) {
       alarm: alarms,
       acknowledgedBy: acknowledgedBy.username,
       dismissedBy: dismissedBy.username,
+      signature: alarmSignatures,
     })
     .from(alarms)
     .leftJoin(acknowledgedBy, eq(acknowledgedBy.id, alarms.acknowledgedByUserId))
-    .leftJoin(dismissedBy, eq(dismissedBy.id, alarms.dismissedByUserId));
+    .leftJoin(dismissedBy, eq(dismissedBy.id, alarms.dismissedByUserId))
+    .leftJoin(alarmSignatures, eq(alarmSignatures.alarmId, alarms.id));
 }
 
 export async function listAlarms(db: Db, organizationId: string, q: AlarmQuery) {

@@ -1,5 +1,4 @@
 import type { TTagExtended } from '@coldtrace/contract';
-import { serializeOrderBy } from '@coldtrace/domain';
 import LockOutlined from '@mui/icons-material/LockOutlined';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
@@ -8,12 +7,10 @@ import { Link as RouterLink, useNavigate } from 'react-router';
 import { EmptyState } from '../../components/empty-state';
 import { LoadError } from '../../components/load-error';
 import { Page } from '../../components/page';
-import { useAppSettings } from '../../lib/app-settings';
 import { hasPermission, sessionOrganization } from '../../lib/session';
 import { columnVisibilityKey } from '../../components/server-grid/column-visibility';
-import { filterModelToApiFilter } from '../../components/server-grid/grid-filter';
 import { ServerDataGrid } from '../../components/server-grid/server-data-grid';
-import { useGridViewState } from '../../components/server-grid/use-grid-view-state';
+import { useServerGridQuery } from '../../components/server-grid/use-server-grid-query';
 import {
   ALL_RECORDS_PATH,
   GRID_DEFAULT_PAGE_SIZE,
@@ -55,23 +52,14 @@ export function AllDevicesPage() {
 }
 
 function DevicesGrid({ userId }: { userId: string | undefined }) {
-  const { degreesUnit: unit, timeZone } = useAppSettings();
   const navigate = useNavigate();
-  const controls = useGridViewState(GRID_DEFAULT_PAGE_SIZE);
-  const { state } = controls;
-
-  const query = useMemo<DevicesQuery>(() => {
-    const filter = filterModelToApiFilter(state.filterModel, DEVICE_FILTER_SPECS, {
-      unit,
-      timeZone,
-    });
-    return {
-      ...(filter ? { filter } : {}),
-      ...(state.orderBy.length > 0 ? { order_by: serializeOrderBy(state.orderBy) } : {}),
-      page_number: state.pageNumber + 1,
-      page_size: state.pageSize,
-    };
-  }, [state, unit, timeZone]);
+  const {
+    controls,
+    query: gridQuery,
+    unit,
+    timeZone,
+  } = useServerGridQuery(DEVICE_FILTER_SPECS, GRID_DEFAULT_PAGE_SIZE);
+  const query: DevicesQuery = gridQuery;
 
   const devices = useDevices(query);
   const columns = useMemo(() => deviceColumns({ unit, timeZone }), [unit, timeZone]);

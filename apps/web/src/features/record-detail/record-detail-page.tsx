@@ -22,12 +22,16 @@ import { useCurrentUser } from '../session';
 import { useRecord } from './api/get-record';
 import { useRecordActions } from './api/get-record-actions';
 import { useRecordAlarms } from './api/get-record-alarms';
+import { useRecordAudit } from './api/get-record-audit';
 import { useRecordScans } from './api/get-record-scans';
 import { ActionsTimeline } from './components/actions-timeline';
 import { AlarmsCard } from './components/alarms-card';
+import { AuditCard } from './components/audit-card';
 import { ChartCard } from './components/chart-card';
 import { MapCard } from './components/map-card';
+import { ReportsCard } from './components/reports-card';
 import { ScansCard } from './components/scans-card';
+import { AlarmRecipientsCard } from './components/alarm-recipients-card';
 import { ShipmentDetailsCard } from './components/shipment-details-card';
 import { ShipmentDetailsDialog } from './components/shipment-details-dialog';
 import { SummaryStrip } from './components/summary-strip';
@@ -77,6 +81,7 @@ export function RecordDetailPage() {
   const alarms = useRecordAlarms(recordId);
   const actions = useRecordActions(recordId);
   const scans = useRecordScans(recordId);
+  const audit = useRecordAudit(recordId);
   const dropdown = useDropdownInfo();
   const [editing, setEditing] = useState<'shipment' | 'trip' | null>(null);
 
@@ -197,12 +202,20 @@ export function RecordDetailPage() {
                   onEditShipment={() => setEditing('shipment')}
                   onEditTrip={() => setEditing('trip')}
                 />
+                <AlarmRecipientsCard record={record} />
+                <ReportsCard
+                  recordId={recordId}
+                  tagId={record.tag_id ? Number(record.tag_id) : null}
+                  tagSerialNumber={record.tag_serial_number}
+                  timeZone={timeZone}
+                />
               </Stack>
             </Grid>
           </Grid>
           <Box>
             <ScansCard query={scans} unit={unit} timeZone={timeZone} />
           </Box>
+          <AuditCard recordId={recordId} query={audit} timeZone={timeZone} />
         </Stack>
       )}
       {record && editing === 'shipment' ? (

@@ -1,18 +1,15 @@
 import type { TRecord } from '@coldtrace/contract';
-import { serializeOrderBy } from '@coldtrace/domain';
 import Stack from '@mui/material/Stack';
 import { useMemo } from 'react';
 import { useNavigate } from 'react-router';
 import { LoadError } from '../../components/load-error';
 import { Page } from '../../components/page';
-import { useAppSettings } from '../../lib/app-settings';
 import { useCurrentUser } from '../session';
 import { useRecords, type RecordsQuery } from './api/list-records';
 import { TimeZoneNote } from './components/time-zone-note';
 import { columnVisibilityKey } from '../../components/server-grid/column-visibility';
-import { filterModelToApiFilter } from '../../components/server-grid/grid-filter';
 import { ServerDataGrid } from '../../components/server-grid/server-data-grid';
-import { useGridViewState } from '../../components/server-grid/use-grid-view-state';
+import { useServerGridQuery } from '../../components/server-grid/use-server-grid-query';
 import { RECORD_DEFAULT_VISIBILITY, RECORD_FILTER_SPECS, recordColumns } from './record-columns';
 import { GRID_DEFAULT_PAGE_SIZE, GRID_PAGE_SIZES, recordHref } from './record-links';
 
@@ -24,24 +21,15 @@ export const NO_RECORDS_YET =
  * filters, order and page in the URL, so a copied link reopens the same view.
  */
 export function AllRecordsPage() {
-  const { degreesUnit: unit, timeZone } = useAppSettings();
   const user = useCurrentUser();
   const navigate = useNavigate();
-  const controls = useGridViewState(GRID_DEFAULT_PAGE_SIZE);
-  const { state } = controls;
-
-  const query = useMemo<RecordsQuery>(() => {
-    const filter = filterModelToApiFilter(state.filterModel, RECORD_FILTER_SPECS, {
-      unit,
-      timeZone,
-    });
-    return {
-      ...(filter ? { filter } : {}),
-      ...(state.orderBy.length > 0 ? { order_by: serializeOrderBy(state.orderBy) } : {}),
-      page_number: state.pageNumber + 1,
-      page_size: state.pageSize,
-    };
-  }, [state, unit, timeZone]);
+  const {
+    controls,
+    query: gridQuery,
+    unit,
+    timeZone,
+  } = useServerGridQuery(RECORD_FILTER_SPECS, GRID_DEFAULT_PAGE_SIZE);
+  const query: RecordsQuery = gridQuery;
 
   const records = useRecords(query);
   const columns = useMemo(() => recordColumns({ unit, timeZone }), [unit, timeZone]);

@@ -49,6 +49,7 @@ export function useEditTrip() {
       await Promise.all([
         queryClient.invalidateQueries({ queryKey: recordDetailKeys.record(recordId), exact: true }),
         queryClient.invalidateQueries({ queryKey: recordDetailKeys.actions(recordId) }),
+        queryClient.invalidateQueries({ queryKey: recordDetailKeys.audit(recordId) }),
       ]);
     },
     onError: (error) => {

@@ -10,6 +10,8 @@ export const recordDetailKeys = {
   scans: (recordId: string) => ['xt1', 'record', recordId, 'scans'] as const,
   /** The detail view's alarms: acknowledged and dismissed ones included (spec section 4). */
   alarms: (recordId: string) => ['xt1', 'record', recordId, 'alarms'] as const,
+  /** The record's audit trail (GET /api/audit/?record_id=). */
+  audit: (recordId: string) => ['xt1', 'record', recordId, 'audit'] as const,
   temperatures: (recordId: string) => ['aggregate', 'record-temperatures', recordId] as const,
   locations: (recordId: string) => ['aggregate', 'locations', recordId] as const,
 };

@@ -66,6 +66,7 @@ export function useUpdateShipment() {
       Promise.all([
         queryClient.invalidateQueries({ queryKey: recordDetailKeys.record(recordId), exact: true }),
         queryClient.invalidateQueries({ queryKey: recordDetailKeys.actions(recordId) }),
+        queryClient.invalidateQueries({ queryKey: recordDetailKeys.audit(recordId) }),
         queryClient.invalidateQueries({ queryKey: recordDetailKeys.alarms(recordId) }),
         // The record lists show the references and parties too.
         queryClient.invalidateQueries({ queryKey: recordsKeys.all }),

@@ -1,6 +1,12 @@
 import { useEffect, type ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
-import { isLoggedIn, isPublicPath, rememberRedirectTarget } from '../../../lib/session';
+import type { TUser } from '@coldtrace/contract';
+import {
+  firstPathSegment,
+  isLoggedIn,
+  isPublicPath,
+  rememberRedirectTarget,
+} from '../../../lib/session';
 import { useSession } from '../api/get-session';
 
 /**
@@ -13,14 +19,27 @@ export function SessionGuard({ children, pending }: { children: ReactNode; pendi
   const session = useSession();
   if (isPublicPath(pathname)) return children;
   if (session.isPending) return pending;
-  if (!isLoggedIn(session.data)) return <RedirectToLogin />;
+  if (!isLoggedIn(session.data)) return <RedirectRemembering to="/login" />;
+  if (mustAgreeToTerms(session.data, pathname)) return <RedirectRemembering to="/tou-agreement" />;
   return children;
 }
 
-function RedirectToLogin() {
+/** Pages a signed-in user who has not agreed to the active terms may still see. */
+const TERMS_FREE_SEGMENTS = ['tou-agreement', 'terms-of-use', 'privacy-policy', 'changelog'];
+
+/**
+ * A user who has not agreed to the active terms is taken to /tou-agreement
+ * and can use nothing else until agreeing (the server refuses the other calls).
+ */
+export function mustAgreeToTerms(user: TUser, pathname: string): boolean {
+  return !user.has_agreed_to_tos && !TERMS_FREE_SEGMENTS.includes(firstPathSegment(pathname));
+}
+
+/** Goes to `to`, remembering the path being left as the post-login (or post-agreement) target. */
+function RedirectRemembering({ to }: { to: string }) {
   const { pathname, search } = useLocation();
   useEffect(() => {
     rememberRedirectTarget(`${pathname}${search}`);
   }, [pathname, search]);
-  return <Navigate to="/login" replace />;
+  return <Navigate to={to} replace />;
 }
