@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, lt, or, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import {
   loginAttempts,
@@ -232,20 +232,51 @@ export async function countRecentFailures(
   return { account: pick('account'), address: pick('address') };
 }
 
-export async function recordFailure(
+export type AttemptReservation =
+  { throttled: true; oldest: Date | null } | { throttled: false; ids: string[] };
+
+/**
+ * Admits a password check, or refuses it when the account or the client
+ * address has reached its failure limit. An admitted attempt is recorded as
+ * a failure before the password is checked, under transaction-scoped
+ * advisory locks on the account and the address (always in that order, in
+ * two key spaces, so two attempts cannot deadlock): attempts sent in
+ * parallel cannot all pass the count. A right password releases the
+ * reservation (`releaseAttempt`); a wrong one leaves it as the failure.
+ */
+export async function reserveAttempt(
   db: Db,
   keys: { account: string; address: string },
   now: Date,
   forgetBefore: Date,
-): Promise<void> {
-  await db.transaction(async (tx) => {
-    await tx.insert(loginAttempts).values([
-      { kind: 'account', key: keys.account, failedAt: now },
-      { kind: 'address', key: keys.address, failedAt: now },
-    ]);
+  limits: { account: number; address: number },
+): Promise<AttemptReservation> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(1, hashtext(${keys.account}))`);
+    await tx.execute(sql`select pg_advisory_xact_lock(2, hashtext(${keys.address}))`);
+    const failures = await countRecentFailures(tx, keys, forgetBefore);
+    if (failures.account.count >= limits.account) {
+      return { throttled: true, oldest: failures.account.oldest };
+    }
+    if (failures.address.count >= limits.address) {
+      return { throttled: true, oldest: failures.address.oldest };
+    }
+    const rows = await tx
+      .insert(loginAttempts)
+      .values([
+        { kind: 'account', key: keys.account, failedAt: now },
+        { kind: 'address', key: keys.address, failedAt: now },
+      ])
+      .returning({ id: loginAttempts.id });
     // Keep the table small: failures older than the window no longer count.
     await tx.delete(loginAttempts).where(lt(loginAttempts.failedAt, forgetBefore));
+    return { throttled: false, ids: rows.map((r) => r.id) };
   });
+}
+
+/** Forgets an admitted attempt whose password was right. */
+export async function releaseAttempt(db: Db, ids: string[]): Promise<void> {
+  if (ids.length > 0) await db.delete(loginAttempts).where(inArray(loginAttempts.id, ids));
 }
 
 export async function clearAccountFailures(db: Db, accountKey: string): Promise<void> {

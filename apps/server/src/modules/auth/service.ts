@@ -129,20 +129,17 @@ export function createAuthService({ db, config, passwords }: AuthDeps) {
         account: user ? `user:${user.id}` : `login:${input.login.trim().toLowerCase()}`,
         address: client.ip,
       };
-      const failures = await repo.countRecentFailures(db, keys, new Date(now.getTime() - windowMs));
-      if (failures.account.count >= config.loginThrottle.maxPerAccount) {
-        throw throttled(failures.account.oldest, now);
-      }
-      if (failures.address.count >= config.loginThrottle.maxPerAddress) {
-        throw throttled(failures.address.oldest, now);
-      }
+      const attempt = await repo.reserveAttempt(db, keys, now, new Date(now.getTime() - windowMs), {
+        account: config.loginThrottle.maxPerAccount,
+        address: config.loginThrottle.maxPerAddress,
+      });
+      if (attempt.throttled) throw throttled(attempt.oldest, now);
       const passwordOk = user
         ? await passwords.verify(user.passwordHash, input.password)
         : await passwords.verifyNobody(input.password);
-      if (!user || !passwordOk) {
-        await repo.recordFailure(db, keys, now, new Date(now.getTime() - windowMs));
-        throw new AppError('INVALID_CREDENTIALS', INVALID_CREDENTIALS);
-      }
+      // A wrong password: the reserved attempt stays as the failure.
+      if (!user || !passwordOk) throw new AppError('INVALID_CREDENTIALS', INVALID_CREDENTIALS);
+      await repo.releaseAttempt(db, attempt.ids);
       if (user.isLocked) throw new AppError('ACCOUNT_LOCKED', ACCOUNT_LOCKED);
       await repo.clearAccountFailures(db, keys.account);
       // Signing in proves the user knows the password: outstanding reset links die.

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../http/errors';
 import type { Principal } from '../auth/principal';
-import { clearAccountFailures, countRecentFailures, recordFailure } from '../auth/repository';
+import { clearAccountFailures, releaseAttempt, reserveAttempt } from '../auth/repository';
 
 /**
  * Verifying the password an electronic signature re-enters (21 CFR Part 11
@@ -23,14 +23,12 @@ export async function verifySignaturePassword(
   const windowMs = windowMinutes * 60_000;
   const now = new Date();
   const keys = { account: `user:${principal.user.id}`, address: clientIp };
-  const failures = await countRecentFailures(app.db, keys, new Date(now.getTime() - windowMs));
-  const over =
-    failures.account.count >= maxPerAccount
-      ? failures.account.oldest
-      : failures.address.count >= maxPerAddress
-        ? failures.address.oldest
-        : undefined;
-  if (over !== undefined) {
+  const attempt = await reserveAttempt(app.db, keys, now, new Date(now.getTime() - windowMs), {
+    account: maxPerAccount,
+    address: maxPerAddress,
+  });
+  const over = attempt.throttled ? attempt.oldest : undefined;
+  if (attempt.throttled) {
     const retryAfterS = Math.max(
       1,
       Math.ceil(((over?.getTime() ?? now.getTime()) + windowMs - now.getTime()) / 1000),
@@ -43,11 +41,12 @@ export async function verifySignaturePassword(
       { 'retry-after': String(retryAfterS) },
     );
   }
+  // A wrong password: the reserved attempt stays as the failure.
   if (!(await app.passwords.verify(principal.user.passwordHash, password))) {
-    await recordFailure(app.db, keys, now, new Date(now.getTime() - windowMs));
     throw new AppError('INVALID_CREDENTIALS', WRONG_SIGNATURE_PASSWORD, {
       password: WRONG_SIGNATURE_PASSWORD,
     });
   }
+  await releaseAttempt(app.db, attempt.ids);
   await clearAccountFailures(app.db, keys.account);
 }

@@ -116,4 +116,74 @@ describe('account security', () => {
     for (const secret of secrets) expect(log).not.toContain(secret);
     expect(log).not.toContain(TEST_PASSWORD);
   });
+
+  it('no API key, device token or welcome link secret appears in the log of their use', async () => {
+    const { client, orgs } = await t.signIn({ role: 'Administrator' });
+    const secrets = [client.sessionToken!];
+    const key = (await client.post('/api/keys/generate/', { name: 'log test key' })).json()
+      .private_key as string;
+    secrets.push(key, key.split('_')[2]!);
+    for (const headers of [{ authorization: `Api-Key ${key}` }, { 'x-api-key': key }]) {
+      const res = await t.inject({ method: 'POST', url: '/api/keys/authenticate/', headers });
+      expect(res.statusCode).toBe(200);
+    }
+    // A wrong key is refused and not logged either.
+    const wrong = `${key.slice(0, -4)}AAAA`;
+    secrets.push(wrong);
+    const refused = await t.inject({
+      method: 'POST',
+      url: '/api/keys/authenticate/',
+      headers: { authorization: `Api-Key ${wrong}` },
+    });
+    expect(refused.statusCode).toBe(401);
+
+    const issued = await client.post('/api/auth/tokens/', { name: 'log test', expiry_days: 1 });
+    expect(issued.statusCode).toBe(200);
+    const token = issued.json().token as string;
+    secrets.push(token);
+    const devices = await t.inject({
+      method: 'GET',
+      url: '/api/devices/xt1/',
+      headers: { authorization: `Token ${token}` },
+    });
+    expect(devices.statusCode).toBe(200);
+
+    const email = `welcome-log-${Date.now()}@ct.test`;
+    const roles = (await client.get('/api/auth/role-permissions/')).json() as {
+      id: string;
+      name: string;
+    }[];
+    const registered = await client.post('/api/auth/users/', {
+      username: `welcome-log-${Date.now()}`,
+      email,
+      first_name: 'Wendy',
+      last_name: 'Welcome',
+      organization_id: orgs[0]!.id,
+      role_id: roles.find((r) => r.name === 'Viewer')!.id,
+    });
+    expect(registered.statusCode, registered.body).toBeLessThan(300);
+    const mail = await eventually(
+      () => sink.messages.find((m) => m.envelopeTo.includes(email)),
+      (m) => m !== undefined,
+    );
+    const link = /\/welcome\/[0-9a-f-]{36}\/([A-Za-z0-9_-]{43})/.exec(mail!.text ?? '');
+    expect(link).not.toBeNull();
+    secrets.push(link![1]!);
+
+    expect(log).toContain('/api/keys/authenticate/'); // the requests were logged
+    for (const secret of secrets) expect(log).not.toContain(secret);
+  });
+
+  it('50 wrong passwords sent in parallel are throttled', async () => {
+    const user = await t.createUser();
+    const replies = await Promise.all(
+      Array.from({ length: 50 }, () => t.client().login(user.username, 'not the password')),
+    );
+    const codes = replies.map((r) => r.statusCode);
+    // At most the account's allowance gets through to a password check; the rest are 429.
+    expect(codes.filter((c) => c === 400 || c === 401).length).toBeLessThanOrEqual(5);
+    expect(codes.filter((c) => c === 429).length).toBeGreaterThanOrEqual(45);
+    // And the right password is refused too while throttled.
+    expect((await t.client().login(user.username, user.password)).statusCode).toBe(429);
+  });
 });
