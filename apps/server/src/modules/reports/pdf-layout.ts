@@ -54,7 +54,9 @@ export function keyValueGrid(doc: Doc, lines: SummaryLine[], zone: string, colum
   doc.fontSize(8.5);
   for (let start = 0; start < lines.length; start += columns) {
     const row = lines.slice(start, start + columns);
-    const texts = row.map((l) => printable(summaryText(l.value, zone) || MISSING_VALUE));
+    const texts = row.map((l) =>
+      printable(summaryText(l.value, zone, l.decimals) || MISSING_VALUE),
+    );
     const height = Math.max(
       ...row.map((l, i) =>
         Math.max(

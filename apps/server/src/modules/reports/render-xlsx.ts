@@ -57,7 +57,10 @@ export async function renderXlsx(data: ReportData): Promise<Buffer> {
     const row = sheet.addRow([neutralise(line.label), cellValue(line.value, wall)]);
     const cell = row.getCell(2);
     if (line.value instanceof Date) cell.numFmt = DATE_FORMAT;
-    else if (typeof line.value === 'number' && !Number.isInteger(line.value)) {
+    else if (
+      typeof line.value === 'number' &&
+      (line.decimals !== undefined || !Number.isInteger(line.value))
+    ) {
       cell.numFmt = TEMPERATURE_FORMAT;
     }
     cell.alignment = { horizontal: 'left' };

@@ -178,6 +178,8 @@ export type SummaryValue = string | number | Date | null;
 export interface SummaryLine {
   label: string;
   value: SummaryValue;
+  /** Decimals shown in text (temperatures: one, as everywhere in the product). */
+  decimals?: number;
 }
 
 /** A temperature in the unit (number), or null. */
@@ -218,22 +220,36 @@ export function summaryLines(data: ReportData): SummaryLine[] {
   const r = data.record;
   const u = `°${data.unit}`;
   return [
-    { label: `High threshold (${u})`, value: temperature(data, r.high_threshold) },
-    { label: `Low threshold (${u})`, value: temperature(data, r.low_threshold) },
+    { label: `High threshold (${u})`, value: temperature(data, r.high_threshold), decimals: 1 },
+    { label: `Low threshold (${u})`, value: temperature(data, r.low_threshold), decimals: 1 },
     {
       label: `Cumulative high threshold (${u})`,
       value: temperature(data, r.cumulative_high_threshold),
+      decimals: 1,
     },
     { label: 'Cumulative duration high', value: r.cumulative_duration_high ?? null },
     {
       label: `Cumulative low threshold (${u})`,
       value: temperature(data, r.cumulative_low_threshold),
+      decimals: 1,
     },
     { label: 'Cumulative duration low', value: r.cumulative_duration_low ?? null },
     { label: 'Consecutive points for an excursion', value: r.num_consecutive_excursions ?? 1 },
-    { label: `Highest (${u})`, value: temperature(data, r.highest_recorded_temperature) },
-    { label: `Lowest (${u})`, value: temperature(data, r.lowest_recorded_temperature) },
-    { label: `Mean kinetic temperature (${u})`, value: temperature(data, r.mean_kinetic_temp) },
+    {
+      label: `Highest (${u})`,
+      value: temperature(data, r.highest_recorded_temperature),
+      decimals: 1,
+    },
+    {
+      label: `Lowest (${u})`,
+      value: temperature(data, r.lowest_recorded_temperature),
+      decimals: 1,
+    },
+    {
+      label: `Mean kinetic temperature (${u})`,
+      value: temperature(data, r.mean_kinetic_temp),
+      decimals: 1,
+    },
     { label: 'First point', value: instant(r.first_point) },
     { label: 'Last point', value: instant(r.last_point) },
     {
@@ -267,10 +283,11 @@ export function tripStatusText(status: string | null | undefined): string {
   }
 }
 
-/** A summary value as text (CSV and PDF): numbers with one decimal when fractional, dates local. */
-export function summaryText(value: SummaryValue, timeZone: string): string {
+/** A summary value as text (CSV and PDF): numbers with the line's decimals, else one when fractional; dates local. */
+export function summaryText(value: SummaryValue, timeZone: string, decimals?: number): string {
   if (value === null) return MISSING_VALUE;
   if (value instanceof Date) return formatWall(wallClock(timeZone)(value.getTime()));
+  if (typeof value === 'number' && decimals !== undefined) return value.toFixed(decimals);
   if (typeof value === 'number') return Number.isInteger(value) ? String(value) : value.toFixed(1);
   return value;
 }

@@ -136,6 +136,9 @@ describe('reports: PDF, CSV and XLSX of a record', () => {
     expect(text).toContain('carrier: Road Express -> @carrier');
     // The highest point, in °C with one decimal (the user's unit).
     expect(text).toContain('10.2 °C');
+    // Summary temperatures with one decimal, whole numbers included.
+    expect(text).toMatch(/Low threshold\s+\(°C\)\s+-5\.0\b/);
+    expect(text).toMatch(/High threshold \(°C\)\s+8\.0\b/);
   });
 
   it("PDF: an alarm's e-signature shows the printed name, time, meaning and comment", async () => {
