@@ -39,18 +39,24 @@ export function useGridViewState(defaultPageSize: number): GridViewStateControls
   const urlFilterKey = filterKey(state.filterModel);
 
   // The draft follows the URL when the URL changes by itself (back, a link);
-  // when the change is our own write, the draft already says the same.
+  // when the change is one of our own writes, the draft is kept: it already
+  // says the same, or the user has typed on while the write was landing (a
+  // slow navigation must not throw away what was typed since, nor close the
+  // filter editor).
   const [draft, setDraft] = useState<{ source: string; filter: FilterModel }>({
     source: urlFilterKey,
     filter: state.filterModel,
   });
+  const [ownWrites, setOwnWrites] = useState<readonly string[]>([]);
   let current = draft;
   if (draft.source !== urlFilterKey) {
+    const own = ownWrites.indexOf(urlFilterKey);
     current =
-      filterKey(draft.filter) === urlFilterKey
+      own >= 0 || filterKey(draft.filter) === urlFilterKey
         ? { source: urlFilterKey, filter: draft.filter }
         : { source: urlFilterKey, filter: state.filterModel };
     setDraft(current);
+    if (own >= 0) setOwnWrites(ownWrites.slice(own + 1));
   }
 
   const write = useCallback(
@@ -65,13 +71,15 @@ export function useGridViewState(defaultPageSize: number): GridViewStateControls
   );
 
   const writeFilter = useCallback(
-    (filter: GridFilterModelLike & { logicOperator: 'and' | 'or' }) =>
+    (filter: GridFilterModelLike & { logicOperator: 'and' | 'or' }) => {
+      setOwnWrites((previous) => [...previous.slice(-9), filterKey(filter)]);
       write((previous) =>
         filterKey(previous.filterModel) === filterKey(filter)
           ? previous
           : { ...previous, filterModel: filter, pageNumber: 0 },
-      ),
-    [write],
+      );
+    },
+    [write, setOwnWrites],
   );
 
   const [pending, setPending] = useState<FilterModel | null>(null);
@@ -94,7 +102,7 @@ export function useGridViewState(defaultPageSize: number): GridViewStateControls
         setPending(filter);
       }
     },
-    [writeFilter],
+    [writeFilter, setDraft],
   );
 
   const setOrderBy = useCallback(
