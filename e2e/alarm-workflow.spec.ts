@@ -1,48 +1,26 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { apiSignIn, iso, post } from './api';
+import { execFileSync } from 'node:child_process';
+import { readFile, writeFile } from 'node:fs/promises';
+import { expect, test, type Page } from '@playwright/test';
+import { apiSignIn, patch } from './api';
 import { E2E_ADMIN, expectNoAccessibilityViolations, signIn } from './fixtures';
+import { fetchMails, waitForMail } from './mail';
+import { simulateShipment } from './simulate';
 
 /**
- * The alarm loop in the browser: an upload (as the phone app sends it) goes
- * beyond both thresholds; within 30 seconds, without a reload, the bell shows
- * the record's notifications (the alarm.raised job made them); one is
- * dismissed, then all; on the record page both alarms are acknowledged at
- * once with an electronic signature (password and meaning), and the
- * signature and the audit entries show.
+ * The alarm loop end to end (alarm workflow issue): the simulator drives a
+ * shipment into a high excursion through the public device API; within 30
+ * seconds, without a reload, the bell shows the record's notifications (the
+ * alarm.raised job made them) and the subscribed user (the administrator,
+ * "any alarm in this organization") gets exactly one e-mail; notifications
+ * are dismissed one and all (a second simulated shipment leaves some of
+ * another record for 'Dismiss All'); on the record page the user signs the
+ * acknowledgement of every alarm at once (password and meaning); the
+ * signature and the audit entries show; the PDF report, turned into text,
+ * carries the signature, the excursion and the mean kinetic temperature.
  */
 
 const run = Date.now().toString(36);
-const SERIAL = `E2E-AW-${run}`;
 const COMMENT = `Reviewed the excursions (${run}): product released`;
-const INTERVAL = 600;
-/** High 8, low 2: one excursion above (points 2-3), one below (points 6-7). */
-const TEMPS = [5, 5, 9.4, 9.8, 5, 5, 1.2, 1.5, 5, 5];
-
-async function createAlarmingShipment(api: APIRequestContext): Promise<string> {
-  await apiSignIn(api);
-  const start = Math.floor(Date.now() / 1000) - 3 * 3600;
-  const common = {
-    tag_id: SERIAL,
-    tag_serial_number: SERIAL,
-    tag_type: 'XT1_NFC_MU',
-    high_threshold: 8,
-    low_threshold: 2,
-    measurement_interval: INTERVAL,
-    start_delay: 0,
-    start_time_seconds: start,
-    mobile_device_type: 'ANDROID',
-  };
-  const started = (await post(api, '/api/devices/xt1/start-action/', {
-    ...common,
-    timestamp: iso(start),
-  })) as { record_id: string };
-  await post(api, '/api/devices/xt1/scans/', {
-    ...common,
-    timestamp: iso(start + TEMPS.length * INTERVAL),
-    temps: TEMPS,
-  });
-  return started.record_id;
-}
 
 const bellButton = (page: Page) =>
   page.getByRole('banner').getByRole('button', { name: /notification/i });
@@ -51,19 +29,47 @@ async function shoot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: test.info().outputPath(`${name}.png`), fullPage: false });
 }
 
+interface Alarm {
+  id: string;
+  above_or_below: 'ABOVE' | 'BELOW';
+  highest_recorded_temperature?: number | null;
+}
+
 test.describe('alarm workflow', () => {
   let recordId: string;
+  let serial: string;
+  let alarms: Alarm[];
 
   test.beforeAll(async ({ playwright }, testInfo) => {
-    const api = await playwright.request.newContext({ baseURL: testInfo.project.use.baseURL });
+    test.setTimeout(120_000);
+    const baseURL = testInfo.project.use.baseURL!;
+    const api = await playwright.request.newContext({ baseURL });
     try {
-      recordId = await createAlarmingShipment(api);
+      await apiSignIn(api);
+      await patch(api, '/api/auth/user-org-settings/', {
+        alarm_notify_my_scans: false,
+        alarm_notify_any_scans: true,
+      });
+      const simulated = await simulateShipment(baseURL, 'pharma-high', `E2EAW${run}`);
+      recordId = simulated.recordId;
+      serial = simulated.plan.serial;
+      // A second one, so that notifications of another record are left for 'Dismiss All'.
+      await simulateShipment(baseURL, 'pharma-high', `E2EAW${run}`, { nth: 1 });
+      const res = await api.get(
+        `/api/devices/xt1/alarms/?record_id=${recordId}&include_acknowledged=true&include_dismissed=true`,
+      );
+      expect(res.status(), await res.text()).toBe(200);
+      alarms = (await res.json()) as Alarm[];
     } finally {
       await api.dispose();
     }
+    // The warm dock of the high-excursion profile breaks the high threshold.
+    expect(alarms.some((a) => a.above_or_below === 'ABOVE')).toBe(true);
   });
 
-  test('bell, dismissal, signed acknowledgement and audit trail', async ({ page }) => {
+  test('bell, e-mail, dismissal, signed acknowledgement, audit trail and PDF report', async ({
+    page,
+  }) => {
     test.setTimeout(120_000);
     await page.goto('/login');
     await signIn(page);
@@ -76,10 +82,20 @@ test.describe('alarm workflow', () => {
       await bellButton(page).click();
       const menu = page.getByRole('dialog', { name: 'Notifications' });
       await expect(menu).toBeVisible();
-      await expect(items).toHaveCount(2, { timeout: 30_000 });
+      await expect(items).toHaveCount(alarms.length, { timeout: 30_000 });
       await expect(menu.getByRole('button', { name: 'Dismiss All' })).toBeVisible();
       await expectNoAccessibilityViolations(page);
       await shoot(page, 'bell-1280');
+    });
+
+    await test.step('the subscribed user gets exactly one e-mail about it', async () => {
+      const about = (subject: string) => subject.includes(`Record ${recordId} `);
+      const mail = await waitForMail(E2E_ADMIN.email, (m) => about(m.subject), 30_000);
+      expect(mail.subject).toBe(`Record ${recordId} has an alarm (tag ${serial})`);
+      expect(mail.text).toContain(`/recorddetails/${recordId}`);
+      await page.waitForTimeout(2000);
+      const mails = await fetchMails(E2E_ADMIN.email);
+      expect(mails.filter((m) => about(m.subject))).toHaveLength(1);
     });
 
     await test.step('dismiss one: it goes once the server has dismissed it', async () => {
@@ -88,7 +104,7 @@ test.describe('alarm workflow', () => {
         .getByRole('button', { name: `Dismiss: Record ${recordId} has an alarm` })
         .first()
         .click();
-      await expect(items).toHaveCount(1);
+      await expect(items).toHaveCount(alarms.length - 1);
     });
 
     await test.step('Dismiss All empties the list', async () => {
@@ -108,11 +124,19 @@ test.describe('alarm workflow', () => {
     });
 
     const alarmsCard = page.getByRole('region', { name: 'Alarms' });
-    await test.step('sign the acknowledgement of both alarms at once', async () => {
-      await expect(alarmsCard.getByRole('listitem')).toHaveCount(2);
-      for (const box of await alarmsCard.getByRole('checkbox').all()) await box.check();
-      await alarmsCard.getByRole('button', { name: 'Acknowledge selected (2)' }).click();
-      const dialog = page.getByRole('dialog', { name: 'Acknowledge 2 alarms' });
+    await test.step('sign the acknowledgement of every alarm at once', async () => {
+      await expect(alarmsCard.getByRole('listitem')).toHaveCount(alarms.length);
+      if (alarms.length === 1) {
+        await alarmsCard.getByRole('button', { name: 'Acknowledge', exact: true }).click();
+      } else {
+        for (const box of await alarmsCard.getByRole('checkbox').all()) await box.check();
+        await alarmsCard
+          .getByRole('button', { name: `Acknowledge selected (${alarms.length})` })
+          .click();
+      }
+      const dialog = page.getByRole('dialog', {
+        name: alarms.length === 1 ? 'Acknowledge alarm' : `Acknowledge ${alarms.length} alarms`,
+      });
       await expect(dialog).toBeVisible();
       const sign = dialog.getByRole('button', { name: 'Sign and acknowledge' });
       await expect(sign).toBeDisabled();
@@ -129,15 +153,17 @@ test.describe('alarm workflow', () => {
       await sign.click();
       await expect(dialog).toBeHidden();
       const signatures = alarmsCard.getByTestId('alarm-signature');
-      await expect(signatures).toHaveCount(2);
+      await expect(signatures).toHaveCount(alarms.length);
       await expect(signatures.first()).toContainText(/^Signed by .+ on .+ — Approved: /);
       await expect(signatures.first()).toContainText(COMMENT);
     });
 
     await test.step('the audit trail shows the signed acknowledgements', async () => {
       const audit = page.getByRole('region', { name: 'Audit trail' });
-      await expect(audit.getByText(/^Acknowledged alarm \d+ · acknowledged$/)).toHaveCount(2);
-      await expect(audit.getByText(`Reason: Approved: ${COMMENT}`)).toHaveCount(2);
+      await expect(audit.getByText(/^Acknowledged alarm \d+ · acknowledged$/)).toHaveCount(
+        alarms.length,
+      );
+      await expect(audit.getByText(`Reason: Approved: ${COMMENT}`)).toHaveCount(alarms.length);
       await expect(audit.getByText('No → Yes').first()).toBeVisible();
       const csv = audit.getByRole('link', { name: 'Export CSV' });
       await expect(csv).toHaveAttribute('href', `/api/audit/csv/?record_id=${recordId}`);
@@ -147,6 +173,30 @@ test.describe('alarm workflow', () => {
       await audit.scrollIntoViewIfNeeded();
       await expectNoAccessibilityViolations(page);
       await shoot(page, 'record-audit-1280');
+    });
+
+    await test.step('the PDF report carries the signature, the excursion and the MKT', async () => {
+      const summaryMkt = await page
+        .getByText('Mean kinetic temperature', { exact: true })
+        .first()
+        .locator('xpath=following-sibling::*[1]')
+        .innerText();
+      const reports = page.getByRole('region', { name: 'Reports' });
+      const downloading = page.waitForEvent('download');
+      await reports.getByRole('button', { name: 'Download PDF' }).click();
+      const download = await downloading;
+      const file = await readFile((await download.path())!);
+      await writeFile(test.info().outputPath('report.pdf'), file);
+      const text = execFileSync('pdftotext', ['-layout', '-', '-'], { input: file }).toString();
+      await test.info().attach('report.txt', { body: text, contentType: 'text/plain' });
+      expect(text).toContain(`Temperature report: record ${recordId}`);
+      // The signature: printed name, meaning and comment.
+      expect(text).toMatch(/Approved/);
+      expect(text.replace(/\s+/g, ' ')).toContain(COMMENT);
+      // The excursion above the high threshold, and the mean kinetic temperature of the summary.
+      expect(text).toContain('High excursion');
+      const mkt = /-?\d+\.\d/.exec(summaryMkt)![0];
+      expect(text).toMatch(new RegExp(`Mean kinetic\\s+${mkt.replace('.', '\\.')}\\b`));
     });
 
     await test.step('phone width', async () => {

@@ -30,3 +30,10 @@ export async function apiSignIn(api: APIRequestContext, who = E2E_ADMIN): Promis
 
 /** ISO 8601 of Unix seconds. */
 export const iso = (seconds: number) => new Date(seconds * 1000).toISOString();
+
+/** PATCHes JSON with the CSRF header and expects 200; returns the reply body. */
+export async function patch(api: APIRequestContext, url: string, data: unknown): Promise<unknown> {
+  const res = await api.patch(url, { data, headers: { 'X-CSRFToken': await csrfToken(api) } });
+  expect(res.status(), `${url}: ${await res.text()}`).toBe(200);
+  return res.json();
+}
