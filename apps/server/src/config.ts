@@ -209,6 +209,7 @@ const envSchema = z.object({
   ),
   MAIL_RETRY_DELAY_SECONDS: int('MAIL_RETRY_DELAY_SECONDS', 1, 3600, 15),
   PASSWORD_RESET_TTL_HOURS: int('PASSWORD_RESET_TTL_HOURS', 1, 24 * 366, 72),
+  REPORT_RETENTION_HOURS: int('REPORT_RETENTION_HOURS', 1, 24 * 3660, 24 * 7),
 });
 
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -245,6 +246,8 @@ export interface Config {
   mail: { smtpUrl: string | undefined; from: string; retryDelaySeconds: number };
   /** Lifetime of password reset and welcome links. */
   passwordResetTtlHours: number;
+  /** Generated report files are deleted this long after they were requested. */
+  reportRetentionHours: number;
 }
 
 /** The configuration once the secret key is known (what the app is built with). */
@@ -307,5 +310,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       retryDelaySeconds: e.MAIL_RETRY_DELAY_SECONDS,
     },
     passwordResetTtlHours: e.PASSWORD_RESET_TTL_HOURS,
+    reportRetentionHours: e.REPORT_RETENTION_HOURS,
   };
 }

@@ -263,6 +263,19 @@ describe('reports: PDF, CSV and XLSX of a record', () => {
     expect(unknownRecord.statusCode).toBe(404);
   });
 
+  it('report files are deleted once older than REPORT_RETENTION_HOURS (default a week)', async () => {
+    expect(t.app.config.reportRetentionHours).toBe(24 * 7);
+    const { ref } = await download(operator, 'csv');
+    const reportId = new URL(ref.localUrl!, 'http://x').searchParams.get('report_id')!;
+    const eightDaysAgo = new Date(Date.now() - 8 * 24 * 3_600_000);
+    await t.db.update(reports).set({ created: eightDaysAgo }).where(eq(reports.id, reportId));
+    // Still there until the next report is asked for.
+    expect((await operator.get(ref.localUrl!)).statusCode).toBe(200);
+    const { ref: newer } = await download(operator, 'csv');
+    expect((await operator.get(ref.localUrl!)).statusCode).toBe(404);
+    expect((await operator.get(newer.localUrl!)).statusCode).toBe(200);
+  });
+
   it('a report not generated yet answers 409 "not ready" with Retry-After; the job then makes it ready', async () => {
     const [row] = await t.db
       .insert(reports)

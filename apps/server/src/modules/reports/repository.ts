@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { organizations, userSettings } from '../../db/schema';
 import { auditEvents } from '../../db/schema-audit';
@@ -77,6 +77,15 @@ export async function completeReport(db: Db, id: string, content: Buffer): Promi
         .where(and(eq(records.organizationId, row.organizationId), eq(records.id, row.recordId)));
     }
   });
+}
+
+/** Deletes the report files requested before `before` (every organization). */
+export async function deleteReportsBefore(db: Db, before: Date): Promise<number> {
+  const gone = await db
+    .delete(reports)
+    .where(lt(reports.created, before))
+    .returning({ id: reports.id });
+  return gone.length;
 }
 
 export async function failReport(db: Db, id: string, error: string): Promise<void> {

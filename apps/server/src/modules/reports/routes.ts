@@ -14,7 +14,9 @@ import { createReportsService, REPORT_JOB } from './service';
 
 /** Reports: POST generates (through the `report.generate` job), GET downloads (docs/decisions/reports.md). */
 export async function reportsRoutes(app: FastifyInstance): Promise<void> {
-  const service = createReportsService(app.db, app.jobs, app.log);
+  const service = createReportsService(app.db, app.jobs, app.log, {
+    retentionHours: app.config.reportRetentionHours,
+  });
 
   app.jobs.work<{ reportId: string }>(
     REPORT_JOB,

@@ -96,7 +96,12 @@ function timingOf(record: TRecord): ReportTiming | null {
   };
 }
 
-export function createReportsService(db: Database, jobs: JobQueue, log: FastifyBaseLogger) {
+export function createReportsService(
+  db: Database,
+  jobs: JobQueue,
+  log: FastifyBaseLogger,
+  options: { retentionHours: number },
+) {
   const recordsService = createRecordsService(db);
 
   /** Everything the report shows, read as the requesting user would see it. */
@@ -168,6 +173,8 @@ export function createReportsService(db: Database, jobs: JobQueue, log: FastifyB
         }
         throw error;
       });
+      // Files older than the retention are deleted as new ones are asked for.
+      await repo.deleteReportsBefore(db, new Date(Date.now() - options.retentionHours * 3_600_000));
       const settings = await repo.userDisplaySettings(db, principal.user.id);
       const fileName = reportFileName(record, kind);
       const row = await db.transaction(async (tx) => {
