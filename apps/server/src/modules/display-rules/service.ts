@@ -46,17 +46,30 @@ function auditable(view: TDataDisplayRuleView) {
   };
 }
 
+/** The organization's rules and the one that applies to a user: their role's, else everyone's, else none. */
+async function rulesFor(db: Database, organizationId: string, userId: string) {
+  const rules = (await repo.listRules(db, organizationId)).map(present);
+  const roleId = await repo.roleOfUser(db, organizationId, userId);
+  const effective =
+    rules.find((r) => roleId !== null && r.role_id === roleId) ??
+    rules.find((r) => r.role_id === null) ??
+    null;
+  return { rules, effective };
+}
+
+/** The rule that applies to a user in an organization (reports read it), or null. */
+export async function effectiveDisplayRule(
+  db: Database,
+  organizationId: string,
+  userId: string,
+): Promise<TDataDisplayRuleView | null> {
+  return (await rulesFor(db, organizationId, userId)).effective;
+}
+
 export function createDisplayRulesService(db: Database) {
   return {
     async list(principal: Principal) {
-      const organizationId = organizationOf(principal);
-      const rules = (await repo.listRules(db, organizationId)).map(present);
-      const roleId = await repo.roleOfUser(db, organizationId, principal.user.id);
-      const effective =
-        rules.find((r) => roleId !== null && r.role_id === roleId) ??
-        rules.find((r) => r.role_id === null) ??
-        null;
-      return { rules, effective };
+      return rulesFor(db, organizationOf(principal), principal.user.id);
     },
 
     async create(principal: Principal, body: TDataDisplayRuleUpload, requestId: string) {

@@ -66,6 +66,11 @@ export interface ReportData {
   timeZone: string;
   generatedAt: Date;
   generatedBy: string;
+  /**
+   * The data display rule of the requesting user (docs/decisions/data-display-rules.md):
+   * decimals of summary temperatures and record fields not shown. Absent: one decimal, all shown.
+   */
+  display?: { decimals: number; hidden: ReadonlySet<string> };
 }
 
 // ---------------------------------------------------------------- fast per-point formatting
@@ -198,57 +203,66 @@ const party = (p: TRecord['shipper_name_address']) => p?.name ?? '';
 /** The header lines (who and what the record is about). */
 export function headerLines(data: ReportData): SummaryLine[] {
   const r = data.record;
-  return [
+  const lines: (SummaryLine & { field?: keyof TRecord })[] = [
     { label: 'Organization', value: data.organizationName },
     { label: 'Record', value: r.id ?? '' },
     { label: 'Tag serial number', value: r.tag_serial_number ?? '' },
     { label: 'Tag type', value: r.tag_type ?? '' },
-    { label: 'Primary reference', value: r.primary_reference ?? '' },
-    { label: 'Secondary reference', value: r.secondary_reference ?? '' },
-    { label: 'Shipping reference', value: r.shipping_reference ?? '' },
-    { label: 'Program', value: r.program_name ?? '' },
-    { label: 'PO number', value: r.po_number ?? '' },
-    { label: 'Shipper', value: party(r.shipper_name_address) },
-    { label: 'Receiver', value: party(r.receiver_name_address) },
-    { label: 'Carrier', value: r.carrier ?? '' },
-    { label: 'Product', value: r.product_designation ?? '' },
+    { label: 'Primary reference', value: r.primary_reference ?? '', field: 'primary_reference' },
+    {
+      label: 'Secondary reference',
+      value: r.secondary_reference ?? '',
+      field: 'secondary_reference',
+    },
+    { label: 'Shipping reference', value: r.shipping_reference ?? '', field: 'shipping_reference' },
+    { label: 'Program', value: r.program_name ?? '', field: 'program_name' },
+    { label: 'PO number', value: r.po_number ?? '', field: 'po_number' },
+    { label: 'Shipper', value: party(r.shipper_name_address), field: 'shipper_name_address' },
+    { label: 'Receiver', value: party(r.receiver_name_address), field: 'receiver_name_address' },
+    { label: 'Carrier', value: r.carrier ?? '', field: 'carrier' },
+    { label: 'Product', value: r.product_designation ?? '', field: 'product_designation' },
   ];
+  const hidden = data.display?.hidden;
+  return lines
+    .filter((l) => l.field === undefined || !hidden?.has(l.field))
+    .map(({ label, value }) => ({ label, value }));
 }
 
 /** The summary lines: thresholds, highest, lowest, MKT, duration, points, status, trip. */
 export function summaryLines(data: ReportData): SummaryLine[] {
   const r = data.record;
   const u = `°${data.unit}`;
+  const decimals = data.display?.decimals ?? 1;
   return [
-    { label: `High threshold (${u})`, value: temperature(data, r.high_threshold), decimals: 1 },
-    { label: `Low threshold (${u})`, value: temperature(data, r.low_threshold), decimals: 1 },
+    { label: `High threshold (${u})`, value: temperature(data, r.high_threshold), decimals },
+    { label: `Low threshold (${u})`, value: temperature(data, r.low_threshold), decimals },
     {
       label: `Cumulative high threshold (${u})`,
       value: temperature(data, r.cumulative_high_threshold),
-      decimals: 1,
+      decimals,
     },
     { label: 'Cumulative duration high', value: r.cumulative_duration_high ?? null },
     {
       label: `Cumulative low threshold (${u})`,
       value: temperature(data, r.cumulative_low_threshold),
-      decimals: 1,
+      decimals,
     },
     { label: 'Cumulative duration low', value: r.cumulative_duration_low ?? null },
     { label: 'Consecutive points for an excursion', value: r.num_consecutive_excursions ?? 1 },
     {
       label: `Highest (${u})`,
       value: temperature(data, r.highest_recorded_temperature),
-      decimals: 1,
+      decimals,
     },
     {
       label: `Lowest (${u})`,
       value: temperature(data, r.lowest_recorded_temperature),
-      decimals: 1,
+      decimals,
     },
     {
       label: `Mean kinetic temperature (${u})`,
       value: temperature(data, r.mean_kinetic_temp),
-      decimals: 1,
+      decimals,
     },
     { label: 'First point', value: instant(r.first_point) },
     { label: 'Last point', value: instant(r.last_point) },

@@ -234,6 +234,32 @@ describe('reports: PDF, CSV and XLSX of a record', () => {
     expect(pdfText(body)).toContain(`record ${recordId}`);
   });
 
+  it("the data display rule of the user's role applies: unit, decimals, hidden fields", async () => {
+    const { client: admin } = await t.signIn({ role: 'Administrator', orgs: [org] });
+    const roles = (await admin.get('/api/auth/role-permissions/')).json() as {
+      id: string;
+      name: string;
+    }[];
+    const created = await admin.post('/api/data-display-rules/', {
+      role_id: roles.find((r) => r.name === 'Viewer')!.id,
+      degrees_unit: 'F',
+      temperature_decimals: 2,
+      hidden_fields: ['carrier', 'po_number'],
+    });
+    expect(created.statusCode, created.body).toBe(200);
+    const ruled = pdfText((await download(viewer, 'pdf')).body);
+    // 8 °C is 46.4 °F, shown with the rule's two decimals; carrier and PO number are not shown.
+    expect(ruled).toMatch(/High threshold \(°F\)\s+46\.40\b/);
+    expect(ruled).not.toContain('@carrier');
+    expect(ruled).not.toContain('PO number');
+    // The change of the carrier stays in the audit trail, its values hidden.
+    expect(ruled).toContain('carrier: (hidden) -> (hidden)');
+    // The operator (another role) still reads their own unit with one decimal and every field.
+    const own = pdfText((await download(operator, 'pdf')).body);
+    expect(own).toMatch(/High threshold \(°C\)\s+8\.0\b/);
+    expect(own).toContain('@carrier');
+  });
+
   it("another organization's record and report answer 404", async () => {
     const res = await stranger.post(`${XT1}/reports/pdf/`, { record_id: recordId });
     expect(res.statusCode).toBe(404);

@@ -27,6 +27,7 @@ import {
   type ReportTiming,
 } from './report-model';
 import * as repo from './repository';
+import { effectiveDisplayRule } from '../display-rules/service';
 
 /**
  * Reports (docs/decisions/reports.md): the POST stores a `queued` row and
@@ -37,6 +38,8 @@ import * as repo from './repository';
  */
 
 export const REPORT_JOB = 'report.generate';
+/** What a report prints for a value a data display rule hides. */
+const HIDDEN_VALUE = '(hidden)';
 /** Attempts after the first failure before the report is marked failed. */
 const REPORT_RETRIES = 2;
 const POLL_MS = 100;
@@ -134,11 +137,22 @@ export function createReportsService(
         signature: signatures.get(a.id ?? '') ?? signatureOf(a),
       }))
       .sort((a, b) => (a.first_point_idx ?? 0) - (b.first_point_idx ?? 0));
+    const rule = report.createdByUserId
+      ? await effectiveDisplayRule(db, report.organizationId, report.createdByUserId)
+      : null;
+    const hidden = new Set<string>(rule?.hidden_fields ?? []);
+    // A hidden field's changes stay in the audit trail, their values not shown.
+    const audit = (await repo.recordAudit(db, report.organizationId, report.recordId)).map((e) =>
+      e.field !== null && hidden.has(e.field)
+        ? { ...e, oldValue: HIDDEN_VALUE, newValue: HIDDEN_VALUE }
+        : e,
+    );
     return {
+      display: { decimals: rule?.temperature_decimals ?? 1, hidden },
       organizationName: await repo.organizationName(db, report.organizationId),
       record,
       alarms: withSignatures,
-      audit: await repo.recordAudit(db, report.organizationId, report.recordId),
+      audit,
       temps: await readSeries(db, report.recordId),
       timing: timingOf(record),
       unit: report.degreesUnit,
@@ -176,6 +190,8 @@ export function createReportsService(
       // Files older than the retention are deleted as new ones are asked for.
       await repo.deleteReportsBefore(db, new Date(Date.now() - options.retentionHours * 3_600_000));
       const settings = await repo.userDisplaySettings(db, principal.user.id);
+      // A display rule's unit overrides the user's own.
+      const rule = await effectiveDisplayRule(db, organizationId, principal.user.id);
       const fileName = reportFileName(record, kind);
       const row = await db.transaction(async (tx) => {
         const inserted = await repo.insertReport(tx, {
@@ -183,7 +199,7 @@ export function createReportsService(
           recordId: Number(record.id),
           kind,
           fileName,
-          degreesUnit: settings.degreesUnit,
+          degreesUnit: rule?.degrees_unit ?? settings.degreesUnit,
           timeZone: settings.timeZone,
           createdByUserId: principal.user.id,
         });
