@@ -1,8 +1,28 @@
 import { ModelShapeError } from '@coldtrace/contract';
-import Alert from '@mui/material/Alert';
-import Snackbar from '@mui/material/Snackbar';
-import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
+import {
+  Suspense,
+  createContext,
+  lazy,
+  useCallback,
+  useContext,
+  useMemo,
+  useState,
+  type ComponentProps,
+  type ComponentType,
+  type ReactNode,
+} from 'react';
 import { isApiError } from '../lib/api-error';
+import { loadChunk } from '../lib/chunk-load';
+import type { ErrorSnackbar as ErrorSnackbarPart } from './error-snackbar';
+
+// The snackbar loads with the first error. If its code cannot be loaded, the
+// error stays in the console only: the page is not replaced by an error page.
+const ErrorSnackbar = lazy<ComponentType<ComponentProps<typeof ErrorSnackbarPart>>>(() =>
+  loadChunk(() => import('./error-snackbar')).then(
+    (module) => ({ default: module.ErrorSnackbar }),
+    () => ({ default: () => null }),
+  ),
+);
 
 /**
  * The shared error handler (spec sections 4 and 8: session load, organization
@@ -45,25 +65,16 @@ export function ErrorHandlerProvider({ children }: { children: ReactNode }) {
   return (
     <ErrorHandlerContext.Provider value={value}>
       {children}
-      <Snackbar
-        key={shown?.key}
-        open={open}
-        autoHideDuration={8000}
-        onClose={(_event, reason) => {
-          if (reason !== 'clickaway') setOpen(false);
-        }}
-        anchorOrigin={{ vertical: 'bottom', horizontal: 'center' }}
-        sx={{ bottom: { xs: 56, sm: 60 } }}
-      >
-        <Alert
-          severity="error"
-          variant="filled"
-          onClose={() => setOpen(false)}
-          sx={{ width: '100%', maxWidth: 560 }}
-        >
-          {shown?.text}
-        </Alert>
-      </Snackbar>
+      <Suspense fallback={null}>
+        {shown ? (
+          <ErrorSnackbar
+            key={shown.key}
+            open={open}
+            text={shown.text}
+            onClose={() => setOpen(false)}
+          />
+        ) : null}
+      </Suspense>
     </ErrorHandlerContext.Provider>
   );
 }

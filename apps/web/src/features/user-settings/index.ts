@@ -1,3 +1,5 @@
-/** The settings menu of the top bar and its dialogs (profile, units, notification settings). */
+/**
+ * The settings menu of the top bar. Its menu and dialogs (profile, password, units,
+ * notification settings) load on first use.
+ */
 export { SettingsMenu } from './components/settings-menu';
-export { TimeZoneSelect } from './components/time-zone-select';

@@ -1,7 +1,7 @@
 import type { TPermissionName, TUser } from '@coldtrace/contract';
 import { describe, expect, it } from 'vitest';
 import { notificationFlags } from './components/notification-settings-dialog';
-import { adminLinks } from './components/settings-menu';
+import { adminLinks } from './components/settings-menu-list';
 
 function user(permissions: TPermissionName[], extra: Partial<TUser> = {}): TUser {
   return {

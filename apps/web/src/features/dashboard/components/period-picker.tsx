@@ -1,8 +1,8 @@
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
+import { OutlinedTextField } from '../../../components/outlined-text-field';
 import { addDays, todayInZone } from '../../../components/server-grid/zoned-day';
 
 export interface Period {
@@ -49,7 +49,7 @@ export function PeriodPicker({
         spacing={1}
         sx={{ alignItems: 'center', justifyContent: { md: 'flex-end' } }}
       >
-        <TextField
+        <OutlinedTextField
           type="date"
           label="From"
           size="small"
@@ -58,7 +58,7 @@ export function PeriodPicker({
           slotProps={{ inputLabel: { shrink: true }, htmlInput: { max: today } }}
           sx={{ width: { xs: '50%', md: 168 } }}
         />
-        <TextField
+        <OutlinedTextField
           type="date"
           label="To"
           size="small"

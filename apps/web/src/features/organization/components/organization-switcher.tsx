@@ -1,23 +1,26 @@
 import ArrowDropDown from '@mui/icons-material/ArrowDropDown';
 import BusinessOutlined from '@mui/icons-material/BusinessOutlined';
-import Check from '@mui/icons-material/Check';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import ListItemIcon from '@mui/material/ListItemIcon';
-import ListItemText from '@mui/material/ListItemText';
-import Menu from '@mui/material/Menu';
-import MenuItem from '@mui/material/MenuItem';
 import type { TUser } from '@coldtrace/contract';
-import { useId, useState } from 'react';
+import { Suspense, useId, useState, useTransition } from 'react';
+import { lazyPart, loadingButtonSx } from '../../../lib/lazy-part';
 import { sessionOrganization } from '../../../lib/session';
 import { useSwitchOrganization } from '../../session';
+
+// The menu loads on first use: the top bar only needs the button.
+const menu = lazyPart(() => import('./organization-menu').then((m) => m.OrganizationMenu));
 
 /**
  * Top bar organization switcher (spec section 2): shows the session
  * organization; opens a menu only when the user has two or more organizations.
+ * The button is busy while the menu is still loading.
  */
 export function OrganizationSwitcher({ user }: { user: TUser }) {
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const [menuLoaded, setMenuLoaded] = useState(false);
+  // A transition: until the code is there, the page stays as it is (no fallback flashes).
+  const [loading, startLoading] = useTransition();
   const menuId = useId();
   const switchOrganization = useSwitchOrganization();
   const organizations = user.organizations ?? [];
@@ -40,8 +43,20 @@ export function OrganizationSwitcher({ user }: { user: TUser }) {
         aria-haspopup={canSwitch ? 'menu' : undefined}
         aria-controls={canSwitch && open ? menuId : undefined}
         aria-expanded={canSwitch ? open : undefined}
-        aria-busy={switchOrganization.isPending}
-        onClick={canSwitch ? (event) => setAnchor(event.currentTarget) : undefined}
+        aria-busy={switchOrganization.isPending || loading}
+        onPointerEnter={canSwitch ? menu.preload : undefined}
+        onFocus={canSwitch ? menu.preload : undefined}
+        onClick={
+          canSwitch
+            ? (event) => {
+                const target = event.currentTarget;
+                startLoading(() => {
+                  setMenuLoaded(true);
+                  setAnchor(target);
+                });
+              }
+            : undefined
+        }
         startIcon={<BusinessOutlined />}
         endIcon={canSwitch ? <ArrowDropDown /> : undefined}
         sx={{
@@ -49,6 +64,7 @@ export function OrganizationSwitcher({ user }: { user: TUser }) {
           px: { xs: 1, sm: 1.5 },
           fontWeight: 600,
           cursor: canSwitch ? 'pointer' : 'default',
+          ...(loading ? loadingButtonSx : undefined),
           '& .MuiButton-startIcon': { display: { xs: 'none', sm: 'inherit' } },
           '& .MuiButton-endIcon': { ml: 0.25 },
         }}
@@ -65,30 +81,18 @@ export function OrganizationSwitcher({ user }: { user: TUser }) {
           {name}
         </Box>
       </Button>
-      {canSwitch ? (
-        <Menu
-          id={menuId}
-          anchorEl={anchor}
-          open={open}
-          onClose={() => setAnchor(null)}
-          anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
-          transformOrigin={{ vertical: 'top', horizontal: 'right' }}
-        >
-          {organizations.map((organization) => {
-            const selected = organization.id === current?.id;
-            return (
-              <MenuItem
-                key={organization.id}
-                selected={selected}
-                onClick={() => choose(organization.id)}
-              >
-                <ListItemIcon>{selected ? <Check fontSize="small" /> : null}</ListItemIcon>
-                <ListItemText>{organization.name}</ListItemText>
-              </MenuItem>
-            );
-          })}
-        </Menu>
-      ) : null}
+      <Suspense fallback={null}>
+        {canSwitch && menuLoaded ? (
+          <menu.Component
+            id={menuId}
+            anchor={anchor}
+            organizations={organizations}
+            currentId={current?.id}
+            onClose={() => setAnchor(null)}
+            onChoose={choose}
+          />
+        ) : null}
+      </Suspense>
     </>
   );
 }

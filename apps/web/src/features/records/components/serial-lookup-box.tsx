@@ -2,10 +2,10 @@ import QrCodeOutlined from '@mui/icons-material/QrCodeOutlined';
 import Button from '@mui/material/Button';
 import InputAdornment from '@mui/material/InputAdornment';
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
 import { useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
+import { OutlinedTextField } from '../../../components/outlined-text-field';
 import { errorMessage } from '../../../components/error-handler';
 import { isApiError } from '../../../lib/api-error';
 import { sessionQueryOptions } from '../../session';
@@ -80,7 +80,7 @@ export function SerialLookupBox({
       spacing={1}
       sx={{ alignItems: 'flex-start', width: '100%' }}
     >
-      <TextField
+      <OutlinedTextField
         id={inputId}
         value={value}
         onChange={(event) => {
