@@ -20,8 +20,9 @@ import type { Db } from '../../db/client';
 import type { AlarmRow, RecordRow } from '../../db/schema-shipments';
 import { announceTripChange } from '../alarm-mail';
 import { announceAlarmsRaised, type AlarmEventSender } from '../notifications/events';
-import { readSeries } from '../series/series-store';
+import { assembleSeries } from '../series/series-store';
 import * as repo from './repository';
+import { WriteBatch } from './write-batch';
 
 /**
  * Everything about a record that follows from its series, its uploads and its
@@ -159,8 +160,19 @@ export interface RecomputeOptions {
   /** The series gained points in this transaction (temps_last_updated moves). */
   seriesChanged?: boolean;
   now?: Date;
-  /** Series chunks the caller merged in this transaction (not read again). */
-  knownChunks?: ReadonlyMap<number, SeriesValue[]>;
+  /**
+   * The record's state as the caller knows it (read in this transaction,
+   * with what the caller has queued in `batch` added): nothing is read. The
+   * chunks must be all of the record's.
+   */
+  state?: repo.RecordState;
+  /**
+   * Writes the caller queued (series chunks, scan, action, location sample):
+   * they go to the database with the recomputation's own writes, in one
+   * statement. They must not change the records table (the tag's state is
+   * derived from it in that statement).
+   */
+  batch?: WriteBatch;
   /**
    * Where newly raised alarms are announced (the `alarm.raised` job, sent in
    * this transaction); null only where nobody is to be notified (the demo
@@ -176,14 +188,27 @@ export interface RecomputeResult {
   alarmsResolved: number;
 }
 
-/** Recompute the record (locked by the caller) and its tag's state; see the module comment. */
+/**
+ * Recompute the record (locked by the caller) and its tag's state; see the
+ * module comment. Round trips: one read of the record's state (none when the
+ * caller passes it), one for the trip's locations when the record has an
+ * origin or destination, one statement for every write (the caller's queued
+ * ones included), and the jobs announcing new alarms or trip events.
+ */
 export async function recomputeRecord(
   db: Db,
   record: RecordRow,
   options: RecomputeOptions,
 ): Promise<RecomputeResult> {
   const now = options.now ?? new Date();
-  const temps = await readSeries(db, record.id, undefined, options.knownChunks);
+  const batch = options.batch ?? new WriteBatch();
+  let state = options.state;
+  if (state === undefined) {
+    // What the caller queued must be stored before the record's state is read.
+    await batch.flush(db);
+    state = await repo.loadRecordState(db, record.id);
+  }
+  const temps = assembleSeries(state.chunks);
   const series = seriesOf(record, temps);
   const started = record.startTimeSeconds !== null;
 
@@ -204,20 +229,20 @@ export async function recomputeRecord(
     end: toSeconds(record.tripEndTime),
     status: record.tripStatus,
   };
-  const samples = await repo.listLocationSamples(db, record.id);
+  const samples = state.samples;
   if (!record.tripManual) {
     const ids = [record.shipperLocationId, record.receiverLocationId].filter(
       (id): id is number => id !== null,
     );
-    const locations = await repo.findTravelLocations(db, record.organizationId, ids);
-    const byId = new Map(locations.map((l) => [l.id, l]));
+    const inputs =
+      ids.length > 0
+        ? await repo.findTripInputs(db, record.organizationId, ids)
+        : { locations: [], settings: undefined };
+    const byId = new Map(inputs.locations.map((l) => [l.id, l]));
     const origin = record.shipperLocationId ? byId.get(record.shipperLocationId) : undefined;
     const destination = record.receiverLocationId ? byId.get(record.receiverLocationId) : undefined;
-    // Without an origin or a destination nothing can be detected: no need for the geo-fence.
-    const settings =
-      origin || destination
-        ? await repo.findOrganizationSettings(db, record.organizationId)
-        : undefined;
+    // Without an origin or a destination nothing can be detected: the geo-fence does not matter.
+    const settings = origin || destination ? inputs.settings : undefined;
     // Radii are stored in metres (the unit column is only how they are shown).
     const geoFence: GeoFenceSettings = settings
       ? {
@@ -256,41 +281,22 @@ export async function recomputeRecord(
     start_time: asStoredTime(alarm.start_time),
     end_time: asStoredTime(alarm.end_time),
   }));
-  const rows = await repo.listAlarms(db, record.id);
-  const existing = rows.map((row) => storedAlarm(row, series, started));
+  const existing = state.alarms.map((row) => storedAlarm(row, series, started));
   const plan = reconcileAlarms(existing, detected);
-  const raised = await repo.insertAlarms(
-    db,
-    plan.insert.map((alarm) => ({
-      organizationId: record.organizationId,
-      recordId: record.id,
-      tagId: record.tagId,
-      tagSerialNumber: record.tagSerialNumber,
-      kind: alarm.kind,
-      aboveOrBelow: alarm.above_or_below,
-      firstPointIdx: alarm.first_point_idx,
-      ...alarmColumns(alarm, started),
-      created: now,
-    })),
-  );
-  if (raised.length > 0 && options.jobs !== null) {
-    await announceAlarmsRaised(options.jobs, db, {
-      organizationId: record.organizationId,
-      recordId: record.id,
-      alarmIds: raised,
-    });
-  }
   for (const update of plan.update) {
     const next = update.next as unknown as DetectedAlarm;
-    await repo.updateAlarm(db, update.existing.row.id, {
-      ...alarmColumns(next, started),
-      resolved: false,
-    });
+    batch.add(
+      repo.updateAlarmSql(db, update.existing.row.id, {
+        ...alarmColumns(next, started),
+        resolved: false,
+      }),
+    );
   }
-  await repo.markAlarmsResolved(
+  const resolved = repo.markAlarmsResolvedSql(
     db,
     plan.resolved.map((alarm) => alarm.row.id),
   );
+  if (resolved) batch.add(resolved);
   const holding = [
     ...plan.unchanged.map((a) => ({ dismissed: a.row.dismissed })),
     ...plan.update.map((u) => ({ dismissed: u.existing.row.dismissed })),
@@ -298,10 +304,9 @@ export async function recomputeRecord(
   ];
 
   // Latest scan, action and position (never the unknown sentinels: samples hold known positions only).
-  const activity = await repo.recordActivity(db, record.id);
   const lastSample = samples.at(-1);
   const lastPoint = started ? toDate(summary.last_point) : null;
-  const candidates = [activity.lastActionAt, activity.lastScan?.timestamp ?? null, lastPoint];
+  const candidates = [state.lastActionAt, state.lastScan?.timestamp ?? null, lastPoint];
   const lastActionTaken = candidates.reduce<Date | null>(
     (latest, d) => (d !== null && (latest === null || d > latest) ? d : latest),
     null,
@@ -329,8 +334,8 @@ export async function recomputeRecord(
     tripStatus: trip.status,
     status: recordStatus(holding),
     computedStatus: computedStatus(holding),
-    lastScanned: activity.lastScan?.timestamp ?? null,
-    lastScannedUserId: activity.lastScan?.userId ?? null,
+    lastScanned: state.lastScan?.timestamp ?? null,
+    lastScannedUserId: state.lastScan?.userId ?? null,
     lastActionTaken,
     lastLatitude: lastSample?.latitude ?? null,
     lastLongitude: lastSample?.longitude ?? null,
@@ -342,11 +347,37 @@ export async function recomputeRecord(
     plan.insert.length > 0 || plan.update.length > 0 || plan.resolved.length > 0;
   let updated = record;
   if (Object.keys(patch).length > 0 || alarmsChanged) {
-    updated = await repo.updateRecord(db, record.id, { ...patch, lastModified: now });
+    // The row as the update leaves it (only columns of plain values change).
+    updated = { ...record, ...patch, lastModified: now };
+    batch.add(repo.updateRecordSql(db, record.id, { ...patch, lastModified: now }));
+  }
+  batch.add(repo.refreshTagStateSql(record.tagId));
+  // Every write in one statement; the new alarms' ids come back from it.
+  const inserts = repo.insertAlarmsSql(
+    db,
+    plan.insert.map((alarm) => ({
+      organizationId: record.organizationId,
+      recordId: record.id,
+      tagId: record.tagId,
+      tagSerialNumber: record.tagSerialNumber,
+      kind: alarm.kind,
+      aboveOrBelow: alarm.above_or_below,
+      firstPointIdx: alarm.first_point_idx,
+      ...alarmColumns(alarm, started),
+      created: now,
+    })),
+  );
+  const rows = await batch.run<{ id: string | number }>(db, inserts);
+  const raised = inserts ? rows.map((r) => Number(r.id)) : [];
+  if (raised.length > 0 && options.jobs !== null) {
+    await announceAlarmsRaised(options.jobs, db, {
+      organizationId: record.organizationId,
+      recordId: record.id,
+      alarmIds: raised,
+    });
   }
   // Departed or arrived: the Departure / Arrival e-mails (`trip.event`, sent in this transaction).
   if (options.jobs !== null) await announceTripChange(options.jobs, db, record, updated, now);
-  await repo.refreshTagState(db, record.tagId);
   return {
     record: updated,
     alarmsInserted: plan.insert.length,

@@ -1,4 +1,18 @@
-import { and, asc, desc, eq, gt, inArray, isNull, lt, ne, sql } from 'drizzle-orm';
+import {
+  and,
+  desc,
+  eq,
+  getTableColumns,
+  gt,
+  inArray,
+  isNull,
+  lt,
+  ne,
+  sql,
+  type SQL,
+  type Table,
+} from 'drizzle-orm';
+import type { SeriesValue } from '@coldtrace/domain';
 import type { Db } from '../../db/client';
 import {
   alarms,
@@ -15,6 +29,7 @@ import {
   type TagRow,
   type TravelLocationRow,
 } from '../../db/schema-shipments';
+import { chunkListSql, parseChunkList } from '../series/series-store';
 
 /**
  * Database access of the ingest module. Every query that takes an
@@ -42,13 +57,38 @@ export async function findUpload(
   organizationId: string,
   uploadKey: string,
 ): Promise<StoredUpload | undefined> {
-  const result = await db.execute<{
-    kind: 'scan' | 'action';
-    record_id: string | number | null;
-    tag_id: string | number;
-    tag_serial_number: string;
-    reply: unknown;
-  }>(sql`
+  const result = await db.execute<UploadColumns>(
+    sql`select ${UPLOAD_COLUMNS} from (select 1) one
+        left join lateral (${uploadLookup(organizationId, uploadKey)}) u on true`,
+  );
+  return storedUploadOf(result.rows[0]);
+}
+
+/** An upload key lookup for a combined read (no key: a lookup that finds nothing). */
+interface UploadLookup {
+  organizationId: string;
+  uploadKey: string | null;
+}
+
+/** The stored upload as `u_*` columns (see {@link uploadLookup}). */
+interface UploadColumns extends Record<string, unknown> {
+  u_kind: 'scan' | 'action' | null;
+  u_record_id: string | number | null;
+  u_tag_id: string | number | null;
+  u_tag_serial_number: string | null;
+  u_reply: unknown;
+}
+
+const UPLOAD_COLUMNS = sql`u.kind as u_kind, u.record_id as u_record_id, u.tag_id as u_tag_id,
+  u.tag_serial_number as u_tag_serial_number, u.reply as u_reply`;
+
+/** The action or scan stored under the key, at most one row (`left join lateral (...) u on true`). */
+function uploadLookup(organizationId: string, uploadKey: string | null): SQL {
+  if (uploadKey === null) {
+    return sql`select null::text as kind, null::bigint as record_id, null::bigint as tag_id,
+      null::text as tag_serial_number, null::jsonb as reply where false`;
+  }
+  return sql`
     (select 'action' as kind, record_id, tag_id, tag_serial_number, reply
        from ${recordActions}
       where organization_id = ${organizationId} and upload_key = ${uploadKey}
@@ -58,16 +98,34 @@ export async function findUpload(
        from ${scans}
       where organization_id = ${organizationId} and upload_key = ${uploadKey}
       limit 1)
-    limit 1`);
-  const row = result.rows[0];
-  if (!row) return undefined;
+    limit 1`;
+}
+
+function storedUploadOf(row: UploadColumns | undefined): StoredUpload | undefined {
+  if (!row || row.u_kind === null) return undefined;
   return {
-    kind: row.kind,
-    recordId: row.record_id === null ? null : Number(row.record_id),
-    tagId: Number(row.tag_id),
-    tagSerialNumber: row.tag_serial_number,
-    reply: row.kind === 'action' ? row.reply : null,
+    kind: row.u_kind,
+    recordId: row.u_record_id === null ? null : Number(row.u_record_id),
+    tagId: Number(row.u_tag_id),
+    tagSerialNumber: row.u_tag_serial_number!,
+    reply: row.u_kind === 'action' ? row.u_reply : null,
   };
+}
+
+/**
+ * A row as the driver answers a plain statement (`select *`, `returning *`:
+ * column names), mapped the way Drizzle maps the rows of its own queries.
+ */
+export function fromDriverRow<T extends Table>(
+  table: T,
+  raw: Record<string, unknown>,
+): T['$inferSelect'] {
+  const out: Record<string, unknown> = {};
+  for (const [key, column] of Object.entries(getTableColumns(table))) {
+    const value = raw[column.name];
+    out[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
+  }
+  return out as T['$inferSelect'];
 }
 
 // ---------------------------------------------------------------- tags
@@ -84,6 +142,47 @@ export async function lockTagBySerial(db: Db, serialNumber: string): Promise<Tag
     .where(eq(tags.serialNumber, serialNumber))
     .for('update');
   return row;
+}
+
+/**
+ * The tag with this serial number, locked, in one round trip with what an
+ * upload needs besides: the upload stored under its key (a replay), and with
+ * `create`, the tag inserted when there is none (`inserted`). The lookup by
+ * key runs on the statement's snapshot: a twin that commits while this waits
+ * for the lock is found by the next lookup ({@link lockRunCandidates}).
+ * No tag and not inserted: another transaction created it meanwhile (lock it
+ * with {@link lockTagBySerial}) or `create` was not given.
+ */
+export async function lockTagForUpload(
+  db: Db,
+  serialNumber: string,
+  opts: { create: { organizationId: string; tagType: string } | null; upload: UploadLookup },
+): Promise<{ tag: TagRow | undefined; inserted: boolean; stored: StoredUpload | undefined }> {
+  const { create, upload } = opts;
+  // A replay creates nothing (its tag exists, unless it was deleted meanwhile).
+  const insert = create
+    ? sql`, ins as (
+        insert into ${tags} (organization_id, serial_number, tag_type)
+        select ${create.organizationId}, ${serialNumber}, ${create.tagType}
+        where not exists (select 1 from locked) and not exists (select 1 from u)
+        on conflict (serial_number) do nothing
+        returning *)`
+    : sql``;
+  const inserted = create ? sql` union all select ins.*, true as inserted from ins` : sql``;
+  const result = await db.execute<UploadColumns & { inserted: boolean | null }>(sql`
+    with locked as (select * from ${tags} where serial_number = ${serialNumber} for update),
+    u as (${uploadLookup(upload.organizationId, upload.uploadKey)})${insert},
+    tag as (select locked.*, false as inserted from locked${inserted})
+    select ${UPLOAD_COLUMNS}, tag.*
+    from (select 1) one
+    left join u on true
+    left join tag on true`);
+  const row = result.rows[0]!;
+  return {
+    tag: row.id == null ? undefined : fromDriverRow(tags, row),
+    inserted: row.inserted === true,
+    stored: storedUploadOf(row),
+  };
 }
 
 /** A new tag; undefined when another transaction created that serial number meanwhile. */
@@ -113,7 +212,12 @@ export async function updateTag(
  * start time); writes only when they change.
  */
 export async function refreshTagState(db: Db, tagId: number): Promise<void> {
-  await db.execute(sql`
+  await db.execute(refreshTagStateSql(tagId));
+}
+
+/** The statement of {@link refreshTagState} (it reads the records as the statement starts). */
+export function refreshTagStateSql(tagId: number): SQL {
+  return sql`
     update ${tags} t set running = s.running, last_record_id = s.last_record_id
     from (
       select
@@ -128,7 +232,7 @@ export async function refreshTagState(db: Db, tagId: number): Promise<void> {
     ) s
     where t.id = ${tagId}
       and (t.running, t.last_record_id) is distinct from (s.running, s.last_record_id)
-  `);
+  `;
 }
 
 // ---------------------------------------------------------------- records
@@ -172,6 +276,85 @@ export async function lockRecordByStart(
     .where(and(eq(records.tagId, tagId), eq(records.startTimeSeconds, startTimeSeconds)))
     .for('update');
   return row;
+}
+
+/** What {@link lockRunCandidates} finds. */
+export interface RunCandidates {
+  byStart: RecordRow | undefined;
+  pending: RecordRow | undefined;
+  laterRun: boolean;
+  stored: StoredUpload | undefined;
+}
+
+/**
+ * Where an upload with a start time goes, in one round trip (the tag is
+ * locked): the tag's run with that start and its pending records (active, not
+ * started; the newest is answered), both locked; whether a later run exists;
+ * and the upload stored under the key (looked up again now that the tag's
+ * lock is held, so a twin committed meanwhile is seen).
+ */
+export async function lockRunCandidates(
+  db: Db,
+  tagId: number,
+  startTimeSeconds: number,
+  upload: UploadLookup,
+): Promise<RunCandidates> {
+  const result = await db.execute<UploadColumns & { later_run: boolean }>(sql`
+    with cand as (
+      select * from ${records}
+      where tag_id = ${tagId}
+        and (start_time_seconds = ${startTimeSeconds} or (active and start_time_seconds is null))
+      for update)
+    select exists (
+             select 1 from ${records}
+             where tag_id = ${tagId} and start_time_seconds > ${startTimeSeconds}
+           ) as later_run,
+           ${UPLOAD_COLUMNS}, cand.*
+    from (select 1) one
+    left join lateral (${uploadLookup(upload.organizationId, upload.uploadKey)}) u on true
+    left join cand on true`);
+  let byStart: RecordRow | undefined;
+  let pending: RecordRow | undefined;
+  for (const row of result.rows) {
+    if (row.id == null) continue;
+    const record = fromDriverRow(records, row);
+    if (record.startTimeSeconds === startTimeSeconds) byStart = record;
+    else if (record.startTimeSeconds === null && (!pending || record.id > pending.id)) {
+      pending = record;
+    }
+  }
+  const first = result.rows[0]!;
+  return { byStart, pending, laterRun: first.later_run, stored: storedUploadOf(first) };
+}
+
+/**
+ * A new record; with `endEarlier`, the tag's earlier active runs end (they
+ * were never stopped) in the same statement.
+ */
+export async function insertRun(
+  db: Db,
+  values: typeof records.$inferInsert,
+  endEarlier: { tagId: number; startTimeSeconds: number; now: Date } | null,
+): Promise<RecordRow> {
+  const insert = db.insert(records).values(values).returning().getSQL();
+  if (endEarlier === null) {
+    const result = await db.execute<Record<string, unknown>>(insert);
+    return fromDriverRow(records, result.rows[0]!);
+  }
+  // The inserted run is not on the statement's snapshot, nor earlier than its own start.
+  const end = db
+    .update(records)
+    .set({ active: false, tagStatus: 'XT1_IDLE', lastModified: endEarlier.now })
+    .where(
+      and(
+        eq(records.tagId, endEarlier.tagId),
+        eq(records.active, true),
+        lt(records.startTimeSeconds, endEarlier.startTimeSeconds),
+      ),
+    )
+    .getSQL();
+  const result = await db.execute<Record<string, unknown>>(sql`with ended as (${end}) ${insert}`);
+  return fromDriverRow(records, result.rows[0]!);
 }
 
 /** The tag's active record (the newest if several), locked. */
@@ -276,14 +459,6 @@ export async function endEarlierRuns(
     );
 }
 
-export async function insertRecord(
-  db: Db,
-  values: typeof records.$inferInsert,
-): Promise<RecordRow> {
-  const [row] = await db.insert(records).values(values).returning();
-  return row!;
-}
-
 export async function updateRecord(
   db: Db,
   id: number,
@@ -295,8 +470,19 @@ export async function updateRecord(
 
 // ---------------------------------------------------------------- scans, actions, samples
 
-export async function insertScan(db: Db, values: typeof scans.$inferInsert): Promise<void> {
-  await db.insert(scans).values(values);
+/** A scan row, as a statement for a write batch. */
+export function insertScanSql(db: Db, values: typeof scans.$inferInsert): SQL {
+  return db.insert(scans).values(values).getSQL();
+}
+
+/** {@link insertAction} as a statement for a write batch. */
+export function insertActionSql(db: Db, values: typeof recordActions.$inferInsert): SQL {
+  return db.insert(recordActions).values(values).getSQL();
+}
+
+/** {@link insertLocationSample} as a statement for a write batch. */
+export function insertLocationSampleSql(db: Db, values: typeof locationSamples.$inferInsert): SQL {
+  return db.insert(locationSamples).values(values).onConflictDoNothing().getSQL();
 }
 
 export async function insertAction(
@@ -314,49 +500,104 @@ export async function insertLocationSample(
   await db.insert(locationSamples).values(values).onConflictDoNothing();
 }
 
-export async function listLocationSamples(
-  db: Db,
-  recordId: number,
-): Promise<{ latitude: number; longitude: number; timestamp: Date }[]> {
-  return db
-    .select({
-      latitude: locationSamples.latitude,
-      longitude: locationSamples.longitude,
-      timestamp: locationSamples.timestamp,
-    })
-    .from(locationSamples)
-    .where(eq(locationSamples.recordId, recordId))
-    .orderBy(asc(locationSamples.timestamp), asc(locationSamples.id));
+/** A location sample as the recomputation uses it. */
+export interface SamplePoint {
+  latitude: number;
+  longitude: number;
+  timestamp: Date;
 }
 
-/** The activity of a record the summary shows: latest scan, latest action (one round trip). */
-export async function recordActivity(
-  db: Db,
-  recordId: number,
-): Promise<{
+/**
+ * What the recomputation of a record reads, as stored: its series chunks
+ * (all), location samples (by time, then id), alarms (by id), latest scan and
+ * latest action time.
+ */
+export interface RecordState {
+  chunks: Map<number, SeriesValue[]>;
+  samples: SamplePoint[];
+  alarms: AlarmRow[];
   lastScan: { timestamp: Date; userId: string | null } | undefined;
   lastActionAt: Date | null;
-}> {
+}
+
+/** The state of a record that has nothing stored yet (created in this transaction). */
+export function emptyRecordState(): RecordState {
+  return { chunks: new Map(), samples: [], alarms: [], lastScan: undefined, lastActionAt: null };
+}
+
+const asDate = (v: string | Date | null | undefined): Date | null =>
+  v == null ? null : v instanceof Date ? v : new Date(v);
+
+/**
+ * The {@link RecordState} of a record in one round trip. `knownChunks`:
+ * chunks the caller holds already (merged in this transaction), not read.
+ */
+export async function loadRecordState(
+  db: Db,
+  recordId: number,
+  knownChunks?: ReadonlyMap<number, SeriesValue[]>,
+): Promise<RecordState> {
   const result = await db.execute<{
+    chunks: string | null;
+    samples: [number, number, string][] | null;
+    alarms: Record<string, unknown>[] | null;
     scan_at: string | Date | null;
     scan_user: string | null;
     action_at: string | Date | null;
   }>(sql`
-    select s.timestamp as scan_at, s.created_by_user_id as scan_user,
-           (select max(a.timestamp) from ${recordActions} a where a.record_id = ${recordId}) as action_at
+    select ${chunkListSql(recordId, knownChunks ? [...knownChunks.keys()] : [])} as chunks,
+      (select json_agg(json_build_array(l.latitude, l.longitude, l.timestamp)
+                       order by l.timestamp, l.id)
+         from ${locationSamples} l where l.record_id = ${recordId}) as samples,
+      (select json_agg(a order by a.id) from ${alarms} a where a.record_id = ${recordId}) as alarms,
+      s.timestamp as scan_at, s.created_by_user_id as scan_user,
+      (select max(a.timestamp) from ${recordActions} a where a.record_id = ${recordId}) as action_at
     from (select 1) one
     left join lateral (
       select timestamp, created_by_user_id from ${scans}
       where record_id = ${recordId}
       order by timestamp desc, id desc limit 1
     ) s on true`);
-  const row = result.rows[0];
-  const asDate = (v: string | Date | null | undefined) =>
-    v == null ? null : v instanceof Date ? v : new Date(v);
-  const scanAt = asDate(row?.scan_at);
+  const row = result.rows[0]!;
+  const chunks = parseChunkList(row.chunks);
+  for (const [chunkNo, values] of knownChunks ?? []) chunks.set(chunkNo, values);
+  const scanAt = asDate(row.scan_at);
   return {
-    lastScan: scanAt ? { timestamp: scanAt, userId: row?.scan_user ?? null } : undefined,
-    lastActionAt: asDate(row?.action_at),
+    chunks,
+    samples: (row.samples ?? []).map(([latitude, longitude, timestamp]) => ({
+      latitude,
+      longitude,
+      timestamp: new Date(timestamp),
+    })),
+    alarms: (row.alarms ?? []).map((a) => fromDriverRow(alarms, a)),
+    lastScan: scanAt ? { timestamp: scanAt, userId: row.scan_user ?? null } : undefined,
+    lastActionAt: asDate(row.action_at),
+  };
+}
+
+/**
+ * The travel locations (of the organization) with these ids and the
+ * organization's geo-fence settings, in one round trip.
+ */
+export async function findTripInputs(
+  db: Db,
+  organizationId: string,
+  ids: readonly number[],
+): Promise<{ locations: TravelLocationRow[]; settings: OrganizationSettingsRow | undefined }> {
+  const result = await db.execute<{
+    locations: Record<string, unknown>[] | null;
+    settings: Record<string, unknown> | null;
+  }>(sql`
+    select
+      (select json_agg(l) from ${travelLocations} l
+        where l.organization_id = ${organizationId}
+          and l.id = any(${`{${ids.join(',')}}`}::bigint[])) as locations,
+      (select row_to_json(s) from ${organizationSettings} s
+        where s.organization_id = ${organizationId}) as settings`);
+  const row = result.rows[0]!;
+  return {
+    locations: (row.locations ?? []).map((l) => fromDriverRow(travelLocations, l)),
+    settings: row.settings ? fromDriverRow(organizationSettings, row.settings) : undefined,
   };
 }
 
@@ -379,35 +620,16 @@ export async function findTravelLocations(
     );
 }
 
-export async function findOrganizationSettings(
-  db: Db,
-  organizationId: string,
-): Promise<OrganizationSettingsRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(organizationSettings)
-    .where(eq(organizationSettings.organizationId, organizationId));
-  return row;
-}
-
 // ---------------------------------------------------------------- alarms
 
-export async function listAlarms(db: Db, recordId: number): Promise<AlarmRow[]> {
-  return db.select().from(alarms).where(eq(alarms.recordId, recordId)).orderBy(asc(alarms.id));
-}
-
-/** Insert new alarms; answers their ids. */
-export async function insertAlarms(
-  db: Db,
-  values: (typeof alarms.$inferInsert)[],
-): Promise<number[]> {
-  if (values.length === 0) return [];
-  const rows = await db.insert(alarms).values(values).returning({ id: alarms.id });
-  return rows.map((r) => r.id);
+/** Insert new alarms (answering their ids), as a statement for a {@link WriteBatch}; null: none. */
+export function insertAlarmsSql(db: Db, values: (typeof alarms.$inferInsert)[]): SQL | null {
+  if (values.length === 0) return null;
+  return db.insert(alarms).values(values).returning({ id: alarms.id }).getSQL();
 }
 
 /** Update the evaluated fields of an alarm; acknowledgement and dismissal are never written here. */
-export async function updateAlarm(
+export function updateAlarmSql(
   db: Db,
   id: number,
   patch: Pick<
@@ -424,15 +646,25 @@ export async function updateAlarm(
     | 'numberOfPoints'
     | 'resolved'
   >,
-): Promise<void> {
-  await db.update(alarms).set(patch).where(eq(alarms.id, id));
+): SQL {
+  return db.update(alarms).set(patch).where(eq(alarms.id, id)).getSQL();
 }
 
-export async function markAlarmsResolved(db: Db, ids: readonly number[]): Promise<void> {
-  if (ids.length > 0) {
-    await db
-      .update(alarms)
-      .set({ resolved: true })
-      .where(inArray(alarms.id, [...ids]));
-  }
+/** Mark alarms resolved, as a statement; null: none. */
+export function markAlarmsResolvedSql(db: Db, ids: readonly number[]): SQL | null {
+  if (ids.length === 0) return null;
+  return db
+    .update(alarms)
+    .set({ resolved: true })
+    .where(inArray(alarms.id, [...ids]))
+    .getSQL();
+}
+
+/** {@link updateRecord} as a statement (nothing answered). */
+export function updateRecordSql(
+  db: Db,
+  id: number,
+  patch: Partial<typeof records.$inferInsert>,
+): SQL {
+  return db.update(records).set(patch).where(eq(records.id, id)).getSQL();
 }

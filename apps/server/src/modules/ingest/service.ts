@@ -38,7 +38,7 @@ import { AppError, invalidField } from '../../http/errors';
 import type { Principal } from '../auth/principal';
 import { actorOf, recordAudit } from '../audit/audit';
 import type { AlarmEventSender } from '../notifications/events';
-import { mergeIntoSeries, type SeriesConflict } from '../series/series-store';
+import { planMerge, type SeriesConflict } from '../series/series-store';
 import {
   changedFields,
   recomputeRecord,
@@ -48,6 +48,7 @@ import {
 } from './reevaluate';
 import * as repo from './repository';
 import { uploadKey } from './upload-key';
+import { WriteBatch } from './write-batch';
 import { randomUUID } from 'node:crypto';
 
 /**
@@ -202,8 +203,10 @@ async function runUpload<T>(
   caller: Caller,
   key: string | null,
   work: (tx: Transaction, replay: () => Promise<T | undefined>) => Promise<T>,
+  /** `work` looks the key up in its first statement (no lookup before the transaction). */
+  opts: { lookupInWork?: boolean } = {},
 ): Promise<T> {
-  if (key !== null) {
+  if (key !== null && !opts.lookupInWork) {
     const stored = await repo.findUpload(db, caller.organizationId, key);
     if (stored) return storedReply<T>(stored);
   }
@@ -260,25 +263,31 @@ async function resolveTag(
   caller: Caller,
   ident: TagIdent,
   opts: { create: boolean; defaultType: TTagType },
+  /** The lookup by serial number already made ({@link resolveUploadTag}). */
+  first?: { tag: TagRow | undefined; inserted: boolean },
 ): Promise<TagRow> {
   const numericId = DECIMAL_ID.test(ident.tag_id) ? Number(ident.tag_id) : null;
   const serial = ident.tag_serial_number;
   let tag: TagRow | undefined;
+  // A tag the first lookup inserted is new: what follows judges it as not found.
+  const inserted = first?.inserted === true;
   if (serial !== undefined) {
-    tag = await repo.lockTagBySerial(tx, serial);
-    if (!tag && numericId !== null) {
+    tag = first ? first.tag : await repo.lockTagBySerial(tx, serial);
+    if ((!tag || inserted) && numericId !== null) {
       const byId = await repo.lockTagById(tx, numericId);
-      if (byId && byId.organizationId === caller.organizationId) {
+      if (byId && byId.id !== tag?.id && byId.organizationId === caller.organizationId) {
         throw invalidField(
           'tag_serial_number',
           `Field 'tag_serial_number': tag ${numericId} has another serial number`,
         );
       }
     }
-    if (tag && ident.tag_id !== serial && ident.tag_id !== String(tag.id)) {
+    if (tag && !inserted && ident.tag_id !== serial && ident.tag_id !== String(tag.id)) {
       if (tag.organizationId !== caller.organizationId) throw notFoundField('Tag', 'tag_id');
       throw invalidField('tag_id', `Field 'tag_id': does not match tag_serial_number`);
     }
+  } else if (first) {
+    tag = first.tag;
   } else {
     if (numericId !== null) tag = await repo.lockTagById(tx, numericId);
     tag ??= await repo.lockTagBySerial(tx, ident.tag_id);
@@ -294,6 +303,36 @@ async function resolveTag(
   }
   if (!tag || tag.organizationId !== caller.organizationId) throw notFoundField('Tag', 'tag_id');
   return tag;
+}
+
+/**
+ * {@link resolveTag} for an upload with a key, which is looked up first (a
+ * replay answers the stored reply before anything else is judged): when the
+ * tag is named by serial number, in the same round trip as the tag's lock
+ * (and its creation, with `create`).
+ */
+async function resolveUploadTag(
+  tx: Db,
+  caller: Caller,
+  ident: TagIdent,
+  opts: { create: boolean; defaultType: TTagType },
+  key: string,
+): Promise<{ tag: TagRow; stored?: undefined } | { stored: repo.StoredUpload }> {
+  const serial =
+    ident.tag_serial_number ?? (DECIMAL_ID.test(ident.tag_id) ? undefined : ident.tag_id);
+  if (serial === undefined) {
+    const stored = await repo.findUpload(tx, caller.organizationId, key);
+    if (stored) return { stored };
+    return { tag: await resolveTag(tx, caller, ident, opts) };
+  }
+  const first = await repo.lockTagForUpload(tx, serial, {
+    create: opts.create
+      ? { organizationId: caller.organizationId, tagType: ident.tag_type ?? opts.defaultType }
+      : null,
+    upload: { organizationId: caller.organizationId, uploadKey: key },
+  });
+  if (first.stored) return { stored: first.stored };
+  return { tag: await resolveTag(tx, caller, ident, opts, first) };
 }
 
 function configurationSettings(config: TagConfiguration): RecordSettings {
@@ -361,6 +400,12 @@ interface RecordLookup {
   orLatest?: boolean;
   /** The error when a record would be needed but nothing can be created. */
   missing?: () => AppError;
+  /** With a start time: the lookups by start already made ({@link repo.lockRunCandidates}). */
+  candidates?: {
+    byStart: RecordRow | undefined;
+    pending: RecordRow | undefined;
+    laterRun: boolean;
+  };
   now: Date;
 }
 
@@ -419,11 +464,12 @@ async function resolveRecord(
     return { record, created: false };
   }
 
+  const known = start !== null ? lookup.candidates : undefined;
   if (start !== null) {
-    const existing = await repo.lockRecordByStart(tx, tag.id, start);
+    const existing = known ? known.byStart : await repo.lockRecordByStart(tx, tag.id, start);
     if (existing) return { record: existing, created: false };
     if (lookup.create || lookup.settings) {
-      const pending = await repo.lockPendingRecord(tx, tag.id);
+      const pending = known ? known.pending : await repo.lockPendingRecord(tx, tag.id);
       if (pending) {
         return { record: await startPending(tx, tag, pending, start, lookup), created: false };
       }
@@ -438,23 +484,26 @@ async function resolveRecord(
 
   const settings = lookup.settings ?? {};
   if (settings.measurementInterval == null) throw (lookup.missing ?? noConfiguration)();
-  const active = start === null || !(await repo.hasLaterRun(tx, tag.id, start));
-  const record = await repo.insertRecord(tx, {
-    ...settings,
-    measurementInterval: settings.measurementInterval,
-    organizationId: caller.organizationId,
-    tagId: tag.id,
-    tagSerialNumber: tag.serialNumber,
-    tagType: tag.tagType,
-    tagStatus: start === null ? 'XT1_PENDING' : 'XT1_ACTIVE',
-    startTimeSeconds: start,
-    active,
-    created: lookup.now,
-    lastModified: lookup.now,
-  });
-  if (start !== null && active) {
-    await repo.endEarlierRuns(tx, tag.id, start, record.id, lookup.now);
-  }
+  const active =
+    start === null || !(known ? known.laterRun : await repo.hasLaterRun(tx, tag.id, start));
+  const record = await repo.insertRun(
+    tx,
+    {
+      ...settings,
+      measurementInterval: settings.measurementInterval,
+      organizationId: caller.organizationId,
+      tagId: tag.id,
+      tagSerialNumber: tag.serialNumber,
+      tagType: tag.tagType,
+      tagStatus: start === null ? 'XT1_PENDING' : 'XT1_ACTIVE',
+      startTimeSeconds: start,
+      active,
+      created: lookup.now,
+      lastModified: lookup.now,
+    },
+    // A new active run ends the tag's earlier active runs (they were never stopped).
+    start !== null && active ? { tagId: tag.id, startTimeSeconds: start, now: lookup.now } : null,
+  );
   return { record, created: true };
 }
 
@@ -521,27 +570,6 @@ async function checkTravelLocations(
 const locationId = (id: string | null | undefined): number | null | undefined =>
   id === undefined ? undefined : id === null ? null : Number(id);
 
-interface Merged {
-  /** Points that were gaps and now hold a value. */
-  added: number;
-  /** The touched chunks as stored now: the recomputation does not read them again. */
-  chunks: Map<number, SeriesValue[]>;
-}
-
-/** Merge points into the record's series; conflicting values are logged (the stored ones stay). */
-async function mergePoints(
-  ctx: IngestContext,
-  tx: Db,
-  record: RecordRow,
-  offset: number,
-  temps: readonly SeriesValue[],
-): Promise<Merged> {
-  if (temps.length === 0) return { added: 0, chunks: new Map() };
-  const merged = await mergeIntoSeries(tx, record.organizationId, record.id, offset, temps);
-  if (merged.conflicts.length > 0) logConflicts(ctx, record, merged.conflicts);
-  return { added: merged.added, chunks: merged.chunks };
-}
-
 function logConflicts(ctx: IngestContext, record: RecordRow, conflicts: SeriesConflict[]): void {
   ctx.log.warn(
     {
@@ -554,6 +582,51 @@ function logConflicts(ctx: IngestContext, record: RecordRow, conflicts: SeriesCo
   );
 }
 
+/**
+ * Writes an upload queues (sent with the recomputation's own, in one
+ * statement) and the record's state with them: the recomputation reads
+ * nothing back.
+ */
+interface UploadWrites {
+  batch: WriteBatch;
+  state: repo.RecordState;
+}
+
+/** The record's state, read once (nothing to read for a record created in this transaction). */
+async function uploadWrites(tx: Db, record: RecordRow, created: boolean): Promise<UploadWrites> {
+  return {
+    batch: new WriteBatch(),
+    state: created ? repo.emptyRecordState() : await repo.loadRecordState(tx, record.id),
+  };
+}
+
+/** Merge points into the queued writes' state (a merge by index in memory, its write queued). */
+function queueMerge(
+  ctx: IngestContext,
+  writes: UploadWrites,
+  record: RecordRow,
+  offset: number,
+  temps: readonly SeriesValue[],
+): number {
+  const plan = planMerge(record.organizationId, record.id, writes.state.chunks, offset, temps);
+  if (plan.conflicts.length > 0) logConflicts(ctx, record, plan.conflicts);
+  for (const [chunkNo, values] of plan.chunks) writes.state.chunks.set(chunkNo, values);
+  if (plan.write) writes.batch.add(plan.write);
+  return plan.added;
+}
+
+/** A sample as the table keeps it: once per (time, position), ordered by time, then insertion. */
+function noteSample(state: repo.RecordState, sample: repo.SamplePoint): void {
+  const time = sample.timestamp.getTime();
+  let at = state.samples.length;
+  while (at > 0 && state.samples[at - 1]!.timestamp.getTime() > time) at--;
+  for (let i = at - 1; i >= 0 && state.samples[i]!.timestamp.getTime() === time; i--) {
+    const s = state.samples[i]!;
+    if (s.latitude === sample.latitude && s.longitude === sample.longitude) return;
+  }
+  state.samples.splice(at, 0, sample);
+}
+
 async function addLocationSample(
   tx: Db,
   record: RecordRow,
@@ -561,10 +634,11 @@ async function addLocationSample(
   longitude: number | undefined,
   timestamp: Date,
   extra: { frameId?: string | undefined; temperature?: number | null } = {},
+  writes?: UploadWrites,
 ): Promise<void> {
   if (latitude === undefined || longitude === undefined) return;
   if (!Number.isFinite(timestamp.getTime()) || !isKnownPosition({ latitude, longitude })) return;
-  await repo.insertLocationSample(tx, {
+  const values = {
     organizationId: record.organizationId,
     recordId: record.id,
     tagId: record.tagId,
@@ -573,7 +647,13 @@ async function addLocationSample(
     timestamp,
     frameId: extra.frameId ?? null,
     temperature: extra.temperature ?? null,
-  });
+  };
+  if (writes) {
+    writes.batch.add(repo.insertLocationSampleSql(tx, values));
+    noteSample(writes.state, { latitude, longitude, timestamp });
+  } else {
+    await repo.insertLocationSample(tx, values);
+  }
 }
 
 async function writeAction(
@@ -592,8 +672,9 @@ async function writeAction(
     mobileAppVersion?: string | undefined;
     changes?: Record<string, { old: unknown; new: unknown }>;
   },
+  writes?: UploadWrites,
 ): Promise<void> {
-  await repo.insertAction(tx, {
+  const values = {
     organizationId: caller.organizationId,
     recordId: record.id,
     tagId: tag.id,
@@ -609,7 +690,14 @@ async function writeAction(
     uploadKey: action.key,
     reply: action.reply,
     changes: action.changes ?? null,
-  });
+  };
+  if (writes) {
+    writes.batch.add(repo.insertActionSql(tx, values));
+    const last = writes.state.lastActionAt;
+    if (last === null || action.timestamp > last) writes.state.lastActionAt = action.timestamp;
+  } else {
+    await repo.insertAction(tx, values);
+  }
 }
 
 // ---------------------------------------------------------------- xt1
@@ -714,27 +802,45 @@ export async function xt1Upload(
   checkNotFuture('stop_time_seconds', body.stop_time_seconds, now);
   const key = uploadKey(`xt1.${kind}`, body);
 
-  return runUpload(ctx.db, caller, key, async (tx, replay) => {
-    const tag = await resolveTag(tx, caller, body, {
-      create: kind !== 'STOP',
-      defaultType: 'XT1_NFC_MU',
-    });
-    const again = await replay();
-    if (again) return again;
+  const upload = async (tx: Transaction): Promise<TRecordReference> => {
+    // The stored upload (a replay) is looked up with the tag's lock, and
+    // again with the record's (a twin that committed while this waited).
+    const found = await resolveUploadTag(
+      tx,
+      caller,
+      body,
+      { create: kind !== 'STOP', defaultType: 'XT1_NFC_MU' },
+      key,
+    );
+    if (found.stored) return storedReply(found.stored);
+    const { tag } = found;
+    let candidates: repo.RunCandidates | undefined;
+    if (body.record_id === undefined && body.start_time_seconds != null) {
+      candidates = await repo.lockRunCandidates(tx, tag.id, body.start_time_seconds, {
+        organizationId: caller.organizationId,
+        uploadKey: key,
+      });
+      if (candidates.stored) return storedReply(candidates.stored);
+    } else {
+      const stored = await repo.findUpload(tx, caller.organizationId, key);
+      if (stored) return storedReply(stored);
+    }
 
     const settings = xt1Settings(body);
     if (kind === 'CONFIGURE' || kind === 'START') {
       await configureTag(tx, tag, settings);
     }
-    let { record } = await resolveRecord(tx, caller, tag, {
+    const resolved = await resolveRecord(tx, caller, tag, {
       recordId: body.record_id,
       start: body.start_time_seconds,
       settings,
       create: kind !== 'STOP',
       startOverwrites: kind === 'START',
       orLatest: kind === 'STOP',
+      candidates,
       now,
     });
+    let record = resolved.record;
     await checkTravelLocations(tx, caller, body);
 
     const next: Partial<RecordRow> = {
@@ -754,66 +860,84 @@ export async function xt1Upload(
     }
     record = await applyPatch(tx, record, next, now);
 
+    // From here on every write is queued and goes with the recomputation's.
+    const writes = await uploadWrites(tx, record, resolved.created);
     const temps = body.temps ?? [];
-    const { added, chunks } = await mergePoints(
-      ctx,
+    const added = queueMerge(ctx, writes, record, body.temperatures_offset_index, temps);
+    await addLocationSample(
       tx,
       record,
-      body.temperatures_offset_index,
-      temps,
+      body.latitude,
+      body.longitude,
+      timestamp,
+      { temperature: temps.at(-1) ?? null },
+      writes,
     );
-    await addLocationSample(tx, record, body.latitude, body.longitude, timestamp, {
-      temperature: temps.at(-1) ?? null,
-    });
 
     const reply = reference(record, tag);
     if (kind === 'SCAN') {
-      await repo.insertScan(tx, {
-        ...scanSummary(record, body),
-        organizationId: caller.organizationId,
-        recordId: record.id,
-        tagId: tag.id,
-        tagSerialNumber: tag.serialNumber,
-        timestamp,
-        createdByUserId: caller.userId,
-        latitude: body.latitude,
-        longitude: body.longitude,
-        tagStatus: body.tag_status ?? null,
-        measurementInterval: body.measurement_interval,
-        startDelay: body.start_delay,
-        highThreshold: body.high_threshold,
-        lowThreshold: body.low_threshold,
-        primaryReference: body.primary_reference ?? '',
-        secondaryReference: body.secondary_reference ?? '',
-        shippingReference: body.shipping_reference ?? '',
-        mobileDeviceType: body.mobile_device_type ?? null,
-        mobileAppVersion: body.mobile_app_version ?? null,
-        startTimeSeconds: body.start_time_seconds ?? null,
-        stopTime: body.stop_time_seconds != null ? new Date(body.stop_time_seconds * 1000) : null,
-        tempsOffsetIndex: body.temperatures_offset_index,
-        tempsLength: temps.length,
-        uploadKey: key,
-      });
+      writes.batch.add(
+        repo.insertScanSql(tx, {
+          ...scanSummary(record, body),
+          organizationId: caller.organizationId,
+          recordId: record.id,
+          tagId: tag.id,
+          tagSerialNumber: tag.serialNumber,
+          timestamp,
+          createdByUserId: caller.userId,
+          latitude: body.latitude,
+          longitude: body.longitude,
+          tagStatus: body.tag_status ?? null,
+          measurementInterval: body.measurement_interval,
+          startDelay: body.start_delay,
+          highThreshold: body.high_threshold,
+          lowThreshold: body.low_threshold,
+          primaryReference: body.primary_reference ?? '',
+          secondaryReference: body.secondary_reference ?? '',
+          shippingReference: body.shipping_reference ?? '',
+          mobileDeviceType: body.mobile_device_type ?? null,
+          mobileAppVersion: body.mobile_app_version ?? null,
+          startTimeSeconds: body.start_time_seconds ?? null,
+          stopTime: body.stop_time_seconds != null ? new Date(body.stop_time_seconds * 1000) : null,
+          tempsOffsetIndex: body.temperatures_offset_index,
+          tempsLength: temps.length,
+          uploadKey: key,
+        }),
+      );
+      // The latest scan (by device time, then id: this one is the newest row).
+      const last = writes.state.lastScan;
+      if (last === undefined || timestamp >= last.timestamp) {
+        writes.state.lastScan = { timestamp, userId: caller.userId };
+      }
     } else {
-      await writeAction(tx, caller, record, tag, {
-        type: kind,
-        key,
-        timestamp,
-        reply,
-        latitude: body.latitude,
-        longitude: body.longitude,
-        mobileDeviceType: body.mobile_device_type,
-        mobileAppVersion: body.mobile_app_version,
-      });
+      await writeAction(
+        tx,
+        caller,
+        record,
+        tag,
+        {
+          type: kind,
+          key,
+          timestamp,
+          reply,
+          latitude: body.latitude,
+          longitude: body.longitude,
+          mobileDeviceType: body.mobile_device_type,
+          mobileAppVersion: body.mobile_app_version,
+        },
+        writes,
+      );
     }
     await recomputeRecord(tx, record, {
       seriesChanged: added > 0,
       now,
-      knownChunks: chunks,
+      state: writes.state,
+      batch: writes.batch,
       jobs: caller.jobs,
     });
     return reply;
-  });
+  };
+  return runUpload(ctx.db, caller, key, (tx) => upload(tx), { lookupInWork: true });
 }
 
 /**
@@ -1267,20 +1391,18 @@ export async function rtPacket(
     }
     record ??= await repo.lockActiveRecord(tx, tag.id);
     if (!record) throw noRecord();
-    const { added, chunks } = await mergePoints(
-      ctx,
-      tx,
-      record,
-      body.temperatures_offset_index,
-      body.temps,
-    );
+    const writes = await uploadWrites(tx, record, created);
+    const added = queueMerge(ctx, writes, record, body.temperatures_offset_index, body.temps);
     if (added > 0 || created) {
       await recomputeRecord(tx, record, {
         now,
         seriesChanged: added > 0,
-        knownChunks: chunks,
+        state: writes.state,
+        batch: writes.batch,
         jobs: caller.jobs,
       });
+    } else {
+      await writes.batch.flush(tx);
     }
     return reference(record, tag);
   });
@@ -1531,21 +1653,30 @@ export async function nanotagPacket(
         `Field 'temps': points up to ${lastIndex} reach beyond the ${MAX_POINTS_PER_RECORD} points a record may hold`,
       );
     }
-    const { added, chunks } = await mergePoints(ctx, tx, record, offset, body.temps);
-    const sampled = await addSample(tx, record, body);
+    const writes = await uploadWrites(tx, record, false);
+    const added = queueMerge(ctx, writes, record, offset, body.temps);
+    const sampled = await addSample(tx, record, body, writes);
     if (added > 0 || sampled) {
       await recomputeRecord(tx, record, {
         now,
         seriesChanged: added > 0,
-        knownChunks: chunks,
+        state: writes.state,
+        batch: writes.batch,
         jobs: caller.jobs,
       });
+    } else {
+      await writes.batch.flush(tx);
     }
     return reference(record, tag);
   });
 }
 
-async function addSample(tx: Db, record: RecordRow, body: TNanotagPacketUpload): Promise<boolean> {
+async function addSample(
+  tx: Db,
+  record: RecordRow,
+  body: TNanotagPacketUpload,
+  writes: UploadWrites,
+): Promise<boolean> {
   const location = body.location;
   if (!location || !isKnownPosition(location)) return false;
   await addLocationSample(
@@ -1555,6 +1686,7 @@ async function addSample(tx: Db, record: RecordRow, body: TNanotagPacketUpload):
     location.longitude,
     new Date(body.packet_end_time_seconds * 1000),
     { frameId: body.frame_id, temperature: body.temps.at(-1) ?? null },
+    writes,
   );
   return true;
 }

@@ -1,5 +1,5 @@
 import { mergeSlice, type SeriesValue } from '@coldtrace/domain';
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 
 /**
@@ -108,7 +108,7 @@ async function readChunks(
 }
 
 /** Chunks laid end to end (missing chunks are gaps); trailing gaps dropped. */
-function assemble(chunks: ReadonlyMap<number, readonly SeriesValue[]>): SeriesValue[] {
+export function assembleSeries(chunks: ReadonlyMap<number, readonly SeriesValue[]>): SeriesValue[] {
   const numbers = [...chunks.keys()].sort((a, b) => a - b);
   const out: SeriesValue[] = [];
   for (const chunkNo of numbers) {
@@ -143,12 +143,91 @@ export async function readSeries(
       chunks.set(chunkNo, values);
     }
   }
-  const out = assemble(chunks);
+  const out = assembleSeries(chunks);
   if (range) {
     const first = chunkRange!.fromChunk * SERIES_CHUNK_SIZE;
     return out.slice(range.from - first, range.to - first + 1);
   }
   return out;
+}
+
+/** A merge decided in memory (see {@link planMerge}); `write` stores it. */
+export interface MergePlan extends MergeResult {
+  /** The statement that writes the changed chunks (one INSERT ... ON CONFLICT), or null: nothing changed. */
+  write: SQL | null;
+}
+
+/**
+ * Merges `temps` starting at `offset` into the chunks `stored` (merge by
+ * index: gaps are filled, an existing point keeps its first value, a
+ * conflicting one is reported), in memory: `stored` must hold every stored
+ * chunk the points touch (a chunk absent from it is taken as never stored).
+ * Answers the merge and the statement that writes the changed chunks, for the
+ * caller to run in the transaction that holds the record's row lock.
+ */
+export function planMerge(
+  organizationId: string,
+  recordId: number,
+  stored: ReadonlyMap<number, readonly SeriesValue[]>,
+  offset: number,
+  temps: readonly SeriesValue[],
+): MergePlan {
+  if (temps.length === 0) return { added: 0, conflicts: [], chunks: new Map(), write: null };
+  const firstChunk = Math.floor(offset / SERIES_CHUNK_SIZE);
+  const lastChunk = Math.floor((offset + temps.length - 1) / SERIES_CHUNK_SIZE);
+  let added = 0;
+  const conflicts: SeriesConflict[] = [];
+  const changed: { chunkNo: number; temps: SeriesValue[] }[] = [];
+  const chunks = new Map<number, SeriesValue[]>();
+  for (let chunkNo = firstChunk; chunkNo <= lastChunk; chunkNo++) {
+    const base = chunkNo * SERIES_CHUNK_SIZE;
+    const existing = stored.get(chunkNo);
+    const from = Math.max(offset, base);
+    const to = Math.min(offset + temps.length, base + SERIES_CHUNK_SIZE);
+    let values: SeriesValue[];
+    let chunkAdded = 0;
+    if (existing === undefined || existing.length === 0) {
+      // Nothing stored here (a new record's chunks): the offered values as stored, no conflicts.
+      values = new Array<SeriesValue>(to - base).fill(null);
+      for (let i = from; i < to; i++) {
+        const v = temps[i - offset];
+        if (v == null || !Number.isFinite(v)) continue;
+        values[i - base] = asFloat4Decimal(v);
+        chunkAdded++;
+      }
+    } else {
+      const slice = temps.slice(from - offset, to - offset).map(asStored);
+      const merged = mergeSlice(existing, from - base, slice);
+      chunkAdded = merged.added;
+      for (const c of merged.conflicts) {
+        if (asStored(c.offered) === asStored(c.kept)) continue;
+        conflicts.push({ index: base + c.index, kept: c.kept, offered: c.offered });
+      }
+      values = merged.temps.map((v) => (v === null ? null : asFloat4Decimal(v)));
+    }
+    added += chunkAdded;
+    if (chunkAdded > 0) changed.push({ chunkNo, temps: values });
+    // A chunk that was never stored and got no value stays absent (as a read would find it).
+    if (existing !== undefined || chunkAdded > 0) chunks.set(chunkNo, values);
+  }
+  return { added, conflicts, chunks, write: chunksWrite(organizationId, recordId, changed) };
+}
+
+/** One statement writing chunks (insert or replace). */
+function chunksWrite(
+  organizationId: string,
+  recordId: number,
+  changed: readonly { chunkNo: number; temps: readonly SeriesValue[] }[],
+): SQL | null {
+  if (changed.length === 0) return null;
+  // Two array parameters (text; drizzle would spread a JS array into a list).
+  const numbers = `{${changed.map((c) => c.chunkNo).join(',')}}`;
+  const arrays = `{${changed.map((c) => `"${formatRealArray(c.temps)}"`).join(',')}}`;
+  return sql`
+    insert into record_series_chunks (record_id, chunk_no, organization_id, temps)
+    select ${recordId}, c.chunk_no, ${organizationId}, c.temps::real[]
+    from unnest(${numbers}::int[], ${arrays}::text[]) as c(chunk_no, temps)
+    on conflict (record_id, chunk_no) do update set temps = excluded.temps`;
 }
 
 /**
@@ -169,36 +248,32 @@ export async function mergeIntoSeries(
   const firstChunk = Math.floor(offset / SERIES_CHUNK_SIZE);
   const lastChunk = Math.floor((offset + temps.length - 1) / SERIES_CHUNK_SIZE);
   const stored = await readChunks(db, recordId, { fromChunk: firstChunk, toChunk: lastChunk });
-  let added = 0;
-  const conflicts: SeriesConflict[] = [];
-  const changed: { chunkNo: number; temps: SeriesValue[] }[] = [];
+  const { write, ...merged } = planMerge(organizationId, recordId, stored, offset, temps);
+  if (write) await db.execute(write);
+  return merged;
+}
+
+/**
+ * Chunks as `chunk_no=temps` pairs joined by `;` (what {@link chunkListSql}
+ * selects: one text value carries a record's whole series in a combined read).
+ */
+export function parseChunkList(text: string | null): Map<number, SeriesValue[]> {
   const chunks = new Map<number, SeriesValue[]>();
-  for (let chunkNo = firstChunk; chunkNo <= lastChunk; chunkNo++) {
-    const base = chunkNo * SERIES_CHUNK_SIZE;
-    const existing = stored.get(chunkNo) ?? [];
-    const from = Math.max(offset, base);
-    const to = Math.min(offset + temps.length, base + SERIES_CHUNK_SIZE);
-    const slice = temps.slice(from - offset, to - offset).map(asStored);
-    const merged = mergeSlice(existing, from - base, slice);
-    added += merged.added;
-    for (const c of merged.conflicts) {
-      if (asStored(c.offered) === asStored(c.kept)) continue;
-      conflicts.push({ index: base + c.index, kept: c.kept, offered: c.offered });
-    }
-    const values = merged.temps.map((v) => (v === null ? null : asFloat4Decimal(v)));
-    if (merged.added > 0) changed.push({ chunkNo, temps: values });
-    // A chunk that was never stored and got no value stays absent (as a read would find it).
-    if (stored.has(chunkNo) || merged.added > 0) chunks.set(chunkNo, values);
+  if (!text) return chunks;
+  for (const part of text.split(';')) {
+    const eq = part.indexOf('=');
+    chunks.set(Number(part.slice(0, eq)), parseRealArray(part.slice(eq + 1)));
   }
-  if (changed.length > 0) {
-    // Two array parameters (text; drizzle would spread a JS array into a list).
-    const numbers = `{${changed.map((c) => c.chunkNo).join(',')}}`;
-    const arrays = `{${changed.map((c) => `"${formatRealArray(c.temps)}"`).join(',')}}`;
-    await db.execute(sql`
-      insert into record_series_chunks (record_id, chunk_no, organization_id, temps)
-      select ${recordId}, c.chunk_no, ${organizationId}, c.temps::real[]
-      from unnest(${numbers}::int[], ${arrays}::text[]) as c(chunk_no, temps)
-      on conflict (record_id, chunk_no) do update set temps = excluded.temps`);
-  }
-  return { added, conflicts, chunks };
+  return chunks;
+}
+
+/**
+ * A scalar subquery: the record's chunks (but those numbered in `except`) as
+ * text for {@link parseChunkList}; null when there are none.
+ */
+export function chunkListSql(recordId: number, except: readonly number[] = []): SQL {
+  const exclude =
+    except.length > 0 ? sql` and chunk_no <> all(${`{${except.join(',')}}`}::int[])` : sql``;
+  return sql`(select string_agg(chunk_no::text || '=' || temps::text, ';')
+    from record_series_chunks where record_id = ${recordId}${exclude})`;
 }
