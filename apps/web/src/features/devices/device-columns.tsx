@@ -58,7 +58,7 @@ export function deviceColumns({
     {
       field: 'serial_number',
       headerName: 'Serial number',
-      minWidth: 130,
+      minWidth: 150,
       flex: 1,
       valueFormatter: (v: string | null | undefined) => text(v),
     },

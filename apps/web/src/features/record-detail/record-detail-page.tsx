@@ -113,7 +113,7 @@ export function RecordDetailPage() {
         <EmptyState
           icon={<SearchOffRounded />}
           action={
-            <Button component={RouterLink} to="/allrecords" variant="outlined" size="small">
+            <Button component={RouterLink} to="/allrecords" variant="contained">
               Go to All Records
             </Button>
           }

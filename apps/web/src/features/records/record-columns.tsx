@@ -136,10 +136,11 @@ export function recordColumns({ unit, timeZone }: DisplayContext): GridColDef<TR
       width: 96,
       renderCell: ({ row }) => <StatusChip status={row.computed_status} />,
     },
-    textColumn('tag_serial_number', 'Tag serial', { flex: undefined, width: 100 }),
+    // Wide enough for a whole serial ('DEMO-NANO-0036') and reference: they identify the shipment.
+    textColumn('tag_serial_number', 'Tag serial', { flex: undefined, width: 150 }),
     textColumn('primary_reference', 'Primary ref.', {
       description: 'Primary reference',
-      minWidth: 120,
+      minWidth: 128,
     }),
     {
       field: 'trip_status',
@@ -151,11 +152,11 @@ export function recordColumns({ unit, timeZone }: DisplayContext): GridColDef<TR
     textColumn('tag_type', 'Tag type', { flex: undefined, width: 120 }),
     textColumn('secondary_reference', 'Secondary ref.', { description: 'Secondary reference' }),
     textColumn('shipper_name_address', 'Shipper', {
-      minWidth: 110,
+      minWidth: 90,
       valueGetter: (_value, row) => partyName(row.shipper_name_address),
     }),
     textColumn('receiver_name_address', 'Receiver', {
-      minWidth: 110,
+      minWidth: 90,
       valueGetter: (_value, row) => partyName(row.receiver_name_address),
     }),
     textColumn('carrier', 'Carrier'),
@@ -195,7 +196,7 @@ export function recordColumns({ unit, timeZone }: DisplayContext): GridColDef<TR
         (row) => row.last_action_taken,
         timeZone,
       ),
-      width: 180,
+      width: 170,
     },
   ];
 }

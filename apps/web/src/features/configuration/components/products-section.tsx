@@ -49,8 +49,9 @@ function productColumns(unit: TDegreesUnit): DataColumn<TProductDefinition>[] {
       header: 'Product',
       render: (row) => row.product_name,
       sortValue: (row) => row.product_name,
-      minWidth: 180,
-      maxWidth: 280,
+      // Room for a name with its range ('Influenza Vaccine (2-8 °C)') on one line.
+      minWidth: 240,
+      maxWidth: 320,
     },
     temperature('high_threshold', 'High', 'Thresholds'),
     temperature('low_threshold', 'Low', 'Thresholds'),

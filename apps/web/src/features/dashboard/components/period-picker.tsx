@@ -71,7 +71,14 @@ export function PeriodPicker({
       <Box
         role="group"
         aria-label="Quick ranges"
-        sx={{ display: 'flex', flexWrap: 'wrap', gap: 0.5, justifyContent: { md: 'flex-end' } }}
+        // Phones: the five ranges share one row (no lone 'All time' on a second line).
+        sx={{
+          display: 'flex',
+          flexWrap: { xs: 'nowrap', md: 'wrap' },
+          gap: 0.5,
+          justifyContent: { md: 'flex-end' },
+          '& > .MuiButton-root': { flex: { xs: '1 1 0', md: '0 0 auto' }, whiteSpace: 'nowrap' },
+        }}
       >
         {PRESETS.map((preset) => (
           <Button

@@ -29,6 +29,7 @@ import { useCurrentUser } from '../../session';
 import { useGenerateApiKey } from '../api/generate-api-key';
 import { useApiKeys } from '../api/list-api-keys';
 import { useRoles } from '../api/list-roles';
+import { permissionsText } from '../api-key-permissions';
 import { useRevokeApiKey } from '../api/revoke-api-key';
 import { NoAccess } from './no-access';
 
@@ -44,6 +45,7 @@ export function ApiKeysPage() {
   const [generating, setGenerating] = useState(false);
   const [created, setCreated] = useState<TApiKeyCreated | null>(null);
   const [revoking, setRevoking] = useState<TApiKey | null>(null);
+  const roles = useRoles(allowed);
 
   const columns = useMemo<DataColumn<TApiKey>[]>(
     () => [
@@ -63,8 +65,8 @@ export function ApiKeysPage() {
       {
         key: 'permissions',
         header: 'Permissions',
-        numeric: true,
-        render: (k) => k.permissions.length,
+        nowrap: true,
+        render: (k) => permissionsText(k.permissions, roles.data),
         sortValue: (k) => k.permissions.length,
       },
       {
@@ -76,7 +78,7 @@ export function ApiKeysPage() {
         sortValue: (k) => Date.parse(k.created),
       },
     ],
-    [timeZone],
+    [timeZone, roles.data],
   );
 
   if (!allowed) {

@@ -8,7 +8,7 @@ import { useMemo } from 'react';
 import { EmptyState } from '../../../components/empty-state';
 import { LoadError } from '../../../components/load-error';
 import type { useRecordActions } from '../api/get-record-actions';
-import { formatPosition, newestFirst } from '../display';
+import { formatPosition, isKnownPosition, newestFirst } from '../display';
 import { SectionCard } from './section-card';
 
 const DEVICE_LABELS: Record<string, string> = { WEB: 'Web', IOS: 'iOS', ANDROID: 'Android' };
@@ -50,9 +50,12 @@ function ActionItem({
           {action.created_by_user ? `by ${action.created_by_user}` : 'by the device'}
           {device ? ` (${device})` : ''}
         </Typography>
-        <Typography variant="body2" color="text.secondary" className="tabular-nums">
-          {formatPosition(action.latitude, action.longitude, 'Position unknown')}
-        </Typography>
+        {/* Only where the action was placed: 'Position unknown' under most lines was noise. */}
+        {isKnownPosition(action.latitude, action.longitude) ? (
+          <Typography variant="body2" color="text.secondary" className="tabular-nums">
+            {formatPosition(action.latitude, action.longitude)}
+          </Typography>
+        ) : null}
       </Box>
     </Box>
   );

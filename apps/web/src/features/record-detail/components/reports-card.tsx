@@ -4,6 +4,7 @@ import DescriptionRounded from '@mui/icons-material/DescriptionRounded';
 import GridOnRounded from '@mui/icons-material/GridOnRounded';
 import PictureAsPdfRounded from '@mui/icons-material/PictureAsPdfRounded';
 import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Divider from '@mui/material/Divider';
 import Link from '@mui/material/Link';
@@ -44,28 +45,29 @@ export function ReportsCard({
   const failedKind = download.isError ? download.variables?.kind : undefined;
 
   return (
-    <SectionCard title="Reports" subtitle="In your temperature unit and time zone">
-      <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap' }}>
+    <SectionCard title="Reports" subtitle="Download in your temperature unit and time zone">
+      {/* Three equal buttons in one row, in the narrow right column and on phones alike. */}
+      <Box sx={{ display: 'grid', gridTemplateColumns: 'repeat(3, minmax(0, 1fr))', gap: 1 }}>
         {KINDS.map(({ kind, label, icon }) => (
           <Button
             key={kind}
             variant="outlined"
-            size="small"
             startIcon={icon}
             loading={running === kind}
             loadingPosition="start"
             disabled={download.isPending && running !== kind}
             onClick={() => download.mutate({ kind, recordId })}
+            aria-label={`Download ${label}`}
           >
-            Download {label}
+            {label}
           </Button>
         ))}
-      </Stack>
+      </Box>
       <Typography
         variant="body2"
         color="text.secondary"
         role="status"
-        sx={{ mt: 1, minHeight: 20 }}
+        sx={{ mt: 0.5, minHeight: 20 }}
       >
         {running
           ? `Generating the ${running.toUpperCase()} report…`
@@ -78,7 +80,7 @@ export function ReportsCard({
           Could not download the {failedKind.toUpperCase()} report: {errorMessage(download.error)}
         </Alert>
       ) : null}
-      <Divider sx={{ my: 2 }} />
+      <Divider sx={{ mt: 1, mb: 2 }} />
       <CalibrationCertificate tagId={tagId} tagSerialNumber={tagSerialNumber} timeZone={timeZone} />
     </SectionCard>
   );

@@ -101,13 +101,22 @@ export function ScansCard({
       variant="outlined"
       disableGutters
       slots={{ heading: 'h2' }}
-      sx={{ borderRadius: 1, '&::before': { display: 'none' } }}
+      sx={{
+        borderRadius: 1,
+        '&::before': { display: 'none' },
+        // The heading slot is a plain h2: without this, the browser's h2 margins
+        // make this header taller than the other cards'.
+        '& .MuiAccordion-heading': { m: 0 },
+      }}
     >
       <AccordionSummary
         expandIcon={<ExpandMoreRounded />}
         aria-controls="record-scans"
         id="record-scans-header"
-        sx={{ px: { xs: 1.5, sm: 2.5 } }}
+        sx={{
+          px: { xs: 1.5, sm: 2.5 },
+          '& .MuiAccordionSummary-content': { my: { xs: 1.5, sm: 2.5 } },
+        }}
       >
         <Box component="span" sx={{ display: 'block' }}>
           <Typography component="span" variant="h2" sx={{ display: 'block', fontSize: '1.125rem' }}>

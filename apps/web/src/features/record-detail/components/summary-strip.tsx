@@ -6,7 +6,12 @@ import MemoryOutlined from '@mui/icons-material/MemoryOutlined';
 import Box from '@mui/material/Box';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
-import { formatDateTime, formatDuration, formatTemperature } from '@coldtrace/domain';
+import {
+  MISSING_VALUE,
+  formatDateTime,
+  formatDuration,
+  formatTemperature,
+} from '@coldtrace/domain';
 import type { ReactNode } from 'react';
 import {
   BATTERY_LABELS,
@@ -78,9 +83,14 @@ export function SummaryStrip({
 }) {
   const battery = record.battery_health ?? null;
   const memory = record.memory_health ?? null;
-  const scannedAt = latestScan
-    ? formatPosition(latestScan.latitude, latestScan.longitude)
-    : formatPosition(record.last_latitude, record.last_longitude);
+  // Never scanned: no scanner and no scan position (the record's last position,
+  // from the tag's own uploads, is on the map, not a scan's).
+  const scanned = Boolean(record.last_scanned);
+  const scannedAt = !scanned
+    ? MISSING_VALUE
+    : latestScan
+      ? formatPosition(latestScan.latitude, latestScan.longitude)
+      : formatPosition(record.last_latitude, record.last_longitude);
   return (
     <Paper variant="outlined" sx={{ p: { xs: 1.5, sm: 2.5 } }}>
       <Box
@@ -133,7 +143,9 @@ export function SummaryStrip({
         <Item label="Last scanned">
           {record.last_scanned ? formatDateTime(record.last_scanned, timeZone) : 'Never'}
         </Item>
-        <Item label="Scanned by">{record.last_scanned_user || 'Unknown'}</Item>
+        <Item label="Scanned by">
+          {scanned ? record.last_scanned_user || 'Unknown' : MISSING_VALUE}
+        </Item>
         <Item label="Scanned at">{scannedAt}</Item>
         <Item label="Measurement interval">
           {formatInterval(record.calculated_measurement_interval ?? record.measurement_interval)}

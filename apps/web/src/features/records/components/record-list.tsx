@@ -172,6 +172,8 @@ export function RecordListRow({
               gridColumn: { xs: '2 / 3', md: 'auto' },
               gridRow: { xs: 2, md: 'auto' },
               whiteSpace: 'nowrap',
+              // Phones label the value; with no value there is nothing to label.
+              display: { xs: lastTemperature === null ? 'none' : 'block', md: 'block' },
             }}
           >
             <Box component="span" sx={labelSx}>

@@ -101,7 +101,8 @@ export function SerialLookupBox({
           },
           input: {
             startAdornment: (
-              <InputAdornment position="start">
+              // Hidden on phones, where the whole placeholder needs the room.
+              <InputAdornment position="start" sx={{ display: { xs: 'none', sm: 'flex' } }}>
                 <QrCodeOutlined fontSize="small" aria-hidden />
               </InputAdornment>
             ),
