@@ -1,7 +1,9 @@
 import { count, eq, sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { organizations } from '../src/db/schema';
+import { organizations, users } from '../src/db/schema';
+import { mailOutbox } from '../src/db/schema-mail';
+import { notifications } from '../src/db/schema-notifications';
 import {
   alarms,
   carrierDefinitions,
@@ -67,6 +69,17 @@ describe('first-start demo records', () => {
     expect(alarmRows.some((a) => a.aboveOrBelow === 'BELOW')).toBe(true);
     const statuses = new Set(rows.map((r) => r.status));
     expect(statuses).toEqual(new Set(['OK', 'Alarm']));
+
+    // The bell shows each open alarm to the administrator; the demo sends no e-mail.
+    const [admin] = await t.db.select().from(users).where(eq(users.email, config.adminEmail));
+    const bell = await t.db
+      .select({ alarmId: notifications.alarmId })
+      .from(notifications)
+      .where(eq(notifications.userId, admin!.id));
+    const open = alarmRows.filter((a) => !a.resolved && !a.acknowledged && !a.dismissed);
+    expect(open.length).toBeGreaterThan(0);
+    expect(bell.map((n) => n.alarmId).sort()).toEqual(open.map((a) => a.id).sort());
+    expect(await t.db.select().from(mailOutbox)).toHaveLength(0);
 
     // Trips in every state, stopped and active records, series of hundreds to thousands of points.
     expect(new Set(rows.map((r) => r.tripStatus))).toEqual(

@@ -6,7 +6,7 @@ import {
   ZTravelLocationCreate,
   type CallDef,
 } from '@coldtrace/contract';
-import { like } from 'drizzle-orm';
+import { and, eq, like, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import {
   ALL_CARRIERS,
@@ -24,9 +24,10 @@ import {
 import type { Principal } from '../modules/auth/principal';
 import { createConfigurationService } from '../modules/configuration/service';
 import * as ingest from '../modules/ingest/service';
+import { createNotifications } from '../modules/notifications/repository';
 import type { Database } from './client';
 import type { UserRow } from './schema';
-import { tags } from './schema-shipments';
+import { alarms, tags } from './schema-shipments';
 
 /**
  * Demo records of the first start: the "Demo Organization" gets the demo
@@ -233,5 +234,21 @@ export async function seedDemoRecords(
   };
   const workers = options.pool ? Math.max(1, options.concurrency ?? 4) : 1;
   await Promise.all(Array.from({ length: workers }, worker));
+  // The bell shows the open demo alarms (no e-mails: those are for alarms as they happen).
+  const open = await db
+    .select({ recordId: alarms.recordId, ids: sql<number[]>`array_agg(${alarms.id})` })
+    .from(alarms)
+    .where(
+      and(
+        eq(alarms.organizationId, organizationId),
+        eq(alarms.acknowledged, false),
+        eq(alarms.dismissed, false),
+        eq(alarms.resolved, false),
+      ),
+    )
+    .groupBy(alarms.recordId);
+  for (const { recordId, ids } of open) {
+    await createNotifications(db, { organizationId, recordId, alarmIds: ids.map(Number) });
+  }
   return result;
 }
