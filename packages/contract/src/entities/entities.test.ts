@@ -243,7 +243,7 @@ const entities: Record<string, EntityCase> = {
       `${REFS} program_name carrier product_designation po_number`,
       'shipper_name_address receiver_name_address',
       `${THRESHOLDS} ${CUMULATIVE} num_consecutive_excursions`,
-      'highest_recorded_temperature lowest_recorded_temperature mean_kinetic_temp',
+      'highest_recorded_temperature lowest_recorded_temperature mean_kinetic_temp latest_temp',
       'start_time_seconds start_time stop_time measurement_interval calculated_measurement_interval transmit_interval start_delay first_point last_point number_of_points record_duration',
       'scans last_scanned last_scanned_user last_action_taken',
       'alarm_recipients status computed_status',

@@ -59,6 +59,8 @@ export const ZRecord = z
     highest_recorded_temperature: z.number().nullable().optional(),
     lowest_recorded_temperature: z.number().nullable().optional(),
     mean_kinetic_temp: z.number().nullable().optional(),
+    /** The last point's temperature, °C (ours: the spec has it on scans only; lists show it for every tag type). */
+    latest_temp: z.number().nullable().optional(),
     // Timing.
     start_time_seconds: z.number().nullable().optional(),
     start_time: z.string().nullable().optional(),

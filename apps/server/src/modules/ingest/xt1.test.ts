@@ -109,6 +109,10 @@ describe('xt1 uploads and actions', () => {
       lastScannedUserId: userId,
     });
     expect(record.meanKineticTemp).toBeCloseTo(meanKineticTemperature(temps)!, 10);
+    // The record call answers the last point's temperature (lists show it for every tag type).
+    const fetched = await client.get(`${XT1}record/?record_id=${ref.record_id}`);
+    expect(fetched.statusCode, fetched.body).toBe(200);
+    expect(fetched.json().latest_temp).toBe(5);
     expect(record.firstPoint?.toISOString()).toBe(iso(start));
     expect(record.lastPoint?.toISOString()).toBe(iso(start + 7 * 60));
     expect(record.lastScanned?.toISOString()).toBe(iso(start + 8 * 60));

@@ -100,6 +100,7 @@ export function presentRecord(view: RecordView): TRecord {
     highest_recorded_temperature: r.highestRecordedTemperature,
     lowest_recorded_temperature: r.lowestRecordedTemperature,
     mean_kinetic_temp: r.meanKineticTemp,
+    latest_temp: r.latestTemp,
     start_time_seconds: r.startTimeSeconds,
     start_time: r.startTimeSeconds === null ? null : secondsIso(r.startTimeSeconds),
     stop_time: iso(r.stopTime),

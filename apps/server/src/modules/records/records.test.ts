@@ -359,6 +359,7 @@ describe('record queries', () => {
         highest_recorded_temperature: null,
         lowest_recorded_temperature: null,
         mean_kinetic_temp: null,
+        latest_temp: null,
         start_time_seconds: 1_741_165_200,
         start_time: '2025-03-05T09:00:00.000Z',
         stop_time: null,

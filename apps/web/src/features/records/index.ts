@@ -6,12 +6,6 @@
  */
 export { getLatestRecord, latestRecordQueryOptions } from './api/get-latest-record';
 export {
-  lastTemperatures,
-  latestScansQueryOptions,
-  listLatestScans,
-  useLatestScans,
-} from './api/list-latest-scans';
-export {
   listRecords,
   recordsQueryOptions,
   useRecords,

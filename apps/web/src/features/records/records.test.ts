@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../lib/api-error';
-import { lastTemperatures } from './api/list-latest-scans';
 import { serialLookupMessage } from './components/serial-lookup-box';
 import { allRecordsHref, recordHref } from './record-links';
 
@@ -42,18 +41,5 @@ describe('serial lookup messages', () => {
     expect(serialLookupMessage({ serialNumber: '', error: null })).toBe(
       'Enter a serial number or a tag id.',
     );
-  });
-});
-
-describe('last temperatures', () => {
-  it('takes each record’s latest scan temperature', () => {
-    expect(
-      lastTemperatures([
-        { record: '1', latest_temp: 4.5 },
-        { record: '1', latest_temp: 9 },
-        { record: '2', latest_temp: null },
-        { record: null, latest_temp: 3 },
-      ]),
-    ).toEqual(new Map([['1', 4.5]]));
   });
 });

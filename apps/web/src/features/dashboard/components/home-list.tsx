@@ -4,14 +4,7 @@ import Paper from '@mui/material/Paper';
 import { useMemo } from 'react';
 import { EmptyState } from '../../../components/empty-state';
 import { LoadError } from '../../../components/load-error';
-import {
-  RecordList,
-  RecordListSkeleton,
-  lastTemperatures,
-  useLatestScans,
-  useRecords,
-  type RecordsQuery,
-} from '../../records';
+import { RecordList, RecordListSkeleton, useRecords, type RecordsQuery } from '../../records';
 
 const HOME_QUERY: RecordsQuery = {
   page_number: 1,
@@ -24,17 +17,11 @@ export const HOME_EMPTY_TEXT =
 
 /**
  * The home list (spec section 2): page 1, 20 records, ordered by
- * -last_action_taken; the last temperature of each comes from its latest scan.
+ * -last_action_taken, each with its last temperature.
  */
 export function HomeList() {
   const records = useRecords(HOME_QUERY);
   const rows = useMemo(() => records.data?.data ?? [], [records.data]);
-  const ids = useMemo(() => rows.flatMap((r) => (r.id ? [r.id] : [])), [rows]);
-  const scans = useLatestScans(ids);
-  const temperatures = useMemo(
-    () => (scans.data ? lastTemperatures(scans.data) : scans.isError ? new Map() : undefined),
-    [scans.data, scans.isError],
-  );
 
   if (records.isError) {
     return (
@@ -58,7 +45,7 @@ export function HomeList() {
   }
   return (
     <Paper variant="outlined" sx={{ overflow: 'hidden' }}>
-      <RecordList records={rows} lastTemperatures={temperatures} label="Latest records" />
+      <RecordList records={rows} label="Latest records" />
     </Paper>
   );
 }

@@ -233,14 +233,11 @@ export function RecordListSkeleton({ rows = 5 }: { rows?: number }) {
 /** A list of records with its header row. */
 export function RecordList({
   records,
-  lastTemperatures,
   showTemperature = true,
   showTrip = false,
   label,
 }: {
   records: readonly TRecord[];
-  /** Record id -> °C; undefined while loading. */
-  lastTemperatures?: ReadonlyMap<string, number>;
   showTemperature?: boolean;
   showTrip?: boolean;
   label: string;
@@ -257,11 +254,7 @@ export function RecordList({
               record={record}
               showTemperature={showTemperature}
               showTrip={showTrip}
-              lastTemperature={
-                lastTemperatures === undefined
-                  ? undefined
-                  : (lastTemperatures.get(record.id) ?? null)
-              }
+              lastTemperature={record.latest_temp ?? null}
             />
           ))}
       </List>
