@@ -47,7 +47,7 @@ export function Footer() {
             {link.label}
           </Link>
         ))}
-        <Link component={RouterLink} to="/changelog" color="inherit" sx={{ fontSize: '0.92em' }}>
+        <Link component={RouterLink} to="/changelog" color="inherit">
           Changelog
         </Link>
       </Box>
