@@ -1,9 +1,11 @@
+import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { buildApp } from '../apps/server/src/app';
-import { loadConfig, type RuntimeConfig } from '../apps/server/src/config';
+import { loadConfig, REPO_ROOT, type RuntimeConfig } from '../apps/server/src/config';
 import { openDatabase, type DatabaseHandle } from '../apps/server/src/db/client';
 import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from '../apps/server/src/db/embedded';
 import { runMigrations } from '../apps/server/src/db/migrate';
@@ -19,8 +21,11 @@ import { createOrganization, setMembership } from '../apps/server/src/modules/or
  */
 
 export interface Bench {
+  /** The app built in this process, listening on a free port. */
   baseUrl: string;
   handle: DatabaseHandle;
+  /** The scratch database (for server processes of `startServerProcess`). */
+  databaseUrl: string;
   close(): Promise<void>;
 }
 
@@ -79,10 +84,76 @@ export async function startBench(opts: { webDist?: string } = {}): Promise<Bench
   return {
     baseUrl: `http://127.0.0.1:${port}`,
     handle,
+    databaseUrl: database.url,
     async close() {
       await app.close();
       await handle.close();
       await database.drop();
+    },
+  };
+}
+
+export interface BenchServerProcess {
+  baseUrl: string;
+  /** SIGTERM, then waits for the exit; throws unless it exited with 0. */
+  close(): Promise<void>;
+}
+
+/**
+ * The real server (`apps/server/src/server.ts`, as `npm start` runs it) on the
+ * bench's database with WEB_CONCURRENCY=`processes`, on a free port. Resolves
+ * once it says it is running (with several processes: once every worker listens).
+ */
+export async function startServerProcess(
+  bench: Bench,
+  processes: number,
+): Promise<BenchServerProcess> {
+  const port = await new Promise<number>((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port: free } = probe.address() as AddressInfo;
+      probe.close(() => resolve(free));
+    });
+  });
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'coldtrace-bench-server-'));
+  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/server.ts'], {
+    cwd: REPO_ROOT,
+    env: {
+      ...process.env,
+      DATABASE_URL: bench.databaseUrl,
+      WEB_CONCURRENCY: String(processes),
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      SECRET_KEY: 'bench-secret-key-bench-secret-key-bench-secret-key',
+      ADMIN_PASSWORD: 'bench-admin-password',
+      SEED_DEMO: 'false',
+      LOG_LEVEL: 'info',
+      WEB_DIST: path.join(tmpdir(), 'coldtrace-bench-no-web-dist'),
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  // The last output, for errors; production logs at info too (two lines per request).
+  let output = '';
+  const keep = (d: Buffer) => (output = (output + d.toString()).slice(-20_000));
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (c) => resolve(c)));
+  let exitCode: number | null | undefined;
+  void exited.then((code) => (exitCode = code));
+  for (let waited = 0; !output.includes('Coldtrace is running'); waited += 50) {
+    if (exitCode !== undefined || waited > 60_000) {
+      child.kill('SIGKILL');
+      throw new Error(`the server process did not start:\n${output}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    async close() {
+      child.kill('SIGTERM');
+      const code = await exited;
+      await rm(dataDir, { recursive: true, force: true });
+      if (code !== 0) throw new Error(`the server process exited with ${code}:\n${output}`);
     },
   };
 }

@@ -1,6 +1,12 @@
 import { sql } from 'drizzle-orm';
 import type pg from 'pg';
-import { deviceToken, startBench, type Bench } from './bench-server';
+import {
+  deviceToken,
+  startBench,
+  startServerProcess,
+  type Bench,
+  type BenchServerProcess,
+} from './bench-server';
 import { createRng, excursionEvent, temperatureSeries } from '../tools/simulator/src/index';
 import { fmt } from './measure';
 
@@ -11,16 +17,19 @@ import { fmt } from './measure';
  *
  * - ingest: RECORDS xt1 scans of a 10,000-point log each (one warm excursion,
  *   so the alarms and the summary have work to do), sent by CONCURRENCY
- *   clients to the app listening on a free port, with a device token. Each
- *   upload creates its record, merges the points into the series chunks,
- *   writes the scan and recomputes summary, trip and alarms, as in production.
+ *   clients with a device token to each of three servers on the same database:
+ *   the app built in the bench process (which also runs the clients: the
+ *   figures of earlier runs), and the real server process (`server.ts`) with
+ *   WEB_CONCURRENCY=1 and =2. Each upload creates its record, merges the points
+ *   into the series chunks, writes the scan and recomputes summary, trip and
+ *   alarms, as in production.
  * - COPY: the same points as rows (record_id bigint, idx int, temp real) into
  *   a plain table, by CONCURRENCY connections, one COPY per record.
  * - storage: pg_total_relation_size of record_series_chunks (heap, TOAST and
  *   indexes) divided by the points stored.
  * - ratio: ingest over COPY, round by round (each round's COPY follows its
- *   ingest of the same points, so both see the same background load), then
- *   the median of the rounds. The ratio of the two medians is printed too;
+ *   ingest of the same points, so both see the same background load; within a
+ *   round the three servers take turns), then the median of the rounds. The ratio of the two medians is printed too;
  *   on a shared machine it mixes rounds that saw different load.
  *
  * Targets of the issue on the 2-core machine: >= 250,000 points/s through
@@ -178,33 +187,56 @@ const median = (values: number[]) => {
   return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 };
 
+interface Server {
+  label: string;
+  baseUrl: string;
+}
+
+interface Round {
+  ingest: number;
+  copy: number;
+}
+
 export async function ingestBench(): Promise<void> {
   const bench = await startBench();
+  const processes: BenchServerProcess[] = [];
   try {
     const token = await deviceToken(bench.handle);
     const db = bench.handle.db;
     await db.execute(sql`create table raw_points (record_id bigint, idx int, temp real)`);
+    for (const count of [1, 2]) processes.push(await startServerProcess(bench, count));
+    const servers: Server[] = [
+      { label: 'app in the bench process', baseUrl: bench.baseUrl },
+      { label: 'server process, WEB_CONCURRENCY=1', baseUrl: processes[0]!.baseUrl },
+      { label: 'server process, WEB_CONCURRENCY=2', baseUrl: processes[1]!.baseUrl },
+    ];
 
-    // Warm-up (JIT, pools, first inserts; both paths), then rounds that alternate
-    // ingest and COPY of the same points, so background load hits both alike.
-    const warm = uploads(WARM_UP, 'WARM');
-    for (const u of warm) await send(bench.baseUrl, token, u.body);
-    await copyBatch(bench, warm, 1_000_000);
-    const perRound = Math.max(1, Math.round(RECORDS / ROUNDS));
-    const rounds: { ingest: number; copy: number }[] = [];
-    for (let round = 0; round < ROUNDS; round++) {
-      const batch = uploads(perRound, `BENCH${round}`);
-      const t0 = performance.now();
-      await inParallel(batch, CONCURRENCY, (u) => send(bench.baseUrl, token, u.body));
-      const ingestSeconds = (performance.now() - t0) / 1000;
-      const copySeconds = await copyBatch(bench, batch, round * perRound + 1);
-      rounds.push({
-        ingest: (perRound * POINTS) / ingestSeconds,
-        copy: (perRound * POINTS) / copySeconds,
-      });
+    // Warm-up (JIT, pools, first inserts; both paths; every worker), then rounds that
+    // alternate ingest and COPY of the same points, so background load hits both alike.
+    for (const [s, server] of servers.entries()) {
+      const warm = uploads(WARM_UP, `WARM${s}`);
+      await inParallel(warm, CONCURRENCY, (u) => send(server.baseUrl, token, u.body));
+      await copyBatch(bench, warm, 1_000_000 + s * WARM_UP);
     }
-    const ingestRate = median(rounds.map((r) => r.ingest));
-    const copyRate = median(rounds.map((r) => r.copy));
+    const perRound = Math.max(1, Math.round(RECORDS / ROUNDS));
+    const rounds: Round[][] = servers.map(() => []);
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const [s, server] of servers.entries()) {
+        const batch = uploads(perRound, `BENCH${s}R${round}`);
+        const t0 = performance.now();
+        await inParallel(batch, CONCURRENCY, (u) => send(server.baseUrl, token, u.body));
+        const ingestSeconds = (performance.now() - t0) / 1000;
+        const copySeconds = await copyBatch(
+          bench,
+          batch,
+          (round * servers.length + s) * perRound + 1,
+        );
+        rounds[s]!.push({
+          ingest: (perRound * POINTS) / ingestSeconds,
+          copy: (perRound * POINTS) / copySeconds,
+        });
+      }
+    }
 
     const [stored] = (
       await db.execute<{ points: string; records: string; alarms: string }>(sql`
@@ -241,24 +273,31 @@ export async function ingestBench(): Promise<void> {
     const noiseBytesPerPoint = (Number(after!.total) - Number(size!.total)) / (8 * POINTS);
 
     const bytesPerPoint = Number(size!.total) / points;
-    const ratio = median(rounds.map((r) => r.ingest / r.copy));
     const verdict = (ok: boolean) => (ok ? 'meets' : 'MISSES');
     console.log(
       `${ROUNDS} rounds of ${perRound} uploads of ${fmt(POINTS, 0)} points (xt1 scans, ` +
-        `${CONCURRENCY} at a time), each followed by a COPY of the same points; ` +
+        `${CONCURRENCY} at a time) to each of ${servers.length} servers, each followed by a ` +
+        `COPY of the same points (${CONCURRENCY} connections); ` +
         `${stored!.records} records, ${stored!.alarms} alarms stored`,
     );
-    console.log(
-      `rounds (ingest / COPY points/s): ${rounds.map((r) => `${fmt(r.ingest, 0)} / ${fmt(r.copy, 0)}`).join('; ')}`,
-    );
-    console.log(
-      `ingest points/s: ${fmt(ingestRate, 0)} median (${verdict(ingestRate >= 250_000)} the 250,000 target)`,
-    );
-    console.log(`COPY points/s:   ${fmt(copyRate, 0)} median (${CONCURRENCY} connections)`);
-    console.log(
-      `ratio:           ${fmt(ratio, 2)} median of the rounds (${verdict(ratio >= 0.5)} the 0.5 target; ` +
-        `ratio of the medians ${fmt(ingestRate / copyRate, 2)})`,
-    );
+    for (const [s, server] of servers.entries()) {
+      const mine = rounds[s]!;
+      const ingestRate = median(mine.map((r) => r.ingest));
+      const copyRate = median(mine.map((r) => r.copy));
+      const ratio = median(mine.map((r) => r.ingest / r.copy));
+      console.log(`${server.label}:`);
+      console.log(
+        `  rounds (ingest / COPY points/s): ${mine.map((r) => `${fmt(r.ingest, 0)} / ${fmt(r.copy, 0)}`).join('; ')}`,
+      );
+      console.log(
+        `  ingest points/s: ${fmt(ingestRate, 0)} median (${verdict(ingestRate >= 250_000)} the 250,000 target); ` +
+          `COPY ${fmt(copyRate, 0)} median`,
+      );
+      console.log(
+        `  ratio:           ${fmt(ratio, 2)} median of the rounds (${verdict(ratio >= 0.5)} the 0.5 target; ` +
+          `ratio of the medians ${fmt(ingestRate / copyRate, 2)})`,
+      );
+    }
     console.log(
       `bytes/point:     ${fmt(bytesPerPoint, 2)} (${verdict(bytesPerPoint <= 12)} the 12 target): ` +
         `pg_total_relation_size(record_series_chunks) = ${fmt(Number(size!.total) / 1024, 0)} KiB ` +
@@ -273,6 +312,7 @@ export async function ingestBench(): Promise<void> {
       `(the raw COPY table takes ${fmt(Number(raw!.total) / Number(raw!.rows), 1)} bytes/point, without an index)`,
     );
   } finally {
+    for (const server of processes) await server.close();
     await bench.close();
   }
 }

@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
@@ -105,12 +106,40 @@ function resolvePath(p: string): string {
   return path.isAbsolute(p) ? p : path.resolve(REPO_ROOT, p);
 }
 
+/** The most server processes WEB_CONCURRENCY may ask for. */
+export const MAX_WEB_CONCURRENCY = 64;
+
+/** WEB_CONCURRENCY: a process count, or `auto` (one per CPU the process may use). */
+function webConcurrency() {
+  return z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .optional()
+      .transform((v, ctx) => {
+        if (v === undefined) return 1;
+        const s = v.trim().toLowerCase();
+        if (s === 'auto') return Math.min(MAX_WEB_CONCURRENCY, Math.max(1, availableParallelism()));
+        const n = Number(s);
+        if (!/^\d+$/.test(s) || n < 1 || n > MAX_WEB_CONCURRENCY) {
+          ctx.addIssue({
+            code: 'custom',
+            message: `WEB_CONCURRENCY must be 'auto' or an integer from 1 to ${MAX_WEB_CONCURRENCY}, got '${v}'`,
+          });
+          return z.NEVER;
+        }
+        return n;
+      }),
+  );
+}
+
 /** Fastify's `trustProxy`: false, true, a hop count, or a list of addresses / CIDR ranges. */
 export type TrustProxy = boolean | number | string[];
 
 const envSchema = z.object({
   PORT: int('PORT', 0, 65535, 8000),
   HOST: z.preprocess(blankToUndefined, z.string().default('0.0.0.0')),
+  WEB_CONCURRENCY: webConcurrency(),
   DATA_DIR: z.preprocess(blankToUndefined, z.string().default('./data').transform(resolvePath)),
   DATABASE_URL: z.preprocess(
     blankToUndefined,
@@ -217,6 +246,11 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 export interface Config {
   port: number;
   host: string;
+  /**
+   * Server processes (WEB_CONCURRENCY). 1: this process serves. More: this process
+   * prepares the database once and forks that many workers sharing the port (`cluster.ts`).
+   */
+  webConcurrency: number;
   /** Absolute. Holds the embedded PostgreSQL cluster and the generated secret key. */
   dataDir: string;
   /** External PostgreSQL; when absent an embedded one is started in `dataDir/postgres`. */
@@ -280,6 +314,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   return {
     port: e.PORT,
     host: e.HOST,
+    webConcurrency: e.WEB_CONCURRENCY,
     dataDir: e.DATA_DIR,
     databaseUrl: e.DATABASE_URL,
     secretKey: e.SECRET_KEY,

@@ -1,6 +1,8 @@
+import cluster from 'node:cluster';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app';
-import { ConfigError, loadConfig, type Config } from './config';
+import { startWorkers, WorkersStopped, type WorkerPool } from './cluster';
+import { ConfigError, loadConfig, type Config, type RuntimeConfig } from './config';
 import { openDatabase, type DatabaseHandle } from './db/client';
 import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from './db/embedded';
 import { runMigrations, withStartupLock } from './db/migrate';
@@ -11,7 +13,9 @@ import { withSecretKey } from './secret-key';
 /**
  * The process: configuration, database (embedded PostgreSQL unless
  * DATABASE_URL), migrations and seed, listen, graceful shutdown. Everything
- * else is the app (`app.ts`).
+ * else is the app (`app.ts`). With WEB_CONCURRENCY > 1 this process does the
+ * once-only part, then forks that many workers (`cluster.ts`); a worker (given
+ * the database URL as DATABASE_URL) only builds the app and listens.
  */
 
 const EMBEDDED_DATABASE = 'coldtrace';
@@ -31,9 +35,12 @@ function readConfig(): Config {
 const config = readConfig();
 const log = createLogger(config.logLevel);
 
+const role = cluster.isWorker ? 'worker' : config.webConcurrency > 1 ? 'primary' : 'single';
+
 let embedded: EmbeddedPostgresHandle | undefined;
 let database: DatabaseHandle | undefined;
 let app: FastifyInstance | undefined;
+let workers: WorkerPool | undefined;
 let stopping = false;
 
 class Stopping extends Error {}
@@ -42,7 +49,8 @@ const checkpoint = () => {
   if (stopping) throw new Stopping();
 };
 
-async function start(): Promise<void> {
+/** The once-only part: secret key, database, migrations and seed. Leaves `database` open. */
+async function prepare(): Promise<{ runtime: RuntimeConfig; url: string }> {
   const runtime = await withSecretKey(config);
   let url = config.databaseUrl;
   if (url === undefined) {
@@ -81,18 +89,53 @@ async function start(): Promise<void> {
     );
   }
   checkpoint();
-
-  app = await buildApp({ config: runtime, db: database.db, logger: log });
-  await app.listen({ port: config.port, host: config.host });
-
-  const shownHost = ['0.0.0.0', '::', ''].includes(config.host) ? 'localhost' : config.host;
-  const address = app.server.address();
-  const port = typeof address === 'object' && address ? address.port : config.port;
-  log.info(`Coldtrace is running at http://${shownHost}:${port}/ (API docs at /api/docs/)`);
+  return { runtime, url };
 }
 
-/** Close in order: the app (in-flight requests finish), the pool, then PostgreSQL (trap 2). */
+/** Build the app on `url` and listen; the port listened on. */
+async function serve(runtime: RuntimeConfig, url: string): Promise<number> {
+  database ??= openDatabase(url, { log });
+  app = await buildApp({ config: runtime, db: database.db, logger: log });
+  await app.listen({ port: config.port, host: config.host });
+  const address = app.server.address();
+  return typeof address === 'object' && address ? address.port : config.port;
+}
+
+async function start(): Promise<void> {
+  if (role === 'worker') {
+    // The primary prepared everything and passed the database URL as DATABASE_URL.
+    await serve(await withSecretKey(config), config.databaseUrl!);
+    return;
+  }
+  const { runtime, url } = await prepare();
+  let port: number;
+  let processes = '';
+  if (role === 'single') {
+    port = await serve(runtime, url);
+  } else {
+    await database?.close();
+    database = undefined;
+    checkpoint();
+    workers = startWorkers({
+      count: config.webConcurrency,
+      env: { DATABASE_URL: url },
+      log: { info: (m) => log.info(m), warn: (m) => log.warn(m), error: (m) => log.error(m) },
+    });
+    port = await workers.ready;
+    processes = `, ${config.webConcurrency} server processes`;
+  }
+  const shownHost = ['0.0.0.0', '::', ''].includes(config.host) ? 'localhost' : config.host;
+  log.info(
+    `Coldtrace is running at http://${shownHost}:${port}/ (API docs at /api/docs/${processes})`,
+  );
+}
+
+/**
+ * Close in order: the workers or the app (in-flight requests finish), the pool,
+ * then PostgreSQL (trap 2).
+ */
 async function release(): Promise<void> {
+  await workers?.stop();
   await app?.close().catch((err: unknown) => log.error({ err }, 'closing the app failed'));
   await database?.close().catch((err: unknown) => log.error({ err }, 'closing the pool failed'));
   await embedded?.stop().catch((err: unknown) => log.error({ err }, 'stopping PostgreSQL failed'));
@@ -104,6 +147,8 @@ async function shutdown(signal: string): Promise<void> {
   if (stopping) return;
   stopping = true;
   log.info(`${signal} received: shutting down`);
+  // Workers still starting up would hold `startup` back: stop them now.
+  void workers?.stop();
   setTimeout(() => {
     log.error('shutdown took longer than 20 s: exiting');
     process.exit(1);
@@ -119,7 +164,7 @@ for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) {
 }
 
 startup.catch(async (err: unknown) => {
-  if (err instanceof Stopping) return;
+  if (err instanceof Stopping || err instanceof WorkersStopped) return;
   log.fatal({ err }, err instanceof Error ? err.message : 'start-up failed');
   stopping = true;
   await release();

@@ -1,5 +1,5 @@
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, REPO_ROOT } from '../src/config';
@@ -11,6 +11,7 @@ describe('loadConfig', () => {
     expect(c).toMatchObject({
       port: 8000,
       host: '0.0.0.0',
+      webConcurrency: 1,
       dataDir: path.join(REPO_ROOT, 'data'),
       databaseUrl: undefined,
       secretKey: undefined,
@@ -82,6 +83,21 @@ describe('loadConfig', () => {
     expect(loadConfig({ PORT: '', SEED_DEMO: ' ' })).toMatchObject({ port: 8000, seedDemo: true });
     expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
     expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+  });
+
+  it('parses WEB_CONCURRENCY: 1 to 64 processes, or auto (one per CPU)', () => {
+    expect(loadConfig({ WEB_CONCURRENCY: '' }).webConcurrency).toBe(1);
+    expect(loadConfig({ WEB_CONCURRENCY: '1' }).webConcurrency).toBe(1);
+    expect(loadConfig({ WEB_CONCURRENCY: ' 4 ' }).webConcurrency).toBe(4);
+    expect(loadConfig({ WEB_CONCURRENCY: '64' }).webConcurrency).toBe(64);
+    expect(loadConfig({ WEB_CONCURRENCY: 'Auto' }).webConcurrency).toBe(
+      Math.min(64, availableParallelism()),
+    );
+    for (const bad of ['0', '65', '-2', '1.5', 'two', 'max']) {
+      expect(() => loadConfig({ WEB_CONCURRENCY: bad }), bad).toThrow(
+        `WEB_CONCURRENCY must be 'auto' or an integer from 1 to 64, got '${bad}'`,
+      );
+    }
   });
 
   it('lists every problem at once', () => {
