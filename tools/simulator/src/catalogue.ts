@@ -254,3 +254,30 @@ export const DEMO_GEO_FENCE = {
   num_points_to_arrive: 2,
   num_points_to_depart: 2,
 } as const;
+
+/** The travel location create body of a demo place (the API's and the first-start seed's). */
+export function travelLocationBody(place: Place) {
+  return {
+    name: place.name,
+    address: place.address,
+    latitude: place.latitude,
+    longitude: place.longitude,
+    origin: place.origin,
+    destination: place.destination,
+    timezone: place.timezone,
+  };
+}
+
+/** The product definition create body of a demo product. */
+export function productDefinitionBody(p: ProductSpec) {
+  return {
+    product_name: p.name,
+    high_threshold: p.high,
+    low_threshold: p.low,
+    num_consecutive_excursions: p.numConsecutive,
+    cumulative_high_threshold: p.cumulativeHigh ?? null,
+    cumulative_duration_high: p.cumulativeDurationHigh ?? null,
+    cumulative_low_threshold: p.cumulativeLow ?? null,
+    cumulative_duration_low: p.cumulativeDurationLow ?? null,
+  };
+}

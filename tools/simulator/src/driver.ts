@@ -11,7 +11,13 @@ import {
   type CallDef,
 } from '@coldtrace/contract';
 import type { ApiClient } from './api-client';
-import { ALL_CARRIERS, PLACES, PRODUCTS } from './catalogue';
+import {
+  ALL_CARRIERS,
+  PLACES,
+  PRODUCTS,
+  productDefinitionBody,
+  travelLocationBody,
+} from './catalogue';
 import { createRng } from './random';
 import type { ShipmentPlan } from './shipment';
 import {
@@ -43,17 +49,7 @@ export async function ensureDemoConfiguration(client: ApiClient): Promise<Config
   for (const place of PLACES) {
     let found = locations.find((l) => l.name === place.name);
     if (!found) {
-      found = await client.call(productsTravelLocationsCreate, {
-        body: {
-          name: place.name,
-          address: place.address,
-          latitude: place.latitude,
-          longitude: place.longitude,
-          origin: place.origin,
-          destination: place.destination,
-          timezone: place.timezone,
-        },
-      });
+      found = await client.call(productsTravelLocationsCreate, { body: travelLocationBody(place) });
       created.locations++;
     }
     if (found.id !== undefined) locationIds[place.key] = found.id;
@@ -61,18 +57,7 @@ export async function ensureDemoConfiguration(client: ApiClient): Promise<Config
   const products = await client.call(productsProductDefinitionsList);
   for (const p of PRODUCTS) {
     if (products.some((d) => d.product_name === p.name)) continue;
-    await client.call(productsProductDefinitionsCreate, {
-      body: {
-        product_name: p.name,
-        high_threshold: p.high,
-        low_threshold: p.low,
-        num_consecutive_excursions: p.numConsecutive,
-        cumulative_high_threshold: p.cumulativeHigh ?? null,
-        cumulative_duration_high: p.cumulativeDurationHigh ?? null,
-        cumulative_low_threshold: p.cumulativeLow ?? null,
-        cumulative_duration_low: p.cumulativeDurationLow ?? null,
-      },
-    });
+    await client.call(productsProductDefinitionsCreate, { body: productDefinitionBody(p) });
     created.products++;
   }
   const carriers = await client.call(productsCarrierDefinitionsList);

@@ -16,6 +16,8 @@ import {
   createRng,
   deliveryOrder,
   planFleet,
+  productDefinitionBody,
+  travelLocationBody,
   uploadSteps,
   type LocationIds,
   type PlaceKey,
@@ -114,34 +116,14 @@ async function ensureConfiguration(db: Database, principal: Principal): Promise<
     let found = locations.find((l) => l.name === place.name);
     found ??= await config.createLocation(
       principal,
-      ZTravelLocationCreate.parse({
-        name: place.name,
-        address: place.address,
-        latitude: place.latitude,
-        longitude: place.longitude,
-        origin: place.origin,
-        destination: place.destination,
-        timezone: place.timezone,
-      }),
+      ZTravelLocationCreate.parse(travelLocationBody(place)),
     );
     if (found.id !== undefined) ids[place.key] = found.id;
   }
   const products = await config.listProducts(principal);
   for (const p of PRODUCTS) {
     if (products.some((d) => d.product_name === p.name)) continue;
-    await config.createProduct(
-      principal,
-      ZProductDefinitionCreate.parse({
-        product_name: p.name,
-        high_threshold: p.high,
-        low_threshold: p.low,
-        num_consecutive_excursions: p.numConsecutive,
-        cumulative_high_threshold: p.cumulativeHigh ?? null,
-        cumulative_duration_high: p.cumulativeDurationHigh ?? null,
-        cumulative_low_threshold: p.cumulativeLow ?? null,
-        cumulative_duration_low: p.cumulativeDurationLow ?? null,
-      }),
-    );
+    await config.createProduct(principal, ZProductDefinitionCreate.parse(productDefinitionBody(p)));
   }
   const carriers = await config.listCarriers(principal);
   for (const name of ALL_CARRIERS) {
