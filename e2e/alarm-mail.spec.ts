@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { apiSignIn, iso, post } from './api';
+import { apiSignIn, iso, post, xt1Upload } from './api';
 import { expectNoAccessibilityViolations, signIn } from './fixtures';
 import { fetchMails, waitForMail } from './mail';
 
@@ -21,17 +21,7 @@ const TEMPS = [5, 5, 9.4, 11.2, 5, 5];
 async function alarmingShipment(api: APIRequestContext): Promise<string> {
   await apiSignIn(api);
   const start = Math.floor(Date.now() / 1000) - 3 * 3600;
-  const common = {
-    tag_id: SERIAL,
-    tag_serial_number: SERIAL,
-    tag_type: 'XT1_NFC_MU',
-    high_threshold: 8,
-    low_threshold: 2,
-    measurement_interval: INTERVAL,
-    start_delay: 0,
-    start_time_seconds: start,
-    mobile_device_type: 'ANDROID',
-  };
+  const common = xt1Upload(SERIAL, start, INTERVAL);
   const started = (await post(api, '/api/devices/xt1/start-action/', {
     ...common,
     timestamp: iso(start),

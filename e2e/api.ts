@@ -37,3 +37,18 @@ export async function patch(api: APIRequestContext, url: string, data: unknown):
   expect(res.status(), `${url}: ${await res.text()}`).toBe(200);
   return res.json();
 }
+
+/** The fields every upload of an xt1 tag carries (2-8 °C thresholds, an Android phone). */
+export function xt1Upload(serial: string, startSeconds: number, intervalSeconds: number) {
+  return {
+    tag_id: serial,
+    tag_serial_number: serial,
+    tag_type: 'XT1_NFC_MU',
+    high_threshold: 8,
+    low_threshold: 2,
+    measurement_interval: intervalSeconds,
+    start_delay: 0,
+    start_time_seconds: startSeconds,
+    mobile_device_type: 'ANDROID',
+  };
+}

@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { apiSignIn, iso, post } from './api';
+import { apiSignIn, iso, post, xt1Upload } from './api';
 import { E2E_ADMIN, expectNoAccessibilityViolations, signIn } from './fixtures';
 
 /**
@@ -51,18 +51,7 @@ async function createShipment(api: APIRequestContext): Promise<Shipment> {
   })) as { id: string };
 
   const start = Math.floor(Date.now() / 1000) - 6 * HOUR;
-  const common = {
-    tag_id: SERIAL,
-    tag_serial_number: SERIAL,
-    tag_type: 'XT1_NFC_MU',
-    high_threshold: 8,
-    low_threshold: 2,
-    measurement_interval: INTERVAL,
-    start_delay: 0,
-    start_time_seconds: start,
-    mobile_device_type: 'ANDROID',
-    mobile_app_version: '3.2.1',
-  };
+  const common = { ...xt1Upload(SERIAL, start, INTERVAL), mobile_app_version: '3.2.1' };
   const started = (await post(api, '/api/devices/xt1/start-action/', {
     ...common,
     timestamp: iso(start),

@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
-import { apiSignIn, iso, post } from './api';
+import { apiSignIn, iso, post, xt1Upload } from './api';
 import { expectNoAccessibilityViolations, signIn } from './fixtures';
 
 /**
@@ -32,15 +32,7 @@ async function createShipments(api: APIRequestContext): Promise<void> {
   for (const [index, name] of NAMES.entries()) {
     const start = now - 3600 - index * 60;
     const common = {
-      tag_id: serial(name),
-      tag_serial_number: serial(name),
-      tag_type: 'XT1_NFC_MU',
-      high_threshold: 8,
-      low_threshold: 2,
-      measurement_interval: INTERVAL,
-      start_delay: 0,
-      start_time_seconds: start,
-      mobile_device_type: 'ANDROID',
+      ...xt1Upload(serial(name), start, INTERVAL),
       primary_reference: reference(name),
       carrier: 'E2E Cold Express',
     };
