@@ -1,13 +1,15 @@
 import type { TDegreesUnit } from '@coldtrace/contract';
-import { formatDateTime, formatTemperature } from '@coldtrace/domain';
+import { formatDateTime, TEMPERATURE_DISPLAY_DECIMALS } from '@coldtrace/domain';
 import type { GridColDef } from '@mui/x-data-grid';
+import { formatTemperatureWith } from '../../lib/display-rule';
 
-/** A right-aligned temperature column in the user's unit, one decimal (`4.5 °C`). */
+/** A right-aligned temperature column in the user's unit, one decimal unless told (`4.5 °C`). */
 export function temperatureColumn<R extends object>(
   field: string,
   headerName: string,
   value: (row: R) => number | null | undefined,
   unit: TDegreesUnit,
+  decimals: number = TEMPERATURE_DISPLAY_DECIMALS,
 ): GridColDef<R> {
   return {
     field,
@@ -17,7 +19,7 @@ export function temperatureColumn<R extends object>(
     headerAlign: 'right',
     cellClassName: 'tabular-nums',
     valueGetter: (_value, row) => value(row) ?? null,
-    valueFormatter: (v: number | null) => formatTemperature(v, unit),
+    valueFormatter: (v: number | null) => formatTemperatureWith(v, unit, decimals),
   };
 }
 

@@ -24,8 +24,17 @@ export function useServerGridQuery(
   query: ServerGridQuery;
   unit: ReturnType<typeof useAppSettings>['degreesUnit'];
   timeZone: string;
+  /** Decimals of temperatures (the display rule's; one without a rule). */
+  decimals: number;
+  /** Record fields the display rule hides. */
+  hiddenFields: ReturnType<typeof useAppSettings>['hiddenFields'];
 } {
-  const { degreesUnit: unit, timeZone } = useAppSettings();
+  const {
+    degreesUnit: unit,
+    timeZone,
+    temperatureDecimals: decimals,
+    hiddenFields,
+  } = useAppSettings();
   const controls = useGridViewState(defaultPageSize);
   const { state } = controls;
   const query = useMemo<ServerGridQuery>(() => {
@@ -37,5 +46,5 @@ export function useServerGridQuery(
       page_size: state.pageSize,
     };
   }, [state, specs, unit, timeZone]);
-  return { controls, query, unit, timeZone };
+  return { controls, query, unit, timeZone, decimals, hiddenFields };
 }

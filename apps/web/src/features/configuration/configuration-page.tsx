@@ -17,6 +17,7 @@ import { sessionOrganization } from '../../lib/session';
 import { useCurrentUser } from '../session';
 import { configurationAccess } from './access';
 import { CarriersSection } from './components/carriers-section';
+import { DisplayRulesSection, mayManageDisplayRules } from './components/display-rules-section';
 import { GeoFenceCard } from './components/geo-fence-card';
 import { NotificationsSection } from './components/notifications-section';
 import { ProductsSection } from './components/products-section';
@@ -29,12 +30,23 @@ export const CONFIGURATION_TABS = [
   { value: 'travel-locations', label: 'Travel locations' },
   { value: 'geo-fence', label: 'Geo-fence' },
   { value: 'notifications', label: 'Notifications' },
+  { value: 'display-rules', label: 'Display rules' },
 ] as const;
 export type ConfigurationTab = (typeof CONFIGURATION_TABS)[number]['value'];
 
-/** The tab a `tab` query value names; the first tab for anything else. */
-export function configurationTab(value: string | null): ConfigurationTab {
-  return CONFIGURATION_TABS.find((tab) => tab.value === value)?.value ?? 'products';
+/** Tabs only some users see: Display rules needs the organization administration permission. */
+export function visibleConfigurationTabs(options: {
+  displayRules: boolean;
+}): readonly (typeof CONFIGURATION_TABS)[number][] {
+  return CONFIGURATION_TABS.filter((tab) => tab.value !== 'display-rules' || options.displayRules);
+}
+
+/** The tab a `tab` query value names; the first tab for anything else (or a tab not shown). */
+export function configurationTab(
+  value: string | null,
+  tabs: readonly (typeof CONFIGURATION_TABS)[number][] = CONFIGURATION_TABS,
+): ConfigurationTab {
+  return tabs.find((tab) => tab.value === value)?.value ?? 'products';
 }
 
 /**
@@ -72,7 +84,8 @@ export function ConfigurationPage() {
     );
   }
 
-  const tab = configurationTab(params.get('tab'));
+  const tabs = visibleConfigurationTabs({ displayRules: mayManageDisplayRules(user) });
+  const tab = configurationTab(params.get('tab'), tabs);
   const selectTab = (value: ConfigurationTab) =>
     setParams(
       (current) => {
@@ -109,12 +122,12 @@ export function ConfigurationPage() {
           value={tab}
           onChange={(_event, value: ConfigurationTab) => selectTab(value)}
           aria-label="Configuration sections"
-          // Phones: five tabs do not fit 375 px; they scroll, with arrows.
+          // Phones: five or six tabs do not fit 375 px; they scroll, with arrows.
           variant={phone ? 'scrollable' : 'standard'}
           scrollButtons={phone}
           allowScrollButtonsMobile
         >
-          {CONFIGURATION_TABS.map((item) => (
+          {tabs.map((item) => (
             <Tab
               key={item.value}
               value={item.value}
@@ -140,6 +153,7 @@ export function ConfigurationPage() {
         {tab === 'notifications' ? (
           <NotificationsSection user={user} timeZone={timeZone} onSaved={showNotice} />
         ) : null}
+        {tab === 'display-rules' ? <DisplayRulesSection user={user} onSaved={showNotice} /> : null}
       </Box>
       <Snackbar
         key={notice?.key}

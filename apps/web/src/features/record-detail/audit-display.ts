@@ -27,6 +27,23 @@ export function auditValue(value: unknown, timeZone: string): string {
   return JSON.stringify(value);
 }
 
+/** What an audit entry shows instead of a value the display rule hides (as the reports do). */
+export const HIDDEN_AUDIT_VALUE = '(hidden)';
+
+/**
+ * True when the entry changed a field the display rule hides: the change stays
+ * listed (what, who, when) but its values read `(hidden)`.
+ */
+export function isAuditValueHidden(
+  entry: Pick<TAuditEvent, 'action' | 'field'>,
+  hiddenFields: readonly string[],
+): boolean {
+  if (entry.action === 'record.alarm_recipients.update') {
+    return hiddenFields.includes('alarm_recipients');
+  }
+  return entry.field != null && hiddenFields.includes(entry.field);
+}
+
 export function auditWhat(entry: TAuditEvent): string {
   const label = ACTION_LABELS[entry.action] ?? entry.action;
   const target = entry.entity_type === 'alarm' ? ` ${entry.entity_id}` : '';

@@ -8,12 +8,11 @@ import {
   type TRecord,
   type TRecordAction,
 } from '@coldtrace/contract';
-import {
-  degreeMinutesToUnit,
-  formatDuration,
-  formatTemperature,
-  MISSING_VALUE,
-} from '@coldtrace/domain';
+import { degreeMinutesToUnit, formatDuration, MISSING_VALUE } from '@coldtrace/domain';
+import { formatTemperatureWith } from '../../lib/display-rule';
+
+/** One decimal unless the display rule says otherwise. */
+const formatTemperature = formatTemperatureWith;
 
 /** Display helpers of the record detail page (pure, tested). */
 
@@ -85,12 +84,12 @@ export function alarmTitle(alarm: TExcursionAlarm): string {
 }
 
 /** The most extreme temperature of the alarm: highest above, lowest below. */
-export function alarmPeak(alarm: TExcursionAlarm, unit: TDegreesUnit): string {
+export function alarmPeak(alarm: TExcursionAlarm, unit: TDegreesUnit, decimals?: number): string {
   const value =
     alarm.above_or_below === 'BELOW'
       ? alarm.lowest_recorded_temperature
       : alarm.highest_recorded_temperature;
-  return formatTemperature(value, unit);
+  return formatTemperature(value, unit, decimals);
 }
 
 /** `12.3 °C·min` (degree-minutes convert by the factor 1.8 alone). */
@@ -107,13 +106,14 @@ export function formatThresholds(
   low: number | null | undefined,
   high: number | null | undefined,
   unit: TDegreesUnit,
+  decimals?: number,
 ): string {
   const hasLow = low != null && Number.isFinite(low);
   const hasHigh = high != null && Number.isFinite(high);
   if (hasLow && hasHigh)
-    return `${formatTemperature(low, unit)} to ${formatTemperature(high, unit)}`;
-  if (hasHigh) return `Up to ${formatTemperature(high, unit)}`;
-  if (hasLow) return `From ${formatTemperature(low, unit)}`;
+    return `${formatTemperature(low, unit, decimals)} to ${formatTemperature(high, unit, decimals)}`;
+  if (hasHigh) return `Up to ${formatTemperature(high, unit, decimals)}`;
+  if (hasLow) return `From ${formatTemperature(low, unit, decimals)}`;
   return 'None set';
 }
 

@@ -4,13 +4,14 @@ import { useMemo } from 'react';
 import { useNavigate } from 'react-router';
 import { LoadError } from '../../components/load-error';
 import { Page } from '../../components/page';
+import { useAppSettings } from '../../lib/app-settings';
 import { useCurrentUser } from '../session';
 import { useRecords, type RecordsQuery } from './api/list-records';
 import { TimeZoneNote } from './components/time-zone-note';
 import { columnVisibilityKey } from '../../components/server-grid/column-visibility';
 import { ServerDataGrid } from '../../components/server-grid/server-data-grid';
 import { useServerGridQuery } from '../../components/server-grid/use-server-grid-query';
-import { RECORD_DEFAULT_VISIBILITY, RECORD_FILTER_SPECS, recordColumns } from './record-columns';
+import { RECORD_DEFAULT_VISIBILITY, recordColumns, recordFilterSpecs } from './record-columns';
 import { GRID_DEFAULT_PAGE_SIZE, GRID_PAGE_SIZES, recordHref } from './record-links';
 
 export const NO_RECORDS_YET =
@@ -23,16 +24,24 @@ export const NO_RECORDS_YET =
 export function AllRecordsPage() {
   const user = useCurrentUser();
   const navigate = useNavigate();
+  const { hiddenFields: hidden } = useAppSettings();
+  // The display rule's hidden fields have no column and no filter.
+  const filterSpecs = useMemo(() => recordFilterSpecs(hidden), [hidden]);
   const {
     controls,
     query: gridQuery,
     unit,
     timeZone,
-  } = useServerGridQuery(RECORD_FILTER_SPECS, GRID_DEFAULT_PAGE_SIZE);
+    decimals,
+    hiddenFields,
+  } = useServerGridQuery(filterSpecs, GRID_DEFAULT_PAGE_SIZE);
   const query: RecordsQuery = gridQuery;
 
   const records = useRecords(query);
-  const columns = useMemo(() => recordColumns({ unit, timeZone }), [unit, timeZone]);
+  const columns = useMemo(
+    () => recordColumns({ unit, timeZone, decimals, hiddenFields }),
+    [unit, timeZone, decimals, hiddenFields],
+  );
   const filtered = query.filter !== undefined;
 
   return (
@@ -54,7 +63,7 @@ export function AllRecordsPage() {
           rowCount={records.data?.totalCount ?? records.data?.data.length ?? 0}
           loading={records.isFetching}
           controls={controls}
-          filterSpecs={RECORD_FILTER_SPECS}
+          filterSpecs={filterSpecs}
           unit={unit}
           pageSizes={GRID_PAGE_SIZES}
           visibilityKey={columnVisibilityKey('allrecords', user?.id)}

@@ -7,6 +7,7 @@ import { Link as RouterLink } from 'react-router';
 import { StatusChip, TripChip } from './components/status-chips';
 import { dateTimeColumn, temperatureColumn } from '../../components/server-grid/columns';
 import type { FilterFieldSpec } from '../../components/server-grid/grid-filter';
+import { isFieldHidden, type DisplayRuleField } from '../../lib/display-rule';
 import { recordHref } from './record-links';
 
 /** The columns of All Records and what may be filtered (docs/decisions/record-queries.md). */
@@ -72,6 +73,24 @@ export const RECORD_DEFAULT_VISIBILITY: Record<string, boolean> = {
 export interface DisplayContext {
   unit: TDegreesUnit;
   timeZone: string;
+  /** Decimals of temperatures (the display rule's); one when absent. */
+  decimals?: number;
+  /** Record fields the display rule hides: no column, no filter. */
+  hiddenFields?: readonly DisplayRuleField[];
+}
+
+/** A column or filter of a field the display rule hides is left out. */
+function shown(field: string, hiddenFields: readonly DisplayRuleField[]): boolean {
+  return !isFieldHidden({ hiddenFields }, field as DisplayRuleField);
+}
+
+/** The filterable fields without those the display rule hides (filtering on them would reveal them). */
+export function recordFilterSpecs(
+  hiddenFields: readonly DisplayRuleField[] = [],
+): readonly FilterFieldSpec[] {
+  return hiddenFields.length === 0
+    ? RECORD_FILTER_SPECS
+    : RECORD_FILTER_SPECS.filter((spec) => shown(spec.field, hiddenFields));
 }
 
 const text = (value: string | null | undefined) =>
@@ -106,8 +125,13 @@ const partyName = (party: { name?: string | null } | null | undefined) => party?
  * The columns, the ones that identify a shipment first (so a phone, which
  * scrolls the grid sideways, shows them without scrolling).
  */
-export function recordColumns({ unit, timeZone }: DisplayContext): GridColDef<TRecord>[] {
-  return [
+export function recordColumns({
+  unit,
+  timeZone,
+  decimals,
+  hiddenFields = [],
+}: DisplayContext): GridColDef<TRecord>[] {
+  const columns: GridColDef<TRecord>[] = [
     {
       field: 'id',
       headerName: 'Record',
@@ -167,6 +191,7 @@ export function recordColumns({ unit, timeZone }: DisplayContext): GridColDef<TR
         'Highest',
         (row) => row.highest_recorded_temperature,
         unit,
+        decimals,
       ),
       width: 80,
     },
@@ -176,6 +201,7 @@ export function recordColumns({ unit, timeZone }: DisplayContext): GridColDef<TR
         'Lowest',
         (row) => row.lowest_recorded_temperature,
         unit,
+        decimals,
       ),
       width: 80,
     },
@@ -199,4 +225,5 @@ export function recordColumns({ unit, timeZone }: DisplayContext): GridColDef<TR
       width: 170,
     },
   ];
+  return columns.filter((column) => shown(column.field, hiddenFields));
 }

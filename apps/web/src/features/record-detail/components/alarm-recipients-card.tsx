@@ -8,6 +8,7 @@ import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { errorMessage } from '../../../components/error-handler';
 import { FormDialog } from '../../../components/form-dialog';
+import { useAppSettings } from '../../../lib/app-settings';
 import { hasPermission } from '../../../lib/session';
 import { isEmailAddress, parseAddressList } from '../../configuration';
 import { useCurrentUser } from '../../session';
@@ -64,9 +65,14 @@ function RecipientsDialog({
   );
 }
 
-/** Who is e-mailed about this record's alarms besides the organization's subscribers. */
+/**
+ * Who is e-mailed about this record's alarms besides the organization's
+ * subscribers. The display rule may hide the addresses; whoever may change
+ * them still can (the dialog shows them).
+ */
 export function AlarmRecipientsCard({ record }: { record: TRecord }) {
   const user = useCurrentUser();
+  const hidden = useAppSettings().hiddenFields.includes('alarm_recipients');
   const [editing, setEditing] = useState(false);
   const canEdit = hasPermission(user, ALARM_RECIPIENTS_PERMISSIONS);
   const recipients = record.alarm_recipients ?? [];
@@ -83,7 +89,11 @@ export function AlarmRecipientsCard({ record }: { record: TRecord }) {
         ) : null
       }
     >
-      {recipients.length === 0 ? (
+      {hidden ? (
+        <Typography variant="body2" color="text.secondary">
+          Not shown: your organization&apos;s display rule hides them.
+        </Typography>
+      ) : recipients.length === 0 ? (
         <Typography variant="body2" color="text.secondary">
           Nobody besides the people subscribed to alarm e-mails.
         </Typography>

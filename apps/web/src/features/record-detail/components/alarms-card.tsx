@@ -19,6 +19,7 @@ import { useMemo, useState } from 'react';
 import { statusColors } from '../../../app/theme';
 import { EmptyState } from '../../../components/empty-state';
 import { LoadError } from '../../../components/load-error';
+import { useAppSettings } from '../../../lib/app-settings';
 import type { useRecordAlarms } from '../api/get-record-alarms';
 import { alarmPeak, alarmTitle, formatDegreeMinutes } from '../display';
 import { AcknowledgeDialog, DismissDialog } from './alarm-dialogs';
@@ -64,6 +65,7 @@ function AlarmItem({
   onAcknowledge: () => void;
   onDismiss: () => void;
 }) {
+  const { temperatureDecimals: decimals } = useAppSettings();
   const above = alarm.above_or_below !== 'BELOW';
   const acknowledged = alarm.acknowledged === true;
   const dismissed = alarm.dismissed === true;
@@ -155,7 +157,7 @@ function AlarmItem({
           <Stack direction="row" sx={{ mt: 0.5, flexWrap: 'wrap', columnGap: 2, rowGap: 0.25 }}>
             <Fact label="Duration" value={formatDuration(alarm.duration)} />
             <Fact label="Degree-minutes" value={formatDegreeMinutes(alarm.degree_minutes, unit)} />
-            <Fact label={above ? 'Peak' : 'Lowest'} value={alarmPeak(alarm, unit)} />
+            <Fact label={above ? 'Peak' : 'Lowest'} value={alarmPeak(alarm, unit, decimals)} />
           </Stack>
           {alarm.signature ? (
             <Typography

@@ -9,10 +9,13 @@ import Typography from '@mui/material/Typography';
 import { EmptyState } from '../../../components/empty-state';
 import { LoadError } from '../../../components/load-error';
 import { recordAuditCsvUrl, type useRecordAudit } from '../api/get-record-audit';
-import { auditValue, auditWhat } from '../audit-display';
+import { useAppSettings } from '../../../lib/app-settings';
+import { HIDDEN_AUDIT_VALUE, auditValue, auditWhat, isAuditValueHidden } from '../audit-display';
 import { SectionCard } from './section-card';
 
 function AuditItem({ entry, timeZone }: { entry: TAuditEvent; timeZone: string }) {
+  const hidden = isAuditValueHidden(entry, useAppSettings().hiddenFields);
+  const value = (v: unknown) => (hidden ? HIDDEN_AUDIT_VALUE : auditValue(v, timeZone));
   return (
     <Box
       component="li"
@@ -33,10 +36,10 @@ function AuditItem({ entry, timeZone }: { entry: TAuditEvent; timeZone: string }
       </Stack>
       <Typography variant="body2" sx={{ overflowWrap: 'anywhere' }}>
         <Box component="span" sx={{ color: 'text.secondary' }}>
-          {auditValue(entry.old_value, timeZone)}
+          {value(entry.old_value)}
         </Box>
         {' → '}
-        {auditValue(entry.new_value, timeZone)}
+        {value(entry.new_value)}
       </Typography>
       {entry.reason ? (
         <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>

@@ -1,5 +1,5 @@
 import type { TDegreesUnit, TExcursionAlarm, TRecord } from '@coldtrace/contract';
-import { formatDateTime, formatTemperature, toDisplayUnit } from '@coldtrace/domain';
+import { formatDateTime, toDisplayUnit } from '@coldtrace/domain';
 import Box from '@mui/material/Box';
 import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
@@ -10,6 +10,8 @@ import { lazy, Suspense, useMemo, type ReactNode } from 'react';
 import { statusColors } from '../../../app/theme';
 import { EmptyState } from '../../../components/empty-state';
 import { LoadError } from '../../../components/load-error';
+import { useAppSettings } from '../../../lib/app-settings';
+import { formatTemperatureWith } from '../../../lib/display-rule';
 import { useRecordTemperatures } from '../api/get-record-temperatures';
 import {
   buildTemperatureSeries,
@@ -117,7 +119,10 @@ export function chartDescription(
   trip: TimeBand | null,
   unit: TDegreesUnit,
   timeZone: string,
+  decimals?: number,
 ): string {
+  const formatTemperature = (celsius: number | null | undefined) =>
+    formatTemperatureWith(celsius, unit, decimals);
   const first = series.xs[0];
   const last = series.xs[series.xs.length - 1];
   const parts = [
@@ -126,8 +131,8 @@ export function chartDescription(
         ? ` from ${formatDateTime(first * 1000, timeZone)} to ${formatDateTime(last * 1000, timeZone)}`
         : '') +
       '.',
-    `Highest ${formatTemperature(record.highest_recorded_temperature, unit)}, lowest ${formatTemperature(record.lowest_recorded_temperature, unit)}, mean kinetic temperature ${formatTemperature(record.mean_kinetic_temp, unit)}.`,
-    `Thresholds: ${formatThresholds(record.low_threshold, record.high_threshold, unit)}.`,
+    `Highest ${formatTemperature(record.highest_recorded_temperature)}, lowest ${formatTemperature(record.lowest_recorded_temperature)}, mean kinetic temperature ${formatTemperature(record.mean_kinetic_temp)}.`,
+    `Thresholds: ${formatThresholds(record.low_threshold, record.high_threshold, unit, decimals)}.`,
     bands.length === 0
       ? 'No excursion.'
       : `${bands.length} excursion${bands.length === 1 ? '' : 's'} shaded.`,
@@ -151,6 +156,10 @@ export function ChartCard({
 }) {
   const theme = useTheme();
   const phone = useMediaQuery(theme.breakpoints.down('sm'), { noSsr: true });
+  // The display rule's decimals for the figures in words (the plot keeps one).
+  const { temperatureDecimals: decimals } = useAppSettings();
+  const formatTemperature = (celsius: number | null | undefined) =>
+    formatTemperatureWith(celsius, unit, decimals);
   const temperatures = useRecordTemperatures(recordId);
   const points = temperatures.data?.temperatures;
   const series = useMemo(
@@ -190,7 +199,7 @@ export function ChartCard({
       </EmptyState>
     );
   } else {
-    const description = chartDescription(record, series, bands, trip, unit, timeZone);
+    const description = chartDescription(record, series, bands, trip, unit, timeZone, decimals);
     body = (
       <Box component="figure" sx={{ m: 0 }}>
         <ChartKey hasHigh={high !== null} hasLow={low !== null} bands={bands} trip={trip} />
@@ -213,9 +222,9 @@ export function ChartCard({
         </Suspense>
         <Typography component="figcaption" variant="body2" color="text.secondary" sx={{ mt: 1 }}>
           {formatCount(series.points)} points · highest{' '}
-          {formatTemperature(record.highest_recorded_temperature, unit)} · lowest{' '}
-          {formatTemperature(record.lowest_recorded_temperature, unit)} · mean kinetic temperature{' '}
-          {formatTemperature(record.mean_kinetic_temp, unit)}
+          {formatTemperature(record.highest_recorded_temperature)} · lowest{' '}
+          {formatTemperature(record.lowest_recorded_temperature)} · mean kinetic temperature{' '}
+          {formatTemperature(record.mean_kinetic_temp)}
         </Typography>
       </Box>
     );

@@ -9,6 +9,7 @@ import useMediaQuery from '@mui/material/useMediaQuery';
 import { lazy, Suspense, useMemo } from 'react';
 import { EmptyState } from '../../../components/empty-state';
 import { LoadError } from '../../../components/load-error';
+import { useAppSettings } from '../../../lib/app-settings';
 import { useRecordLocations } from '../api/get-record-locations';
 import {
   formatCount,
@@ -89,22 +90,28 @@ export function MapCard({
   const theme = useTheme();
   const phone = useMediaQuery(theme.breakpoints.down('sm'), { noSsr: true });
   const locations = useRecordLocations(recordId);
+  // The display rule may hide the parties (their places name them) and the last position.
+  const { hiddenFields } = useAppSettings();
+  const hideShipper = hiddenFields.includes('shipper_name_address');
+  const hideReceiver = hiddenFields.includes('receiver_name_address');
+  const hideLast =
+    hiddenFields.includes('last_latitude') || hiddenFields.includes('last_longitude');
   const route = useMemo(() => knownPositions(locations.data ?? []), [locations.data]);
   const origin = useMemo(
-    () => placeOf(record.shipper_name_address, dropdown),
-    [record.shipper_name_address, dropdown],
+    () => (hideShipper ? null : placeOf(record.shipper_name_address, dropdown)),
+    [record.shipper_name_address, dropdown, hideShipper],
   );
   const destination = useMemo(
-    () => placeOf(record.receiver_name_address, dropdown),
-    [record.receiver_name_address, dropdown],
+    () => (hideReceiver ? null : placeOf(record.receiver_name_address, dropdown)),
+    [record.receiver_name_address, dropdown, hideReceiver],
   );
   const last = useMemo<MapPoint | null>(() => {
     const latest = route[route.length - 1];
     if (latest) return latest;
-    return isKnownPosition(record.last_latitude, record.last_longitude)
+    return !hideLast && isKnownPosition(record.last_latitude, record.last_longitude)
       ? { latitude: record.last_latitude!, longitude: record.last_longitude! }
       : null;
-  }, [route, record.last_latitude, record.last_longitude]);
+  }, [route, record.last_latitude, record.last_longitude, hideLast]);
   const height = phone ? 260 : 320;
   const lastText = last
     ? `${formatPosition(last.latitude, last.longitude)}${last.timestamp ? ` at ${formatDateTime(last.timestamp, timeZone)}` : ''}`

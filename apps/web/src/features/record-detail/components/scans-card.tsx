@@ -1,5 +1,5 @@
 import type { TDegreesUnit, TScan } from '@coldtrace/contract';
-import { formatDateTime, formatTemperature, MISSING_VALUE } from '@coldtrace/domain';
+import { formatDateTime, MISSING_VALUE } from '@coldtrace/domain';
 import ExpandMoreRounded from '@mui/icons-material/ExpandMoreRounded';
 import Accordion from '@mui/material/Accordion';
 import AccordionDetails from '@mui/material/AccordionDetails';
@@ -15,6 +15,8 @@ import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { EmptyState } from '../../../components/empty-state';
 import { LoadError } from '../../../components/load-error';
+import { useAppSettings } from '../../../lib/app-settings';
+import { formatTemperatureWith } from '../../../lib/display-rule';
 import type { useRecordScans } from '../api/get-record-scans';
 import { formatCount, formatPosition } from '../display';
 
@@ -32,6 +34,9 @@ export function ScansCard({
   unit: TDegreesUnit;
   timeZone: string;
 }) {
+  const { temperatureDecimals: decimals } = useAppSettings();
+  const formatTemperature = (celsius: number | null | undefined) =>
+    formatTemperatureWith(celsius, unit, decimals);
   const scans: TScan[] | undefined = query.data;
   let body;
   if (query.isError) {
@@ -74,16 +79,10 @@ export function ScansCard({
                 <TableCell sx={{ whiteSpace: 'nowrap' }}>
                   {formatPosition(scan.latitude, scan.longitude)}
                 </TableCell>
-                <TableCell sx={numeric}>
-                  {formatTemperature(scan.highest_recorded_temp, unit)}
-                </TableCell>
-                <TableCell sx={numeric}>
-                  {formatTemperature(scan.lowest_recorded_temp, unit)}
-                </TableCell>
-                <TableCell sx={numeric}>
-                  {formatTemperature(scan.mean_kinetic_temp, unit)}
-                </TableCell>
-                <TableCell sx={numeric}>{formatTemperature(scan.latest_temp, unit)}</TableCell>
+                <TableCell sx={numeric}>{formatTemperature(scan.highest_recorded_temp)}</TableCell>
+                <TableCell sx={numeric}>{formatTemperature(scan.lowest_recorded_temp)}</TableCell>
+                <TableCell sx={numeric}>{formatTemperature(scan.mean_kinetic_temp)}</TableCell>
+                <TableCell sx={numeric}>{formatTemperature(scan.latest_temp)}</TableCell>
                 <TableCell>{scan.status ?? MISSING_VALUE}</TableCell>
                 <TableCell sx={{ whiteSpace: 'nowrap' }}>
                   {scan.mobile_device_type ? DEVICE_LABELS[scan.mobile_device_type] : MISSING_VALUE}

@@ -7,6 +7,8 @@ import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
+import { useAppSettings } from '../../../lib/app-settings';
+import type { DisplayRuleField } from '../../../lib/display-rule';
 import { TripChip } from '../../records';
 import { SectionCard } from './section-card';
 
@@ -30,7 +32,50 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
 const text = (value: string | null | undefined) =>
   value && value.trim() !== '' ? value : MISSING_VALUE;
 
-/** The shipment details and the trip, with the edit buttons the user's permissions allow. */
+/** The rows of the shipment details, in order: label, field, value. */
+export function shipmentDetailRows(
+  record: TRecord,
+  hiddenFields: readonly DisplayRuleField[] = [],
+): { label: string; field: DisplayRuleField; value: string }[] {
+  const rows: { label: string; field: DisplayRuleField; value: string }[] = [
+    {
+      label: 'Primary reference',
+      field: 'primary_reference',
+      value: text(record.primary_reference),
+    },
+    {
+      label: 'Secondary reference',
+      field: 'secondary_reference',
+      value: text(record.secondary_reference),
+    },
+    {
+      label: 'Shipping reference',
+      field: 'shipping_reference',
+      value: text(record.shipping_reference),
+    },
+    {
+      label: 'Shipper',
+      field: 'shipper_name_address',
+      value: text(record.shipper_name_address?.name),
+    },
+    {
+      label: 'Receiver',
+      field: 'receiver_name_address',
+      value: text(record.receiver_name_address?.name),
+    },
+    { label: 'Carrier', field: 'carrier', value: text(record.carrier) },
+    { label: 'Product', field: 'product_designation', value: text(record.product_designation) },
+    { label: 'PO number', field: 'po_number', value: text(record.po_number) },
+    { label: 'Program', field: 'program_name', value: text(record.program_name) },
+  ];
+  return rows.filter((row) => !hiddenFields.includes(row.field));
+}
+
+/**
+ * The shipment details and the trip, with the edit buttons the user's
+ * permissions allow. Fields the display rule hides are left out (the edit
+ * dialog still offers them to whoever may change them).
+ */
 export function ShipmentDetailsCard({
   record,
   timeZone,
@@ -47,6 +92,8 @@ export function ShipmentDetailsCard({
   onEditTrip: () => void;
 }) {
   const trip = record.trip;
+  const { hiddenFields } = useAppSettings();
+  const rows = shipmentDetailRows(record, hiddenFields);
   return (
     <SectionCard
       title="Shipment details"
@@ -73,15 +120,11 @@ export function ShipmentDetailsCard({
           rowGap: 1,
         }}
       >
-        <Row label="Primary reference">{text(record.primary_reference)}</Row>
-        <Row label="Secondary reference">{text(record.secondary_reference)}</Row>
-        <Row label="Shipping reference">{text(record.shipping_reference)}</Row>
-        <Row label="Shipper">{text(record.shipper_name_address?.name)}</Row>
-        <Row label="Receiver">{text(record.receiver_name_address?.name)}</Row>
-        <Row label="Carrier">{text(record.carrier)}</Row>
-        <Row label="Product">{text(record.product_designation)}</Row>
-        <Row label="PO number">{text(record.po_number)}</Row>
-        <Row label="Program">{text(record.program_name)}</Row>
+        {rows.map((row) => (
+          <Row key={row.field} label={row.label}>
+            {row.value}
+          </Row>
+        ))}
       </Box>
       <Box sx={{ mt: 2, pt: 2, borderTop: 1, borderColor: 'divider' }}>
         <Stack

@@ -6,13 +6,10 @@ import MemoryOutlined from '@mui/icons-material/MemoryOutlined';
 import Box from '@mui/material/Box';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
-import {
-  MISSING_VALUE,
-  formatDateTime,
-  formatDuration,
-  formatTemperature,
-} from '@coldtrace/domain';
+import { MISSING_VALUE, formatDateTime, formatDuration } from '@coldtrace/domain';
 import type { ReactNode } from 'react';
+import { useAppSettings } from '../../../lib/app-settings';
+import { formatTemperatureWith } from '../../../lib/display-rule';
 import {
   BATTERY_LABELS,
   MEMORY_LABELS,
@@ -81,6 +78,12 @@ export function SummaryStrip({
   unit: TDegreesUnit;
   timeZone: string;
 }) {
+  // The display rule's decimals, and whether it hides the record's last position.
+  const { temperatureDecimals: decimals, hiddenFields } = useAppSettings();
+  const hidePosition =
+    hiddenFields.includes('last_latitude') || hiddenFields.includes('last_longitude');
+  const formatTemperature = (celsius: number | null | undefined) =>
+    formatTemperatureWith(celsius, unit, decimals);
   const battery = record.battery_health ?? null;
   const memory = record.memory_health ?? null;
   // Never scanned: no scanner and no scan position (the record's last position,
@@ -90,7 +93,9 @@ export function SummaryStrip({
     ? MISSING_VALUE
     : latestScan
       ? formatPosition(latestScan.latitude, latestScan.longitude)
-      : formatPosition(record.last_latitude, record.last_longitude);
+      : hidePosition
+        ? MISSING_VALUE
+        : formatPosition(record.last_latitude, record.last_longitude);
   return (
     <Paper variant="outlined" sx={{ p: { xs: 1.5, sm: 2.5 } }}>
       <Box
@@ -108,15 +113,13 @@ export function SummaryStrip({
           },
         }}
       >
-        <Item label="Highest">{formatTemperature(record.highest_recorded_temperature, unit)}</Item>
-        <Item label="Lowest">{formatTemperature(record.lowest_recorded_temperature, unit)}</Item>
-        <Item label="Mean kinetic temperature">
-          {formatTemperature(record.mean_kinetic_temp, unit)}
-        </Item>
+        <Item label="Highest">{formatTemperature(record.highest_recorded_temperature)}</Item>
+        <Item label="Lowest">{formatTemperature(record.lowest_recorded_temperature)}</Item>
+        <Item label="Mean kinetic temperature">{formatTemperature(record.mean_kinetic_temp)}</Item>
         <Item label="Duration">{formatDuration(record.record_duration)}</Item>
         <Item label="Points">{formatCount(record.number_of_points)}</Item>
         <Item label="Thresholds">
-          {formatThresholds(record.low_threshold, record.high_threshold, unit)}
+          {formatThresholds(record.low_threshold, record.high_threshold, unit, decimals)}
         </Item>
         <Item label="Battery">
           <Health

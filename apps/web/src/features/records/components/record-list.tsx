@@ -1,5 +1,5 @@
 import type { TRecord } from '@coldtrace/contract';
-import { MISSING_VALUE, formatDateTime, formatTemperature } from '@coldtrace/domain';
+import { MISSING_VALUE, formatDateTime } from '@coldtrace/domain';
 import Box from '@mui/material/Box';
 import List from '@mui/material/List';
 import ListItem from '@mui/material/ListItem';
@@ -8,6 +8,7 @@ import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
 import { Link as RouterLink } from 'react-router';
 import { useAppSettings } from '../../../lib/app-settings';
+import { formatTemperatureWith, type DisplayRuleField } from '../../../lib/display-rule';
 import { recordHref } from '../record-links';
 import { StatusChip, TripChip } from './status-chips';
 
@@ -35,12 +36,38 @@ function columns(showTrip: boolean, showTemperature: boolean) {
 const party = (value: { name?: string | null } | null | undefined) =>
   value?.name?.trim() || MISSING_VALUE;
 
-function parties(record: TRecord): string {
+/** `Shipper → Receiver`; a party the display rule hides is left out (`To Receiver`, `From Shipper`). */
+export function parties(record: TRecord, hiddenFields: readonly DisplayRuleField[] = []): string {
+  const hideShipper = hiddenFields.includes('shipper_name_address');
+  const hideReceiver = hiddenFields.includes('receiver_name_address');
   const shipper = party(record.shipper_name_address);
   const receiver = party(record.receiver_name_address);
+  if (hideShipper && hideReceiver) return '';
+  if (hideShipper) return receiver === MISSING_VALUE ? 'No receiver' : `To ${receiver}`;
+  if (hideReceiver) return shipper === MISSING_VALUE ? 'No shipper' : `From ${shipper}`;
   return shipper === MISSING_VALUE && receiver === MISSING_VALUE
     ? 'No shipper or receiver'
     : `${shipper} → ${receiver}`;
+}
+
+/** The header of the tag column and of the parties column, as far as the display rule shows them. */
+export function recordListHeadings(hiddenFields: readonly DisplayRuleField[]): {
+  tag: string;
+  parties: string;
+} {
+  const hideShipper = hiddenFields.includes('shipper_name_address');
+  const hideReceiver = hiddenFields.includes('receiver_name_address');
+  return {
+    tag: hiddenFields.includes('primary_reference') ? 'Tag' : 'Tag · Primary reference',
+    parties:
+      hideShipper && hideReceiver
+        ? ''
+        : hideShipper
+          ? 'Receiver'
+          : hideReceiver
+            ? 'Shipper'
+            : 'Shipper → Receiver',
+  };
 }
 
 const labelSx = {
@@ -56,6 +83,8 @@ export function RecordListHeader({
   showTemperature?: boolean;
   showTrip?: boolean;
 }) {
+  const { hiddenFields } = useAppSettings();
+  const headings = recordListHeadings(hiddenFields);
   return (
     <Box
       aria-hidden
@@ -73,8 +102,8 @@ export function RecordListHeader({
       }}
     >
       <span>{showTrip ? 'Status · Trip' : 'Status'}</span>
-      <span>Tag · Primary reference</span>
-      <span>Shipper → Receiver</span>
+      <span>{headings.tag}</span>
+      <span>{headings.parties}</span>
       {showTemperature ? (
         <Box component="span" sx={{ textAlign: 'right' }}>
           Last temp.
@@ -99,7 +128,8 @@ export function RecordListRow({
   showTemperature?: boolean;
   showTrip?: boolean;
 }) {
-  const { degreesUnit, timeZone } = useAppSettings();
+  const { degreesUnit, timeZone, temperatureDecimals, hiddenFields } = useAppSettings();
+  const hideReference = hiddenFields.includes('primary_reference');
   const reference = record.primary_reference?.trim();
   return (
     <ListItem disablePadding divider>
@@ -141,14 +171,16 @@ export function RecordListRow({
               · Record {record.id}
             </Box>
           </Typography>
-          <Typography
-            variant="body2"
-            color={reference ? 'text.primary' : 'text.secondary'}
-            noWrap
-            title={reference || undefined}
-          >
-            {reference || 'No primary reference'}
-          </Typography>
+          {hideReference ? null : (
+            <Typography
+              variant="body2"
+              color={reference ? 'text.primary' : 'text.secondary'}
+              noWrap
+              title={reference || undefined}
+            >
+              {reference || 'No primary reference'}
+            </Typography>
+          )}
         </Box>
         <Typography
           variant="body2"
@@ -160,7 +192,7 @@ export function RecordListRow({
             overflowWrap: 'anywhere',
           }}
         >
-          {parties(record)}
+          {parties(record, hiddenFields)}
         </Typography>
         {showTemperature ? (
           <Typography
@@ -187,7 +219,7 @@ export function RecordListRow({
                 aria-label="Loading"
               />
             ) : (
-              formatTemperature(lastTemperature, degreesUnit)
+              formatTemperatureWith(lastTemperature, degreesUnit, temperatureDecimals)
             )}
           </Typography>
         ) : null}

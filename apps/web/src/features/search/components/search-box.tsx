@@ -12,6 +12,7 @@ import useMediaQuery from '@mui/material/useMediaQuery';
 import type { Theme } from '@mui/material/styles';
 import { useId, useState, type KeyboardEvent } from 'react';
 import { Link as RouterLink, useLocation, useNavigate } from 'react-router';
+import { useAppSettings } from '../../../lib/app-settings';
 import { useSearchRecords } from '../api/search-records';
 import { SEARCH_PATH, normalizeTerms, readSearchState, searchHref } from '../search-params';
 import { useDebouncedValue } from '../use-debounced-value';
@@ -61,6 +62,8 @@ function SearchField({ compact, onCollapse }: { compact: boolean; onCollapse?: (
       ? readSearchState(new URLSearchParams(location.search)).terms
       : null;
   const [value, setValue] = useState(urlTerms ?? '');
+  // The display rule may hide the primary reference: the suggestion then shows the tag.
+  const hideReference = useAppSettings().hiddenFields.includes('primary_reference');
   const [syncedTerms, setSyncedTerms] = useState(urlTerms);
   if (syncedTerms !== urlTerms) {
     setSyncedTerms(urlTerms);
@@ -294,7 +297,9 @@ function SearchField({ compact, onCollapse }: { compact: boolean; onCollapse?: (
                         noWrap
                         sx={{ minWidth: 0 }}
                       >
-                        {option.record.primary_reference?.trim() || 'No primary reference'}
+                        {hideReference
+                          ? option.record.tag_serial_number || ''
+                          : option.record.primary_reference?.trim() || 'No primary reference'}
                       </Typography>
                     </>
                   ) : (
