@@ -1,12 +1,9 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { userOrgSettings } from '../src/db/schema';
 import { mailOutbox } from '../src/db/schema-mail';
-import { createDatabaseFromTemplate, createTestApp, uid, type TestApp } from './helpers';
-import { startServerProcess, type ServerProcess } from './server-process';
+import { uid } from './helpers';
+import { useServerProcesses } from './server-process';
 import { epoch, insertToken, serial, xt1Body } from './shipment-factories';
 import { eventually, freePort, startSmtpSink, type SmtpSink } from './smtp-sink';
 
@@ -21,31 +18,18 @@ const RECORDS = 4;
 const SUBSCRIBERS = 3;
 
 describe('alarm e-mails queued when the server is killed', () => {
-  let t: TestApp;
-  let databaseUrl: string;
-  let dataDir: string;
-  let server: ServerProcess | undefined;
+  // The in-process app only reads and seeds the database: its workers stay off.
+  const processes = useServerProcesses('mail-kill', { jobs: { runWorkers: false } });
   let sink: SmtpSink | undefined;
-
-  beforeAll(async () => {
-    const databaseName = await createDatabaseFromTemplate();
-    databaseUrl = `${inject('pgBaseUrl')}/${databaseName}`;
-    // This in-process app only reads and seeds the database: its workers stay off.
-    t = await createTestApp({ databaseName, jobs: { runWorkers: false } });
-    dataDir = await mkdtemp(path.join(tmpdir(), 'coldtrace-mail-kill-'));
-  });
   afterAll(async () => {
-    server?.child.kill('SIGKILL');
-    await server?.exited;
     await sink?.close();
-    await t.close();
-    await rm(dataDir, { recursive: true, force: true });
   });
 
   it(
     'delivers every queued e-mail exactly once after a SIGKILL and a restart',
     { timeout: 120_000 },
     async () => {
+      const t = processes.t;
       const admin = await t.createUser({ role: 'Administrator' });
       const org = admin.orgs[0]!;
       const token = await insertToken(t.db, admin.id, org.id);
@@ -69,7 +53,7 @@ describe('alarm e-mails queued when the server is killed', () => {
         MAIL_RETRY_DELAY_SECONDS: '1',
         MAIL_FROM: 'Coldtrace <no-reply@ct.test>',
       };
-      server = await startServerProcess(databaseUrl, port, dataDir, env);
+      let server = await processes.start(port, env);
       const post = async (url: string, body: unknown) => {
         const res = await fetch(`http://127.0.0.1:${port}${url}`, {
           method: 'POST',
@@ -115,7 +99,7 @@ describe('alarm e-mails queued when the server is killed', () => {
       await server.exited;
 
       sink = await startSmtpSink(smtpPort);
-      server = await startServerProcess(databaseUrl, port, dataDir, env);
+      server = await processes.start(port, env);
       await eventually(
         () => sink!.messages.length,
         (n) => n >= expected,
@@ -135,7 +119,6 @@ describe('alarm e-mails queued when the server is killed', () => {
 
       server.child.kill('SIGTERM');
       await server.exited;
-      server = undefined;
     },
   );
 });

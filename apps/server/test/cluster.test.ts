@@ -1,13 +1,9 @@
 import http from 'node:http';
 import { createServer } from 'node:net';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { scans } from '../src/db/schema-shipments';
-import { createDatabaseFromTemplate, createTestApp, type TestApp } from './helpers';
-import { startServerProcess, type ServerProcess } from './server-process';
+import { useServerProcesses, type ServerProcess } from './server-process';
 import { epoch, insertToken, recordOf, serial, tagBySerial, xt1Body } from './shipment-factories';
 import { eventually, freePort } from './smtp-sink';
 
@@ -79,32 +75,17 @@ const portIsFree = (port: number) =>
   });
 
 describe('WEB_CONCURRENCY=2', () => {
-  let t: TestApp;
-  let databaseUrl: string;
-  let dataDir: string;
-  let server: ServerProcess | undefined;
-
-  beforeAll(async () => {
-    const databaseName = await createDatabaseFromTemplate();
-    databaseUrl = `${inject('pgBaseUrl')}/${databaseName}`;
-    t = await createTestApp({ databaseName });
-    dataDir = await mkdtemp(path.join(tmpdir(), 'coldtrace-cluster-'));
-  });
-  afterAll(async () => {
-    server?.child.kill('SIGKILL');
-    await server?.exited;
-    await t.close();
-    await rm(dataDir, { recursive: true, force: true });
-  });
+  const processes = useServerProcesses('cluster');
 
   it(
     'answers from two worker processes, stores uploads, replaces a dead worker, stops on SIGTERM',
     { timeout: 40_000 },
     async () => {
+      const t = processes.t;
       const user = await t.createUser({ role: 'Administrator' });
       const token = await insertToken(t.db, user.id, user.orgs[0]!.id);
       const port = await freePort();
-      server = await startServerProcess(databaseUrl, port, dataDir, {
+      const server = await processes.start(port, {
         WEB_CONCURRENCY: '2',
         LOG_LEVEL: 'info',
       });
@@ -175,7 +156,6 @@ describe('WEB_CONCURRENCY=2', () => {
       expect(await portIsFree(port)).toBe(true);
       // The primary and both workers went through the graceful shutdown.
       expect(server.output.join('').match(/"msg":"stopped"/g)).toHaveLength(3);
-      server = undefined;
     },
   );
 });

@@ -1,12 +1,8 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { scans } from '../src/db/schema-shipments';
 import { readSeries } from '../src/modules/series/series-store';
-import { createDatabaseFromTemplate, createTestApp, type TestApp } from './helpers';
-import { startServerProcess, type ServerProcess } from './server-process';
+import { useServerProcesses } from './server-process';
 import { epoch, insertToken, recordOf, serial } from './shipment-factories';
 import { freePort } from './smtp-sink';
 
@@ -24,32 +20,17 @@ const KILL_AFTER = 25;
 const WORKERS = 4;
 
 describe('a server killed in the middle of a stream of uploads', () => {
-  let t: TestApp;
-  let databaseUrl: string;
-  let dataDir: string;
-  let server: ServerProcess | undefined;
-
-  beforeAll(async () => {
-    const databaseName = await createDatabaseFromTemplate();
-    databaseUrl = `${inject('pgBaseUrl')}/${databaseName}`;
-    t = await createTestApp({ databaseName });
-    dataDir = await mkdtemp(path.join(tmpdir(), 'coldtrace-kill-'));
-  });
-  afterAll(async () => {
-    server?.child.kill('SIGKILL');
-    await server?.exited;
-    await t.close();
-    await rm(dataDir, { recursive: true, force: true });
-  });
+  const processes = useServerProcesses('kill');
 
   it(
     'loses no answered upload, and the retries complete the series',
     { timeout: 90_000 },
     async () => {
+      const t = processes.t;
       const user = await t.createUser({ role: 'Administrator' });
       const token = await insertToken(t.db, user.id, user.orgs[0]!.id);
       const port = await freePort();
-      server = await startServerProcess(databaseUrl, port, dataDir);
+      let server = await processes.start(port);
 
       const post = async (url: string, body: unknown): Promise<Response> =>
         fetch(`http://127.0.0.1:${port}${url}`, {
@@ -145,7 +126,7 @@ describe('a server killed in the middle of a stream of uploads', () => {
       }
 
       // The device retries everything it got no answer for.
-      server = await startServerProcess(databaseUrl, port, dataDir);
+      server = await processes.start(port);
       for (let n = 0; n < uploads.length; n++) {
         if (answered.has(n)) continue;
         const res = await post(uploads[n]!.url, uploads[n]!.body);
@@ -166,7 +147,6 @@ describe('a server killed in the middle of a stream of uploads', () => {
       }
       server.child.kill('SIGTERM');
       await server.exited;
-      server = undefined;
     },
   );
 });

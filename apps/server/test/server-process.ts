@@ -1,5 +1,15 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { REPO_ROOT } from '../src/config';
+import {
+  createDatabaseFromTemplate,
+  createTestApp,
+  type CreateTestAppOptions,
+  type TestApp,
+} from './helpers';
 
 /**
  * The real server process (tsx, an external PostgreSQL) for tests that kill
@@ -54,4 +64,45 @@ export async function startServerProcess(
   }
   child.kill('SIGKILL');
   throw new Error(`server did not start:\n${output.join('')}`);
+}
+
+/**
+ * A database of its own, an in-process app on it (to arrange and inspect),
+ * a data folder, and the server processes a test file starts against them;
+ * every process still running is killed after the file. Call at describe level.
+ */
+export function useServerProcesses(name: string, appOptions: CreateTestAppOptions = {}) {
+  let app: TestApp | undefined;
+  let databaseUrl = '';
+  let dataDir = '';
+  const started: ServerProcess[] = [];
+  beforeAll(async () => {
+    const databaseName = await createDatabaseFromTemplate();
+    databaseUrl = `${inject('pgBaseUrl')}/${databaseName}`;
+    app = await createTestApp({ ...appOptions, databaseName });
+    dataDir = await mkdtemp(path.join(tmpdir(), `coldtrace-${name}-`));
+  });
+  afterAll(async () => {
+    for (const server of started) {
+      if (server.child.exitCode === null && server.child.signalCode === null) {
+        server.child.kill('SIGKILL');
+      }
+      await server.exited;
+    }
+    await app?.close();
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  });
+  return {
+    /** The in-process app on the same database. */
+    get t(): TestApp {
+      if (!app) throw new Error('useServerProcesses: the app exists from beforeAll on');
+      return app;
+    },
+    /** Starts a server process on `port` (again after a kill: same database, same data folder). */
+    async start(port: number, env: Record<string, string> = {}): Promise<ServerProcess> {
+      const server = await startServerProcess(databaseUrl, port, dataDir, env);
+      started.push(server);
+      return server;
+    },
+  };
 }
