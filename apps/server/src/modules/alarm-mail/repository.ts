@@ -36,14 +36,59 @@ export type RuleValues = Omit<
   'id' | 'organizationId' | 'created'
 >;
 
-/** The row `id` of the organization in a settings or rules table. */
-const ofOrganization = (
-  table: typeof notificationSettings | typeof notificationRules,
-  organizationId: string,
-  id: number,
-) => and(eq(table.organizationId, organizationId), eq(table.id, id));
+type OrganizationTable = typeof notificationSettings | typeof notificationRules;
+
+/**
+ * Find, insert, update and delete of the rows of one organization in the
+ * settings or the rules table, by id (another organization's id finds nothing).
+ */
+function organizationRows<T extends OrganizationTable>(table: T) {
+  type Row = T['$inferSelect'];
+  type Values = Omit<T['$inferInsert'], 'id' | 'organizationId' | 'created'>;
+  // One table type for the builders: both tables have the columns used here.
+  const t = table as OrganizationTable as typeof notificationSettings;
+  const ofOrganization = (organizationId: string, id: number) =>
+    and(eq(t.organizationId, organizationId), eq(t.id, id));
+  const rows = {
+    async find(db: Db, organizationId: string, id: number): Promise<Row | undefined> {
+      const [row] = await db.select().from(t).where(ofOrganization(organizationId, id));
+      return row as Row | undefined;
+    },
+    async insert(db: Db, organizationId: string, values: Values): Promise<Row> {
+      const [row] = await db
+        .insert(t)
+        .values({ ...values, organizationId } as typeof t.$inferInsert)
+        .returning();
+      return row as Row;
+    },
+    async update(
+      db: Db,
+      organizationId: string,
+      id: number,
+      values: Partial<Values>,
+    ): Promise<Row | undefined> {
+      if (Object.keys(values).length === 0) return rows.find(db, organizationId, id);
+      const [row] = await db
+        .update(t)
+        .set(values as Partial<typeof t.$inferInsert>)
+        .where(ofOrganization(organizationId, id))
+        .returning();
+      return row as Row | undefined;
+    },
+    async delete(db: Db, organizationId: string, id: number): Promise<boolean> {
+      const gone = await db
+        .delete(t)
+        .where(ofOrganization(organizationId, id))
+        .returning({ id: t.id });
+      return gone.length > 0;
+    },
+  };
+  return rows;
+}
 
 // ---------------------------------------------------------------- settings
+
+export const settingRows = organizationRows(notificationSettings);
 
 export async function listSettings(
   db: Db,
@@ -54,53 +99,6 @@ export async function listSettings(
     .from(notificationSettings)
     .where(eq(notificationSettings.organizationId, organizationId))
     .orderBy(asc(notificationSettings.id));
-}
-
-export async function findSetting(
-  db: Db,
-  organizationId: string,
-  id: number,
-): Promise<NotificationSettingRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(notificationSettings)
-    .where(ofOrganization(notificationSettings, organizationId, id));
-  return row;
-}
-
-export async function insertSetting(
-  db: Db,
-  organizationId: string,
-  values: SettingValues,
-): Promise<NotificationSettingRow> {
-  const [row] = await db
-    .insert(notificationSettings)
-    .values({ ...values, organizationId })
-    .returning();
-  return row!;
-}
-
-export async function updateSetting(
-  db: Db,
-  organizationId: string,
-  id: number,
-  values: Partial<SettingValues>,
-): Promise<NotificationSettingRow | undefined> {
-  if (Object.keys(values).length === 0) return findSetting(db, organizationId, id);
-  const [row] = await db
-    .update(notificationSettings)
-    .set(values)
-    .where(ofOrganization(notificationSettings, organizationId, id))
-    .returning();
-  return row;
-}
-
-export async function deleteSetting(db: Db, organizationId: string, id: number): Promise<boolean> {
-  const rows = await db
-    .delete(notificationSettings)
-    .where(ofOrganization(notificationSettings, organizationId, id))
-    .returning({ id: notificationSettings.id });
-  return rows.length > 0;
 }
 
 /** The settings of a notification type that are not Disabled, oldest first. */
@@ -124,59 +122,14 @@ export async function activeSettings(
 
 // ---------------------------------------------------------------- rules
 
+export const ruleRows = organizationRows(notificationRules);
+
 export async function listRules(db: Db, organizationId: string): Promise<NotificationRuleRow[]> {
   return db
     .select()
     .from(notificationRules)
     .where(eq(notificationRules.organizationId, organizationId))
     .orderBy(asc(sql`lower(${notificationRules.name})`), asc(notificationRules.id));
-}
-
-export async function findRule(
-  db: Db,
-  organizationId: string,
-  id: number,
-): Promise<NotificationRuleRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(notificationRules)
-    .where(ofOrganization(notificationRules, organizationId, id));
-  return row;
-}
-
-export async function insertRule(
-  db: Db,
-  organizationId: string,
-  values: RuleValues,
-): Promise<NotificationRuleRow> {
-  const [row] = await db
-    .insert(notificationRules)
-    .values({ ...values, organizationId })
-    .returning();
-  return row!;
-}
-
-export async function updateRule(
-  db: Db,
-  organizationId: string,
-  id: number,
-  values: Partial<RuleValues>,
-): Promise<NotificationRuleRow | undefined> {
-  if (Object.keys(values).length === 0) return findRule(db, organizationId, id);
-  const [row] = await db
-    .update(notificationRules)
-    .set(values)
-    .where(ofOrganization(notificationRules, organizationId, id))
-    .returning();
-  return row;
-}
-
-export async function deleteRule(db: Db, organizationId: string, id: number): Promise<boolean> {
-  const rows = await db
-    .delete(notificationRules)
-    .where(ofOrganization(notificationRules, organizationId, id))
-    .returning({ id: notificationRules.id });
-  return rows.length > 0;
 }
 
 // ---------------------------------------------------------------- log

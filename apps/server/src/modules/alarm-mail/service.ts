@@ -10,7 +10,8 @@ import type {
   TNotificationSettingUpdate,
 } from '@coldtrace/contract';
 import { DEFAULT_PAGE_SIZE } from '@coldtrace/contract';
-import type { Database } from '../../db/client';
+import type { Database, Db } from '../../db/client';
+import type { NotificationRuleRow, NotificationSettingRow } from '../../db/schema-alarm-mail';
 import { AppError } from '../../http/errors';
 import { actorOf, changedFields, recordAudit, type AuditContext } from '../audit/audit';
 import type { Principal } from '../auth/principal';
@@ -127,7 +128,117 @@ async function checkRuleUsers(
   }
 }
 
+/** A table of organization rows whose every change is audited (settings, rules). */
+interface AuditedRows<Row, View, Values> {
+  rows: {
+    find(db: Db, organizationId: string, id: number): Promise<Row | undefined>;
+    insert(db: Db, organizationId: string, values: Values): Promise<Row>;
+    update(
+      db: Db,
+      organizationId: string,
+      id: number,
+      values: Partial<Values>,
+    ): Promise<Row | undefined>;
+    delete(db: Db, organizationId: string, id: number): Promise<boolean>;
+  };
+  present(row: Row): View;
+  entityType: string;
+  /** 'Notification setting': how a 404 names it. */
+  what: string;
+  /** The query parameter that carries the id. */
+  idField: string;
+}
+
+const SETTINGS: AuditedRows<NotificationSettingRow, TNotificationSetting, repo.SettingValues> = {
+  rows: repo.settingRows,
+  present: presentSetting,
+  entityType: 'notification_setting',
+  what: 'Notification setting',
+  idField: 'setting_id',
+};
+
+const RULES: AuditedRows<NotificationRuleRow, TNotificationRule, repo.RuleValues> = {
+  rows: repo.ruleRows,
+  present: presentRule,
+  entityType: 'notification_rule',
+  what: 'Notification rule',
+  idField: 'rule_id',
+};
+
+/** Create, update and delete of audited rows: one audit entry per change, in the same transaction. */
+function auditedWrites(db: Database) {
+  return {
+    async create<Row, View extends { id?: string | undefined }, Values>(
+      ctx: CallContext,
+      e: AuditedRows<Row, View, Values>,
+      values: Values,
+    ): Promise<View> {
+      const audit = auditContext(ctx);
+      return db.transaction(async (tx) => {
+        const view = e.present(await e.rows.insert(tx, audit.organizationId, values));
+        await recordAudit(tx, audit, [
+          {
+            action: `${e.entityType}.create`,
+            entityType: e.entityType,
+            entityId: view.id!,
+            newValue: view,
+          },
+        ]);
+        return view;
+      });
+    },
+
+    async update<Row, View extends Record<string, unknown>, Values>(
+      ctx: CallContext,
+      e: AuditedRows<Row, View, Values>,
+      id: string,
+      values: Partial<Values>,
+    ): Promise<View> {
+      const audit = auditContext(ctx);
+      return db.transaction(async (tx) => {
+        const before = await e.rows.find(tx, audit.organizationId, Number(id));
+        if (!before) throw notFoundField(`${e.what} '${id}'`, e.idField);
+        const after = e.present(
+          (await e.rows.update(tx, audit.organizationId, Number(id), values))!,
+        );
+        await recordAudit(
+          tx,
+          audit,
+          changedFields(e.present(before), after, {
+            action: `${e.entityType}.update`,
+            entityType: e.entityType,
+            entityId: id,
+          }),
+        );
+        return after;
+      });
+    },
+
+    async delete<Row, View, Values>(
+      ctx: CallContext,
+      e: AuditedRows<Row, View, Values>,
+      id: string,
+    ): Promise<void> {
+      const audit = auditContext(ctx);
+      await db.transaction(async (tx) => {
+        const before = await e.rows.find(tx, audit.organizationId, Number(id));
+        if (!before) throw notFoundField(`${e.what} '${id}'`, e.idField);
+        await e.rows.delete(tx, audit.organizationId, Number(id));
+        await recordAudit(tx, audit, [
+          {
+            action: `${e.entityType}.delete`,
+            entityType: e.entityType,
+            entityId: id,
+            oldValue: e.present(before),
+          },
+        ]);
+      });
+    },
+  };
+}
+
 export function createAlarmMailService(db: Database) {
+  const audited = auditedWrites(db);
   return {
     // ------------------------------------------------------------ alarm recipients
 
@@ -173,21 +284,9 @@ export function createAlarmMailService(db: Database) {
       ctx: CallContext,
       body: TNotificationSettingCreate,
     ): Promise<TNotificationSetting> {
-      const audit = auditContext(ctx);
       const values = settingValues(body, ctx.principal.user.id) as repo.SettingValues;
-      await checkLocations(db, audit.organizationId, values);
-      return db.transaction(async (tx) => {
-        const row = presentSetting(await repo.insertSetting(tx, audit.organizationId, values));
-        await recordAudit(tx, audit, [
-          {
-            action: 'notification_setting.create',
-            entityType: 'notification_setting',
-            entityId: row.id!,
-            newValue: row,
-          },
-        ]);
-        return row;
-      });
+      await checkLocations(db, organizationOf(ctx.principal), values);
+      return audited.create(ctx, SETTINGS, values);
     },
 
     async updateSetting(
@@ -195,42 +294,13 @@ export function createAlarmMailService(db: Database) {
       id: string,
       body: TNotificationSettingUpdate,
     ): Promise<TNotificationSetting> {
-      const audit = auditContext(ctx);
       const values = settingValues(body);
-      await checkLocations(db, audit.organizationId, values);
-      return db.transaction(async (tx) => {
-        const before = await repo.findSetting(tx, audit.organizationId, Number(id));
-        if (!before) throw notFoundField(`Notification setting '${id}'`, 'setting_id');
-        const after = await repo.updateSetting(tx, audit.organizationId, Number(id), values);
-        const row = presentSetting(after!);
-        await recordAudit(
-          tx,
-          audit,
-          changedFields(presentSetting(before), row, {
-            action: 'notification_setting.update',
-            entityType: 'notification_setting',
-            entityId: id,
-          }),
-        );
-        return row;
-      });
+      await checkLocations(db, organizationOf(ctx.principal), values);
+      return audited.update(ctx, SETTINGS, id, values);
     },
 
     async deleteSetting(ctx: CallContext, id: string): Promise<void> {
-      const audit = auditContext(ctx);
-      await db.transaction(async (tx) => {
-        const before = await repo.findSetting(tx, audit.organizationId, Number(id));
-        if (!before) throw notFoundField(`Notification setting '${id}'`, 'setting_id');
-        await repo.deleteSetting(tx, audit.organizationId, before.id);
-        await recordAudit(tx, audit, [
-          {
-            action: 'notification_setting.delete',
-            entityType: 'notification_setting',
-            entityId: id,
-            oldValue: presentSetting(before),
-          },
-        ]);
-      });
+      await audited.delete(ctx, SETTINGS, id);
     },
 
     // ------------------------------------------------------------ rules
@@ -240,26 +310,12 @@ export function createAlarmMailService(db: Database) {
     },
 
     async createRule(ctx: CallContext, body: TNotificationRuleCreate): Promise<TNotificationRule> {
-      const audit = auditContext(ctx);
       const users = [...new Set(body.users)];
-      await checkRuleUsers(db, audit.organizationId, users);
-      return db.transaction(async (tx) => {
-        const row = presentRule(
-          await repo.insertRule(tx, audit.organizationId, {
-            name: body.name,
-            userIds: users,
-            rootRule: body.root_rule,
-          }),
-        );
-        await recordAudit(tx, audit, [
-          {
-            action: 'notification_rule.create',
-            entityType: 'notification_rule',
-            entityId: row.id!,
-            newValue: row,
-          },
-        ]);
-        return row;
+      await checkRuleUsers(db, organizationOf(ctx.principal), users);
+      return audited.create(ctx, RULES, {
+        name: body.name,
+        userIds: users,
+        rootRule: body.root_rule,
       });
     },
 
@@ -268,46 +324,17 @@ export function createAlarmMailService(db: Database) {
       id: string,
       body: TNotificationRuleUpdate,
     ): Promise<TNotificationRule> {
-      const audit = auditContext(ctx);
       const users = body.users === undefined ? undefined : [...new Set(body.users)];
-      await checkRuleUsers(db, audit.organizationId, users);
-      return db.transaction(async (tx) => {
-        const before = await repo.findRule(tx, audit.organizationId, Number(id));
-        if (!before) throw notFoundField(`Notification rule '${id}'`, 'rule_id');
-        const after = await repo.updateRule(tx, audit.organizationId, before.id, {
-          ...(body.name !== undefined ? { name: body.name } : {}),
-          ...(users !== undefined ? { userIds: users } : {}),
-          ...(body.root_rule !== undefined ? { rootRule: body.root_rule } : {}),
-        });
-        const row = presentRule(after!);
-        await recordAudit(
-          tx,
-          audit,
-          changedFields(presentRule(before), row, {
-            action: 'notification_rule.update',
-            entityType: 'notification_rule',
-            entityId: id,
-          }),
-        );
-        return row;
+      await checkRuleUsers(db, organizationOf(ctx.principal), users);
+      return audited.update(ctx, RULES, id, {
+        ...(body.name !== undefined ? { name: body.name } : {}),
+        ...(users !== undefined ? { userIds: users } : {}),
+        ...(body.root_rule !== undefined ? { rootRule: body.root_rule } : {}),
       });
     },
 
     async deleteRule(ctx: CallContext, id: string): Promise<void> {
-      const audit = auditContext(ctx);
-      await db.transaction(async (tx) => {
-        const before = await repo.findRule(tx, audit.organizationId, Number(id));
-        if (!before) throw notFoundField(`Notification rule '${id}'`, 'rule_id');
-        await repo.deleteRule(tx, audit.organizationId, before.id);
-        await recordAudit(tx, audit, [
-          {
-            action: 'notification_rule.delete',
-            entityType: 'notification_rule',
-            entityId: id,
-            oldValue: presentRule(before),
-          },
-        ]);
-      });
+      await audited.delete(ctx, RULES, id);
     },
 
     // ------------------------------------------------------------ log
