@@ -187,8 +187,6 @@ export function createReportsService(
         }
         throw error;
       });
-      // Files older than the retention are deleted as new ones are asked for.
-      await repo.deleteReportsBefore(db, new Date(Date.now() - options.retentionHours * 3_600_000));
       const settings = await repo.userDisplaySettings(db, principal.user.id);
       // A display rule's unit overrides the user's own.
       const rule = await effectiveDisplayRule(db, organizationId, principal.user.id);
@@ -241,6 +239,11 @@ export function createReportsService(
       try {
         const data = await gather(report);
         const content = await RENDERERS[report.kind](data);
+        // Files older than the retention go as new ones are made (in the job, not the request).
+        await repo.deleteReportsBefore(
+          db,
+          new Date(Date.now() - options.retentionHours * 3_600_000),
+        );
         await repo.completeReport(db, reportId, content);
       } catch (error) {
         log.error({ err: error, reportId }, 'report generation failed');
