@@ -2,75 +2,20 @@ import EditOutlined from '@mui/icons-material/EditOutlined';
 import InfoOutlined from '@mui/icons-material/InfoOutlined';
 import Box from '@mui/material/Box';
 import IconButton from '@mui/material/IconButton';
-import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import type { UseQueryResult } from '@tanstack/react-query';
-import { useId, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { DataTable, type DataColumn } from '../../../components/data-table';
 import { LoadError } from '../../../components/load-error';
 
 /**
- * One configuration list in its card: a heading with what the list is for
- * and its Add button, then skeleton rows while loading, what failed with a
- * retry, an empty state saying what to do next, or the table.
+ * One configuration list in its card (`SectionCard`): a heading with what the
+ * list is for and its Add button, then skeleton rows while loading, what
+ * failed with a retry, an empty state saying what to do next, or the table.
  */
-export function ConfigSection({
-  title,
-  description,
-  action,
-  note,
-  children,
-}: {
-  title: string;
-  description: ReactNode;
-  action?: ReactNode;
-  /** A remark under the description (e.g. read-only access). */
-  note?: ReactNode;
-  children: ReactNode;
-}) {
-  const headingId = useId();
-  return (
-    <Paper
-      variant="outlined"
-      component="section"
-      aria-labelledby={headingId}
-      sx={{ overflow: 'hidden' }}
-    >
-      <Stack
-        direction={{ xs: 'column', sm: 'row' }}
-        spacing={1.5}
-        sx={{
-          px: { xs: 2, sm: 3 },
-          py: 2,
-          alignItems: { xs: 'stretch', sm: 'flex-start' },
-          justifyContent: 'space-between',
-        }}
-      >
-        <Box sx={{ minWidth: 0 }}>
-          <Typography id={headingId} variant="h2">
-            {title}
-          </Typography>
-          <Typography variant="body2" color="text.secondary" sx={{ mt: 0.5, maxWidth: 720 }}>
-            {description}
-          </Typography>
-          {note ? (
-            <Typography
-              variant="body2"
-              color="text.secondary"
-              sx={{ mt: 0.5, fontStyle: 'italic' }}
-            >
-              {note}
-            </Typography>
-          ) : null}
-        </Box>
-        {action ? <Box sx={{ flexShrink: 0 }}>{action}</Box> : null}
-      </Stack>
-      {children}
-    </Paper>
-  );
-}
+export { SectionCard as ConfigSection } from '../../../components/section-card';
 
 /** The message of an empty list, inside its card. */
 function EmptyList({ children }: { children: ReactNode }) {

@@ -4,11 +4,9 @@ import Add from '@mui/icons-material/Add';
 import LockOutlined from '@mui/icons-material/LockOutlined';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
-import Typography from '@mui/material/Typography';
-import { useId, useMemo, useState, type ReactNode } from 'react';
+import { useMemo, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { DataTable, type DataColumn } from '../../../components/data-table';
 import { EmptyState } from '../../../components/empty-state';
@@ -27,50 +25,7 @@ import { useServerOrgs } from '../api/list-server-orgs';
 import { usePublishPrivacyPolicy } from '../api/publish-privacy-policy';
 import { usePublishTerms } from '../api/publish-terms';
 import { ContentEditor } from './content-editor';
-
-function Section({
-  title,
-  description,
-  action,
-  children,
-}: {
-  title: string;
-  description: string;
-  action?: ReactNode;
-  children: ReactNode;
-}) {
-  const headingId = useId();
-  return (
-    <Paper
-      variant="outlined"
-      component="section"
-      aria-labelledby={headingId}
-      sx={{ overflow: 'hidden' }}
-    >
-      <Stack
-        direction={{ xs: 'column', sm: 'row' }}
-        spacing={1.5}
-        sx={{
-          px: { xs: 2, sm: 3 },
-          py: 2,
-          justifyContent: 'space-between',
-          alignItems: { sm: 'flex-start' },
-        }}
-      >
-        <Box>
-          <Typography id={headingId} variant="h2">
-            {title}
-          </Typography>
-          <Typography variant="body2" color="text.secondary" sx={{ mt: 0.5 }}>
-            {description}
-          </Typography>
-        </Box>
-        {action}
-      </Stack>
-      {children}
-    </Paper>
-  );
-}
+import { SectionCard } from '../../../components/section-card';
 
 const pad = { px: { xs: 2, sm: 3 }, pb: 2.5 };
 
@@ -166,7 +121,7 @@ function OrganizationsSection() {
     [timeZone],
   );
   return (
-    <Section
+    <SectionCard
       title="Organizations"
       description="Every organization on this server. A new one gets the built-in roles, and you become its Administrator."
       action={
@@ -194,7 +149,7 @@ function OrganizationsSection() {
         />
       )}
       {creating ? <CreateOrgDialog onClose={() => setCreating(false)} /> : null}
-    </Section>
+    </SectionCard>
   );
 }
 
@@ -266,7 +221,7 @@ function UsersSection() {
     userColumns.status,
   ];
   return (
-    <Section
+    <SectionCard
       title="Users"
       description="Every user of every organization. Register, lock and change roles from Manage Users in the organization."
     >
@@ -284,7 +239,7 @@ function UsersSection() {
           minWidth={720}
         />
       )}
-    </Section>
+    </SectionCard>
   );
 }
 
@@ -294,7 +249,7 @@ function LegalSection() {
   const publishTerms = usePublishTerms();
   const publishPolicy = usePublishPrivacyPolicy();
   return (
-    <Section
+    <SectionCard
       title="Terms of use and privacy policy"
       description="Publishing new terms of use asks every user to agree to them at their next visit."
     >
@@ -318,6 +273,6 @@ function LegalSection() {
           publishedMessage="New privacy policy published."
         />
       </Stack>
-    </Section>
+    </SectionCard>
   );
 }
