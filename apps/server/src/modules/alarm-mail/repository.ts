@@ -170,17 +170,8 @@ export async function insertLogEntry(
 
 // ---------------------------------------------------------------- records and people
 
-export async function findRecord(
-  db: Db,
-  organizationId: string,
-  id: number,
-): Promise<RecordRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(records)
-    .where(and(eq(records.organizationId, organizationId), eq(records.id, id)));
-  return row;
-}
+/** The record row of the organization (the one ingest reads). */
+export { findRecord } from '../ingest/repository';
 
 export async function lockRecordRecipients(
   db: Db,
