@@ -124,6 +124,19 @@ describe('notifications, signatures and the audit trail', () => {
       expect(page2.map((n) => n.record_id)).toEqual([a.recordId, a.recordId]);
     });
 
+    it("answers 404 naming record_id for another organization's record or no record, never 200 []", async () => {
+      const { recordId } = await shipment();
+      for (const id of [recordId, '999999999999']) {
+        const res = await stranger.get(`${NOTIFICATIONS}?record_id=${id}`);
+        expect(res.statusCode, res.body).toBe(404);
+        expect(Object.keys(res.json().fields)).toEqual(['record_id']);
+        expect(res.body).not.toContain(org.id);
+      }
+      // The stranger's own record with no notification is still an empty page.
+      const own = await scannedShipment(stranger, [5, 5, 5], 'OWN');
+      expect((await bell(stranger, `&record_id=${own.recordId}`)).items).toEqual([]);
+    });
+
     it('answers 400 naming a bad parameter and 401 without a session', async () => {
       let res = await operator.get(`${NOTIFICATIONS}?page_size=0`);
       expect(res.statusCode).toBe(400);

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../http/errors';
 import { registerCall } from '../../http/register-call';
 import { presentAlarm } from '../records/presenter';
+import { recordsByIds } from '../records/repository';
 import { registerAlarmFanout } from './fanout';
 import * as repo from './repository';
 
@@ -16,6 +17,16 @@ export async function notificationsRoutes(app: FastifyInstance): Promise<void> {
     const principal = requirePrincipal();
     if (principal.organizationId === null) {
       throw new AppError('FORBIDDEN', 'You are not a member of any organization.');
+    }
+    // Another organization's record answers 404 like every other call, never an empty page.
+    if (query.record_id !== undefined) {
+      const [record] = await recordsByIds(app.db, principal.organizationId, [
+        Number(query.record_id),
+      ]);
+      if (!record) {
+        const message = `Record '${query.record_id}' not found`;
+        throw new AppError('NOT_FOUND', message, { record_id: message });
+      }
     }
     const pageSize = query.page_size ?? DEFAULT_PAGE_SIZE;
     const listed = await repo.listOpen(app.db, principal.organizationId, principal.user.id, {
