@@ -21,34 +21,36 @@ const membershipColumns = {
   roleName: roles.name,
 };
 
-/** Users of one organization (or of all, with `null`), with the memberships that scope allows. */
+/**
+ * Users of one organization (or of all, with `null`), with the memberships that scope allows.
+ * `serverAdmins: false` leaves server administrators out (a tenant's view of its members).
+ */
 export async function listUsers(
   db: Db,
   organizationId: string | null,
+  opts: { serverAdmins: boolean } = { serverAdmins: true },
 ): Promise<{ user: UserRow; memberships: MembershipRow[] }[]> {
   const rows = await db
     .select(membershipColumns)
     .from(memberships)
     .innerJoin(roles, eq(roles.id, memberships.roleId))
     .where(organizationId === null ? undefined : eq(memberships.organizationId, organizationId));
-  const userRows =
-    organizationId === null
-      ? await db
-          .select()
-          .from(users)
-          .orderBy(asc(sql`lower(${users.username})`))
-      : rows.length === 0
-        ? []
-        : await db
-            .select()
-            .from(users)
-            .where(
-              inArray(
-                users.id,
-                rows.map((r) => r.userId),
-              ),
-            )
-            .orderBy(asc(sql`lower(${users.username})`));
+  if (organizationId !== null && rows.length === 0) return [];
+  const userRows = await db
+    .select()
+    .from(users)
+    .where(
+      and(
+        organizationId === null
+          ? undefined
+          : inArray(
+              users.id,
+              rows.map((r) => r.userId),
+            ),
+        opts.serverAdmins ? undefined : eq(users.isServerAdmin, false),
+      ),
+    )
+    .orderBy(asc(sql`lower(${users.username})`));
   return userRows.map((user) => ({
     user,
     memberships: rows.filter((r) => r.userId === user.id),
@@ -85,6 +87,24 @@ export async function listRoles(db: Db, organizationId: string) {
     .from(roles)
     .where(eq(roles.organizationId, organizationId))
     .orderBy(asc(roles.name));
+}
+
+/** The user with this e-mail address (ignoring case), locked so a concurrent change waits. */
+export async function findUserByEmail(db: Db, email: string): Promise<UserRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(users)
+    .where(sql`lower(${users.email}) = ${email.toLowerCase()}`)
+    .for('update');
+  return row;
+}
+
+export async function findOrganization(db: Db, organizationId: string) {
+  const [row] = await db
+    .select({ id: organizations.id, name: organizations.name })
+    .from(organizations)
+    .where(eq(organizations.id, organizationId));
+  return row;
 }
 
 export async function findUserByUsernameOrEmail(db: Db, username: string, email: string) {

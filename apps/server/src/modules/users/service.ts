@@ -18,6 +18,7 @@ import { permissionsIn } from '../auth/repository';
 import { createOrganization, setMembership } from '../orgs/repository';
 import { endSessions } from '../password/repository';
 import { queueWelcomeMail } from '../password/welcome';
+import { queueAddedToOrganizationMail } from './added-mail';
 import * as repo from './repository';
 
 /**
@@ -41,6 +42,19 @@ const presentUser = (user: UserRow, memberships: readonly repo.MembershipRow[]):
     organization_id: m.organizationId,
   })),
 });
+
+/** The password hash of an account whose user has not chosen a password yet. */
+const UNUSABLE_PASSWORD = '!';
+
+async function membershipIn(
+  tx: Parameters<typeof repo.findMember>[0],
+  organizationId: string,
+  user: UserRow,
+): Promise<repo.MembershipRow> {
+  const found = await repo.findMember(tx, organizationId, user.id);
+  if (!found) throw new Error(`user ${user.id} is not a member of ${organizationId}`);
+  return found.membership;
+}
 
 function sessionOrganization(principal: Principal): string {
   if (principal.organizationId === null) {
@@ -83,7 +97,11 @@ export function createUsersService(app: FastifyInstance) {
       if (serverAdmin && !principal.user.isServerAdmin) {
         throw new AppError('FORBIDDEN', 'Only a server administrator may list every user.');
       }
-      const rows = await repo.listUsers(db, serverAdmin ? null : sessionOrganization(principal));
+      // A tenant's Manage Users lists its own members: the accounts of the server's
+      // administrators show in the server-admin views (and to server administrators) only.
+      const rows = await repo.listUsers(db, serverAdmin ? null : sessionOrganization(principal), {
+        serverAdmins: principal.user.isServerAdmin,
+      });
       return rows.map((r) => presentUser(r.user, r.memberships));
     },
 
@@ -111,16 +129,41 @@ export function createUsersService(app: FastifyInstance) {
         );
       }
       return db.transaction(async (tx) => {
+        // Someone with this e-mail address already has an account (possibly in another
+        // organization): they join this organization with the requested role, keep their
+        // name, password and other memberships, and are told by e-mail. The reply is the
+        // same 200 as for a new person, so registering does not reveal who has an account
+        // elsewhere (docs/decisions/administration.md).
+        const existing = await repo.findUserByEmail(tx, body.email);
+        if (existing) {
+          if (await repo.findMember(tx, body.organization_id, existing.id)) {
+            // Not a leak: the caller administers this organization and sees its members.
+            const message = 'This person is already a member of this organization';
+            throw new AppError('CONFLICT', message, { email: message });
+          }
+          await setMembership(tx, existing.id, body.organization_id, role.name);
+          await recordAudit(tx, audit(request, principal, body.organization_id), [
+            {
+              action: 'user.member.add',
+              entityType: 'user',
+              entityId: existing.id,
+              field: 'role',
+              newValue: role.name,
+            },
+          ]);
+          const organization = await repo.findOrganization(tx, body.organization_id);
+          if (existing.passwordHash === UNUSABLE_PASSWORD) {
+            // They never chose a password (their welcome link may have expired): a new link.
+            await queueWelcomeMail(app, tx, existing);
+          } else {
+            await queueAddedToOrganizationMail(app, tx, existing, organization!, role.name);
+          }
+          return presentUser(existing, [await membershipIn(tx, body.organization_id, existing)]);
+        }
         const clash = await repo.findUserByUsernameOrEmail(tx, body.username, body.email);
-        const fields: Record<string, string> = {};
         if (clash.some((c) => c.username.toLowerCase() === body.username.toLowerCase())) {
-          fields.username = 'A user with this username already exists';
-        }
-        if (clash.some((c) => c.email.toLowerCase() === body.email.toLowerCase())) {
-          fields.email = 'A user with this e-mail address already exists';
-        }
-        if (Object.keys(fields).length > 0) {
-          throw new AppError('CONFLICT', Object.values(fields).join('; '), fields);
+          const message = 'A user with this username already exists';
+          throw new AppError('CONFLICT', message, { username: message });
         }
         const [user] = await tx
           .insert(users)
@@ -130,7 +173,7 @@ export function createUsersService(app: FastifyInstance) {
             email: body.email,
             firstName: body.first_name,
             lastName: body.last_name,
-            passwordHash: '!',
+            passwordHash: UNUSABLE_PASSWORD,
           })
           .returning();
         await setMembership(tx, user!.id, body.organization_id, role.name);
@@ -144,10 +187,7 @@ export function createUsersService(app: FastifyInstance) {
           },
         ]);
         await queueWelcomeMail(app, tx, user!);
-        const [membership] = await repo
-          .listUsers(tx, body.organization_id)
-          .then((rows) => rows.filter((r) => r.user.id === user!.id).flatMap((r) => r.memberships));
-        return presentUser(user!, membership ? [membership] : []);
+        return presentUser(user!, [await membershipIn(tx, body.organization_id, user!)]);
       });
     },
 

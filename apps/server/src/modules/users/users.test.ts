@@ -57,6 +57,38 @@ describe('Manage Users: list, register, role, lock', () => {
     ]);
   });
 
+  it("a tenant's list leaves out the server administrator who created the organization", async () => {
+    const { client: serverAdmin, user: serverAdminUser } = await t.signIn({
+      role: 'Viewer',
+      serverAdmin: true,
+    });
+    const created = await serverAdmin.post('/api/auth/orgs/', { name: `Tenant ${uid()}` });
+    expect(created.statusCode, created.body).toBe(200);
+    const tenant = created.json() as TestOrg;
+    // The creator is a member (Administrator) of the new organization...
+    const [membership] = await t.db
+      .select()
+      .from(memberships)
+      .where(
+        and(eq(memberships.organizationId, tenant.id), eq(memberships.userId, serverAdminUser.id)),
+      );
+    expect(membership).toBeDefined();
+    const tenantAdmin = await t.signIn({ role: 'Administrator', orgs: [tenant] });
+    const tenantViewer = await t.createUser({ role: 'Viewer', orgs: [tenant] });
+    const res = await tenantAdmin.client.get(USERS);
+    expect(res.statusCode).toBe(200);
+    const list = z.array(ZUserSmall).parse(res.json());
+    // ...but the tenant's administrator sees the tenant's own members only.
+    expect(list.map((u) => u.id).sort()).toEqual([tenantAdmin.user.id, tenantViewer.id].sort());
+    expect(res.body).not.toContain(serverAdminUser.email);
+    // The server administrator sees every account in the server-admin view.
+    const all = await serverAdmin.get(`${USERS}?server_admin=true`);
+    expect(all.statusCode).toBe(200);
+    expect(all.json().map((u: { id: string }) => u.id)).toEqual(
+      expect.arrayContaining([serverAdminUser.id, tenantAdmin.user.id, tenantViewer.id]),
+    );
+  });
+
   it('refuses users without sysAdminUser (403), and server_admin=true to non server admins', async () => {
     const { client: manager } = await t.signIn({ role: 'Manager', orgs: [org] });
     expect((await manager.get(USERS)).statusCode).toBe(403);
@@ -115,6 +147,98 @@ describe('Manage Users: list, register, role, lock', () => {
     const again = await admin.client.post(USERS, registerBody({ email: first.email }));
     expect(again.statusCode).toBe(409);
     expect(again.json().fields).toHaveProperty('email');
+  });
+
+  it('registering an e-mail of another organization adds that person as a member, tells them, reveals nothing', async () => {
+    const elsewhere = await t.createUser({
+      role: 'Operator',
+      firstName: 'Elsa',
+      lastName: 'Elsewhere',
+    });
+    const otherOrg = elsewhere.orgs[0]!;
+    const fresh = registerBody();
+    const fresher = await admin.client.post(USERS, fresh);
+    // The same e-mail in other letter case, with another username and names.
+    const body = registerBody({ email: elsewhere.email.toUpperCase(), role_id: roles.Viewer });
+    const res = await admin.client.post(USERS, body);
+    // Same answer as for a new person: 200 and a user with their membership here only.
+    expect(res.statusCode, res.body).toBe(fresher.statusCode);
+    const added = ZUserSmall.parse(res.json());
+    expect(Object.keys(added).sort()).toEqual(Object.keys(fresher.json()).sort());
+    expect(added.id).toBe(elsewhere.id);
+    expect(added.role_memberships).toEqual([
+      expect.objectContaining({ organization_id: org.id, role_name: 'Viewer' }),
+    ]);
+    expect(res.body).not.toContain(otherOrg.id);
+    expect(res.body).not.toContain(otherOrg.name);
+
+    // Their account is unchanged: name, password, other membership.
+    const [row] = await t.db.select().from(users).where(eq(users.id, elsewhere.id));
+    expect(row).toMatchObject({
+      username: elsewhere.username,
+      email: elsewhere.email,
+      firstName: 'Elsa',
+      lastName: 'Elsewhere',
+      passwordHash: elsewhere.row.passwordHash,
+    });
+    const theirs = await t.db
+      .select({ organizationId: memberships.organizationId, roleId: memberships.roleId })
+      .from(memberships)
+      .where(eq(memberships.userId, elsewhere.id));
+    expect(theirs.map((m) => m.organizationId).sort()).toEqual([org.id, otherOrg.id].sort());
+    const [otherOperator] = await t.db
+      .select()
+      .from(rolesTable)
+      .where(and(eq(rolesTable.organizationId, otherOrg.id), eq(rolesTable.name, 'Operator')));
+    expect(theirs.find((m) => m.organizationId === otherOrg.id)!.roleId).toBe(otherOperator!.id);
+
+    // Told by e-mail, without a secret link; they sign in with their password and switch.
+    const mail = (await t.db.select().from(mailOutbox)).filter((m) =>
+      m.to.includes(elsewhere.email),
+    );
+    expect(mail).toHaveLength(1);
+    expect(mail[0]!.subject).toBe(`You were added to ${org.name} on Coldtrace`);
+    expect(mail[0]!.text).toContain(org.name);
+    expect(mail[0]!.text).not.toMatch(/\/(welcome|passwordreset)\//);
+    const signedIn = t.client();
+    expect((await signedIn.login(elsewhere.username, elsewhere.password)).statusCode).toBe(200);
+    expect((await signedIn.patch('/api/auth/session/', { id: org.id })).statusCode).toBe(200);
+
+    // Audited in this organization.
+    const audit = await t.db
+      .select()
+      .from(auditEvents)
+      .where(
+        and(eq(auditEvents.entityId, elsewhere.id), eq(auditEvents.action, 'user.member.add')),
+      );
+    expect(audit).toEqual([
+      expect.objectContaining({
+        organizationId: org.id,
+        actorUserId: admin.user.id,
+        newValue: 'Viewer',
+      }),
+    ]);
+
+    // A member of this organization already: 409 naming email (the admin sees their members).
+    const again = await admin.client.post(USERS, registerBody({ email: elsewhere.email }));
+    expect(again.statusCode).toBe(409);
+    expect(Object.keys(again.json().fields)).toEqual(['email']);
+  });
+
+  it('an existing person who never chose a password gets a new welcome link instead', async () => {
+    const otherAdmin = await t.signIn({ role: 'Administrator' });
+    const otherRoles = z
+      .array(ZRole)
+      .parse((await otherAdmin.client.get('/api/auth/role-permissions/')).json());
+    const pending = registerBody({
+      organization_id: otherAdmin.orgs[0]!.id,
+      role_id: otherRoles.find((r) => r.name === 'Viewer')!.id,
+    });
+    expect((await otherAdmin.client.post(USERS, pending)).statusCode).toBe(200);
+    const res = await admin.client.post(USERS, registerBody({ email: pending.email }));
+    expect(res.statusCode, res.body).toBe(200);
+    const mail = (await t.db.select().from(mailOutbox)).filter((m) => m.to.includes(pending.email));
+    expect(mail.map((m) => m.subject)).toEqual(['Welcome to Coldtrace', 'Welcome to Coldtrace']);
   });
 
   it('ignores mass-assigned admin flags and refuses an organization the caller does not administer', async () => {
