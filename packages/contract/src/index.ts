@@ -1,6 +1,7 @@
 export * from './enums';
 export * from './permissions';
 export * from './errors';
+export * from './text-safety';
 export * from './call';
 export * from './constants';
 export * from './entities/org';

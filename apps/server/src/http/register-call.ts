@@ -1,4 +1,11 @@
-import { ZErrorReply, type CallDef } from '@coldtrace/contract';
+import {
+  findUnsafeText,
+  isUnsafeText,
+  issuePath,
+  unsafeTextMessage,
+  ZErrorReply,
+  type CallDef,
+} from '@coldtrace/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { presentsCredentials, resolvePrincipal, type Principal } from '../modules/auth/principal';
@@ -54,6 +61,30 @@ const AUTH_KINDS: Record<CallDef['auth'], readonly Principal['kind'][] | null> =
 };
 
 /**
+ * Strings no call accepts (NUL, lone UTF-16 surrogates; PostgreSQL would answer
+ * a 500): 400 `VALIDATION_ERROR` naming the field, before Zod and before any
+ * query. Runs for every registered call, so none can forget it.
+ */
+function rejectUnsafeText(part: 'body' | 'query' | 'path', value: unknown): void {
+  const path = findUnsafeText(value);
+  if (path === null) return;
+  const field = issuePath(path) || part;
+  const message = unsafeTextMessage(field);
+  throw new AppError('VALIDATION_ERROR', message, { [field]: message });
+}
+
+/** Header values too reach the database (User-Agent of a session, tokens looked up). */
+function rejectUnsafeHeaders(request: FastifyRequest): void {
+  for (const [name, value] of Object.entries(request.headers)) {
+    const values = Array.isArray(value) ? value : [value];
+    if (values.some((v) => typeof v === 'string' && isUnsafeText(v))) {
+      const message = `Header '${name}' contains a character that is not allowed (a NUL character or an unpaired UTF-16 surrogate)`;
+      throw new AppError('VALIDATION_ERROR', message, { [name]: message });
+    }
+  }
+}
+
+/**
  * Register one contract call: method and path, body / query / reply schemas
  * (validation, serialization and the OpenAPI document), and a guard that runs
  * before the body is even read: who is calling, the CSRF check for
@@ -74,6 +105,9 @@ export function registerCall<C extends CallDef>(
         : [...call.permission];
 
   const guard = async (request: FastifyRequest) => {
+    rejectUnsafeHeaders(request);
+    rejectUnsafeText('query', request.query);
+    rejectUnsafeText('path', request.params);
     const principal = await resolvePrincipal(request);
     request.principal = principal;
     // Credentials given explicitly (token or API key) that do not authenticate: 401, not a CSRF 403.
@@ -140,6 +174,8 @@ export function registerCall<C extends CallDef>(
       response,
     },
     onRequest: guard,
+    // After the body is read, before Zod validates it.
+    preValidation: async (request: FastifyRequest) => rejectUnsafeText('body', request.body),
     handler: async (request, reply) => {
       const principal = request.principal;
       const run = handler as (ctx: CallContext<unknown, unknown>) => Promise<unknown>;
