@@ -1,5 +1,5 @@
 import type { LightMyRequestResponse } from 'fastify';
-import { asc, eq } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import type { Database } from '../src/db/client';
 import {
   alarms,
@@ -23,7 +23,7 @@ import { uid, type RoleName, type TestApp, type TestClient, type TestOrg } from 
  * compare.
  */
 
-/** A fresh serial number (tags are unique across organizations). */
+/** A fresh serial number (unique, so no two tests' tags meet). */
 export const serial = (prefix = 'SN') => `${prefix}-${uid()}`;
 
 /** A token of a user inserted directly (no HTTP): for tests that need many or a raw database. */
@@ -191,9 +191,23 @@ export async function alarmsOf(db: Database, recordId: string | number) {
     .orderBy(asc(alarms.firstPointIdx), asc(alarms.aboveOrBelow), asc(alarms.kind));
 }
 
-export async function tagBySerial(db: Database, serialNumber: string) {
-  const [row] = await db.select().from(tags).where(eq(tags.serialNumber, serialNumber));
-  return row;
+/**
+ * The tag with this serial number in the organization; without one, the only
+ * tag of that serial in any organization (a serial number names a tag within
+ * an organization, so it throws when several organizations have one).
+ */
+export async function tagBySerial(db: Database, serialNumber: string, organizationId?: string) {
+  const rows = await db
+    .select()
+    .from(tags)
+    .where(
+      organizationId === undefined
+        ? eq(tags.serialNumber, serialNumber)
+        : and(eq(tags.serialNumber, serialNumber), eq(tags.organizationId, organizationId)),
+    );
+  if (rows.length > 1)
+    throw new Error(`${rows.length} tags ${serialNumber}: name the organization`);
+  return rows[0];
 }
 
 export async function countRows(db: Database, recordId: string | number) {

@@ -149,8 +149,12 @@ export const tags = pgTable(
     pendingCommand: jsonb('pending_command').$type<PendingCommand>(),
   },
   (t) => [
-    unique('tags_serial_number_key').on(t.serialNumber),
-    index('tags_org_idx').on(t.organizationId),
+    /**
+     * A serial number names a tag within an organization only: another
+     * organization's tag of the same serial is another tag (no squatting).
+     * Also the organization's index of its tags.
+     */
+    unique('tags_org_serial_number_key').on(t.organizationId, t.serialNumber),
   ],
 );
 
@@ -245,8 +249,12 @@ export const records = pgTable(
   (t) => [
     index('records_org_last_action_idx').on(t.organizationId, t.lastActionTaken.desc().nullsLast()),
     index('records_org_created_idx').on(t.organizationId, t.created),
-    /** One record per run: a run of a tag is identified by its start_time_seconds (NULL: not started yet). */
-    unique('records_tag_start_key').on(t.tagId, t.startTimeSeconds),
+    /**
+     * One record per run: a run of a tag is identified, within the
+     * organization, by its start_time_seconds (NULL: not started yet). A tag
+     * that moved keeps its old organization's records; the new one's are its own.
+     */
+    unique('records_org_tag_start_key').on(t.organizationId, t.tagId, t.startTimeSeconds),
   ],
 );
 

@@ -160,7 +160,7 @@ async function sendShipment(
 
 /**
  * Fill the organization with demo shipments uploaded as `admin` (who must be
- * a member of it). Does nothing when demo tags exist already.
+ * a member of it). Does nothing when the organization has demo tags already.
  */
 export async function seedDemoRecords(
   db: Database,
@@ -172,7 +172,12 @@ export async function seedDemoRecords(
   const [existing] = await db
     .select({ id: tags.id })
     .from(tags)
-    .where(like(tags.serialNumber, `${DEMO_SERIAL_PREFIX}-%`))
+    .where(
+      and(
+        eq(tags.organizationId, organizationId),
+        like(tags.serialNumber, `${DEMO_SERIAL_PREFIX}-%`),
+      ),
+    )
     .limit(1);
   if (existing) return { shipments: 0, uploads: 0, failed: 0 };
 

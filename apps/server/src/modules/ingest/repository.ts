@@ -32,10 +32,12 @@ import {
 import { chunkListSql, parseChunkList } from '../series/series-store';
 
 /**
- * Database access of the ingest module. Every query that takes an
- * organization id scopes by it; rows are locked (`FOR UPDATE`) in the order
- * tag, then record, so concurrent uploads of one tag serialize without
- * deadlocks.
+ * Database access of the ingest module. Every query scopes by the
+ * organization: a serial number names a tag within an organization only, and
+ * a tag's records are looked up within the organization too (a tag that moved
+ * to another organization left its records behind: they stay the old one's).
+ * Rows are locked (`FOR UPDATE`) in the order tag, then record, so concurrent
+ * uploads of one tag serialize without deadlocks.
  */
 
 // ---------------------------------------------------------------- upload keys
@@ -62,12 +64,6 @@ export async function findUpload(
         left join lateral (${uploadLookup(organizationId, uploadKey)}) u on true`,
   );
   return storedUploadOf(result.rows[0]);
-}
-
-/** An upload key lookup for a combined read (no key: a lookup that finds nothing). */
-interface UploadLookup {
-  organizationId: string;
-  uploadKey: string | null;
 }
 
 /** The stored upload as `u_*` columns (see {@link uploadLookup}). */
@@ -130,48 +126,75 @@ export function fromDriverRow<T extends Table>(
 
 // ---------------------------------------------------------------- tags
 
-export async function lockTagById(db: Db, id: number): Promise<TagRow | undefined> {
-  const [row] = await db.select().from(tags).where(eq(tags.id, id)).for('update');
-  return row;
-}
-
-export async function lockTagBySerial(db: Db, serialNumber: string): Promise<TagRow | undefined> {
+/** The organization's tag with this id, locked. */
+export async function lockTagById(
+  db: Db,
+  organizationId: string,
+  id: number,
+): Promise<TagRow | undefined> {
   const [row] = await db
     .select()
     .from(tags)
-    .where(eq(tags.serialNumber, serialNumber))
+    .where(and(eq(tags.id, id), eq(tags.organizationId, organizationId)))
     .for('update');
   return row;
 }
 
 /**
- * The tag with this serial number, locked, in one round trip with what an
- * upload needs besides: the upload stored under its key (a replay), and with
- * `create`, the tag inserted when there is none (`inserted`). The lookup by
- * key runs on the statement's snapshot: a twin that commits while this waits
- * for the lock is found by the next lookup ({@link lockRunCandidates}).
- * No tag and not inserted: another transaction created it meanwhile (lock it
- * with {@link lockTagBySerial}) or `create` was not given.
+ * The tag with this id, locked, whatever its organization: only to take the
+ * tag's lock before one of its records (lock order), never to read or write it.
+ */
+export async function lockTagForRecord(db: Db, id: number): Promise<void> {
+  await db.select({ id: tags.id }).from(tags).where(eq(tags.id, id)).for('update');
+}
+
+/** The organization's tag with this serial number, locked. */
+export async function lockTagBySerial(
+  db: Db,
+  organizationId: string,
+  serialNumber: string,
+): Promise<TagRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(tags)
+    .where(and(eq(tags.organizationId, organizationId), eq(tags.serialNumber, serialNumber)))
+    .for('update');
+  return row;
+}
+
+/**
+ * The organization's tag with this serial number, locked, in one round trip
+ * with what an upload needs besides: the upload stored under its key (a
+ * replay), and with `create`, the tag inserted in the organization when it
+ * has none (`inserted`). The lookup by key runs on the statement's snapshot:
+ * a twin that commits while this waits for the lock is found by the next
+ * lookup ({@link lockRunCandidates}). No tag and not inserted: another
+ * transaction created it meanwhile (lock it with {@link lockTagBySerial}) or
+ * `create` was not given.
  */
 export async function lockTagForUpload(
   db: Db,
+  organizationId: string,
   serialNumber: string,
-  opts: { create: { organizationId: string; tagType: string } | null; upload: UploadLookup },
+  opts: { create: { tagType: string } | null; uploadKey: string | null },
 ): Promise<{ tag: TagRow | undefined; inserted: boolean; stored: StoredUpload | undefined }> {
-  const { create, upload } = opts;
+  const { create } = opts;
   // A replay creates nothing (its tag exists, unless it was deleted meanwhile).
   const insert = create
     ? sql`, ins as (
         insert into ${tags} (organization_id, serial_number, tag_type)
-        select ${create.organizationId}, ${serialNumber}, ${create.tagType}
+        select ${organizationId}, ${serialNumber}, ${create.tagType}
         where not exists (select 1 from locked) and not exists (select 1 from u)
-        on conflict (serial_number) do nothing
+        on conflict (organization_id, serial_number) do nothing
         returning *)`
     : sql``;
   const inserted = create ? sql` union all select ins.*, true as inserted from ins` : sql``;
   const result = await db.execute<UploadColumns & { inserted: boolean | null }>(sql`
-    with locked as (select * from ${tags} where serial_number = ${serialNumber} for update),
-    u as (${uploadLookup(upload.organizationId, upload.uploadKey)})${insert},
+    with locked as (
+      select * from ${tags}
+      where organization_id = ${organizationId} and serial_number = ${serialNumber}
+      for update),
+    u as (${uploadLookup(organizationId, opts.uploadKey)})${insert},
     tag as (select locked.*, false as inserted from locked${inserted})
     select ${UPLOAD_COLUMNS}, tag.*
     from (select 1) one
@@ -185,7 +208,10 @@ export async function lockTagForUpload(
   };
 }
 
-/** A new tag; undefined when another transaction created that serial number meanwhile. */
+/**
+ * A new tag of the organization; undefined when another transaction created
+ * that serial number in the organization meanwhile.
+ */
 export async function insertTag(
   db: Db,
   values: { organizationId: string; serialNumber: string; tagType: string },
@@ -193,23 +219,30 @@ export async function insertTag(
   const [row] = await db
     .insert(tags)
     .values(values)
-    .onConflictDoNothing({ target: tags.serialNumber })
+    .onConflictDoNothing({ target: [tags.organizationId, tags.serialNumber] })
     .returning();
   return row;
 }
 
+/** Change the organization's tag (a tag of another organization is left alone). */
 export async function updateTag(
   db: Db,
+  organizationId: string,
   id: number,
-  patch: Partial<typeof tags.$inferInsert>,
+  patch: Partial<Omit<typeof tags.$inferInsert, 'organizationId'>>,
 ): Promise<void> {
-  await db.update(tags).set(patch).where(eq(tags.id, id));
+  await db
+    .update(tags)
+    .set(patch)
+    .where(and(eq(tags.id, id), eq(tags.organizationId, organizationId)));
 }
 
 /**
  * Recompute the tag's `running` (it has an active, started record) and
  * `last_record_id` (its newest run: a record not started yet first, then by
- * start time); writes only when they change.
+ * start time), from the records of the organization the tag belongs to now
+ * (the records it left behind in another organization are not its runs
+ * there); writes only when they change.
  */
 export async function refreshTagState(db: Db, tagId: number): Promise<void> {
   await db.execute(refreshTagStateSql(tagId));
@@ -219,18 +252,21 @@ export async function refreshTagState(db: Db, tagId: number): Promise<void> {
 export function refreshTagStateSql(tagId: number): SQL {
   return sql`
     update ${tags} t set running = s.running, last_record_id = s.last_record_id
-    from (
+    from (select id, organization_id from ${tags} where id = ${tagId}) cur
+    cross join lateral (
       select
         exists (
           select 1 from ${records} r
-          where r.tag_id = ${tagId} and r.active and r.start_time_seconds is not null
+          where r.tag_id = cur.id and r.organization_id = cur.organization_id
+            and r.active and r.start_time_seconds is not null
         ) as running,
         (
-          select r.id from ${records} r where r.tag_id = ${tagId}
+          select r.id from ${records} r
+          where r.tag_id = cur.id and r.organization_id = cur.organization_id
           order by r.start_time_seconds desc nulls first, r.id desc limit 1
         ) as last_record_id
     ) s
-    where t.id = ${tagId}
+    where t.id = cur.id
       and (t.running, t.last_record_id) is distinct from (s.running, s.last_record_id)
   `;
 }
@@ -264,16 +300,21 @@ export async function findRecord(
   return row;
 }
 
-/** The tag's record of the run that started at `startTimeSeconds`, locked. */
+/** The condition "a record of this tag in this organization". */
+const ofTag = (organizationId: string, tagId: number): SQL =>
+  and(eq(records.organizationId, organizationId), eq(records.tagId, tagId))!;
+
+/** The organization's record of the tag's run that started at `startTimeSeconds`, locked. */
 export async function lockRecordByStart(
   db: Db,
+  organizationId: string,
   tagId: number,
   startTimeSeconds: number,
 ): Promise<RecordRow | undefined> {
   const [row] = await db
     .select()
     .from(records)
-    .where(and(eq(records.tagId, tagId), eq(records.startTimeSeconds, startTimeSeconds)))
+    .where(and(ofTag(organizationId, tagId), eq(records.startTimeSeconds, startTimeSeconds)))
     .for('update');
   return row;
 }
@@ -288,30 +329,33 @@ export interface RunCandidates {
 
 /**
  * Where an upload with a start time goes, in one round trip (the tag is
- * locked): the tag's run with that start and its pending records (active, not
- * started; the newest is answered), both locked; whether a later run exists;
- * and the upload stored under the key (looked up again now that the tag's
- * lock is held, so a twin committed meanwhile is seen).
+ * locked), all within the organization: the tag's run with that start and
+ * its pending records (active, not started; the newest is answered), both
+ * locked; whether a later run exists; and the upload stored under the key
+ * (looked up again now that the tag's lock is held, so a twin committed
+ * meanwhile is seen).
  */
 export async function lockRunCandidates(
   db: Db,
+  organizationId: string,
   tagId: number,
   startTimeSeconds: number,
-  upload: UploadLookup,
+  uploadKey: string | null,
 ): Promise<RunCandidates> {
   const result = await db.execute<UploadColumns & { later_run: boolean }>(sql`
     with cand as (
       select * from ${records}
-      where tag_id = ${tagId}
+      where organization_id = ${organizationId} and tag_id = ${tagId}
         and (start_time_seconds = ${startTimeSeconds} or (active and start_time_seconds is null))
       for update)
     select exists (
              select 1 from ${records}
-             where tag_id = ${tagId} and start_time_seconds > ${startTimeSeconds}
+             where organization_id = ${organizationId} and tag_id = ${tagId}
+               and start_time_seconds > ${startTimeSeconds}
            ) as later_run,
            ${UPLOAD_COLUMNS}, cand.*
     from (select 1) one
-    left join lateral (${uploadLookup(upload.organizationId, upload.uploadKey)}) u on true
+    left join lateral (${uploadLookup(organizationId, uploadKey)}) u on true
     left join cand on true`);
   let byStart: RecordRow | undefined;
   let pending: RecordRow | undefined;
@@ -328,8 +372,8 @@ export async function lockRunCandidates(
 }
 
 /**
- * A new record; with `endEarlier`, the tag's earlier active runs end (they
- * were never stopped) in the same statement.
+ * A new record; with `endEarlier`, the tag's earlier active runs in the
+ * record's organization end (they were never stopped) in the same statement.
  */
 export async function insertRun(
   db: Db,
@@ -347,7 +391,7 @@ export async function insertRun(
     .set({ active: false, tagStatus: 'XT1_IDLE', lastModified: endEarlier.now })
     .where(
       and(
-        eq(records.tagId, endEarlier.tagId),
+        ofTag(values.organizationId, endEarlier.tagId),
         eq(records.active, true),
         lt(records.startTimeSeconds, endEarlier.startTimeSeconds),
       ),
@@ -357,25 +401,33 @@ export async function insertRun(
   return fromDriverRow(records, result.rows[0]!);
 }
 
-/** The tag's active record (the newest if several), locked. */
-export async function lockActiveRecord(db: Db, tagId: number): Promise<RecordRow | undefined> {
+/** The organization's active record of the tag (the newest if several), locked. */
+export async function lockActiveRecord(
+  db: Db,
+  organizationId: string,
+  tagId: number,
+): Promise<RecordRow | undefined> {
   const [row] = await db
     .select()
     .from(records)
-    .where(and(eq(records.tagId, tagId), eq(records.active, true)))
+    .where(and(ofTag(organizationId, tagId), eq(records.active, true)))
     .orderBy(sql`${records.startTimeSeconds} desc nulls first`, desc(records.id))
     .limit(1)
     .for('update');
   return row;
 }
 
-/** The tag's record that is active and not started yet, locked. */
-export async function lockPendingRecord(db: Db, tagId: number): Promise<RecordRow | undefined> {
+/** The organization's record of the tag that is active and not started yet, locked. */
+export async function lockPendingRecord(
+  db: Db,
+  organizationId: string,
+  tagId: number,
+): Promise<RecordRow | undefined> {
   const [row] = await db
     .select()
     .from(records)
     .where(
-      and(eq(records.tagId, tagId), eq(records.active, true), isNull(records.startTimeSeconds)),
+      and(ofTag(organizationId, tagId), eq(records.active, true), isNull(records.startTimeSeconds)),
     )
     .orderBy(desc(records.id))
     .limit(1)
@@ -384,11 +436,13 @@ export async function lockPendingRecord(db: Db, tagId: number): Promise<RecordRo
 }
 
 /**
- * The tag's started record whose run covers `time` (the latest start at or
- * before it), locked: where a packet without a start time belongs.
+ * The organization's started record of the tag whose run covers `time` (the
+ * latest start at or before it), locked: where a packet without a start time
+ * belongs.
  */
 export async function lockRecordCovering(
   db: Db,
+  organizationId: string,
   tagId: number,
   time: number,
 ): Promise<RecordRow | undefined> {
@@ -397,7 +451,7 @@ export async function lockRecordCovering(
     .from(records)
     .where(
       and(
-        eq(records.tagId, tagId),
+        ofTag(organizationId, tagId),
         sql`${records.startTimeSeconds} is not null`,
         sql`${records.startTimeSeconds} <= ${time}`,
       ),
@@ -408,12 +462,16 @@ export async function lockRecordCovering(
   return row;
 }
 
-/** The tag's latest record (active first), locked. */
-export async function lockLatestRecord(db: Db, tagId: number): Promise<RecordRow | undefined> {
+/** The organization's latest record of the tag (active first), locked. */
+export async function lockLatestRecord(
+  db: Db,
+  organizationId: string,
+  tagId: number,
+): Promise<RecordRow | undefined> {
   const [row] = await db
     .select()
     .from(records)
-    .where(eq(records.tagId, tagId))
+    .where(ofTag(organizationId, tagId))
     .orderBy(
       desc(records.active),
       sql`${records.startTimeSeconds} desc nulls first`,
@@ -424,23 +482,25 @@ export async function lockLatestRecord(db: Db, tagId: number): Promise<RecordRow
   return row;
 }
 
-/** Whether the tag has a run that started after `startTimeSeconds`. */
+/** Whether the tag has a run in the organization that started after `startTimeSeconds`. */
 export async function hasLaterRun(
   db: Db,
+  organizationId: string,
   tagId: number,
   startTimeSeconds: number,
 ): Promise<boolean> {
   const rows = await db
     .select({ id: records.id })
     .from(records)
-    .where(and(eq(records.tagId, tagId), gt(records.startTimeSeconds, startTimeSeconds)))
+    .where(and(ofTag(organizationId, tagId), gt(records.startTimeSeconds, startTimeSeconds)))
     .limit(1);
   return rows.length > 0;
 }
 
-/** A new run of the tag ended the earlier active runs (they were never stopped). */
+/** A new run of the tag ended its earlier active runs in the organization (never stopped). */
 export async function endEarlierRuns(
   db: Db,
+  organizationId: string,
   tagId: number,
   startTimeSeconds: number,
   exceptId: number,
@@ -451,7 +511,7 @@ export async function endEarlierRuns(
     .set({ active: false, tagStatus: 'XT1_IDLE', lastModified: now })
     .where(
       and(
-        eq(records.tagId, tagId),
+        ofTag(organizationId, tagId),
         eq(records.active, true),
         ne(records.id, exceptId),
         lt(records.startTimeSeconds, startTimeSeconds),

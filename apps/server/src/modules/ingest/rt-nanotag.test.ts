@@ -392,20 +392,21 @@ describe('rt and nanotag uploads', () => {
     }
   });
 
-  it("another organization's tag answers 404; a missing permission 403", async () => {
+  it("another organization's tag is not seen (404, or a tag of one's own); a missing permission 403", async () => {
     const a = await deviceUser(t);
     const b = await deviceUser(t);
     const sn = serial('RT');
     await a.device.post(`${RT}configure-action/`, { tag_id: sn, measurement_interval: 60 });
-    await a.device.post(`${RT}start-action/`, {
+    const started = await a.device.post(`${RT}start-action/`, {
       tag_id: sn,
       start_time_seconds: epoch(new Date()) - HOUR,
     });
+    const aTag = await tagBySerial(t.db, sn, a.org.id);
     for (const [path, body] of [
       [`${RT}packets/`, { tag_id: sn, temps: [1] }],
       [`${RT}stop-action/`, { tag_id: sn }],
-      [`${RT}configure-action/`, { tag_id: sn, measurement_interval: 60 }],
       [`${NANOTAG}health-action/`, { tag_id: sn, battery_health: 'OK' }],
+      [`${RT}packets/`, { tag_id: String(aTag!.id), temps: [1] }],
     ] as const) {
       const res = await b.device.post(path, body);
       expect(res.statusCode, path).toBe(404);
@@ -413,6 +414,22 @@ describe('rt and nanotag uploads', () => {
     expect((await b.device.post(`${RT}stop-request/`, { tag_id: sn })).json().reject_reason).toBe(
       'record-missing',
     );
+    // A configuration in B makes B's own tag of that serial number; A's is untouched.
+    const configured = await b.device.post(`${RT}configure-action/`, {
+      tag_id: sn,
+      measurement_interval: 120,
+    });
+    expect(configured.statusCode).toBe(200);
+    expect(configured.json().tag_id).not.toBe(String(aTag!.id));
+    expect((await tagBySerial(t.db, sn, b.org.id))!.configuration).toMatchObject({
+      measurement_interval: 120,
+    });
+    expect(await tagBySerial(t.db, sn, a.org.id)).toEqual(aTag);
+    expect(await recordOf(t.db, started.json().record_id)).toMatchObject({
+      organizationId: a.org.id,
+      measurementInterval: 60,
+      active: true,
+    });
 
     // Operators hold no awsPacketUpload.
     const operator = await deviceUser(t, { role: 'Operator', orgs: [a.org] });

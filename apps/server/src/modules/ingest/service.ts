@@ -167,6 +167,16 @@ function checkNotFuture(field: string, seconds: number | null | undefined, now: 
   }
 }
 
+/** What an action row and a reply need of a tag. */
+type TagRef = Pick<TagRow, 'id' | 'serialNumber' | 'tagType'>;
+
+/** The tag of a record as the record knows it (its tag may have moved to another organization since). */
+const recordTag = (record: RecordRow): TagRef => ({
+  id: record.tagId,
+  serialNumber: record.tagSerialNumber,
+  tagType: record.tagType,
+});
+
 function reference(record: RecordRow | null, tag: Pick<TagRow, 'id' | 'serialNumber'>) {
   const ref: TRecordReference = { tag_id: String(tag.id), tag_serial_number: tag.serialNumber };
   if (record) ref.record_id = String(record.id);
@@ -251,12 +261,14 @@ interface TagIdent {
 const DECIMAL_ID = /^\d{1,15}$/;
 
 /**
- * The tag an upload names, locked. `tag_id` is the Tag's number as decimal
- * text; a tag_id that is no Tag number of ours is read as a serial number
- * (devices know their serial number). `tag_serial_number`, when sent, must
- * name the same tag. A tag of another organization answers 404. With
- * `create`, an unknown serial number creates the tag in the caller's
- * organization (type: tag_type, else the device family's).
+ * The tag an upload names, locked, looked up in the caller's organization
+ * only. `tag_id` is the Tag's number as decimal text; a tag_id that is no Tag
+ * number of the organization is read as a serial number (devices know their
+ * serial number). `tag_serial_number`, when sent, must name the same tag. A
+ * serial number names a tag within an organization: another organization's
+ * tag of that serial (or with that number) is not seen at all, so it answers
+ * 404 like an unknown tag, and with `create` the serial number is created in
+ * the caller's organization (type: tag_type, else the device family's).
  */
 async function resolveTag(
   tx: Db,
@@ -271,11 +283,12 @@ async function resolveTag(
   let tag: TagRow | undefined;
   // A tag the first lookup inserted is new: what follows judges it as not found.
   const inserted = first?.inserted === true;
+  const org = caller.organizationId;
   if (serial !== undefined) {
-    tag = first ? first.tag : await repo.lockTagBySerial(tx, serial);
+    tag = first ? first.tag : await repo.lockTagBySerial(tx, org, serial);
     if ((!tag || inserted) && numericId !== null) {
-      const byId = await repo.lockTagById(tx, numericId);
-      if (byId && byId.id !== tag?.id && byId.organizationId === caller.organizationId) {
+      const byId = await repo.lockTagById(tx, org, numericId);
+      if (byId && byId.id !== tag?.id) {
         throw invalidField(
           'tag_serial_number',
           `Field 'tag_serial_number': tag ${numericId} has another serial number`,
@@ -283,24 +296,24 @@ async function resolveTag(
       }
     }
     if (tag && !inserted && ident.tag_id !== serial && ident.tag_id !== String(tag.id)) {
-      if (tag.organizationId !== caller.organizationId) throw notFoundField('Tag', 'tag_id');
       throw invalidField('tag_id', `Field 'tag_id': does not match tag_serial_number`);
     }
   } else if (first) {
     tag = first.tag;
   } else {
-    if (numericId !== null) tag = await repo.lockTagById(tx, numericId);
-    tag ??= await repo.lockTagBySerial(tx, ident.tag_id);
+    if (numericId !== null) tag = await repo.lockTagById(tx, org, numericId);
+    tag ??= await repo.lockTagBySerial(tx, org, ident.tag_id);
   }
   if (!tag && opts.create) {
     const serialNumber = serial ?? ident.tag_id;
     tag =
       (await repo.insertTag(tx, {
-        organizationId: caller.organizationId,
+        organizationId: org,
         serialNumber,
         tagType: ident.tag_type ?? opts.defaultType,
-      })) ?? (await repo.lockTagBySerial(tx, serialNumber));
+      })) ?? (await repo.lockTagBySerial(tx, org, serialNumber));
   }
+  // Looked up in the organization: this holds by construction (and stays checked).
   if (!tag || tag.organizationId !== caller.organizationId) throw notFoundField('Tag', 'tag_id');
   return tag;
 }
@@ -325,11 +338,9 @@ async function resolveUploadTag(
     if (stored) return { stored };
     return { tag: await resolveTag(tx, caller, ident, opts) };
   }
-  const first = await repo.lockTagForUpload(tx, serial, {
-    create: opts.create
-      ? { organizationId: caller.organizationId, tagType: ident.tag_type ?? opts.defaultType }
-      : null,
-    upload: { organizationId: caller.organizationId, uploadKey: key },
+  const first = await repo.lockTagForUpload(tx, caller.organizationId, serial, {
+    create: opts.create ? { tagType: ident.tag_type ?? opts.defaultType } : null,
+    uploadKey: key,
   });
   if (first.stored) return { stored: first.stored };
   return { tag: await resolveTag(tx, caller, ident, opts, first) };
@@ -368,6 +379,7 @@ function settingsConfiguration(settings: RecordSettings): TagConfiguration {
 /** Merge settings into the tag's configuration (field by field); writes only a change. */
 async function configureTag(
   tx: Db,
+  caller: Caller,
   tag: TagRow,
   settings: RecordSettings,
   confirms?: 'configure' | 'start' | 'stop',
@@ -379,7 +391,7 @@ async function configureTag(
   }
   if (confirms && tag.pendingCommand?.type === confirms) patch.pendingCommand = null;
   if (Object.keys(patch).length === 0) return tag;
-  await repo.updateTag(tx, tag.id, patch);
+  await repo.updateTag(tx, caller.organizationId, tag.id, patch);
   return { ...tag, ...patch };
 }
 
@@ -432,7 +444,9 @@ function fillSettings(record: RecordRow, settings: RecordSettings): Partial<Reco
 }
 
 /**
- * The record an upload belongs to, locked (the tag is already locked):
+ * The record an upload belongs to, locked (the tag is already locked), always
+ * one of the caller's organization (a tag's records in another organization,
+ * which it left, are never found here):
  * 1. `recordId`: that record of the organization and the tag;
  * 2. a start time: the tag's run with that start, else its pending record
  *    (which starts now), else a new record (ending the earlier active runs,
@@ -464,20 +478,21 @@ async function resolveRecord(
     return { record, created: false };
   }
 
+  const org = caller.organizationId;
   const known = start !== null ? lookup.candidates : undefined;
   if (start !== null) {
-    const existing = known ? known.byStart : await repo.lockRecordByStart(tx, tag.id, start);
+    const existing = known ? known.byStart : await repo.lockRecordByStart(tx, org, tag.id, start);
     if (existing) return { record: existing, created: false };
     if (lookup.create || lookup.settings) {
-      const pending = known ? known.pending : await repo.lockPendingRecord(tx, tag.id);
+      const pending = known ? known.pending : await repo.lockPendingRecord(tx, org, tag.id);
       if (pending) {
         return { record: await startPending(tx, tag, pending, start, lookup), created: false };
       }
     }
   } else {
-    const active = await repo.lockActiveRecord(tx, tag.id);
+    const active = await repo.lockActiveRecord(tx, org, tag.id);
     if (active) return { record: active, created: false };
-    const latest = lookup.orLatest ? await repo.lockLatestRecord(tx, tag.id) : undefined;
+    const latest = lookup.orLatest ? await repo.lockLatestRecord(tx, org, tag.id) : undefined;
     if (latest) return { record: latest, created: false };
   }
   if (!lookup.create) throw (lookup.missing ?? noRecord)();
@@ -485,7 +500,7 @@ async function resolveRecord(
   const settings = lookup.settings ?? {};
   if (settings.measurementInterval == null) throw (lookup.missing ?? noConfiguration)();
   const active =
-    start === null || !(known ? known.laterRun : await repo.hasLaterRun(tx, tag.id, start));
+    start === null || !(known ? known.laterRun : await repo.hasLaterRun(tx, org, tag.id, start));
   const record = await repo.insertRun(
     tx,
     {
@@ -524,7 +539,7 @@ async function startPending(
     startTimeSeconds: start,
     lastModified: lookup.now,
   });
-  await repo.endEarlierRuns(tx, tag.id, start, record.id, lookup.now);
+  await repo.endEarlierRuns(tx, record.organizationId, tag.id, start, record.id, lookup.now);
   return updated;
 }
 
@@ -660,7 +675,7 @@ async function writeAction(
   tx: Db,
   caller: Caller,
   record: RecordRow,
-  tag: TagRow,
+  tag: TagRef,
   action: {
     type: TRecordActionType;
     key: string;
@@ -816,10 +831,13 @@ export async function xt1Upload(
     const { tag } = found;
     let candidates: repo.RunCandidates | undefined;
     if (body.record_id === undefined && body.start_time_seconds != null) {
-      candidates = await repo.lockRunCandidates(tx, tag.id, body.start_time_seconds, {
-        organizationId: caller.organizationId,
-        uploadKey: key,
-      });
+      candidates = await repo.lockRunCandidates(
+        tx,
+        caller.organizationId,
+        tag.id,
+        body.start_time_seconds,
+        key,
+      );
       if (candidates.stored) return storedReply(candidates.stored);
     } else {
       const stored = await repo.findUpload(tx, caller.organizationId, key);
@@ -828,7 +846,7 @@ export async function xt1Upload(
 
     const settings = xt1Settings(body);
     if (kind === 'CONFIGURE' || kind === 'START') {
-      await configureTag(tx, tag, settings);
+      await configureTag(tx, caller, tag, settings);
     }
     const resolved = await resolveRecord(tx, caller, tag, {
       recordId: body.record_id,
@@ -982,21 +1000,23 @@ async function recordForEdit(
     start?: number | undefined;
   },
   now: Date,
-): Promise<{ tag: TagRow; record: RecordRow }> {
+): Promise<{ tag: TagRef; record: RecordRow }> {
   if (ident.record_id !== undefined) {
     const found = await repo.findRecord(tx, caller.organizationId, Number(ident.record_id));
     if (!found) throw notFoundField('Record', 'record_id');
-    const tag = await repo.lockTagById(tx, found.tagId);
+    // The record's tag may belong to another organization by now: its lock
+    // only (lock order), and the tag as the record knows it (id, serial, type).
+    await repo.lockTagForRecord(tx, found.tagId);
     const record = await repo.lockRecord(tx, caller.organizationId, found.id);
-    if (!tag || !record) throw notFoundField('Record', 'record_id');
+    if (!record) throw notFoundField('Record', 'record_id');
     if (
       ident.tag_id !== undefined &&
-      ident.tag_id !== String(tag.id) &&
-      ident.tag_id !== tag.serialNumber
+      ident.tag_id !== String(record.tagId) &&
+      ident.tag_id !== record.tagSerialNumber
     ) {
       throw invalidField('tag_id', `Field 'tag_id': the record belongs to another tag`);
     }
-    return { tag, record };
+    return { tag: recordTag(record), record };
   }
   const tag = await resolveTag(
     tx,
@@ -1259,7 +1279,7 @@ export async function rtConfigure(
       ...rtSettings(body),
       ...defined({ transmitInterval: body.max_transmit_interval }),
     };
-    const configured = await configureTag(tx, tag, settings, 'configure');
+    const configured = await configureTag(tx, caller, tag, settings, 'configure');
     return configureRecord(
       tx,
       caller,
@@ -1306,7 +1326,7 @@ export async function rtStart(ctx: IngestContext, body: TRtStartUpload): Promise
     let tag = await resolveTag(tx, caller, body, { create: true, defaultType: 'XT1_RT' });
     const again = await replay();
     if (again) return again;
-    tag = await configureTag(tx, tag, rtSettings(body), 'start');
+    tag = await configureTag(tx, caller, tag, rtSettings(body), 'start');
     const settings = configurationSettings(tag.configuration);
     const { record } = await resolveRecord(tx, caller, tag, {
       start: body.start_time_seconds,
@@ -1347,7 +1367,7 @@ export async function rtStop(ctx: IngestContext, body: TRtStopUpload): Promise<T
     let tag = await resolveTag(tx, caller, body, { create: false, defaultType: 'XT1_RT' });
     const again = await replay();
     if (again) return again;
-    tag = await configureTag(tx, tag, {}, 'stop');
+    tag = await configureTag(tx, caller, tag, {}, 'stop');
     const { record } = await resolveRecord(tx, caller, tag, {
       start: body.start_time_seconds,
       create: false,
@@ -1387,9 +1407,14 @@ export async function rtPacket(
         now,
       }));
     } else if (body.packet_end_time_seconds !== undefined) {
-      record = await repo.lockRecordCovering(tx, tag.id, body.packet_end_time_seconds);
+      record = await repo.lockRecordCovering(
+        tx,
+        caller.organizationId,
+        tag.id,
+        body.packet_end_time_seconds,
+      );
     }
-    record ??= await repo.lockActiveRecord(tx, tag.id);
+    record ??= await repo.lockActiveRecord(tx, caller.organizationId, tag.id);
     if (!record) throw noRecord();
     const writes = await uploadWrites(tx, record, created);
     const added = queueMerge(ctx, writes, record, body.temperatures_offset_index, body.temps);
@@ -1431,7 +1456,7 @@ export async function rtRequest(
       throw err;
     }
     if (type === 'stop') {
-      const active = await repo.lockActiveRecord(tx, tag.id);
+      const active = await repo.lockActiveRecord(tx, caller.organizationId, tag.id);
       if (!active || active.startTimeSeconds === null) {
         return { status: 'rejected', reject_reason: 'record-missing' };
       }
@@ -1439,7 +1464,7 @@ export async function rtRequest(
       return { status: 'rejected', reject_reason: 'empty-data' };
     }
     if (tag.pendingCommand?.type !== type) {
-      await repo.updateTag(tx, tag.id, {
+      await repo.updateTag(tx, caller.organizationId, tag.id, {
         pendingCommand: {
           type,
           requested_at: new Date().toISOString(),
@@ -1463,8 +1488,8 @@ export async function nanotagSettings(
   return runUpload(ctx.db, caller, null, async (tx) => {
     let tag = await resolveTag(tx, caller, body, { create: true, defaultType: 'NanoTag' });
     const settings = rtSettings(body);
-    tag = await configureTag(tx, tag, settings);
-    const active = await repo.lockActiveRecord(tx, tag.id);
+    tag = await configureTag(tx, caller, tag, settings);
+    const active = await repo.lockActiveRecord(tx, caller.organizationId, tag.id);
     if (!active) return reference(null, tag);
     const next =
       active.startTimeSeconds === null
@@ -1488,6 +1513,7 @@ export async function nanotagConfigure(
     const tag = await resolveTag(tx, caller, body, { create: true, defaultType: 'NanoTag' });
     const configured = await configureTag(
       tx,
+      caller,
       tag,
       defined({
         measurementInterval: body.record_period_seconds,
@@ -1553,7 +1579,7 @@ export async function nanotagHealth(
   const now = new Date();
   return runUpload(ctx.db, caller, null, async (tx) => {
     const tag = await resolveTag(tx, caller, body, { create: false, defaultType: 'NanoTag' });
-    const record = await repo.lockLatestRecord(tx, tag.id);
+    const record = await repo.lockLatestRecord(tx, caller.organizationId, tag.id);
     if (!record) throw noRecord();
     if (record.batteryHealth === body.battery_health) return reference(record, tag);
     const updated = await applyPatch(
@@ -1582,7 +1608,8 @@ export async function nanotagStatus(
     const again = await replay();
     if (again) return again;
     const record =
-      (await repo.lockRecordCovering(tx, tag.id, at)) ?? (await repo.lockActiveRecord(tx, tag.id));
+      (await repo.lockRecordCovering(tx, caller.organizationId, tag.id, at)) ??
+      (await repo.lockActiveRecord(tx, caller.organizationId, tag.id));
     if (!record) throw noRecord();
     return finishAction(
       tx,
@@ -1604,8 +1631,8 @@ export async function nanotagTransmitInterval(
   const now = new Date();
   return runUpload(ctx.db, caller, null, async (tx) => {
     let tag = await resolveTag(tx, caller, body, { create: false, defaultType: 'NanoTag' });
-    tag = await configureTag(tx, tag, { transmitInterval: body.transmit_interval });
-    const active = await repo.lockActiveRecord(tx, tag.id);
+    tag = await configureTag(tx, caller, tag, { transmitInterval: body.transmit_interval });
+    const active = await repo.lockActiveRecord(tx, caller.organizationId, tag.id);
     if (!active) return reference(null, tag);
     const updated = await applyPatch(tx, active, { transmitInterval: body.transmit_interval }, now);
     return reference(updated, tag);
@@ -1626,9 +1653,14 @@ export async function nanotagPacket(
   checkNotFuture('packet_end_time_seconds', body.packet_end_time_seconds, now);
   return runUpload(ctx.db, caller, null, async (tx) => {
     const tag = await resolveTag(tx, caller, body, { create: false, defaultType: 'NanoTag' });
-    const record = await repo.lockRecordCovering(tx, tag.id, body.packet_end_time_seconds);
+    const record = await repo.lockRecordCovering(
+      tx,
+      caller.organizationId,
+      tag.id,
+      body.packet_end_time_seconds,
+    );
     if (!record || record.startTimeSeconds === null) {
-      const pending = await repo.lockPendingRecord(tx, tag.id);
+      const pending = await repo.lockPendingRecord(tx, caller.organizationId, tag.id);
       if (pending) {
         throw new AppError('CONFLICT', 'The record has not started (no first sample yet)', {
           packet_end_time_seconds: 'Before the first sample of the tag',
@@ -1708,7 +1740,7 @@ export async function reevaluateRecord(
   return db.transaction(async (tx) => {
     const found = await repo.findRecord(tx, organizationId, recordId);
     if (!found) throw notFoundField('Record', 'record_id');
-    await repo.lockTagById(tx, found.tagId);
+    await repo.lockTagForRecord(tx, found.tagId);
     const record = await repo.lockRecord(tx, organizationId, recordId);
     if (!record) throw notFoundField('Record', 'record_id');
     return (await recomputeRecord(tx, record, { jobs })).record;

@@ -214,33 +214,47 @@ describe('combined reads and queued writes of an upload', () => {
 
   it('the tag lookup of an upload maps the tag as Drizzle does, and creates it only when asked', async () => {
     const user = await deviceUser(t);
+    const other = await t.createOrg();
     const sn = serial();
+    const org = user.org.id;
     await t.db.transaction(async (tx) => {
-      const missing = await repo.lockTagForUpload(tx, sn, {
-        create: null,
-        upload: { organizationId: user.org.id, uploadKey: null },
-      });
+      const missing = await repo.lockTagForUpload(tx, org, sn, { create: null, uploadKey: null });
       expect(missing).toEqual({ tag: undefined, inserted: false, stored: undefined });
-      const created = await repo.lockTagForUpload(tx, sn, {
-        create: { organizationId: user.org.id, tagType: 'XT1_RT' },
-        upload: { organizationId: user.org.id, uploadKey: 'no-such-key' },
+      const created = await repo.lockTagForUpload(tx, org, sn, {
+        create: { tagType: 'XT1_RT' },
+        uploadKey: 'no-such-key',
       });
       expect(created.inserted).toBe(true);
-      expect(created.tag).toMatchObject({ serialNumber: sn, tagType: 'XT1_RT', configuration: {} });
-      const again = await repo.lockTagForUpload(tx, sn, {
-        create: { organizationId: user.org.id, tagType: 'XT1_RT' },
-        upload: { organizationId: user.org.id, uploadKey: null },
+      expect(created.tag).toMatchObject({
+        organizationId: org,
+        serialNumber: sn,
+        tagType: 'XT1_RT',
+        configuration: {},
+      });
+      const again = await repo.lockTagForUpload(tx, org, sn, {
+        create: { tagType: 'XT1_RT' },
+        uploadKey: null,
       });
       expect(again.inserted).toBe(false);
       expect(again.tag).toEqual(created.tag);
+      // The same serial number in another organization is another tag.
+      const elsewhere = await repo.lockTagForUpload(tx, other.id, sn, {
+        create: null,
+        uploadKey: null,
+      });
+      expect(elsewhere.tag).toBeUndefined();
+      const theirs = await repo.lockTagForUpload(tx, other.id, sn, {
+        create: { tagType: 'XT1_RT' },
+        uploadKey: null,
+      });
+      expect(theirs.inserted).toBe(true);
+      expect(theirs.tag).toMatchObject({ organizationId: other.id, serialNumber: sn });
+      expect(theirs.tag!.id).not.toBe(created.tag!.id);
     });
-    expect(await tagBySerial(t.db, sn)).toEqual(
+    expect(await tagBySerial(t.db, sn, org)).toEqual(
       (
         await t.db.transaction((tx) =>
-          repo.lockTagForUpload(tx, sn, {
-            create: null,
-            upload: { organizationId: user.org.id, uploadKey: null },
-          }),
+          repo.lockTagForUpload(tx, org, sn, { create: null, uploadKey: null }),
         )
       ).tag,
     );

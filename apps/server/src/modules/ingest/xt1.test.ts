@@ -413,7 +413,7 @@ describe('xt1 uploads and actions', () => {
     expect(await tagBySerial(t.db, sn)).toBeUndefined();
   });
 
-  it("another organization's tag, record or travel location answers 404", async () => {
+  it("another organization's record or travel location answers 404; its tag's serial number is another tag here", async () => {
     const a = await deviceUser(t, { role: 'Administrator' });
     const b = await deviceUser(t, { role: 'Administrator' });
     const sn = serial();
@@ -430,17 +430,26 @@ describe('xt1 uploads and actions', () => {
     });
 
     const attempts: [string, unknown][] = [
-      ['scans/', xt1Body(sn, { start_time_seconds: start, temps: [1] })],
-      ['scans/', xt1Body(tagId, { tag_serial_number: undefined, temps: [1] })],
       ['stop-action/', xt1Body(sn)],
       ['update-shipment-action/', { record_id: recordId, primary_reference: 'stolen' }],
       ['records/trips/', { record_id: recordId, begin_time: iso(start) }],
+      ['update-shipment-action/', { tag_id: tagId, primary_reference: 'stolen' }],
     ];
     for (const [path, payload] of attempts) {
       const res = await b.client.post(`${XT1}${path}`, payload);
       expect(res.statusCode, `${path}: ${res.body}`).toBe(404);
       expect(res.json().code).toBe('NOT_FOUND');
     }
+    // A scan of the serial number in B is B's own tag and record, never A's.
+    const scanned = await b.client.post(
+      `${XT1}scans/`,
+      xt1Body(sn, { start_time_seconds: start, temps: [1], primary_reference: 'B' }),
+    );
+    expect(scanned.statusCode, scanned.body).toBe(200);
+    expect(scanned.json().tag_id).not.toBe(tagId);
+    expect(scanned.json().record_id).not.toBe(recordId);
+    expect((await recordOf(t.db, scanned.json().record_id)).organizationId).toBe(b.org.id);
+    expect((await tagBySerial(t.db, sn, a.org.id))!.id).toBe(Number(tagId));
     const foreignLocation = await a.client.post(`${XT1}update-shipment-action/`, {
       record_id: recordId,
       shipper_name_address_id: otherLocation,
@@ -448,7 +457,7 @@ describe('xt1 uploads and actions', () => {
     expect(foreignLocation.statusCode).toBe(404);
     expect(foreignLocation.json().fields).toHaveProperty('shipper_name_address_id');
     expect(await readSeries(t.db, Number(recordId))).toEqual([]);
-    expect((await recordOf(t.db, recordId)).primaryReference).toBe('');
+    expect(await recordOf(t.db, recordId)).toMatchObject({ primaryReference: '', active: true });
   });
 
   it('a missing permission answers 403; field permissions of the shipment edit', async () => {
