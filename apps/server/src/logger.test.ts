@@ -1,7 +1,21 @@
 import { Writable } from 'node:stream';
+import { sql } from 'drizzle-orm';
 import { pino } from 'pino';
-import { describe, expect, it } from 'vitest';
-import { loggerOptions } from './logger';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../test/helpers';
+import { users } from './db/schema';
+import { loggerOptions, redactUrl } from './logger';
+
+function capture() {
+  const lines: string[] = [];
+  const sink = new Writable({
+    write(chunk, _enc, done) {
+      lines.push(String(chunk));
+      done();
+    },
+  });
+  return { log: pino(loggerOptions('info', false), sink), text: () => lines.join('') };
+}
 
 describe('logger', () => {
   it('redacts passwords, cookies and authorization headers', () => {
@@ -25,5 +39,85 @@ describe('logger', () => {
     expect(out).not.toMatch(/abc|t0ken|hunter2/);
     expect(out).toContain('[redacted]');
     expect(out).toContain('"email_or_username":"me"');
+  });
+});
+
+describe('logged errors of failed queries', () => {
+  const EMAIL = 'ada.secret@example.test';
+  const PASSWORD = 'hunter2-long-password';
+  let t: TestApp;
+  let logs: ReturnType<typeof capture>;
+
+  beforeAll(async () => {
+    logs = capture();
+    t = await createTestApp({
+      logger: logs.log,
+      register: (app) => {
+        // A query that fails with the e-mail in its parameters and in PostgreSQL's message.
+        app.get('/api/test/failing-cast/', async () => {
+          await app.db.execute(sql`SELECT ${EMAIL}::integer AS n, ${PASSWORD}::text AS p`);
+          return {};
+        });
+        // A unique violation: PostgreSQL's detail names the e-mail.
+        app.get('/api/test/duplicate/', async () => {
+          const [row] = await app.db.select().from(users).limit(1);
+          await app.db.insert(users).values({ ...row!, id: undefined as never });
+          return {};
+        });
+      },
+    });
+    await t.db.execute(
+      sql`UPDATE users SET email = ${EMAIL} WHERE id = (${(await t.createUser()).id})`,
+    );
+  });
+  afterAll(() => t.close());
+
+  it('keep the SQL text and code but no parameter values', async () => {
+    const cast = await t.inject({ method: 'GET', url: '/api/test/failing-cast/' });
+    expect(cast.statusCode).toBe(500);
+    expect(cast.body).not.toContain(EMAIL);
+    const dup = await t.inject({ method: 'GET', url: '/api/test/duplicate/' });
+    expect(dup.statusCode).toBe(500);
+
+    const text = logs.text();
+    const errors = text
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { msg: string; err?: Record<string, unknown> })
+      .filter((l) => l.msg === 'unhandled error');
+    expect(errors).toHaveLength(2);
+    expect(String(errors[0]!.err!.message)).toContain('Failed query: SELECT $1::integer');
+    expect(errors[0]!.err!.query).toMatch(/SELECT \$1::integer AS n, \$2::text AS p/);
+    expect(String(errors[1]!.err!.message)).toMatch(/insert into "users"/);
+    expect(String(errors[1]!.err!.stack)).toContain('duplicate key value');
+    expect(errors[1]!.err!.pg).toMatchObject({ code: '23505', table: 'users' });
+    expect(errors[0]!.err!.pg).toMatchObject({ code: '22P02' });
+    expect(text).not.toContain(EMAIL);
+    expect(text).not.toContain(PASSWORD);
+  });
+
+  it('a PostgreSQL error logged directly loses its detail', () => {
+    const out = capture();
+    const pgError = Object.assign(new Error('duplicate key value violates unique constraint'), {
+      code: '23505',
+      constraint: 'users_email_unique',
+      detail: `Key (lower(email))=(${EMAIL}) already exists.`,
+    });
+    out.log.error({ err: pgError }, 'failed');
+    const line = JSON.parse(out.text()) as { err: Record<string, unknown> };
+    expect(line.err).toMatchObject({ code: '23505', constraint: 'users_email_unique' });
+    expect(out.text()).not.toContain(EMAIL);
+  });
+});
+
+describe('request log lines', () => {
+  it('hide the token of one-time links, nothing else', () => {
+    expect(redactUrl('/passwordreset/0b6e-uuid/s3cr3t-T0ken')).toBe(
+      '/passwordreset/0b6e-uuid/[redacted]',
+    );
+    expect(redactUrl('/welcome/0b6e-uuid/s3cr3t?x=1')).toBe('/welcome/0b6e-uuid/[redacted]?x=1');
+    expect(redactUrl('/welcome/passwordresetconfirm')).toBe('/welcome/passwordresetconfirm');
+    expect(redactUrl('/recorddetails/42')).toBe('/recorddetails/42');
+    expect(redactUrl('/api/auth/password-reset/')).toBe('/api/auth/password-reset/');
   });
 });

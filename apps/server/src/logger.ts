@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import { pino, type LoggerOptions } from 'pino';
 import type { LogLevel } from './config';
 
@@ -18,13 +19,121 @@ export const REDACT_PATHS = [
   '*.private_key',
 ];
 
+const REDACTED = '[redacted]';
+
+/**
+ * The one-time links of spec section 2 carry their secret in the path
+ * (`/passwordreset/{uuid}/{token}`, `/welcome/{uuid}/{token}`): a request log
+ * line keeps the uuid and hides the token. `/welcome/passwordresetconfirm` has
+ * no token and stays as it is.
+ */
+const SECRET_LINK_PATH = /^(\/(?:passwordreset|welcome)\/[^/?#]+\/)[^/?#]+/;
+
+export function redactUrl(url: string): string {
+  return url.replace(SECRET_LINK_PATH, `$1${REDACTED}`);
+}
+
+/** Fastify's request serializer, with the secret of a one-time link hidden. */
+function serializeRequest(request: FastifyRequest) {
+  return {
+    method: request.method,
+    url: typeof request.url === 'string' ? redactUrl(request.url) : request.url,
+    host: request.host,
+    remoteAddress: request.ip,
+    remotePort: request.socket?.remotePort,
+  };
+}
+
+/** Fields of a PostgreSQL error that name what failed without any value. */
+const PG_FIELDS = [
+  'code',
+  'severity',
+  'constraint',
+  'table',
+  'column',
+  'schema',
+  'routine',
+] as const;
+
+/** Keys of an error that hold the values of a failed query (drizzle: `params`). */
+const PARAMETER_KEYS = ['params', 'parameters'] as const;
+
+/** The parameter lists along an error's cause chain. */
+function parameterListsOf(err: unknown): unknown[][] {
+  const lists: unknown[][] = [];
+  const seen = new Set<unknown>();
+  for (let e = err; e !== null && typeof e === 'object' && !seen.has(e);) {
+    seen.add(e);
+    for (const key of PARAMETER_KEYS) {
+      const value = (e as Record<string, unknown>)[key];
+      if (Array.isArray(value)) lists.push(value);
+    }
+    e = (e as { cause?: unknown }).cause;
+  }
+  return lists;
+}
+
+/** Every string a parameter holds (arrays and objects flattened), long enough to be worth hiding. */
+function parameterStrings(lists: unknown[][]): string[] {
+  const out = new Set<string>();
+  const visit = (value: unknown, depth: number): void => {
+    if (typeof value === 'string') {
+      if (value.length >= 3) out.add(value);
+    } else if (value !== null && typeof value === 'object' && depth < 5) {
+      for (const v of Object.values(value)) visit(v, depth + 1);
+    }
+  };
+  for (const list of lists) visit(list, 0);
+  // Longest first, so a value containing another is hidden whole.
+  return [...out].sort((a, b) => b.length - a.length);
+}
+
+function scrubText(text: string, lists: unknown[][], values: string[]): string {
+  let out = text;
+  // drizzle's DrizzleQueryError message: "Failed query: <sql>\nparams: <values joined by ,>".
+  for (const list of lists) out = out.split(`\nparams: ${String(list)}`).join('');
+  for (const value of values) out = out.split(value).join(REDACTED);
+  return out;
+}
+
+/**
+ * pino's error serializer, without the values of a failed query: a drizzle
+ * error's `params` (and the copy of them in its message and stack) and a
+ * PostgreSQL error's `detail` (e.g. "Key (email)=(ada@example.com) already
+ * exists") are removed; the SQL text, the error code and the constraint stay.
+ */
+export function serializeError(err: unknown): unknown {
+  const out = pino.stdSerializers.err(err as Error) as unknown;
+  if (out === null || typeof out !== 'object' || out === err) return out;
+  const record = out as Record<string, unknown>;
+  const lists = parameterListsOf(err);
+  const values = parameterStrings(lists);
+  for (const key of PARAMETER_KEYS) {
+    if (key in record) record[key] = REDACTED;
+  }
+  if (typeof record.detail === 'string') record.detail = REDACTED;
+  // A query error wraps PostgreSQL's: keep its code and names (never its detail) on the line.
+  const cause = (err as { cause?: unknown } | null)?.cause as Record<string, unknown> | undefined;
+  if (cause && typeof cause.code === 'string' && typeof cause.severity === 'string') {
+    record.pg = Object.fromEntries(
+      PG_FIELDS.filter((k) => typeof cause[k] === 'string').map((k) => [k, cause[k]]),
+    );
+  }
+  for (const key of ['message', 'stack'] as const) {
+    const text = record[key];
+    if (typeof text === 'string') record[key] = scrubText(text, lists, values);
+  }
+  return out;
+}
+
 export function loggerOptions(
   level: LogLevel,
   pretty = process.stdout.isTTY === true,
 ): LoggerOptions {
   return {
     level,
-    redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+    redact: { paths: REDACT_PATHS, censor: REDACTED },
+    serializers: { err: serializeError, req: serializeRequest },
     ...(pretty
       ? {
           transport: {

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import nodemailer, { type Transporter } from 'nodemailer';
 import { mailOutbox, type MailOutboxRow } from '../../db/schema-mail';
 import { MAIL_SEND_JOB, type MailSendJob } from './outbox';
+import { withoutSecretLinks } from './secret-links';
 
 /** Attempts after the first failure; with the back-off this spans about a day. */
 export const MAIL_RETRY_LIMIT = 12;
@@ -39,13 +40,24 @@ function smtpTransport(url: string): MailTransport {
   };
 }
 
+/** The stored body of a delivered mail: its one-time links replaced by a placeholder. */
+function withoutSecrets(row: MailOutboxRow): Pick<MailOutboxRow, 'text' | 'html'> {
+  return {
+    text: withoutSecretLinks(row.text),
+    html: row.html === null ? null : withoutSecretLinks(row.html),
+  };
+}
+
 /**
  * The `mail.send` worker. Each job delivers one outbox row: the row is locked
  * (`FOR UPDATE SKIP LOCKED`) for the whole attempt, a row already sent is
  * skipped, and it is marked sent in the same transaction. A crash or an
  * unreachable SMTP server leaves the row queued and the job retries with
  * back-off. Without SMTP_URL the message is kept in the outbox (status
- * `logged`) and its subject, recipients and links are printed to the log.
+ * `logged`) and its subject, recipients and links are printed to the log:
+ * that is the documented way to sign in on a machine without mail. With SMTP
+ * nothing of the body is logged, and once the mail is delivered (or given up)
+ * the stored body keeps no one-time link (`secret-links.ts`).
  */
 export function registerMailWorker(app: FastifyInstance): void {
   const { smtpUrl, from, retryDelaySeconds } = app.config.mail;
@@ -93,13 +105,21 @@ export function registerMailWorker(app: FastifyInstance): void {
               attempts: row.attempts + 1,
               lastError: message.slice(0, 1000),
               status: final ? 'failed' : 'queued',
+              // Given up: the link will never be needed again.
+              ...(final ? withoutSecrets(row) : {}),
             })
             .where(eq(mailOutbox.id, row.id));
           return new Error(`mail ${row.id} not delivered: ${message}`);
         }
         await tx
           .update(mailOutbox)
-          .set({ status: 'sent', attempts: row.attempts + 1, lastError: null, sentAt: new Date() })
+          .set({
+            status: 'sent',
+            attempts: row.attempts + 1,
+            lastError: null,
+            sentAt: new Date(),
+            ...withoutSecrets(row),
+          })
           .where(eq(mailOutbox.id, row.id));
         return undefined;
       });

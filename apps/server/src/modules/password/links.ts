@@ -1,4 +1,5 @@
 import type { RuntimeConfig } from '../../config';
+import type { SecretLinkRoute } from '../mail/secret-links';
 
 /** Where e-mailed links point: PUBLIC_ORIGIN, or the default local address. */
 export const DEFAULT_PUBLIC_ORIGIN = 'http://localhost:8000';
@@ -7,9 +8,14 @@ export function publicOrigin(config: Pick<RuntimeConfig, 'publicOrigin'>): strin
   return config.publicOrigin ?? DEFAULT_PUBLIC_ORIGIN;
 }
 
+/**
+ * A one-time link with its secret. The mail worker removes such links from the
+ * stored body once the mail is delivered, and the request log hides the token
+ * (`logger.ts`): keep new one-time routes in `SECRET_LINK_ROUTES`.
+ */
 export function passwordLink(
   config: Pick<RuntimeConfig, 'publicOrigin'>,
-  mode: 'passwordreset' | 'welcome',
+  mode: SecretLinkRoute,
   userId: string,
   token: string,
 ): string {
