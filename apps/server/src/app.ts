@@ -8,6 +8,7 @@ import type { Database } from './db/client';
 import './http/context';
 import { installErrorHandler, sendError, toAppError } from './http/errors';
 import { registerOpenApi } from './http/openapi';
+import { securityHeaders } from './http/security-headers';
 import { registerWebApp } from './http/web-app';
 import { createJobQueue, poolOf } from './jobs/queue';
 import { alarmMailModule } from './modules/alarm-mail/routes';
@@ -72,12 +73,11 @@ export const coldtraceApp = fp<AppOptions>(
     });
 
     await app.register(cookie);
+    // CSP, HSTS over https, nosniff, frame and referrer policies on every reply.
+    await app.register(securityHeaders, { mapTileUrl: config.mapTileUrl });
 
     app.addHook('onSend', async (request, reply, payload) => {
       void reply.header('x-request-id', request.id);
-      void reply.header('x-content-type-options', 'nosniff');
-      void reply.header('x-frame-options', 'DENY');
-      void reply.header('referrer-policy', 'same-origin');
       if (request.url.startsWith('/api/') && !reply.hasHeader('cache-control')) {
         void reply.header('cache-control', 'no-store');
       }

@@ -239,6 +239,16 @@ const envSchema = z.object({
   MAIL_RETRY_DELAY_SECONDS: int('MAIL_RETRY_DELAY_SECONDS', 1, 3600, 15),
   PASSWORD_RESET_TTL_HOURS: int('PASSWORD_RESET_TTL_HOURS', 1, 24 * 366, 72),
   REPORT_RETENTION_HOURS: int('REPORT_RETENTION_HOURS', 1, 24 * 3660, 24 * 7),
+  // The web app's build reads the same variable (the record map's tiles); the server allows its host in the CSP.
+  VITE_MAP_TILE_URL: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .default('https://{s}.tile.openstreetmap.org/{z}/{x}/{y}.png')
+      .refine((v) => /^(https?:\/\/[^/]+|\/)/i.test(v.trim()), {
+        message: 'VITE_MAP_TILE_URL must be an http(s):// URL template or a path starting with /',
+      }),
+  ),
 });
 
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -282,6 +292,8 @@ export interface Config {
   passwordResetTtlHours: number;
   /** Generated report files are deleted this long after they were requested. */
   reportRetentionHours: number;
+  /** Tile URL template of the record map (VITE_MAP_TILE_URL): its host is allowed in the CSP. */
+  mapTileUrl: string;
 }
 
 /** The configuration once the secret key is known (what the app is built with). */
@@ -346,5 +358,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     passwordResetTtlHours: e.PASSWORD_RESET_TTL_HOURS,
     reportRetentionHours: e.REPORT_RETENTION_HOURS,
+    mapTileUrl: e.VITE_MAP_TILE_URL.trim(),
   };
 }
