@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/helpers';
 import { serial, tagBySerial } from '../../../test/shipment-factories';
 import { auditEvents } from '../../db/schema-audit';
-import { tags } from '../../db/schema-shipments';
+import { records, tags } from '../../db/schema-shipments';
+import { setMembership } from '../orgs/repository';
 
 const ASSIGN = '/api/devices/xt1/admin/assign-tags/';
 
@@ -35,32 +36,75 @@ describe('POST /api/devices/xt1/admin/assign-tags/', () => {
     expect(audit).toHaveLength(2);
   });
 
-  it('accepts tag ids and moves an idle tag of another organization; a running one fails', async () => {
-    const { client, orgs } = await t.signIn({ role: 'Administrator' });
+  it('an admin of both organizations moves an idle tag by id or serial number; a tag in use there fails', async () => {
+    const { client, orgs, user } = await t.signIn({ role: 'Administrator' });
     const other = await t.createOrg();
-    const [idle] = await t.db
-      .insert(tags)
-      .values({ organizationId: other.id, serialNumber: serial('ID'), tagType: 'XT1_NFC_MU' })
-      .returning();
-    const [running] = await t.db
-      .insert(tags)
-      .values({
-        organizationId: other.id,
-        serialNumber: serial('RN'),
-        tagType: 'XT1_NFC_MU',
-        running: true,
-      })
-      .returning();
+    await setMembership(t.db, user.id, other.id, 'Administrator');
+    const tagIn = (values: { serialNumber: string; running?: boolean }) =>
+      t.db
+        .insert(tags)
+        .values({ organizationId: other.id, tagType: 'XT1_NFC_MU', ...values })
+        .returning()
+        .then((rows) => rows[0]!);
+    const idle = await tagIn({ serialNumber: serial('ID') });
+    const idleBySerial = await tagIn({ serialNumber: serial('IS') });
+    const running = await tagIn({ serialNumber: serial('RN'), running: true });
+    // In use without running: a record configured (active), not started yet.
+    const pending = await tagIn({ serialNumber: serial('PD') });
+    await t.db.insert(records).values({
+      organizationId: other.id,
+      tagId: pending.id,
+      tagSerialNumber: pending.serialNumber,
+      tagType: pending.tagType,
+      measurementInterval: 60,
+    });
     const res = await client.post(ASSIGN, {
       organization_id: orgs[0]!.id,
-      tag_ids: [String(idle!.id), running!.serialNumber],
+      tag_ids: [
+        String(idle.id),
+        idleBySerial.serialNumber,
+        running.serialNumber,
+        String(pending.id),
+      ],
     });
     expect(res.json()).toEqual({
-      assigned_ids: [String(idle!.id)],
-      failed_ids: [running!.serialNumber],
+      assigned_ids: [String(idle.id), idleBySerial.serialNumber],
+      failed_ids: [running.serialNumber, String(pending.id)],
     });
-    expect((await tagBySerial(t.db, idle!.serialNumber))?.organizationId).toBe(orgs[0]!.id);
-    expect((await tagBySerial(t.db, running!.serialNumber))?.organizationId).toBe(other.id);
+    expect((await tagBySerial(t.db, idle.serialNumber))?.organizationId).toBe(orgs[0]!.id);
+    expect((await tagBySerial(t.db, idleBySerial.serialNumber))?.organizationId).toBe(orgs[0]!.id);
+    expect((await tagBySerial(t.db, running.serialNumber))?.organizationId).toBe(other.id);
+    expect((await tagBySerial(t.db, pending.serialNumber))?.organizationId).toBe(other.id);
+    // Audited in both organizations, each naming the other one by no id or name.
+    const trail = async (organizationId: string) =>
+      t.db
+        .select()
+        .from(auditEvents)
+        .where(
+          and(eq(auditEvents.organizationId, organizationId), eq(auditEvents.entityType, 'tag')),
+        );
+    const released = await trail(other.id);
+    expect(released.map((e) => [e.action, e.entityId, e.oldValue, e.newValue])).toEqual(
+      expect.arrayContaining([
+        ['tag.release', String(idle.id), other.id, '(another organization)'],
+        ['tag.release', String(idleBySerial.id), other.id, '(another organization)'],
+      ]),
+    );
+    expect(released).toHaveLength(2);
+    const received = await trail(orgs[0]!.id);
+    expect(received.map((e) => [e.action, e.entityId, e.oldValue, e.newValue])).toEqual(
+      expect.arrayContaining([
+        ['tag.assign', String(idle.id), '(another organization)', orgs[0]!.id],
+        ['tag.assign', String(idleBySerial.id), '(another organization)', orgs[0]!.id],
+      ]),
+    );
+    expect(received).toHaveLength(2);
+    for (const e of [...released, ...received]) {
+      const text = JSON.stringify(e);
+      const otherOrg = e.organizationId === other.id ? orgs[0]! : other;
+      expect(text).not.toContain(otherOrg.id);
+      expect(text).not.toContain(otherOrg.name);
+    }
   });
 
   it('needs sysAssignTags in the session and in the target organization (404 otherwise)', async () => {
