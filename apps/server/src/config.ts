@@ -133,15 +133,9 @@ function webConcurrency() {
   );
 }
 
-/** Fastify's `trustProxy`: false, true, a hop count, or a list of addresses / CIDR ranges. */
-export type TrustProxy = boolean | number | string[];
-
-const envSchema = z.object({
-  PORT: int('PORT', 0, 65535, 8000),
-  HOST: z.preprocess(blankToUndefined, z.string().default('0.0.0.0')),
-  WEB_CONCURRENCY: webConcurrency(),
-  DATA_DIR: z.preprocess(blankToUndefined, z.string().default('./data').transform(resolvePath)),
-  DATABASE_URL: z.preprocess(
+/** An optional postgres:// or postgresql:// connection URL. */
+function postgresUrl(name: string) {
+  return z.preprocess(
     blankToUndefined,
     z
       .string()
@@ -150,10 +144,22 @@ const envSchema = z.object({
         if (v !== undefined && !/^postgres(ql)?:\/\//.test(v))
           ctx.addIssue({
             code: 'custom',
-            message: 'DATABASE_URL must be a postgres:// or postgresql:// connection URL',
+            message: `${name} must be a postgres:// or postgresql:// connection URL`,
           });
       }),
-  ),
+  );
+}
+
+/** Fastify's `trustProxy`: false, true, a hop count, or a list of addresses / CIDR ranges. */
+export type TrustProxy = boolean | number | string[];
+
+const envSchema = z.object({
+  PORT: int('PORT', 0, 65535, 8000),
+  HOST: z.preprocess(blankToUndefined, z.string().default('0.0.0.0')),
+  WEB_CONCURRENCY: webConcurrency(),
+  DATA_DIR: z.preprocess(blankToUndefined, z.string().default('./data').transform(resolvePath)),
+  DATABASE_URL: postgresUrl('DATABASE_URL'),
+  MIGRATION_DATABASE_URL: postgresUrl('MIGRATION_DATABASE_URL'),
   SECRET_KEY: optionalString('SECRET_KEY', 32),
   ADMIN_EMAIL: z.preprocess(
     blankToUndefined,
@@ -263,8 +269,16 @@ export interface Config {
   webConcurrency: number;
   /** Absolute. Holds the embedded PostgreSQL cluster and the generated secret key. */
   dataDir: string;
-  /** External PostgreSQL; when absent an embedded one is started in `dataDir/postgres`. */
+  /**
+   * External PostgreSQL, as the application role (every query the server makes); when
+   * absent an embedded one is started in `dataDir/postgres` with both roles made for it.
+   */
   databaseUrl: string | undefined;
+  /**
+   * External PostgreSQL as the owner role: migrations and grants (MIGRATION_DATABASE_URL).
+   * Absent: `databaseUrl` migrates too (one role; the audit trail is not protected from it).
+   */
+  migrationDatabaseUrl: string | undefined;
   /** From the environment; when absent `secret-key.ts` generates one and keeps it in the data folder. */
   secretKey: string | undefined;
   adminEmail: string;
@@ -323,12 +337,19 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(problems);
   }
   const e = result.data;
+  if (e.MIGRATION_DATABASE_URL !== undefined && e.DATABASE_URL === undefined) {
+    throw new ConfigError([
+      'MIGRATION_DATABASE_URL (the owner role) needs DATABASE_URL (the application role); ' +
+        'without DATABASE_URL the embedded PostgreSQL makes both roles itself',
+    ]);
+  }
   return {
     port: e.PORT,
     host: e.HOST,
     webConcurrency: e.WEB_CONCURRENCY,
     dataDir: e.DATA_DIR,
     databaseUrl: e.DATABASE_URL,
+    migrationDatabaseUrl: e.MIGRATION_DATABASE_URL,
     secretKey: e.SECRET_KEY,
     adminEmail: e.ADMIN_EMAIL.toLowerCase(),
     adminPassword: e.ADMIN_PASSWORD,

@@ -6,6 +6,8 @@ import { ConfigError, loadConfig, type Config, type RuntimeConfig } from './conf
 import { openDatabase, type DatabaseHandle } from './db/client';
 import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from './db/embedded';
 import { runMigrations, withStartupLock } from './db/migrate';
+import { applyGrants, roleProblems } from './db/roles';
+import { isDatabaseUnavailable } from './db/unavailable';
 import { ADMIN_USERNAME, seed } from './db/seed';
 import { createLogger } from './logger';
 import { withSecretKey } from './secret-key';
@@ -49,10 +51,15 @@ const checkpoint = () => {
   if (stopping) throw new Stopping();
 };
 
-/** The once-only part: secret key, database, migrations and seed. Leaves `database` open. */
+/**
+ * The once-only part: secret key, database, migrations (as the owner role),
+ * grants to the application role, and seed (as the application role). Leaves
+ * `database` (the application role's pool) open.
+ */
 async function prepare(): Promise<{ runtime: RuntimeConfig; url: string }> {
   const runtime = await withSecretKey(config);
   let url = config.databaseUrl;
+  let ownerUrl = config.migrationDatabaseUrl;
   if (url === undefined) {
     embedded = await startEmbeddedPostgres({
       dataDir: config.dataDir,
@@ -61,21 +68,48 @@ async function prepare(): Promise<{ runtime: RuntimeConfig; url: string }> {
       database: EMBEDDED_DATABASE,
       log: { info: (m) => log.info(m), warn: (m) => log.warn(m), debug: (m) => log.debug(m) },
     });
-    url = embedded.url;
+    url = embedded.appUrl;
+    ownerUrl = embedded.ownerUrl;
   }
   checkpoint();
   const opened = openDatabase(url, { log });
   database = opened;
-  const seeded = await withStartupLock(opened.pool, async (db) => {
-    await runMigrations(db);
-    return seed(
-      db,
-      runtime,
-      { info: (m) => log.info(m), warn: (m) => log.warn(m) },
-      // Demo records go through the pool, several at a time, while this connection holds the lock.
-      { demoRecords: true, pool: opened.db },
+  const owner = ownerUrl === undefined ? undefined : openDatabase(ownerUrl, { max: 2, log });
+  let seeded;
+  try {
+    seeded = await withStartupLock((owner ?? opened).pool, async (db) => {
+      await runMigrations(db);
+      if (owner) {
+        const problems = await roleProblems(owner.pool, opened.pool);
+        if (problems.sameRole) {
+          log.warn(
+            'MIGRATION_DATABASE_URL and DATABASE_URL log in as the same role: the audit trail ' +
+              'is not protected against the application role (docs/security.md)',
+          );
+        } else {
+          await applyGrants(db, problems.appRole);
+        }
+        for (const problem of problems.warnings) log.warn(problem);
+      }
+      return seed(
+        opened.db,
+        runtime,
+        { info: (m) => log.info(m), warn: (m) => log.warn(m) },
+        // Demo records go through the pool, several at a time, while the lock is held.
+        { demoRecords: true, pool: opened.db },
+      );
+    });
+  } finally {
+    await owner?.close();
+  }
+  if (!owner) {
+    log.warn(
+      'MIGRATION_DATABASE_URL is not set: the server migrates and runs as the one role of ' +
+        'DATABASE_URL, which owns the tables, so that role could switch the append-only audit ' +
+        'trail off. Give an owner role as MIGRATION_DATABASE_URL and an application role as ' +
+        'DATABASE_URL (docs/security.md).',
     );
-  });
+  }
   // Right after seeding, before anything else can fail: the generated password is shown only once.
   if (seeded.generatedAdminPassword !== undefined) {
     log.warn(
@@ -158,6 +192,21 @@ async function shutdown(signal: string): Promise<void> {
   log.info('stopped');
   process.exit(0);
 }
+
+// Last resort: a lost database connection whose error nobody caught must not end the
+// server (it answers 503 and recovers); a rejection nobody awaited is logged. Any other
+// uncaught exception leaves the process in an unknown state: exit (a worker is replaced).
+process.on('unhandledRejection', (err) => {
+  log.error({ err }, 'unhandled promise rejection');
+});
+process.on('uncaughtException', (err) => {
+  if (isDatabaseUnavailable(err)) {
+    log.error({ err }, 'database connection lost (uncaught): continuing');
+    return;
+  }
+  log.fatal({ err }, `uncaught exception: ${err.message}`);
+  process.exit(1);
+});
 
 for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) {
   process.on(signal, () => void shutdown(signal));

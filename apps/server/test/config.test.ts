@@ -14,6 +14,7 @@ describe('loadConfig', () => {
       webConcurrency: 1,
       dataDir: path.join(REPO_ROOT, 'data'),
       databaseUrl: undefined,
+      migrationDatabaseUrl: undefined,
       secretKey: undefined,
       adminEmail: 'admin@coldtrace.local',
       adminPassword: undefined,
@@ -43,6 +44,7 @@ describe('loadConfig', () => {
       HOST: '127.0.0.1',
       DATA_DIR: 'var/data',
       DATABASE_URL: 'postgres://u:p@db:5432/coldtrace',
+      MIGRATION_DATABASE_URL: 'postgresql://owner:p@db:5432/coldtrace',
       SECRET_KEY: 'x'.repeat(40),
       ADMIN_EMAIL: 'Boss@Example.com',
       ADMIN_PASSWORD: 'long-enough',
@@ -65,6 +67,7 @@ describe('loadConfig', () => {
       host: '127.0.0.1',
       dataDir: path.join(REPO_ROOT, 'var/data'),
       databaseUrl: 'postgres://u:p@db:5432/coldtrace',
+      migrationDatabaseUrl: 'postgresql://owner:p@db:5432/coldtrace',
       adminEmail: 'boss@example.com',
       seedDemo: false,
       logLevel: 'warn',
@@ -77,6 +80,18 @@ describe('loadConfig', () => {
       webDist: '/srv/web',
       embeddedPg: { port: 6000, exact: true },
     });
+  });
+
+  it('MIGRATION_DATABASE_URL (the owner role) needs DATABASE_URL (the application role)', () => {
+    expect(() => loadConfig({ MIGRATION_DATABASE_URL: 'postgres://owner:p@db/coldtrace' })).toThrow(
+      /MIGRATION_DATABASE_URL .* needs DATABASE_URL/,
+    );
+    expect(
+      loadConfig({
+        DATABASE_URL: 'postgres://app:p@db/coldtrace',
+        MIGRATION_DATABASE_URL: ' ',
+      }).migrationDatabaseUrl,
+    ).toBeUndefined();
   });
 
   it('treats empty values as unset and parses TRUST_PROXY forms', () => {
@@ -106,6 +121,7 @@ describe('loadConfig', () => {
       loadConfig({
         PORT: 'eighty',
         DATABASE_URL: 'mysql://nope',
+        MIGRATION_DATABASE_URL: 'owner:p@db/coldtrace',
         SECRET_KEY: 'short',
         ADMIN_EMAIL: 'not-an-email',
         ADMIN_PASSWORD: 'abc',
@@ -123,6 +139,7 @@ describe('loadConfig', () => {
     for (const name of [
       'PORT',
       'DATABASE_URL',
+      'MIGRATION_DATABASE_URL',
       'SECRET_KEY',
       'ADMIN_EMAIL',
       'ADMIN_PASSWORD',

@@ -14,6 +14,7 @@ import { inject } from 'vitest';
 import { buildApp } from '../src/app';
 import { loadConfig, type RuntimeConfig } from '../src/config';
 import { openDatabase, type Database, type DatabaseHandle } from '../src/db/client';
+import { EMBEDDED_OWNER_ROLE } from '../src/db/roles';
 import { termsOfService, tosAgreements, users, type UserRow } from '../src/db/schema';
 import { hashPassword } from '../src/modules/auth/passwords';
 import { findActiveTerms } from '../src/modules/legal/repository';
@@ -59,7 +60,7 @@ export async function createDatabaseFromTemplate(name = `ct_test_${uid()}`): Pro
   await client.connect();
   try {
     await client.query(
-      `CREATE DATABASE ${client.escapeIdentifier(name)} TEMPLATE ${client.escapeIdentifier(inject('pgTemplate'))}`,
+      `CREATE DATABASE ${client.escapeIdentifier(name)} TEMPLATE ${client.escapeIdentifier(inject('pgTemplate'))} OWNER ${EMBEDDED_OWNER_ROLE}`,
     );
   } finally {
     await client.end();
@@ -98,8 +99,15 @@ export interface CreateUserOptions {
 
 export interface TestApp {
   app: FastifyInstance;
+  /** The application role's connection, as the app under test has (what the server may do). */
   db: Database;
   handle: DatabaseHandle;
+  /**
+   * The owner role's connection, for fixtures the application role may not write
+   * (e.g. to change a row of an append-only table). Connects on first use.
+   */
+  ownerDb: Database;
+  ownerHandle: DatabaseHandle;
   config: RuntimeConfig;
   databaseName: string;
   inject(opts: InjectOptions): Promise<LightMyRequestResponse>;
@@ -215,7 +223,9 @@ export interface CreateTestAppOptions {
 export async function createTestApp(opts: CreateTestAppOptions = {}): Promise<TestApp> {
   const databaseName = opts.databaseName ?? (await createDatabaseFromTemplate());
   const config = testConfig(opts.config);
-  const handle = openDatabase(`${inject('pgBaseUrl')}/${databaseName}`, { max: 5 });
+  const handle = openDatabase(`${inject('pgAppBaseUrl')}/${databaseName}`, { max: 5 });
+  // pg pools connect lazily: a test file that never uses it opens no connection.
+  const ownerHandle = openDatabase(`${inject('pgOwnerBaseUrl')}/${databaseName}`, { max: 2 });
   const app = await buildApp({
     config,
     db: handle.db,
@@ -261,6 +271,8 @@ export async function createTestApp(opts: CreateTestAppOptions = {}): Promise<Te
     app,
     db,
     handle,
+    ownerDb: ownerHandle.db,
+    ownerHandle,
     config,
     databaseName,
     inject: (o) => app.inject(o),
@@ -288,6 +300,7 @@ export async function createTestApp(opts: CreateTestAppOptions = {}): Promise<Te
     async close() {
       await app.close();
       await handle.close();
+      await ownerHandle.close();
     },
   };
 }

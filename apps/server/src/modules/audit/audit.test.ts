@@ -51,8 +51,9 @@ describe('audit trail', () => {
   });
 
   it('refuses UPDATE, DELETE and TRUNCATE, even from the owner', async () => {
+    // The application role may not even try (test/db-roles.test.ts); the owner meets the trigger.
     const refusal = (statement: string) =>
-      t.handle.pool.query(statement).then(
+      t.ownerHandle.pool.query(statement).then(
         () => 'done',
         (err: Error) => err.message,
       );

@@ -302,8 +302,8 @@ describe('notifications, signatures and the audit trail', () => {
         sql`select count(*)::int as n from alarm_signatures where record_id = ${Number(recordId)}`,
       );
       expect(rows[0]!.n).toBe(2);
-      // Append-only: the database refuses to change a signature.
-      const refused = await t.db
+      // Append-only: the database refuses to change a signature, even to its owner.
+      const refused = await t.ownerDb
         .execute(sql`delete from alarm_signatures where record_id = ${Number(recordId)}`)
         .then(
           () => 'changed',
