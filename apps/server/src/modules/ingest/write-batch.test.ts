@@ -24,7 +24,12 @@ describe('write batch', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp();
-    await t.db.execute(sql`create table wb_items (id int primary key, label text not null)`);
+    // A scratch table: made by the owner role, written by the application role as the server is.
+    const app = await t.db.execute<{ role: string }>(sql`select current_user as role`);
+    await t.ownerDb.execute(sql`create table wb_items (id int primary key, label text not null)`);
+    await t.ownerDb.execute(
+      sql`grant select, insert, update on wb_items to ${sql.identifier(app.rows[0]!.role)}`,
+    );
   });
   afterAll(() => t.close());
 
