@@ -28,6 +28,7 @@ import { recordsRoutes } from './modules/records/routes';
 import { reportsRoutes } from './modules/reports/routes';
 import { calibrationRoutes } from './modules/calibration/routes';
 import { displayRulesRoutes } from './modules/display-rules/routes';
+import { healthRoutes } from './modules/health/routes';
 import { tagAssignmentRoutes } from './modules/tag-assignment/routes';
 import { tokenRoutes } from './modules/tokens/routes';
 import { usersRoutes } from './modules/users/routes';
@@ -104,6 +105,7 @@ export const coldtraceApp = fp<AppOptions>(
     await app.register(usersRoutes);
     await app.register(keysRoutes);
     await app.register(tagAssignmentRoutes);
+    await app.register(healthRoutes);
     await registerWebApp(app, config.webDist);
   },
   { name: 'coldtrace', fastify: '5.x' },

@@ -22,18 +22,22 @@ export interface ServerProcess {
   exited: Promise<void>;
 }
 
-/** Starts `apps/server/src/server.ts` and waits until it answers (30 s at most). */
+/**
+ * Starts `apps/server/src/server.ts` and waits until it answers (30 s at most).
+ * `databaseUrl` undefined: the server starts its own embedded PostgreSQL in `dataDir`.
+ */
 export async function startServerProcess(
-  databaseUrl: string,
+  databaseUrl: string | undefined,
   port: number,
   dataDir: string,
   env: Record<string, string> = {},
 ): Promise<ServerProcess> {
+  const { DATABASE_URL: _ignored, MIGRATION_DATABASE_URL: _ignoredToo, ...inherited } = process.env;
   const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/server.ts'], {
     cwd: REPO_ROOT,
     env: {
-      ...process.env,
-      DATABASE_URL: databaseUrl,
+      ...inherited,
+      ...(databaseUrl === undefined ? {} : { DATABASE_URL: databaseUrl }),
       PORT: String(port),
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',

@@ -22,6 +22,8 @@ export const ERROR_CODES = {
   UNSUPPORTED_MEDIA_TYPE: 415,
   THROTTLED: 429,
   INTERNAL: 500,
+  /** The database is unreachable for the moment (the reply carries Retry-After): try again. */
+  SERVICE_UNAVAILABLE: 503,
 } as const;
 export type TErrorCode = keyof typeof ERROR_CODES;
 export const ZErrorCode = z.enum(Object.keys(ERROR_CODES) as [TErrorCode, ...TErrorCode[]]);

@@ -18,6 +18,7 @@ export * from './calls/admin';
 export * from './calls/reports';
 export * from './calls/alarm-mail';
 export * from './calls/notifications';
+export * from './calls/health';
 export * from './calls/index';
 export * from './entities/common';
 export * from './entities/calibration';

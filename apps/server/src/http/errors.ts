@@ -8,6 +8,7 @@ import {
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
+import { isDatabaseUnavailable } from '../db/unavailable';
 
 /**
  * The one error catalogue of the server (architecture convention 3). Throw an
@@ -29,6 +30,18 @@ export class AppError extends Error {
     this.statusCode = ERROR_CODES[code];
   }
 }
+
+/** Seconds a client is told to wait (Retry-After) while the database is unreachable. */
+export const RETRY_AFTER_SECONDS = 5;
+
+/** 503 while the database is away: the server is up and recovers by itself. */
+export const serviceUnavailable = () =>
+  new AppError(
+    'SERVICE_UNAVAILABLE',
+    'The service is temporarily unavailable (its database cannot be reached). Try again shortly.',
+    undefined,
+    { 'retry-after': String(RETRY_AFTER_SECONDS) },
+  );
 
 export const notFound = (what: string) => new AppError('NOT_FOUND', `${what} not found`);
 
@@ -137,6 +150,14 @@ export function toAppError(error: unknown, request: FastifyRequest, bodyLimit: n
     const message =
       typeof err.code === 'string' && err.code.startsWith('FST_') ? err.message : 'Bad request';
     return new AppError(code, message);
+  }
+  if (isDatabaseUnavailable(err)) {
+    // Not the query's fault: logged without the query or its parameters.
+    request.log.warn(
+      { code: (err.cause as { code?: unknown } | undefined)?.code ?? err.code },
+      'database unavailable: answered 503',
+    );
+    return serviceUnavailable();
   }
   request.log.error({ err }, 'unhandled error');
   return new AppError('INTERNAL', 'Internal server error');

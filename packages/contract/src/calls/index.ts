@@ -5,6 +5,7 @@ import { alarmCalls } from './alarms';
 import { authCalls } from './auth';
 import { devicesIngestCalls } from './devices-ingest';
 import { devicesQueryCalls } from './devices-query';
+import { healthCalls } from './health';
 import { notificationCalls } from './notifications';
 import { orgSettingsCalls } from './org-settings';
 import { productsCalls } from './products';
@@ -25,4 +26,5 @@ export const allCalls = [
   ...adminCalls,
   ...alarmMailCalls,
   ...notificationCalls,
+  ...healthCalls,
 ] as const;
