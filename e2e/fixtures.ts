@@ -1,4 +1,5 @@
 import { expect, type Page } from '@playwright/test';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { E2E_ADMIN } from '../playwright.config';
 
@@ -19,6 +20,15 @@ export async function signIn(page: Page, who = E2E_ADMIN, expectSuccess = true):
 export async function openSettingsItem(page: Page, item: string): Promise<void> {
   await page.getByRole('button', { name: 'Settings' }).click();
   await page.getByRole('menuitem', { name: item }).click();
+}
+
+/**
+ * Loads axe-core into the page. Evaluated through the DevTools protocol: the
+ * app's Content-Security-Policy (script-src 'self') refuses an inline
+ * <script>, which is what `page.addScriptTag` would add.
+ */
+export async function injectAxe(page: Page): Promise<void> {
+  await page.evaluate(readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8'));
 }
 
 interface AxeViolation {
@@ -43,7 +53,7 @@ export async function expectNoAccessibilityViolations(page: Page): Promise<void>
         .map((a) => a.finished.catch(() => undefined)),
     ),
   );
-  await page.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
+  await injectAxe(page);
   const violations = await page.evaluate(async () => {
     const axe = (
       window as unknown as {

@@ -1,17 +1,14 @@
 import { execFileSync } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { expect, test, type Page } from '@playwright/test';
-import { createRequire } from 'node:module';
-import { signIn } from './fixtures';
-
-const require = createRequire(import.meta.url);
+import { injectAxe, signIn } from './fixtures';
 
 /**
  * axe-core (WCAG 2 A and AA) on the reports card only: the whole page is
  * e2e/record-detail.spec.ts's to check.
  */
 async function expectCardAccessible(page: Page): Promise<void> {
-  await page.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
+  await injectAxe(page);
   const violations = await page.evaluate(async () => {
     const axe = (
       window as unknown as {

@@ -1,3 +1,5 @@
+// First: before the contract's schemas are built.
+import './zod-config';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app';
