@@ -10,6 +10,7 @@ import {
   EMBEDDED_APP_ROLE,
   EMBEDDED_OWNER_ROLE,
   ensureEmbeddedRoles,
+  roleProblems,
 } from '../src/db/roles';
 import { alarmMailEvents, notificationLog } from '../src/db/schema-alarm-mail';
 import { alarmSignatures } from '../src/db/schema-notifications';
@@ -209,6 +210,24 @@ describe('the application role', () => {
         delete: false,
         truncate: false,
       });
+    }
+  });
+
+  it('the start-up check warns of one role for both and of a superuser application role', async () => {
+    const superuser = openDatabase(`${inject('pgBaseUrl')}/${t.databaseName}`, { max: 1 });
+    try {
+      expect(await roleProblems(t.ownerHandle.pool, t.handle.pool)).toEqual({
+        appRole: EMBEDDED_APP_ROLE,
+        sameRole: false,
+        warnings: [],
+      });
+      expect(await roleProblems(t.ownerHandle.pool, t.ownerHandle.pool)).toMatchObject({
+        sameRole: true,
+      });
+      const asSuperuser = await roleProblems(t.ownerHandle.pool, superuser.pool);
+      expect(asSuperuser.warnings).toEqual([expect.stringMatching(/is a superuser/)]);
+    } finally {
+      await superuser.close();
     }
   });
 
