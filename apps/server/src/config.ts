@@ -150,8 +150,28 @@ function postgresUrl(name: string) {
   );
 }
 
-/** Fastify's `trustProxy`: false, true, a hop count, or a list of addresses / CIDR ranges. */
-export type TrustProxy = boolean | number | string[];
+/**
+ * Fastify's `trustProxy`: false, a hop count, or a list of addresses / CIDR ranges.
+ * TRUST_PROXY=true means one hop (never Fastify's `true`, which believes the
+ * left-most X-Forwarded-For address a client may have forged).
+ */
+export type TrustProxy = false | number | string[];
+
+/**
+ * The `trustProxy` option Fastify is given. A hop count becomes "trust the
+ * nearest N addresses" (the socket peer and the N-1 proxies before it), so the
+ * client address is the one the outermost trusted proxy appended; Fastify 5
+ * itself treats a bare number as "trust nothing". With a hop count the server
+ * must be reachable only through the proxy; a list of the proxies' addresses
+ * (or CIDR ranges) also checks who the peer is.
+ */
+export function fastifyTrustProxy(
+  trustProxy: TrustProxy,
+): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof trustProxy !== 'number') return trustProxy;
+  const hops = trustProxy;
+  return (_address, hop) => hop < hops;
+}
 
 const envSchema = z.object({
   PORT: int('PORT', 0, 65535, 8000),
@@ -182,7 +202,7 @@ const envSchema = z.object({
       .transform((v): TrustProxy => {
         if (v === undefined) return false;
         const s = v.trim().toLowerCase();
-        if (['1', 'true', 'yes', 'on'].includes(s)) return true;
+        if (['true', 'yes', 'on'].includes(s)) return 1;
         if (['0', 'false', 'no', 'off'].includes(s)) return false;
         if (/^\d+$/.test(s)) return Number(s);
         return s

@@ -96,7 +96,9 @@ describe('loadConfig', () => {
 
   it('treats empty values as unset and parses TRUST_PROXY forms', () => {
     expect(loadConfig({ PORT: '', SEED_DEMO: ' ' })).toMatchObject({ port: 8000, seedDemo: true });
-    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    // true means one proxy hop: Fastify's own true would believe a forged left-most X-Forwarded-For.
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(1);
     expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
   });
 

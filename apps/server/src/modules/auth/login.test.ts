@@ -2,6 +2,7 @@ import { ZUser } from '@coldtrace/contract';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/helpers';
+import { loadConfig } from '../../config';
 import { sessions } from '../../db/schema';
 import { sessionIdOf } from './cookies';
 
@@ -129,5 +130,41 @@ describe('login throttling per client address', () => {
     const res = await client.login(fresh.username, fresh.password);
     expect(res.statusCode).toBe(429);
     expect(res.json().code).toBe('THROTTLED');
+  });
+});
+
+describe('login throttling behind a proxy (TRUST_PROXY)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({
+      config: {
+        // As an operator writes it: TRUST_PROXY=true means one hop.
+        trustProxy: loadConfig({ TRUST_PROXY: 'true' }).trustProxy,
+        loginThrottle: { maxPerAccount: 100, maxPerAddress: 3, windowMinutes: 15 },
+      },
+    });
+  });
+  afterAll(() => t.close());
+
+  it('a forged X-Forwarded-For does not bypass the per-address limit', async () => {
+    const users = await Promise.all([1, 2, 3, 4, 5].map(() => t.createUser()));
+    // One client (198.51.100.7) through one proxy (10.0.0.1), which appends the
+    // address it saw to whatever the client sent; the client rotates its forged value.
+    const through = (forged: string) =>
+      t.client({
+        remoteAddress: '10.0.0.1',
+        headers: { 'x-forwarded-for': `${forged}, 198.51.100.7` },
+      });
+    for (const [i, u] of users.slice(0, 3).entries()) {
+      expect((await through(`1.2.3.${i}`).login(u.username, 'wrong')).statusCode).toBe(400);
+    }
+    const res = await through('1.2.3.99').login(users[3]!.username, users[3]!.password);
+    expect(res.statusCode).toBe(429);
+    // Another client behind the same proxy is not affected.
+    const other = t.client({
+      remoteAddress: '10.0.0.1',
+      headers: { 'x-forwarded-for': '198.51.100.8' },
+    });
+    expect((await other.login(users[4]!.username, users[4]!.password)).statusCode).toBe(200);
   });
 });

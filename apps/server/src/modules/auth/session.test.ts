@@ -158,7 +158,7 @@ describe('session, organizations and logout', () => {
 
     const proxied = await createTestApp({
       databaseName: t.databaseName,
-      config: { trustProxy: true },
+      config: { trustProxy: 1 },
     });
     try {
       const c = proxied.client({ headers: { 'x-forwarded-proto': 'https' } });
