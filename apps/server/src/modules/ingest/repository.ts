@@ -453,7 +453,8 @@ export async function lockRecordCovering(
       and(
         ofTag(organizationId, tagId),
         sql`${records.startTimeSeconds} is not null`,
-        sql`${records.startTimeSeconds} <= ${time}`,
+        // Whole seconds: a timestamp with milliseconds is no bigint (it answered 500).
+        sql`${records.startTimeSeconds} <= ${Math.floor(time)}`,
       ),
     )
     .orderBy(desc(records.startTimeSeconds))
