@@ -175,8 +175,17 @@ export function createUsersService(app: FastifyInstance) {
             lastName: body.last_name,
             passwordHash: UNUSABLE_PASSWORD,
           })
+          // A registration of the same username or address at the same moment won the race.
+          .onConflictDoNothing()
           .returning();
-        await setMembership(tx, user!.id, body.organization_id, role.name);
+        if (!user) {
+          const field = (await repo.findUserByUsernameOrEmail(tx, body.username, '')).length
+            ? 'username'
+            : 'email';
+          const message = `A user with this ${field === 'email' ? 'e-mail address' : field} was registered at the same moment; try again`;
+          throw new AppError('CONFLICT', message, { [field]: message });
+        }
+        await setMembership(tx, user.id, body.organization_id, role.name);
         await recordAudit(tx, audit(request, principal, body.organization_id), [
           {
             action: 'user.register',

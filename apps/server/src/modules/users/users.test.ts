@@ -225,6 +225,20 @@ describe('Manage Users: list, register, role, lock', () => {
     expect(Object.keys(again.json().fields)).toEqual(['email']);
   });
 
+  it('registrations of one new address at the same moment make one account, never a 500', async () => {
+    const email = `race_${uid()}@example.test`;
+    const results = await Promise.all(
+      Array.from({ length: 4 }, () => admin.client.post(USERS, registerBody({ email }))),
+    );
+    const statuses = results.map((r) => r.statusCode);
+    expect(statuses.filter((s) => s === 200).length, statuses.join()).toBeGreaterThanOrEqual(1);
+    expect(
+      statuses.every((s) => s === 200 || s === 409),
+      statuses.join(),
+    ).toBe(true);
+    expect(await t.db.select().from(users).where(eq(users.email, email))).toHaveLength(1);
+  });
+
   it('an existing person who never chose a password gets a new welcome link instead', async () => {
     const otherAdmin = await t.signIn({ role: 'Administrator' });
     const otherRoles = z
