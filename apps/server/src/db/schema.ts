@@ -168,7 +168,10 @@ export const loginAttempts = pgTable(
   {
     id: uuid('id').primaryKey().defaultRandom(),
     key: text('key').notNull(),
-    kind: text('kind', { enum: ['account', 'address'] }).notNull(),
+    /** account, address and device (sign-in throttling); reset-account and reset-address (reset mails). */
+    kind: text('kind', {
+      enum: ['account', 'address', 'device', 'reset-account', 'reset-address'],
+    }).notNull(),
     failedAt: timestamptz('failed_at').notNull().defaultNow(),
   },
   (t) => [index('login_attempts_lookup_idx').on(t.kind, t.key, t.failedAt)],

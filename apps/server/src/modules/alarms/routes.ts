@@ -1,6 +1,7 @@
 import { xt1AlarmAcknowledge, xt1AlarmDismiss } from '@coldtrace/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { registerCall } from '../../http/register-call';
+import { DEVICE_COOKIE } from '../auth/device-cookie';
 import type { Principal } from '../auth/principal';
 import { createAlarmsService, type ActionContext } from './service';
 
@@ -11,6 +12,7 @@ export async function alarmsRoutes(app: FastifyInstance): Promise<void> {
     principal,
     requestId: request.id,
     clientIp: request.ip,
+    deviceCookie: request.cookies[DEVICE_COOKIE],
   });
 
   registerCall(app, xt1AlarmAcknowledge, async ({ body, request, requirePrincipal }) =>

@@ -88,6 +88,8 @@ export interface ActionContext {
   principal: Principal;
   requestId: string;
   clientIp: string;
+  /** The `deviceid` cookie (a known browser is not subject to the account's password throttling). */
+  deviceCookie?: string | undefined;
 }
 
 export function createAlarmsService(app: FastifyInstance) {
@@ -107,7 +109,13 @@ export function createAlarmsService(app: FastifyInstance) {
       const { principal } = ctx;
       const organizationId = organizationOf(principal);
       const { scope } = await resolveScope(db, organizationId, body);
-      await notifications.verifySignaturePassword(app, principal, body.password, ctx.clientIp);
+      await notifications.verifySignaturePassword(
+        app,
+        principal,
+        body.password,
+        ctx.clientIp,
+        ctx.deviceCookie,
+      );
       const at = new Date();
       const name = printedName(principal.user);
       await db.transaction(async (tx) => {

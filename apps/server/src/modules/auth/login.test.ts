@@ -1,9 +1,9 @@
 import { ZUser } from '@coldtrace/contract';
-import { eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/helpers';
 import { loadConfig } from '../../config';
-import { sessions } from '../../db/schema';
+import { loginAttempts, sessions } from '../../db/schema';
 import { sessionIdOf } from './cookies';
 
 describe('POST /api/auth/login/', () => {
@@ -82,9 +82,15 @@ describe('POST /api/auth/login/', () => {
     expect(right.json().code).toBe('ACCOUNT_LOCKED');
   });
 
-  it('throttles an account after 5 failures, even with the right password', async () => {
+  it("a stranger's 5 wrong passwords throttle new clients, not the user's known browser", async () => {
     const user = await t.createUser();
     const victim = await t.createUser();
+    // The user signed in on this browser before: it holds a device cookie.
+    const known = fromNewAddress();
+    const first = await known.login(user.username, user.password);
+    expect(first.statusCode).toBe(200);
+    expect(String(first.headers['set-cookie'])).toMatch(/deviceid=[^;]+;.*Path=\/api\/;.*HttpOnly/);
+
     for (let i = 0; i < 5; i += 1) {
       expect((await fromNewAddress().login(user.email, `wrong-${i}`)).statusCode).toBe(400);
     }
@@ -94,11 +100,62 @@ describe('POST /api/auth/login/', () => {
     expect(res.json().message).toMatch(
       /Too many failed sign-in attempts\. Try again in \d+ minutes?\./,
     );
-    expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+    const retryAfter = Number(res.headers['retry-after']);
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    // The known browser signs in regardless.
+    expect((await known.login(user.username, user.password)).statusCode).toBe(200);
     // Another account is not affected.
     expect((await fromNewAddress().login(victim.username, victim.password)).statusCode).toBe(200);
   });
 
+  /** Moves the account's failures into the past, as if `ms` had gone by. */
+  const age = (userId: string, ms: number) =>
+    t.db
+      .update(loginAttempts)
+      .set({ failedAt: sql`${loginAttempts.failedAt} - make_interval(secs => ${ms / 1000})` })
+      .where(and(eq(loginAttempts.kind, 'account'), eq(loginAttempts.key, `user:${userId}`)));
+
+  it('beyond 5 failures a stranger waits 1, 2, 4... minutes between attempts, not a wall', async () => {
+    const user = await t.createUser();
+    for (let i = 0; i < 5; i += 1) await fromNewAddress().login(user.username, 'wrong');
+    expect((await fromNewAddress().login(user.username, 'wrong')).statusCode).toBe(429);
+    await age(user.id, 61_000);
+    // One attempt is admitted after a minute; its failure doubles the delay.
+    expect((await fromNewAddress().login(user.username, 'wrong')).statusCode).toBe(400);
+    const next = await fromNewAddress().login(user.username, user.password);
+    expect(next.statusCode).toBe(429);
+    expect(Number(next.headers['retry-after'])).toBeGreaterThan(60);
+    expect(Number(next.headers['retry-after'])).toBeLessThanOrEqual(120);
+    await age(user.id, 121_000);
+    // The right password passes once the delay is over, and clears the failures.
+    expect((await fromNewAddress().login(user.username, user.password)).statusCode).toBe(200);
+    expect((await fromNewAddress().login(user.username, 'wrong')).statusCode).toBe(400);
+  });
+
+  it('a device cookie is trusted for its own user only, and not after its own 5 failures', async () => {
+    const user = await t.createUser();
+    const other = await t.createUser();
+    const known = fromNewAddress();
+    expect((await known.login(other.username, other.password)).statusCode).toBe(200);
+    expect((await known.login(user.username, user.password)).statusCode).toBe(200);
+    // A stranger spends the account's allowance.
+    for (let i = 0; i < 5; i += 1) await fromNewAddress().login(user.username, 'wrong');
+    // The browser remembers both users; an altered entry, or another user's, is a stranger's.
+    const [mine, others] = known.cookies.get('deviceid')!.split('~');
+    expect(others).toBeDefined();
+    for (const value of [mine!.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A')), others!]) {
+      const forged = fromNewAddress();
+      forged.cookies.set('deviceid', value);
+      expect((await forged.login(user.username, user.password)).statusCode).toBe(429);
+    }
+    // Wrong passwords from the known browser count against its cookie only...
+    for (let i = 0; i < 5; i += 1) {
+      expect((await known.login(user.username, 'wrong')).statusCode).toBe(400);
+    }
+    // ...and after 5 of them the cookie is no longer trusted.
+    expect((await known.login(user.username, user.password)).statusCode).toBe(429);
+  });
   it('unknown accounts are throttled like known ones (no enumeration through throttling)', async () => {
     for (let i = 0; i < 5; i += 1) await fromNewAddress().login('ghost-user', 'x');
     expect((await fromNewAddress().login('ghost-user', 'x')).statusCode).toBe(429);

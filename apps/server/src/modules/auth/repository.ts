@@ -196,82 +196,84 @@ export async function upsertOrgSettings(
     .onConflictDoUpdate({ target: [userOrgSettings.userId, userOrgSettings.organizationId], set });
 }
 
-// ---- login throttling -----------------------------------------------------------------------
+// ---- password attempt throttling ----------------------------------------------------------
 
-export interface FailureCounts {
-  account: { count: number; oldest: Date | null };
-  address: { count: number; oldest: Date | null };
+/**
+ * What a failure is counted against: a sign-in account (`user:<id>`, or
+ * `login:<name>` for an unknown one), a client address, a device cookie's id,
+ * and the password reset request limits (per e-mail address and per client address).
+ */
+export type AttemptKind = 'account' | 'address' | 'device' | 'reset-account' | 'reset-address';
+
+export interface AttemptKey {
+  kind: AttemptKind;
+  key: string;
 }
 
-export async function countRecentFailures(
-  db: Db,
-  keys: { account: string; address: string },
-  since: Date,
-): Promise<FailureCounts> {
-  const rows = await db
+/** Advisory lock classes: keys are always locked in this order, so two attempts cannot deadlock. */
+const LOCK_ORDER: Record<AttemptKind, number> = {
+  device: 3,
+  account: 1,
+  address: 2,
+  'reset-account': 4,
+  'reset-address': 5,
+};
+const rank = (k: AttemptKey) =>
+  ['device', 'account', 'address', 'reset-account', 'reset-address'].indexOf(k.kind);
+
+/** Transaction-scoped advisory locks on the keys (call inside a transaction). */
+export async function lockAttemptKeys(tx: Db, keys: readonly AttemptKey[]): Promise<void> {
+  for (const k of [...keys].sort((a, b) => rank(a) - rank(b))) {
+    await tx.execute(sql`select pg_advisory_xact_lock(${LOCK_ORDER[k.kind]}, hashtext(${k.key}))`);
+  }
+}
+
+export interface FailureStats {
+  count: number;
+  oldest: Date | null;
+  latest: Date | null;
+}
+
+export async function failureStats(tx: Db, k: AttemptKey, since: Date): Promise<FailureStats> {
+  const rows = await tx
     .select({
-      kind: loginAttempts.kind,
       count: sql<number>`count(*)::int`,
       oldest: sql<Date | null>`min(${loginAttempts.failedAt})`,
+      latest: sql<Date | null>`max(${loginAttempts.failedAt})`,
     })
     .from(loginAttempts)
     .where(
       and(
+        eq(loginAttempts.kind, k.kind),
+        eq(loginAttempts.key, k.key),
         gt(loginAttempts.failedAt, since),
-        or(
-          and(eq(loginAttempts.kind, 'account'), eq(loginAttempts.key, keys.account)),
-          and(eq(loginAttempts.kind, 'address'), eq(loginAttempts.key, keys.address)),
-        ),
       ),
-    )
-    .groupBy(loginAttempts.kind);
-  const pick = (kind: 'account' | 'address') => {
-    const row = rows.find((r) => r.kind === kind);
-    return { count: row?.count ?? 0, oldest: row?.oldest ? new Date(row.oldest) : null };
+    );
+  const row = rows[0];
+  return {
+    count: row?.count ?? 0,
+    oldest: row?.oldest ? new Date(row.oldest) : null,
+    latest: row?.latest ? new Date(row.latest) : null,
   };
-  return { account: pick('account'), address: pick('address') };
 }
 
-export type AttemptReservation =
-  { throttled: true; oldest: Date | null } | { throttled: false; ids: string[] };
-
-/**
- * Admits a password check, or refuses it when the account or the client
- * address has reached its failure limit. An admitted attempt is recorded as
- * a failure before the password is checked, under transaction-scoped
- * advisory locks on the account and the address (always in that order, in
- * two key spaces, so two attempts cannot deadlock): attempts sent in
- * parallel cannot all pass the count. A right password releases the
- * reservation (`releaseAttempt`); a wrong one leaves it as the failure.
- */
-export async function reserveAttempt(
-  db: Db,
-  keys: { account: string; address: string },
+/** Records one attempt per key (a failure until released); answers the rows' ids. */
+export async function recordAttempts(
+  tx: Db,
+  keys: readonly AttemptKey[],
   now: Date,
-  forgetBefore: Date,
-  limits: { account: number; address: number },
-): Promise<AttemptReservation> {
-  return db.transaction(async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(1, hashtext(${keys.account}))`);
-    await tx.execute(sql`select pg_advisory_xact_lock(2, hashtext(${keys.address}))`);
-    const failures = await countRecentFailures(tx, keys, forgetBefore);
-    if (failures.account.count >= limits.account) {
-      return { throttled: true, oldest: failures.account.oldest };
-    }
-    if (failures.address.count >= limits.address) {
-      return { throttled: true, oldest: failures.address.oldest };
-    }
-    const rows = await tx
-      .insert(loginAttempts)
-      .values([
-        { kind: 'account', key: keys.account, failedAt: now },
-        { kind: 'address', key: keys.address, failedAt: now },
-      ])
-      .returning({ id: loginAttempts.id });
-    // Keep the table small: failures older than the window no longer count.
-    await tx.delete(loginAttempts).where(lt(loginAttempts.failedAt, forgetBefore));
-    return { throttled: false, ids: rows.map((r) => r.id) };
-  });
+): Promise<string[]> {
+  if (keys.length === 0) return [];
+  const rows = await tx
+    .insert(loginAttempts)
+    .values(keys.map((k) => ({ kind: k.kind, key: k.key, failedAt: now })))
+    .returning({ id: loginAttempts.id });
+  return rows.map((r) => r.id);
+}
+
+/** Housekeeping: attempts older than any limit looks back. */
+export async function forgetAttemptsBefore(tx: Db, before: Date): Promise<void> {
+  await tx.delete(loginAttempts).where(lt(loginAttempts.failedAt, before));
 }
 
 /** Forgets an admitted attempt whose password was right. */
@@ -279,8 +281,12 @@ export async function releaseAttempt(db: Db, ids: string[]): Promise<void> {
   if (ids.length > 0) await db.delete(loginAttempts).where(inArray(loginAttempts.id, ids));
 }
 
-export async function clearAccountFailures(db: Db, accountKey: string): Promise<void> {
+export async function clearFailures(db: Db, k: AttemptKey): Promise<void> {
   await db
     .delete(loginAttempts)
-    .where(and(eq(loginAttempts.kind, 'account'), eq(loginAttempts.key, accountKey)));
+    .where(and(eq(loginAttempts.kind, k.kind), eq(loginAttempts.key, k.key)));
+}
+
+export async function clearAccountFailures(db: Db, accountKey: string): Promise<void> {
+  await clearFailures(db, { kind: 'account', key: accountKey });
 }

@@ -22,6 +22,7 @@ import {
   setCsrfCookie,
   setSessionCookie,
 } from './cookies';
+import { DEVICE_COOKIE, setDeviceCookie } from './device-cookie';
 import { presentOrgSettings, presentUser } from './presenter';
 import { createAuthService, type ClientInfo } from './service';
 
@@ -35,6 +36,7 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
       ip: request.ip,
       userAgent: request.headers['user-agent'],
       previousSessionId: isTokenShaped(token) ? sessionIdOf(token) : undefined,
+      deviceCookie: request.cookies[DEVICE_COOKIE],
     };
   };
 
@@ -59,6 +61,7 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
       clientOf(request),
     );
     setSessionCookie(request, reply, started.token, started.expiresAt);
+    setDeviceCookie(request, reply, started.deviceCookie);
     return presentUser(app.db, started.principal);
   });
 

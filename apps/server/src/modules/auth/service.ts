@@ -6,9 +6,11 @@ import { isUuid } from '../../http/ids';
 import { actorOf, changedFields as auditChanges, recordAudit } from '../audit/audit';
 import { revokeUserTokens } from '../password/tokens';
 import { newToken, sessionIdOf } from './cookies';
+import { nextDeviceCookie } from './device-cookie';
 import type { PasswordHasher } from './passwords';
 import { chooseSessionOrganization, type Principal } from './principal';
 import * as repo from './repository';
+import { createPasswordGuard, throttledError } from './throttle';
 import { canonicalTimeZone } from './time-zones';
 
 export interface AuthDeps {
@@ -22,6 +24,8 @@ export interface ClientInfo {
   userAgent: string | undefined;
   /** The session being replaced (its row is deleted: a new session id at every sign-in). */
   previousSessionId: string | undefined;
+  /** The `deviceid` cookie as sent (a browser that signed in before). */
+  deviceCookie: string | undefined;
 }
 
 export interface StartedSession {
@@ -58,21 +62,7 @@ async function auditSettings(
 }
 
 export function createAuthService({ db, config, passwords }: AuthDeps) {
-  const windowMs = config.loginThrottle.windowMinutes * 60_000;
-
-  function throttled(oldest: Date | null, now: Date): AppError {
-    const retryAfterS = Math.max(
-      1,
-      Math.ceil(((oldest?.getTime() ?? now.getTime()) + windowMs - now.getTime()) / 1000),
-    );
-    const minutes = Math.ceil(retryAfterS / 60);
-    return new AppError(
-      'THROTTLED',
-      `Too many failed sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
-      undefined,
-      { 'retry-after': String(retryAfterS) },
-    );
-  }
+  const guard = createPasswordGuard({ db, config });
 
   async function startSession(user: UserRow, client: ClientInfo): Promise<StartedSession> {
     const now = new Date();
@@ -115,36 +105,36 @@ export function createAuthService({ db, config, passwords }: AuthDeps) {
     startSession,
 
     /**
-     * Sign in by username or e-mail (case-insensitive). Throttled per account
-     * and per client address; an unknown account costs the same time as a
-     * known one; a locked account is reported only when the password was right.
+     * Sign in by username or e-mail (case-insensitive). Throttled per device
+     * cookie, or per account and client address (`throttle.ts`); an unknown
+     * account costs the same time as a known one; a locked account is
+     * reported only when the password was right. Answers the session and the
+     * browser's next device cookie.
      */
     async login(
       input: { login: string; password: string },
       client: ClientInfo,
-    ): Promise<StartedSession> {
-      const now = new Date();
+    ): Promise<StartedSession & { deviceCookie: string }> {
       const user = await repo.findUserByLogin(db, input.login);
-      const keys = {
-        account: user ? `user:${user.id}` : `login:${input.login.trim().toLowerCase()}`,
-        address: client.ip,
-      };
-      const attempt = await repo.reserveAttempt(db, keys, now, new Date(now.getTime() - windowMs), {
-        account: config.loginThrottle.maxPerAccount,
-        address: config.loginThrottle.maxPerAddress,
-      });
-      if (attempt.throttled) throw throttled(attempt.oldest, now);
-      const passwordOk = user
-        ? await passwords.verify(user.passwordHash, input.password)
-        : await passwords.verifyNobody(input.password);
+      const result = await guard.attempt(
+        user ? { user } : { unknownLogin: input.login.trim().toLowerCase() },
+        client,
+        () =>
+          user
+            ? passwords.verify(user.passwordHash, input.password)
+            : passwords.verifyNobody(input.password),
+        (seconds) => throttledError(seconds, 'Too many failed sign-in attempts.'),
+      );
       // A wrong password: the reserved attempt stays as the failure.
-      if (!user || !passwordOk) throw new AppError('INVALID_CREDENTIALS', INVALID_CREDENTIALS);
-      await repo.releaseAttempt(db, attempt.ids);
+      if (!user || !result.ok) throw new AppError('INVALID_CREDENTIALS', INVALID_CREDENTIALS);
       if (user.isLocked) throw new AppError('ACCOUNT_LOCKED', ACCOUNT_LOCKED);
-      await repo.clearAccountFailures(db, keys.account);
       // Signing in proves the user knows the password: outstanding reset links die.
       await revokeUserTokens(db, user.id);
-      return startSession(user, client);
+      const started = await startSession(user, client);
+      return {
+        ...started,
+        deviceCookie: nextDeviceCookie(config.secretKey, client.deviceCookie, user),
+      };
     },
 
     /** Sign in as the account PUBLIC_LOGIN_USER names; 404 when none is configured. */

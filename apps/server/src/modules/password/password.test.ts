@@ -324,6 +324,25 @@ describe('password change', () => {
     expect((await t.client().login(user.username, TEST_PASSWORD)).statusCode).toBe(200);
   });
 
+  it('guessing the old password is throttled like sign-in, and counts against it', async () => {
+    const { user, client } = await t.signIn();
+    // A session taken to another browser: no device cookie of the user.
+    client.cookies.delete('deviceid');
+    for (let i = 0; i < 5; i += 1) {
+      const res = await client.post(
+        '/api/auth/password-change/',
+        change({ old_password: `guess ${i}` }),
+      );
+      expect(res.statusCode).toBe(400);
+    }
+    const res = await client.post('/api/auth/password-change/', change({}));
+    expect(res.statusCode).toBe(429);
+    expect(res.json().code).toBe('THROTTLED');
+    expect(Object.keys(res.json().fields)).toEqual(['old_password']);
+    expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+    expect((await t.client().login(user.username, TEST_PASSWORD)).statusCode).toBe(429);
+  });
+
   it('mismatched confirmation and weak passwords answer per field', async () => {
     const { client } = await t.signIn();
     const mismatch = await client.post(

@@ -6,6 +6,7 @@ import {
 } from '@coldtrace/contract';
 import type { FastifyInstance } from 'fastify';
 import { registerCall } from '../../http/register-call';
+import { DEVICE_COOKIE, nextDeviceCookie, setDeviceCookie } from '../auth/device-cookie';
 import { presentUser } from '../auth/presenter';
 import { createPasswordService, PASSWORD_RESET_JOB, type ResetRequestJob } from './service';
 
@@ -29,9 +30,12 @@ export async function passwordRoutes(app: FastifyInstance): Promise<void> {
     await service.confirmReset(body.uuid, body.token, body.new_password);
   });
 
-  registerCall(app, authPasswordChange, async ({ body, requirePrincipal }) => {
+  registerCall(app, authPasswordChange, async ({ body, request, reply, requirePrincipal }) => {
     const principal = requirePrincipal();
-    const user = await service.changePassword(principal, body);
+    const deviceCookie = request.cookies[DEVICE_COOKIE];
+    const user = await service.changePassword(principal, body, { ip: request.ip, deviceCookie });
+    // The device cookies were signed over the old password: this browser stays known.
+    setDeviceCookie(request, reply, nextDeviceCookie(app.config.secretKey, deviceCookie, user));
     return presentUser(app.db, { ...principal, user });
   });
 }

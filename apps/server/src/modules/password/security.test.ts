@@ -183,7 +183,25 @@ describe('account security', () => {
     // At most the account's allowance gets through to a password check; the rest are 429.
     expect(codes.filter((c) => c === 400 || c === 401).length).toBeLessThanOrEqual(5);
     expect(codes.filter((c) => c === 429).length).toBeGreaterThanOrEqual(45);
-    // And the right password is refused too while throttled.
+    // And the right password is refused too while throttled (from a browser it never signed in on).
     expect((await t.client().login(user.username, user.password)).statusCode).toBe(429);
+  });
+
+  it('50 wrong passwords in parallel with a stolen device cookie: at most twice the allowance', async () => {
+    const user = await t.createUser();
+    const known = t.client();
+    expect((await known.login(user.username, user.password)).statusCode).toBe(200);
+    const device = known.cookies.get('deviceid')!;
+    const replies = await Promise.all(
+      Array.from({ length: 50 }, () => {
+        const thief = t.client();
+        thief.cookies.set('deviceid', device);
+        return thief.login(user.username, 'not the password');
+      }),
+    );
+    const codes = replies.map((r) => r.statusCode);
+    // The device cookie's 5, then the account's 5: the cookie is no longer trusted after its own.
+    expect(codes.filter((c) => c === 400).length).toBeLessThanOrEqual(10);
+    expect(codes.filter((c) => c === 429).length).toBeGreaterThanOrEqual(40);
   });
 });

@@ -4,6 +4,7 @@ import { AppError } from '../../http/errors';
 import { isUuid } from '../../http/ids';
 import { clearAccountFailures } from '../auth/repository';
 import type { Principal } from '../auth/principal';
+import { createPasswordGuard, throttledError, type PasswordClient } from '../auth/throttle';
 import { queueMail } from '../mail/outbox';
 import { passwordLink } from './links';
 import * as repo from './repository';
@@ -36,6 +37,7 @@ function refuseWeak(field: string, password: string, user: UserRow): void {
  */
 export function createPasswordService(app: FastifyInstance) {
   const { db, config, passwords } = app;
+  const guard = createPasswordGuard({ db, config });
 
   return {
     async requestReset(email: string): Promise<void> {
@@ -106,6 +108,7 @@ export function createPasswordService(app: FastifyInstance) {
     async changePassword(
       principal: Principal,
       input: { old_password: string; new_password: string; new_password_confirm: string },
+      client: PasswordClient,
     ): Promise<UserRow> {
       if (input.new_password !== input.new_password_confirm) {
         throw new AppError('VALIDATION_ERROR', PASSWORDS_DO_NOT_MATCH, {
@@ -113,7 +116,17 @@ export function createPasswordService(app: FastifyInstance) {
         });
       }
       const user = (await repo.findUserById(db, principal.user.id)) ?? principal.user;
-      if (!(await passwords.verify(user.passwordHash, input.old_password))) {
+      // Guessing the old password here costs as much as through the sign-in form.
+      const checked = await guard.attempt(
+        { user },
+        client,
+        () => passwords.verify(user.passwordHash, input.old_password),
+        (seconds) =>
+          throttledError(seconds, 'Too many wrong passwords.', {
+            old_password: 'Too many wrong passwords',
+          }),
+      );
+      if (!checked.ok) {
         throw new AppError('VALIDATION_ERROR', WRONG_OLD_PASSWORD, {
           old_password: WRONG_OLD_PASSWORD,
         });
