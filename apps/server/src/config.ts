@@ -264,6 +264,10 @@ const envSchema = z.object({
   ),
   MAIL_RETRY_DELAY_SECONDS: int('MAIL_RETRY_DELAY_SECONDS', 1, 3600, 15),
   PASSWORD_RESET_TTL_HOURS: int('PASSWORD_RESET_TTL_HOURS', 1, 24 * 366, 72),
+  PASSWORD_RESET_MAX_PER_ACCOUNT: int('PASSWORD_RESET_MAX_PER_ACCOUNT', 1, 1000, 3),
+  PASSWORD_RESET_MAX_PER_ADDRESS: int('PASSWORD_RESET_MAX_PER_ADDRESS', 1, 100_000, 10),
+  TOKEN_TTL_DAYS: int('TOKEN_TTL_DAYS', 1, 3650, 30),
+  TOKEN_MAX_TTL_DAYS: int('TOKEN_MAX_TTL_DAYS', 1, 3650, 365),
   REPORT_RETENTION_HOURS: int('REPORT_RETENTION_HOURS', 1, 24 * 3660, 24 * 7),
   // The web app's build reads the same variable (the record map's tiles); the server allows its host in the CSP.
   VITE_MAP_TILE_URL: z.preprocess(
@@ -324,6 +328,13 @@ export interface Config {
   mail: { smtpUrl: string | undefined; from: string; retryDelaySeconds: number };
   /** Lifetime of password reset and welcome links. */
   passwordResetTtlHours: number;
+  /**
+   * Reset e-mails per account per hour (more requests are answered alike but
+   * not mailed), and reset requests per client address per 15 minutes (more: 429).
+   */
+  passwordResetLimits: { maxPerAccount: number; maxPerAddress: number };
+  /** User tokens: lifetime without `expiry_days` (TOKEN_TTL_DAYS) and the longest allowed (TOKEN_MAX_TTL_DAYS). */
+  tokenTtlDays: { default: number; max: number };
   /** Generated report files are deleted this long after they were requested. */
   reportRetentionHours: number;
   /** Tile URL template of the record map (VITE_MAP_TILE_URL): its host is allowed in the CSP. */
@@ -357,6 +368,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(problems);
   }
   const e = result.data;
+  if (e.TOKEN_TTL_DAYS > e.TOKEN_MAX_TTL_DAYS) {
+    throw new ConfigError([
+      `TOKEN_TTL_DAYS (${e.TOKEN_TTL_DAYS}) must not exceed TOKEN_MAX_TTL_DAYS (${e.TOKEN_MAX_TTL_DAYS})`,
+    ]);
+  }
   if (e.MIGRATION_DATABASE_URL !== undefined && e.DATABASE_URL === undefined) {
     throw new ConfigError([
       'MIGRATION_DATABASE_URL (the owner role) needs DATABASE_URL (the application role); ' +
@@ -398,6 +414,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       retryDelaySeconds: e.MAIL_RETRY_DELAY_SECONDS,
     },
     passwordResetTtlHours: e.PASSWORD_RESET_TTL_HOURS,
+    passwordResetLimits: {
+      maxPerAccount: e.PASSWORD_RESET_MAX_PER_ACCOUNT,
+      maxPerAddress: e.PASSWORD_RESET_MAX_PER_ADDRESS,
+    },
+    tokenTtlDays: { default: e.TOKEN_TTL_DAYS, max: e.TOKEN_MAX_TTL_DAYS },
     reportRetentionHours: e.REPORT_RETENTION_HOURS,
     mapTileUrl: e.VITE_MAP_TILE_URL.trim(),
   };

@@ -4,6 +4,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { roles as rolesTable } from '../src/db/schema';
 import { alarms } from '../src/db/schema-shipments';
+import { sessionIdOf } from '../src/modules/auth/cookies';
 import { setMembership } from '../src/modules/orgs/repository';
 import { readSeries } from '../src/modules/series/series-store';
 import { createTestApp, TEST_PASSWORD, uid, type TestApp, type TestClient } from './helpers';
@@ -115,6 +116,8 @@ interface Victim {
   product: Record<string, unknown>;
   travelLocation: Record<string, unknown>;
   keyPrefix: string;
+  /** The listed id of the victim admin's user token. */
+  tokenId: string;
   reportId: string;
   calibration: { pdfId: string; deviceId: number };
   displayRuleId: string;
@@ -270,6 +273,7 @@ function victimRequests(v: Victim, own: { orgId?: string }): Record<string, Vict
     authUserLock: [{ body: { user_id: v.memberId, is_locked: true } }],
     keysGenerate: [{ body: { name: 'stolen', role_id: v.roleIds.Administrator } }],
     keysRevoke: [{ body: { prefix: v.keyPrefix } }],
+    authTokenRevoke: [{ body: { id: v.tokenId } }],
     xt1AssignTags: [
       { body: { organization_id: v.orgId, tag_ids: [v.xt1.serial] } },
       ...(own.orgId
@@ -659,6 +663,7 @@ describe('route walk: no call answers 2xx to a caller without the permission or 
       product,
       travelLocation,
       keyPrefix: String(key.prefix),
+      tokenId: sessionIdOf(device.token).slice(0, 16),
       reportId,
       calibration: {
         pdfId: String(calibration.calibration_pdf_id),

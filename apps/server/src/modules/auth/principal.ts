@@ -64,7 +64,10 @@ async function resolve(request: FastifyRequest): Promise<Principal | null> {
   if (typeof authorization === 'string') {
     const match = TOKEN_AUTHORIZATION.exec(authorization);
     // Explicit token credentials decide alone: a bad token is no principal (401), never the cookie's.
-    if (match) return tokenPrincipal(request.server.db, match[1]!, new Date());
+    if (match) {
+      const { db, config } = request.server;
+      return tokenPrincipal(db, match[1]!, new Date(), config.tokenTtlDays);
+    }
     const key = API_KEY_AUTHORIZATION.exec(authorization);
     if (key) return apiKeyPrincipal(request.server.db, key[1]!, new Date());
   }

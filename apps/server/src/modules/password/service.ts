@@ -9,6 +9,7 @@ import { queueMail } from '../mail/outbox';
 import { passwordLink } from './links';
 import * as repo from './repository';
 import { passwordProblem } from './rules';
+import { revokeUserCredentials } from '../tokens/service';
 import { consumeToken, issueToken, revokeUserTokens, tokenIsValid } from './tokens';
 import { escapeHtml, htmlMail } from './welcome';
 
@@ -87,7 +88,7 @@ export function createPasswordService(app: FastifyInstance) {
       if (!isUuid(uuid) || !(await tokenIsValid(db, uuid, token))) throw invalidLink();
     },
 
-    /** Set the password from a reset or welcome link: the link dies, every session ends. */
+    /** Set the password from a reset or welcome link: the link dies, every session and token ends. */
     async confirmReset(uuid: string, token: string, newPassword: string): Promise<void> {
       if (!isUuid(uuid)) throw invalidLink();
       const user = await repo.findUserById(db, uuid);
@@ -99,12 +100,13 @@ export function createPasswordService(app: FastifyInstance) {
         if ((await consumeToken(tx, user.id, token)) === undefined) throw invalidLink();
         await repo.setPasswordHash(tx, user.id, passwordHash);
         await revokeUserTokens(tx, user.id);
-        await repo.endSessions(tx, user.id);
+        // Every session and user token dies with the old password.
+        await revokeUserCredentials(tx, user.id);
         await clearAccountFailures(tx, `user:${user.id}`);
       });
     },
 
-    /** Change Password dialog: the other sessions of the user end, reset links die. */
+    /** Change Password dialog: the user's tokens and other sessions end, reset links die. */
     async changePassword(
       principal: Principal,
       input: { old_password: string; new_password: string; new_password_confirm: string },
@@ -136,7 +138,8 @@ export function createPasswordService(app: FastifyInstance) {
       await db.transaction(async (tx) => {
         await repo.setPasswordHash(tx, user.id, passwordHash);
         await revokeUserTokens(tx, user.id);
-        await repo.endSessions(tx, user.id, principal.sessionId);
+        // Every user token and every other session dies with the old password.
+        await revokeUserCredentials(tx, user.id, principal.sessionId);
       });
       return { ...user, passwordHash };
     },

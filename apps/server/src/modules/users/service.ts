@@ -16,8 +16,8 @@ import { actorOf, recordAudit, type AuditEntry } from '../audit/audit';
 import type { Principal } from '../auth/principal';
 import { permissionsIn } from '../auth/repository';
 import { createOrganization, setMembership } from '../orgs/repository';
-import { endSessions } from '../password/repository';
 import { queueWelcomeMail } from '../password/welcome';
+import { revokeUserCredentials } from '../tokens/service';
 import { queueAddedToOrganizationMail } from './added-mail';
 import * as repo from './repository';
 
@@ -244,8 +244,9 @@ export function createUsersService(app: FastifyInstance) {
         );
         if (user.isLocked !== body.is_locked) {
           await tx.update(users).set({ isLocked: body.is_locked }).where(eq(users.id, user.id));
-          // A locked user is signed out everywhere at once (tokens and keys refuse a locked user too).
-          if (body.is_locked) await endSessions(tx, user.id);
+          // A locked user is signed out everywhere at once: every session and user token
+          // is revoked (so unlocking does not revive them; API keys refuse a locked creator).
+          if (body.is_locked) await revokeUserCredentials(tx, user.id);
           await recordAudit(tx, audit(request, principal, organizationId), [
             {
               action: body.is_locked ? 'user.lock' : 'user.unlock',
