@@ -47,7 +47,10 @@ describe('password rules', () => {
 describe('password reset', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp();
+    // Every request here comes from one address: the address limit has its own tests.
+    t = await createTestApp({
+      config: { passwordResetLimits: { maxPerAccount: 3, maxPerAddress: 1000 } },
+    });
   });
   afterAll(() => t.close());
   afterEach(() => {
@@ -243,6 +246,64 @@ describe('password reset', () => {
     await t.client().post('/api/auth/password-reset/', { email: user.email });
     await t.app.jobs.waitForIdle([PASSWORD_RESET_JOB, MAIL_SEND_JOB]);
     expect(await lastMailTo(t, user.email)).toBeUndefined();
+  });
+});
+
+describe('password reset limits', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  let n = 0;
+  const fromNewAddress = () =>
+    t.client({ remoteAddress: `10.9.${Math.floor(n / 250)}.${n++ % 250}` });
+  const mailsTo = async (email: string) =>
+    (
+      await t.db
+        .select()
+        .from(mailOutbox)
+        .where(sql`${email} = ANY(${mailOutbox.to})`)
+    ).length;
+
+  it('at most 3 reset mails per account per hour; every request answers the same', async () => {
+    const user = await t.createUser();
+    const unknown = `nobody_${uid()}@example.test`;
+    for (let i = 0; i < 5; i += 1) {
+      for (const email of [user.email, unknown]) {
+        const res = await fromNewAddress().post('/api/auth/password-reset/', { email });
+        expect(res.statusCode).toBe(204);
+        expect(res.body).toBe('');
+      }
+      await t.app.jobs.waitForIdle([PASSWORD_RESET_JOB, MAIL_SEND_JOB]);
+    }
+    expect(await mailsTo(user.email)).toBe(3);
+    expect(await mailsTo(unknown)).toBe(0);
+  });
+
+  it('at most 10 requests per client address per 15 minutes, then 429 with Retry-After', async () => {
+    const client = fromNewAddress();
+    for (let i = 0; i < 10; i += 1) {
+      const res = await client.post('/api/auth/password-reset/', {
+        email: `x${i}_${uid()}@example.test`,
+      });
+      expect(res.statusCode).toBe(204);
+    }
+    const res = await client.post('/api/auth/password-reset/', {
+      email: `y_${uid()}@example.test`,
+    });
+    expect(res.statusCode).toBe(429);
+    expect(res.json().code).toBe('THROTTLED');
+    expect(res.json().message).toMatch(
+      /^Too many password reset requests\. Try again in 1[45] minutes\.$/,
+    );
+    expect(Number(res.headers['retry-after'])).toBeGreaterThan(800);
+    // Another address is not affected.
+    const other = await fromNewAddress().post('/api/auth/password-reset/', {
+      email: `z_${uid()}@example.test`,
+    });
+    expect(other.statusCode).toBe(204);
   });
 });
 

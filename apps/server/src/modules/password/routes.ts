@@ -18,8 +18,8 @@ export async function passwordRoutes(app: FastifyInstance): Promise<void> {
     service.sendResetMail(email, job.id),
   );
 
-  registerCall(app, authPasswordReset, async ({ body }) => {
-    await service.requestReset(body.email);
+  registerCall(app, authPasswordReset, async ({ body, request }) => {
+    await service.requestReset(body.email, request.ip);
   });
 
   registerCall(app, authPasswordResetValidate, async ({ body }) => {

@@ -2,9 +2,21 @@ import type { FastifyInstance } from 'fastify';
 import type { UserRow } from '../../db/schema';
 import { AppError } from '../../http/errors';
 import { isUuid } from '../../http/ids';
-import { clearAccountFailures } from '../auth/repository';
+import {
+  clearAccountFailures,
+  failureStats,
+  forgetAttemptsBefore,
+  lockAttemptKeys,
+  recordAttempts,
+  type AttemptKey,
+} from '../auth/repository';
 import type { Principal } from '../auth/principal';
-import { createPasswordGuard, throttledError, type PasswordClient } from '../auth/throttle';
+import {
+  createPasswordGuard,
+  FAILURE_MEMORY_MS,
+  throttledError,
+  type PasswordClient,
+} from '../auth/throttle';
 import { queueMail } from '../mail/outbox';
 import { passwordLink } from './links';
 import * as repo from './repository';
@@ -24,6 +36,10 @@ const INVALID_LINK =
 const PASSWORDS_DO_NOT_MATCH = 'Passwords do not match';
 const WRONG_OLD_PASSWORD = 'Your old password was entered incorrectly. Please enter it again.';
 
+/** Reset requests per client address are counted over 15 minutes, mails per account over an hour. */
+const RESET_ADDRESS_WINDOW_MS = 15 * 60_000;
+const RESET_ACCOUNT_WINDOW_MS = 60 * 60_000;
+
 const invalidLink = () => new AppError('BAD_REQUEST', INVALID_LINK, { token: INVALID_LINK });
 
 function refuseWeak(field: string, password: string, user: UserRow): void {
@@ -41,8 +57,47 @@ export function createPasswordService(app: FastifyInstance) {
   const guard = createPasswordGuard({ db, config });
 
   return {
-    async requestReset(email: string): Promise<void> {
+    /**
+     * Rate-limited per client address (PASSWORD_RESET_MAX_PER_ADDRESS requests per
+     * 15 minutes, then 429) and per e-mail address (PASSWORD_RESET_MAX_PER_ACCOUNT
+     * mails per hour; further requests are answered alike but mail nothing), so
+     * the reply never tells whether an account exists.
+     */
+    async requestReset(email: string, ip: string): Promise<void> {
       const normalized = email.trim().toLowerCase();
+      const now = new Date();
+      const address: AttemptKey = { kind: 'reset-address', key: ip };
+      const account: AttemptKey = { kind: 'reset-account', key: normalized };
+      const decision = await db.transaction(
+        async (tx): Promise<{ retryAfterMs: number } | { mail: boolean }> => {
+          await lockAttemptKeys(tx, [account, address]);
+          await forgetAttemptsBefore(tx, new Date(now.getTime() - FAILURE_MEMORY_MS));
+          const byAddress = await failureStats(
+            tx,
+            address,
+            new Date(now.getTime() - RESET_ADDRESS_WINDOW_MS),
+          );
+          if (byAddress.count >= config.passwordResetLimits.maxPerAddress) {
+            const oldest = byAddress.oldest?.getTime() ?? now.getTime();
+            return { retryAfterMs: oldest + RESET_ADDRESS_WINDOW_MS - now.getTime() };
+          }
+          const byAccount = await failureStats(
+            tx,
+            account,
+            new Date(now.getTime() - RESET_ACCOUNT_WINDOW_MS),
+          );
+          const mail = byAccount.count < config.passwordResetLimits.maxPerAccount;
+          await recordAttempts(tx, mail ? [account, address] : [address], now);
+          return { mail };
+        },
+      );
+      if ('retryAfterMs' in decision) {
+        throw throttledError(
+          Math.max(1, Math.ceil(decision.retryAfterMs / 1000)),
+          'Too many password reset requests.',
+        );
+      }
+      if (!decision.mail) return;
       // One pending request per address: repeated clicks do not queue a pile of e-mails.
       await app.jobs.send<ResetRequestJob>(
         PASSWORD_RESET_JOB,
