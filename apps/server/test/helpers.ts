@@ -154,7 +154,9 @@ export class TestClient {
   async request(req: TestRequest): Promise<LightMyRequestResponse> {
     const method = req.method ?? 'GET';
     const headers: Record<string, string> = { ...this.defaults.headers, ...req.headers };
-    const stateChanging = !['GET', 'HEAD', 'OPTIONS'].includes(method);
+    // Like the web client: state-changing calls, and GET logout (the contract marks it).
+    const stateChanging =
+      !['GET', 'HEAD', 'OPTIONS'].includes(method) || req.url.startsWith('/api/auth/logout/');
     if (stateChanging && req.csrf !== false) {
       if (!this.cookies.has(CSRF_COOKIE)) await this.csrf();
       headers[CSRF_HEADER] ??= this.cookies.get(CSRF_COOKIE)!;

@@ -39,6 +39,11 @@ export interface CallDef<
   readonly serverAdmin?: 'only' | 'also';
   readonly body?: Body;
   readonly query?: Query;
+  /**
+   * The CSRF header is required even though the method is safe (GET logout:
+   * another site must not end the session), when authenticated by cookie.
+   */
+  readonly csrf?: boolean;
   /** Reply schema; `null` when the call answers 204 with no content. */
   readonly reply: Reply;
   /** Extra documented statuses (besides the error catalogue). */

@@ -36,7 +36,7 @@ export type CallHandler<C> =
 
 /** OpenAPI security requirements of a call (schemes declared in `openapi.ts`). */
 function securityOf(call: CallDef): Record<string, string[]>[] {
-  const csrf = STATE_CHANGING_METHODS.has(call.method);
+  const csrf = STATE_CHANGING_METHODS.has(call.method) || call.csrf === true;
   switch (call.auth) {
     case 'public':
       return csrf ? [{ csrfToken: [] }] : [];
@@ -115,8 +115,9 @@ export function registerCall<C extends CallDef>(
       throw new AppError('UNAUTHENTICATED', 'Invalid, expired or revoked token or API key.');
     }
     if (
-      STATE_CHANGING_METHODS.has(request.method) &&
-      (principal === null || principal.kind === 'session')
+      STATE_CHANGING_METHODS.has(request.method)
+        ? principal === null || principal.kind === 'session'
+        : call.csrf === true && principal?.kind === 'session'
     ) {
       checkCsrf(request, app.config);
     }

@@ -210,6 +210,16 @@ describe('request shape', () => {
     expect(without.fetch.mock.calls[0]![0]).toMatch(/^\/api\/auth\/csrf\//);
   });
 
+  it('sends the CSRF header on GET logout (the contract marks it)', async () => {
+    const h = harness(() => new Response(null, { status: 204 }));
+    const client = createApiClient(h.deps);
+    await client.callApi(authLogout);
+    const [url, init] = h.fetch.mock.calls[0]!;
+    expect(url).toMatch(/^\/api\/auth\/logout\//);
+    expect(init.method).toBe('GET');
+    expect((init.headers as Record<string, string>)['X-CSRFToken']).toBe('tok-1');
+  });
+
   it('does not send the CSRF header on a GET', async () => {
     const h = harness();
     const client = createApiClient(h.deps);

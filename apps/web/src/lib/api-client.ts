@@ -53,6 +53,8 @@ export function mobileAppVersion(
 }
 
 const STATE_CHANGING: ReadonlySet<HttpMethod> = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
+/** State-changing calls, and the GET the contract marks (logout). */
+const needsCsrf = (call: CallDef) => STATE_CHANGING.has(call.method) || call.csrf === true;
 
 type BodyOption<C> = CallBody<C> extends undefined ? { body?: undefined } : { body: CallBody<C> };
 type QueryOption<C> =
@@ -286,7 +288,7 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
       headers['Content-Type'] = 'application/json';
       init.body = JSON.stringify(body ?? {});
     }
-    if (STATE_CHANGING.has(call.method)) {
+    if (needsCsrf(call)) {
       headers[CSRF_HEADER] = await csrfToken(signal, csrfRetried);
     }
 
@@ -306,7 +308,7 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
         return never();
       }
       const error = ApiError.fromReply(response.status, response.statusText, parseJson(text));
-      if (error.code === 'CSRF_FAILED' && STATE_CHANGING.has(call.method) && !csrfRetried) {
+      if (error.code === 'CSRF_FAILED' && needsCsrf(call) && !csrfRetried) {
         // A stale token (rotated at sign-in): fetch a fresh one and try once more.
         return send(call, options, true);
       }

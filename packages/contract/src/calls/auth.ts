@@ -60,8 +60,12 @@ export const authLogout = defineCall({
   method: 'GET',
   path: '/api/auth/logout/',
   summary: 'End the session (204)',
+  description:
+    'A GET as the spec names it, but with the session cookie it needs the X-CSRFToken header ' +
+    'like a state-changing call (403 CSRF_FAILED without), so another site cannot sign the user out.',
   tag: 'auth',
   auth: 'public',
+  csrf: true,
   reply: null,
 });
 

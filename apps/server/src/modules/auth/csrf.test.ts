@@ -95,4 +95,25 @@ describe('CSRF protection', () => {
     expect(cookie).toContain('SameSite=Lax');
     expect((await fresh.get('/api/auth/csrf/')).json().csrftoken).toBe(token);
   });
+
+  it('GET logout from another site (no X-CSRFToken) does not end the session', async () => {
+    const { client: victim } = await t.signIn();
+    const forged = await victim.request({
+      url: '/api/auth/logout/',
+      headers: { origin: 'https://evil.example' },
+      csrf: false,
+    });
+    expect(forged.statusCode).toBe(403);
+    expect(forged.json().code).toBe('CSRF_FAILED');
+    const bare = await victim.request({ url: '/api/auth/logout/', csrf: false });
+    expect(bare.statusCode).toBe(403);
+    expect((await victim.get('/api/auth/session/')).statusCode).toBe(200);
+    // With the header (as the web app sends it) the session ends.
+    expect((await victim.get('/api/auth/logout/')).statusCode).toBe(204);
+    expect((await victim.get('/api/auth/session/')).statusCode).toBe(401);
+    // Without a session there is nothing to protect: 204 as before.
+    expect((await t.client().request({ url: '/api/auth/logout/', csrf: false })).statusCode).toBe(
+      204,
+    );
+  });
 });
