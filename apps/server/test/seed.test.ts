@@ -78,6 +78,13 @@ describe('seed without demo data', () => {
   });
   afterAll(() => t.close());
 
+  it('refuses a weak ADMIN_PASSWORD and creates nobody', async () => {
+    await expect(
+      seed(t.db, { ...t.config, seedDemo: false, adminPassword: 'Password2024' }, quiet),
+    ).rejects.toThrow(/^ADMIN_PASSWORD is refused: This password is too easy to guess\./);
+    expect(await t.db.select().from(organizations)).toEqual([]);
+  });
+
   it('gives the administrator one organization to work in, with ADMIN_PASSWORD', async () => {
     const result = await seed(
       t.db,

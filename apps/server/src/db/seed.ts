@@ -2,6 +2,7 @@ import { and, count, eq, sql } from 'drizzle-orm';
 import type { Config } from '../config';
 import { findActiveTerms } from '../modules/legal/repository';
 import { generatePassword, hashPassword } from '../modules/auth/passwords';
+import { passwordProblem } from '../modules/password/rules';
 import { createOrganization, ensureBuiltInRoles, setMembership } from '../modules/orgs/repository';
 import type { Database, Db } from './client';
 import { seedDemoRecords, type DemoRecordsResult } from './seed-demo';
@@ -174,6 +175,12 @@ export async function seed(
   if ((existingUsers?.n ?? 0) > 0) return { adminCreated: false };
 
   const generated = config.adminPassword === undefined ? generatePassword() : undefined;
+  // The first administrator's password obeys the password rules like any other.
+  const weak = await passwordProblem(config.adminPassword ?? generated!, {
+    username: ADMIN_USERNAME,
+    email: config.adminEmail,
+  });
+  if (weak) throw new Error(`ADMIN_PASSWORD is refused: ${weak}`);
   const [admin] = await db
     .insert(users)
     .values({

@@ -4,6 +4,7 @@ import { sessions } from '../../db/schema';
 import { mailOutbox, passwordTokens } from '../../db/schema-mail';
 import { createTestApp, TEST_PASSWORD, uid, type TestApp } from '../../../test/helpers';
 import { MAIL_SEND_JOB } from '../mail/outbox';
+import { generatePassword } from '../auth/passwords';
 import { passwordProblem } from './rules';
 import { PASSWORD_RESET_JOB } from './service';
 import { queueWelcomeMail } from './welcome';
@@ -33,14 +34,29 @@ async function requestResetLink(t: TestApp, email: string) {
 }
 
 describe('password rules', () => {
-  it('refuses short, all-digit and common passwords; accepts long passphrases', () => {
-    expect(passwordProblem('short1!')).toMatch(/at least 8 characters/);
-    expect(passwordProblem('1234567890123')).toBe('This password is entirely numeric.');
-    expect(passwordProblem('Password123')).toBe('This password is too common.');
-    expect(passwordProblem('qwertyuiop')).toBe('This password is too common.');
-    expect(passwordProblem('jsmith_01', { username: 'jsmith_01' })).toMatch(/similar/);
-    expect(passwordProblem('x'.repeat(64) + ' still fine')).toBeUndefined();
-    expect(passwordProblem('correct horse battery staple')).toBeUndefined();
+  it('refuses short, all-digit and common passwords; accepts long passphrases', async () => {
+    expect(await passwordProblem('short1!')).toMatch(/at least 8 characters/);
+    expect(await passwordProblem('1234567890123')).toBe('This password is entirely numeric.');
+    expect(await passwordProblem('Password123')).toBe('This password is too common.');
+    expect(await passwordProblem('qwertyuiop')).toBe('This password is too common.');
+    expect(await passwordProblem('jsmith_01', { username: 'jsmith_01' })).toMatch(/similar/);
+    expect(await passwordProblem('x'.repeat(64) + ' still fine')).toBeUndefined();
+    expect(await passwordProblem('correct horse battery staple')).toBeUndefined();
+  });
+
+  it('refuses what the strength estimator guesses easily (NIST SP 800-63B)', async () => {
+    for (const weak of ['aaaaaaaa', ' '.repeat(8), 'Password2024', 'qwerty2024!', 'abcdefgh12']) {
+      expect(await passwordProblem(weak), weak).toMatch(/^This password is too easy to guess\./);
+    }
+    // The user's own names make a password weak too.
+    expect(await passwordProblem('Fenwickstrom42')).toBeUndefined();
+    expect(await passwordProblem('Fenwickstrom42', { lastName: 'Fenwickstrom' })).toMatch(
+      /too easy to guess/,
+    );
+    // What the server generates and what the tests sign in with pass.
+    for (let i = 0; i < 20; i += 1)
+      expect(await passwordProblem(generatePassword())).toBeUndefined();
+    expect(await passwordProblem(TEST_PASSWORD)).toBeUndefined();
   });
 });
 
@@ -418,6 +434,14 @@ describe('password change', () => {
     );
     expect(weak.statusCode).toBe(400);
     expect(weak.json().fields).toEqual({ new_password: 'This password is entirely numeric.' });
+    const guessable = await client.post(
+      '/api/auth/password-change/',
+      change({ new_password: 'Password2024', new_password_confirm: 'Password2024' }),
+    );
+    expect(guessable.statusCode).toBe(400);
+    expect(guessable.json().code).toBe('VALIDATION_ERROR');
+    expect(Object.keys(guessable.json().fields)).toEqual(['new_password']);
+    expect(guessable.json().fields.new_password).toMatch(/^This password is too easy to guess\./);
   });
 
   it('all three fields are required; anonymous callers get 401', async () => {

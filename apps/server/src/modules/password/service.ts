@@ -42,8 +42,8 @@ const RESET_ACCOUNT_WINDOW_MS = 60 * 60_000;
 
 const invalidLink = () => new AppError('BAD_REQUEST', INVALID_LINK, { token: INVALID_LINK });
 
-function refuseWeak(field: string, password: string, user: UserRow): void {
-  const problem = passwordProblem(password, user);
+async function refuseWeak(field: string, password: string, user: UserRow): Promise<void> {
+  const problem = await passwordProblem(password, user);
   if (problem) throw new AppError('VALIDATION_ERROR', problem, { [field]: problem });
 }
 
@@ -148,7 +148,7 @@ export function createPasswordService(app: FastifyInstance) {
       if (!isUuid(uuid)) throw invalidLink();
       const user = await repo.findUserById(db, uuid);
       if (!user || !(await tokenIsValid(db, uuid, token))) throw invalidLink();
-      refuseWeak('new_password', newPassword, user);
+      await refuseWeak('new_password', newPassword, user);
       const passwordHash = await passwords.hash(newPassword);
       await db.transaction(async (tx) => {
         // Consumed in the transaction: two concurrent uses, only one wins.
@@ -188,7 +188,7 @@ export function createPasswordService(app: FastifyInstance) {
           old_password: WRONG_OLD_PASSWORD,
         });
       }
-      refuseWeak('new_password', input.new_password, user);
+      await refuseWeak('new_password', input.new_password, user);
       const passwordHash = await passwords.hash(input.new_password);
       await db.transaction(async (tx) => {
         await repo.setPasswordHash(tx, user.id, passwordHash);
