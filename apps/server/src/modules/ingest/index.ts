@@ -1,8 +1,8 @@
 /**
  * The ingest module's entry for other modules: recompute a record after a
- * change made elsewhere (or a tag's state after it moved), and the action
- * type names.
+ * change made elsewhere (or a tag's state after it moved), a new tag of an
+ * organization, and the action type names.
  */
 export { reevaluateRecord, actionTypeDisplay } from './service';
 export { recomputeRecord, type RecomputeResult } from './reevaluate';
-export { refreshTagState } from './repository';
+export { insertTag, refreshTagState } from './repository';

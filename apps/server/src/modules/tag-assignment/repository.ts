@@ -2,7 +2,7 @@ import { and, arrayContains, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { memberships, roles } from '../../db/schema';
 import { records, tags, type TagRow } from '../../db/schema-shipments';
-import { refreshTagState } from '../ingest';
+import { insertTag, refreshTagState } from '../ingest';
 
 /**
  * Database access of Assign Tags. A tag is looked up only in the
@@ -54,17 +54,7 @@ export async function lockTagsBySerialIn(
 }
 
 /** A new tag of the organization; undefined when it has that serial number already. */
-export async function insertTag(
-  db: Db,
-  values: { organizationId: string; serialNumber: string; tagType: string },
-): Promise<TagRow | undefined> {
-  const [row] = await db
-    .insert(tags)
-    .values(values)
-    .onConflictDoNothing({ target: [tags.organizationId, tags.serialNumber] })
-    .returning();
-  return row;
-}
+export { insertTag };
 
 /**
  * Whether the tag is in use in its organization: it has an active record
