@@ -1,11 +1,10 @@
 import { Writable } from 'node:stream';
-import { desc, sql } from 'drizzle-orm';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mailOutbox } from '../../db/schema-mail';
 import { loggerOptions } from '../../logger';
 import { createTestApp, uid, type TestApp } from '../../../test/helpers';
 import { startSmtpSink, type SmtpSink } from '../../../test/smtp-sink';
+import { lastMailTo } from '../../../test/mail-helpers';
 import { PASSWORD_RESET_JOB } from '../password/service';
 import { queueWelcomeMail } from '../password/welcome';
 import { MAIL_SEND_JOB } from './outbox';
@@ -23,16 +22,6 @@ function capturedLogger() {
     },
   });
   return { logger: pino(loggerOptions('info', false), stream), text: () => lines.join('') };
-}
-
-async function lastMailTo(t: TestApp, email: string) {
-  const [row] = await t.db
-    .select()
-    .from(mailOutbox)
-    .where(sql`${email} = ANY(${mailOutbox.to})`)
-    .orderBy(desc(mailOutbox.created))
-    .limit(1);
-  return row;
 }
 
 describe('withoutSecretLinks', () => {

@@ -1,8 +1,9 @@
-import { desc, eq, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sessions } from '../../db/schema';
 import { mailOutbox, passwordTokens } from '../../db/schema-mail';
 import { createTestApp, TEST_PASSWORD, uid, type TestApp } from '../../../test/helpers';
+import { lastMailTo } from '../../../test/mail-helpers';
 import { MAIL_SEND_JOB } from '../mail/outbox';
 import { generatePassword } from '../auth/passwords';
 import { passwordProblem } from './rules';
@@ -11,16 +12,6 @@ import { queueWelcomeMail } from './welcome';
 
 const NEW_PASSWORD = 'a brand new passphrase 42';
 const LINK = /http:\/\/localhost:8000\/(passwordreset|welcome)\/([0-9a-f-]{36})\/([A-Za-z0-9_-]+)/;
-
-async function lastMailTo(t: TestApp, email: string) {
-  const [row] = await t.db
-    .select()
-    .from(mailOutbox)
-    .where(sql`${email} = ANY(${mailOutbox.to})`)
-    .orderBy(desc(mailOutbox.created))
-    .limit(1);
-  return row;
-}
 
 /** Request a reset through the API and answer the link of the e-mail it produced. */
 async function requestResetLink(t: TestApp, email: string) {
