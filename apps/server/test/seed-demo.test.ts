@@ -107,6 +107,18 @@ describe('first-start demo records', () => {
     expect(c.locations).toBe(11);
     expect(c.products).toBe(5);
     expect(c.carriers).toBe(6);
+    // Every record (rt ones too: their start-action leaves it out) counts its product's points.
+    const products = await t.db.select().from(productDefinitions);
+    const consecutive = new Map(products.map((p) => [p.productName, p.numConsecutiveExcursions]));
+    expect(new Set(consecutive.values()).size).toBeGreaterThan(1);
+    for (const r of rows.filter((r) => r.productDesignation !== '')) {
+      expect(r.numConsecutiveExcursions, `${r.tagType} ${r.productDesignation}`).toBe(
+        consecutive.get(r.productDesignation),
+      );
+    }
+    expect(rows.filter((r) => r.tagType === 'XT1_RT' && r.productDesignation !== '')).not.toEqual(
+      [],
+    );
     const [fence] = await t.db
       .select()
       .from(organizationSettings)

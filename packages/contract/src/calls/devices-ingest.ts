@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { defineCall } from '../call';
 import {
-  DEFAULT_NUM_CONSECUTIVE_EXCURSIONS,
   DEFAULT_TEMPERATURES_OFFSET_INDEX,
   UNKNOWN_LATITUDE,
   UNKNOWN_LONGITUDE,
@@ -211,7 +210,11 @@ const xt1UploadShape = {
   measurement_interval: zInterval,
   calculated_measurement_interval: zCalculatedInterval.optional(),
   start_delay: zStartDelay,
-  num_consecutive_excursions: zConsecutive.default(DEFAULT_NUM_CONSECUTIVE_EXCURSIONS),
+  num_consecutive_excursions: zConsecutive.optional().meta({
+    description:
+      "Left out: the tag's configured value, else the value of the product named by " +
+      'product_designation, else 1; a configured value is never reset by leaving it out',
+  }),
   start_time_seconds: zEpochSeconds.optional(),
   stop_time_seconds: zEpochSeconds.nullable().optional(),
   record_id: zId.optional(),
@@ -310,7 +313,10 @@ const rtSettingsShape = {
   high_threshold: zThreshold.nullable().optional(),
   low_threshold: zThreshold.nullable().optional(),
   start_delay: zStartDelay.optional(),
-  num_consecutive_excursions: zConsecutive.default(DEFAULT_NUM_CONSECUTIVE_EXCURSIONS),
+  num_consecutive_excursions: zConsecutive.optional().meta({
+    description:
+      "Left out: the tag's configured value, else 1; a configured value is never reset by leaving it out",
+  }),
 };
 
 /** rt configure-action: the start command the tag was configured with (spec section 3). */

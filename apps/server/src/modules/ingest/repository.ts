@@ -18,6 +18,7 @@ import {
   alarms,
   locationSamples,
   organizationSettings,
+  productDefinitions,
   recordActions,
   records,
   scans,
@@ -388,7 +389,7 @@ export async function insertRun(
   // The inserted run is not on the statement's snapshot, nor earlier than its own start.
   const end = db
     .update(records)
-    .set({ active: false, tagStatus: 'XT1_IDLE', lastModified: endEarlier.now })
+    .set(endedBy(endEarlier.startTimeSeconds, endEarlier.now))
     .where(
       and(
         ofTag(values.organizationId, endEarlier.tagId),
@@ -483,6 +484,29 @@ export async function lockLatestRecord(
   return row;
 }
 
+/**
+ * The num_consecutive_excursions of the organization's product definition of
+ * this name (the oldest, when several have it); undefined: no such product.
+ */
+export async function productConsecutive(
+  db: Db,
+  organizationId: string,
+  productName: string,
+): Promise<number | undefined> {
+  const [row] = await db
+    .select({ value: productDefinitions.numConsecutiveExcursions })
+    .from(productDefinitions)
+    .where(
+      and(
+        eq(productDefinitions.organizationId, organizationId),
+        eq(productDefinitions.productName, productName),
+      ),
+    )
+    .orderBy(productDefinitions.id)
+    .limit(1);
+  return row?.value;
+}
+
 /** Whether the tag has a run in the organization that started after `startTimeSeconds`. */
 export async function hasLaterRun(
   db: Db,
@@ -498,6 +522,22 @@ export async function hasLaterRun(
   return rows.length > 0;
 }
 
+/**
+ * What a run ended by the tag's next run gets: inactive, idle, and stopped
+ * when the next run started (a stop time it already has is kept). The next
+ * run's start is the moment the tag is known to have stopped this run (a tag
+ * runs one run at a time); the old run's last point would move as late
+ * packets arrive, and a stop time must not change once shown.
+ */
+function endedBy(nextStartSeconds: number, now: Date) {
+  return {
+    active: false,
+    tagStatus: 'XT1_IDLE',
+    stopTime: sql`coalesce(${records.stopTime}, to_timestamp(${Math.floor(nextStartSeconds)}))`,
+    lastModified: now,
+  };
+}
+
 /** A new run of the tag ended its earlier active runs in the organization (never stopped). */
 export async function endEarlierRuns(
   db: Db,
@@ -509,7 +549,7 @@ export async function endEarlierRuns(
 ): Promise<void> {
   await db
     .update(records)
-    .set({ active: false, tagStatus: 'XT1_IDLE', lastModified: now })
+    .set(endedBy(startTimeSeconds, now))
     .where(
       and(
         ofTag(organizationId, tagId),

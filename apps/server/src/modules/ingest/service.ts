@@ -734,6 +734,23 @@ function xt1Settings(body: TXt1Upload): RecordSettings {
   });
 }
 
+/**
+ * num_consecutive_excursions an upload left out: the tag's configuration,
+ * else the organization's product of this name; undefined: neither (a new
+ * record gets the spec's default, 1; an existing one keeps its value).
+ */
+async function consecutiveFallback(
+  tx: Db,
+  caller: Caller,
+  tag: TagRow,
+  productName: string | null | undefined,
+): Promise<number | undefined> {
+  const configured = tag.configuration.num_consecutive_excursions;
+  if (configured !== undefined) return configured;
+  if (!productName) return undefined;
+  return repo.productConsecutive(tx, caller.organizationId, productName);
+}
+
 const SHIPMENT_TEXT = [
   ['primary_reference', 'primaryReference'],
   ['secondary_reference', 'secondaryReference'],
@@ -844,10 +861,19 @@ export async function xt1Upload(
       if (stored) return storedReply(stored);
     }
 
-    const settings = xt1Settings(body);
+    const sent = xt1Settings(body);
     if (kind === 'CONFIGURE' || kind === 'START') {
-      await configureTag(tx, caller, tag, settings);
+      await configureTag(tx, caller, tag, sent);
     }
+    // Left out of the upload: the tag's configured value, else the named product's.
+    const fallback =
+      sent.numConsecutiveExcursions === undefined
+        ? await consecutiveFallback(tx, caller, tag, body.product_designation)
+        : undefined;
+    const settings: RecordSettings = {
+      ...defined({ numConsecutiveExcursions: fallback }),
+      ...sent,
+    };
     const resolved = await resolveRecord(tx, caller, tag, {
       recordId: body.record_id,
       start: body.start_time_seconds,
@@ -865,6 +891,14 @@ export async function xt1Upload(
       ...fillSettings(record, settings),
       ...(kind === 'CONFIGURE' && record.startTimeSeconds === null ? settings : {}),
       ...shipmentPatch(record, body, kind === 'CREATE_SHIPMENT'),
+      // A product chosen for a record whose tag has no configured value brings its own.
+      ...(kind === 'CREATE_SHIPMENT' &&
+      fallback !== undefined &&
+      tag.configuration.num_consecutive_excursions === undefined &&
+      body.product_designation != null &&
+      body.product_designation !== record.productDesignation
+        ? { numConsecutiveExcursions: fallback }
+        : {}),
       ...healthPatch(
         record,
         { battery: body.battery_health, memory: body.memory_health },
