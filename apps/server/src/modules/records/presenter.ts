@@ -26,6 +26,7 @@ import type {
   ScanRow,
   TagRow,
 } from '../../db/schema-shipments';
+import { roundStored } from '../series/series-store';
 
 /**
  * Database rows to the contract's entities (spec section 3): ids as decimal
@@ -35,6 +36,11 @@ import type {
  */
 
 export const iso = (d: Date | null | undefined): string | null => (d ? d.toISOString() : null);
+
+/** A temperature, or a value computed from temperatures, at the series' precision (no float noise). */
+function temp<T extends number | null | undefined>(v: T): T {
+  return (typeof v === 'number' ? roundStored(v) : v) as T;
+}
 
 function member<T extends string>(values: readonly T[], value: string | null | undefined) {
   return values.includes(value as T) ? (value as T) : undefined;
@@ -97,10 +103,10 @@ export function presentRecord(view: RecordView): TRecord {
     cumulative_duration_high: r.cumulativeDurationHigh,
     cumulative_duration_low: r.cumulativeDurationLow,
     num_consecutive_excursions: r.numConsecutiveExcursions,
-    highest_recorded_temperature: r.highestRecordedTemperature,
-    lowest_recorded_temperature: r.lowestRecordedTemperature,
-    mean_kinetic_temp: r.meanKineticTemp,
-    latest_temp: r.latestTemp,
+    highest_recorded_temperature: temp(r.highestRecordedTemperature),
+    lowest_recorded_temperature: temp(r.lowestRecordedTemperature),
+    mean_kinetic_temp: temp(r.meanKineticTemp),
+    latest_temp: temp(r.latestTemp),
     start_time_seconds: r.startTimeSeconds,
     start_time: r.startTimeSeconds === null ? null : secondsIso(r.startTimeSeconds),
     stop_time: iso(r.stopTime),
@@ -167,7 +173,7 @@ export function presentTag(view: TagView): TTagExtended {
     last_action_taken: iso(last?.lastActionTaken),
     last_scanned: iso(last?.lastScanned),
     last_scanned_location: last ? knownPosition(last.lastLatitude, last.lastLongitude) : null,
-    last_temp: last?.latestTemp ?? null,
+    last_temp: temp(last?.latestTemp ?? null),
     running: tag.running,
   };
 }
@@ -250,10 +256,10 @@ export function presentScan({ scan: s, createdByUser, recordStartSeconds }: Scan
     created_by_user: createdByUser,
     latitude: position?.latitude ?? null,
     longitude: position?.longitude ?? null,
-    highest_recorded_temp: s.highestRecordedTemp,
-    lowest_recorded_temp: s.lowestRecordedTemp,
-    mean_kinetic_temp: s.meanKineticTemp,
-    latest_temp: s.latestTemp,
+    highest_recorded_temp: temp(s.highestRecordedTemp),
+    lowest_recorded_temp: temp(s.lowestRecordedTemp),
+    mean_kinetic_temp: temp(s.meanKineticTemp),
+    latest_temp: temp(s.latestTemp),
     excursion_duration_above: s.excursionDurationAbove,
     excursion_duration_below: s.excursionDurationBelow,
     tag_status: member(TAG_STATUSES, s.tagStatus),
@@ -311,14 +317,14 @@ export function presentAlarm({
     above_or_below: a.aboveOrBelow,
     first_point_idx: a.firstPointIdx,
     last_point_idx: a.lastPointIdx,
-    degree_minutes: a.degreeMinutes,
+    degree_minutes: temp(a.degreeMinutes),
     start_time: iso(a.startTime),
     end_time: iso(a.endTime),
     duration: a.duration,
     high_threshold: a.highThreshold,
     low_threshold: a.lowThreshold,
-    highest_recorded_temperature: a.highestRecordedTemperature,
-    lowest_recorded_temperature: a.lowestRecordedTemperature,
+    highest_recorded_temperature: temp(a.highestRecordedTemperature),
+    lowest_recorded_temperature: temp(a.lowestRecordedTemperature),
     acknowledged: a.acknowledged,
     dismissed: a.dismissed,
     kind: member(ALARM_KINDS, a.kind),

@@ -15,14 +15,40 @@ import type { Db } from '../../db/client';
  */
 export const SERIES_CHUNK_SIZE = 1024;
 
-/** `real` keeps ~7 significant digits: compare stored and offered values as float4. */
-const asStored = (v: SeriesValue): SeriesValue => (v === null ? null : Math.fround(v));
+/**
+ * Decimals of a temperature (°C) as the series keeps it. A `real` (float4)
+ * tells apart every value of 4 decimals over the accepted range (-100 to
+ * 200 °C: its spacing there is at most 2^-16, about 0.000015) but not of 5,
+ * so digits beyond the fourth are float noise (5.119992 for 5.12). Points
+ * are stored at 4 decimals, and every temperature a reply carries, and the
+ * values computed from them (degree-minutes, mean kinetic temperature), are
+ * rounded to it ({@link roundStored}).
+ */
+export const STORED_DECIMALS = 4;
+const SCALE = 10 ** STORED_DECIMALS;
 
 /**
- * A value as PostgreSQL answers it for a `real`: the shortest decimal that
- * reads back as the same float4 (`5.1`, not 5.099999904632568). Values the
- * store hands out (read back, or merged and kept for the recomputation in the
- * same transaction) all pass through here, so they agree whichever way they came.
+ * A number rounded to {@link STORED_DECIMALS} decimals (half away from zero),
+ * as the shortest decimal of that many digits at most (55.2 for
+ * 55.199999999999996). Not a finite number of sensible size: unchanged.
+ */
+export function roundStored(v: number): number {
+  if (!Number.isFinite(v) || Math.abs(v) >= 1e11) return v;
+  const scaled = Math.abs(v) * SCALE;
+  // The nearest double of a decimal may sit just below its half: nudge by a relative epsilon.
+  const rounded = (Math.sign(v) * Math.round(scaled * (1 + Number.EPSILON))) / SCALE;
+  return Object.is(rounded, -0) ? 0 : rounded;
+}
+
+/** Stored and offered values compare as the series keeps them (4 decimals of a float4). */
+const asStored = (v: SeriesValue): SeriesValue => (v === null ? null : asFloat4Decimal(v));
+
+/**
+ * A value as the series keeps it: the float4 PostgreSQL stores, as the
+ * shortest decimal that reads back as it (`5.1`, not 5.099999904632568),
+ * rounded to {@link STORED_DECIMALS} decimals. Values the store hands out
+ * (read back, or merged and kept for the recomputation in the same
+ * transaction) all pass through here, so they agree whichever way they came.
  */
 const shortest = new Map<number, number>();
 export function asFloat4Decimal(v: number): number {
@@ -37,6 +63,7 @@ export function asFloat4Decimal(v: number): number {
         break;
       }
     }
+    out = roundStored(out);
     if (shortest.size > 100_000) shortest.clear();
     shortest.set(f, out);
   }
