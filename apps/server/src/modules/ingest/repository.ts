@@ -526,8 +526,9 @@ export async function hasLaterRun(
  * What a run ended by the tag's next run gets: inactive, idle, and stopped
  * when the next run started (a stop time it already has is kept). The next
  * run's start is the moment the tag is known to have stopped this run (a tag
- * runs one run at a time); the old run's last point would move as late
- * packets arrive, and a stop time must not change once shown.
+ * runs one run at a time); the old run's last point would move with every
+ * late packet of it. A stop the tag reports later for this run moves the stop
+ * time only earlier (the service's stopPatch keeps the earlier of the two).
  */
 function endedBy(nextStartSeconds: number, now: Date) {
   return {
