@@ -120,7 +120,6 @@ function drawChart(doc: Doc, data: ReportData, zone: string): void {
   let lo = Infinity;
   let hi = -Infinity;
   for (const c of sampled) {
-    if (c === null) continue;
     lo = Math.min(lo, c.min);
     hi = Math.max(hi, c.max);
   }
@@ -146,8 +145,9 @@ function drawChart(doc: Doc, data: ReportData, zone: string): void {
   const yOfShown = (shown: number) => top + height - ((shown - yMin) / span) * height;
   const xOfIndex = (i: number) => left + (n <= 1 ? width / 2 : (i / (n - 1)) * width);
 
-  // Excursions shaded.
+  // Excursions shaded, inside the chart box (an alarm may outlast the points read).
   doc.save();
+  doc.rect(left, top, width, height).clip();
   for (const a of data.alarms) {
     if (a.kind === 'cumulative' || a.first_point_idx === undefined) continue;
     const x0 = xOfIndex(a.first_point_idx);
@@ -193,29 +193,38 @@ function drawChart(doc: Doc, data: ReportData, zone: string): void {
     doc.text(label, labelX, top + height + 5, { width: 80, align: 'center' });
   }
 
-  // The series: per column a stroke from its first to min/max to last value, joined in order.
+  // The series: per column a stroke from its first to min/max to last value,
+  // joined to the previous column unless a missing value lies between them.
+  // A piece of one column with a single value (an isolated point) is a dot.
   doc.save();
   doc.rect(left, top, width, height).clip();
-  doc.lineWidth(0.8).strokeColor(SERIES).lineJoin('round');
-  let open = false;
+  doc.lineWidth(0.8).strokeColor(SERIES).fillColor(SERIES).lineJoin('round').lineCap('round');
   const step = width / columns;
+  const xOfColumn = (k: number) => left + (k + 0.5) * step;
+  const dots: { x: number; y: number }[] = [];
+  let pieceStart = 0;
   sampled.forEach((c, k) => {
-    if (c === null) {
-      if (open) doc.stroke();
-      open = false;
-      return;
-    }
-    const x = left + (k + 0.5) * step;
-    if (!open) doc.moveTo(x, yOf(c.first));
-    else doc.lineTo(x, yOf(c.first));
+    const x = xOfColumn(c.column);
+    if (!c.joined) {
+      if (k > 0) closePiece(k);
+      pieceStart = k;
+      doc.moveTo(x, yOf(c.first));
+    } else doc.lineTo(x, yOf(c.first));
     if (c.min !== c.max) {
       const [a, b] = c.first <= c.last ? [c.min, c.max] : [c.max, c.min];
       doc.lineTo(x, yOf(a)).lineTo(x, yOf(b));
     }
     doc.lineTo(x, yOf(c.last));
-    open = true;
   });
-  if (open) doc.stroke();
+  if (sampled.length > 0) closePiece(sampled.length);
+  function closePiece(end: number): void {
+    doc.stroke();
+    const only = sampled[pieceStart]!;
+    if (end - pieceStart === 1 && only.min === only.max) {
+      dots.push({ x: xOfColumn(only.column), y: yOf(only.min) });
+    }
+  }
+  for (const d of dots) doc.circle(d.x, d.y, 1.4).fill(SERIES);
   doc.restore();
 
   // Threshold lines.
