@@ -28,7 +28,9 @@ export async function presentUser(db: Database, principal: Principal): Promise<T
       organization_id: m.organizationId,
     })),
     current_session_permissions: [...principal.permissions],
-    last_session_org_id: user.lastSessionOrgId,
+    // The organization this session works in (two devices may work in two), not the
+    // user's last choice on any device: the name shown must match the records shown.
+    last_session_org_id: principal.organizationId,
     settings: { degrees_unit: settings.degreesUnit, timezone: settings.timezone },
     org_settings: presentOrgSettings(orgSettings),
     has_agreed_to_tos: hasAgreed,
