@@ -13,6 +13,7 @@ import {
   section,
   table,
 } from '../reports/pdf-layout';
+import { useFont } from '../reports/pdf-fonts';
 import { formatWall, wallClock } from '../reports/report-model';
 
 export interface CertificateDevice {
@@ -54,10 +55,12 @@ export async function renderCertificatePdf(data: CertificateData): Promise<Buffe
     Subject: printable(`${data.organizationName}: certificate ${c.id}`),
   });
 
-  doc.fillColor(INK).font('Helvetica-Bold').fontSize(18);
+  useFont(doc, '', true).fillColor(INK).fontSize(18);
   doc.text('Calibration certificate', MARGIN, MARGIN, { width: CONTENT_WIDTH });
-  doc.font('Helvetica').fontSize(10).fillColor(MUTED);
-  doc.text(printable(`${data.organizationName}  ·  Certificate ${c.id}`), { width: CONTENT_WIDTH });
+  const who = printable(`${data.organizationName}  ·  Certificate ${c.id}`);
+  useFont(doc, who).fontSize(10).fillColor(MUTED);
+  doc.text(who, { width: CONTENT_WIDTH });
+  useFont(doc, '');
   doc.text(`Times in ${zone}, temperatures in ${u}`, { width: CONTENT_WIDTH });
 
   section(doc, 'Device');

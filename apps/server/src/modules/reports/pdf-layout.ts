@@ -1,10 +1,11 @@
 import PDFDocument from 'pdfkit';
 import { MISSING_VALUE } from '@coldtrace/domain';
+import { registerFonts, useFont } from './pdf-fonts';
 import { summaryText, type SummaryLine } from './report-model';
 
 /**
  * Shared PDF layout (reports and calibration certificates): A4 portrait,
- * built-in Helvetica, sections with a rule, label/value grids, tables that
+ * Unicode fonts embedded as subsets (pdf-fonts.ts), sections with a rule, label/value grids, tables that
  * break across pages with their heading repeated, and a footer on every page.
  */
 
@@ -20,11 +21,17 @@ export const SERIES = '#1565c0';
 
 export type Doc = PDFKit.PDFDocument;
 
-/** Helvetica is WinAnsi: keep what it can print, replace the rest. */
+/**
+ * Text as the PDF prints it: control characters dropped (line breaks and tabs
+ * kept), a lone surrogate (half of a character) as U+FFFD; every script stays.
+ */
 export function printable(text: string): string {
-  return text
-    .replace(/→/g, '->')
-    .replace(/[^\t\n\r -~\xa0-\xff\u2013\u2014\u2018\u2019\u201c\u201d\u2022\u2026\u20ac]/g, '?');
+  return (
+    text
+      // eslint-disable-next-line no-control-regex -- dropping control characters is the point
+      .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g, '')
+      .replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd')
+  );
 }
 
 export function ensureSpace(doc: Doc, height: number): void {
@@ -35,7 +42,7 @@ export function section(doc: Doc, title: string): void {
   ensureSpace(doc, 90);
   doc.moveDown(0.6);
   const y = doc.y;
-  doc.font('Helvetica-Bold').fontSize(12).fillColor(INK).text(printable(title), MARGIN, y);
+  useFont(doc, title, true).fontSize(12).fillColor(INK).text(printable(title), MARGIN, y);
   doc
     .moveTo(MARGIN, doc.y + 1)
     .lineTo(MARGIN + CONTENT_WIDTH, doc.y + 1)
@@ -60,8 +67,8 @@ export function keyValueGrid(doc: Doc, lines: SummaryLine[], zone: string, colum
     const height = Math.max(
       ...row.map((l, i) =>
         Math.max(
-          doc.font('Helvetica').heightOfString(printable(l.label), { width: labelWidth }),
-          doc.font('Helvetica-Bold').heightOfString(texts[i]!, { width: valueWidth }),
+          useFont(doc, l.label).heightOfString(printable(l.label), { width: labelWidth }),
+          useFont(doc, texts[i]!, true).heightOfString(texts[i]!, { width: valueWidth }),
         ),
       ),
     );
@@ -69,12 +76,10 @@ export function keyValueGrid(doc: Doc, lines: SummaryLine[], zone: string, colum
     const y = doc.y;
     row.forEach((line, i) => {
       const x = MARGIN + i * (colWidth + gap);
-      doc
-        .font('Helvetica')
+      useFont(doc, line.label)
         .fillColor(MUTED)
         .text(printable(line.label), x, y, { width: labelWidth });
-      doc
-        .font('Helvetica-Bold')
+      useFont(doc, texts[i]!, true)
         .fillColor(INK)
         .text(texts[i]!, x + labelWidth + 4, y, { width: valueWidth });
     });
@@ -93,7 +98,7 @@ export interface Column {
 export function table(doc: Doc, columns: Column[], rows: string[][], empty: string): void {
   doc.fontSize(8);
   if (rows.length === 0) {
-    doc.font('Helvetica').fillColor(MUTED).text(empty, MARGIN, doc.y, { width: CONTENT_WIDTH });
+    useFont(doc, empty).fillColor(MUTED).text(empty, MARGIN, doc.y, { width: CONTENT_WIDTH });
     return;
   }
   const total = columns.reduce((s, c) => s + c.width, 0);
@@ -103,14 +108,13 @@ export function table(doc: Doc, columns: Column[], rows: string[][], empty: stri
     const y = doc.y;
     const h = Math.max(
       ...columns.map((c, i) =>
-        doc.font('Helvetica-Bold').heightOfString(c.title, { width: widths[i]! - 2 * pad }),
+        useFont(doc, c.title, true).heightOfString(c.title, { width: widths[i]! - 2 * pad }),
       ),
     );
     doc.rect(MARGIN, y, CONTENT_WIDTH, h + 2 * pad).fill('#eef2f6');
     let x = MARGIN;
     columns.forEach((c, i) => {
-      doc
-        .font('Helvetica-Bold')
+      useFont(doc, c.title, true)
         .fillColor(INK)
         .text(c.title, x + pad, y + pad, { width: widths[i]! - 2 * pad });
       x += widths[i]!;
@@ -123,7 +127,7 @@ export function table(doc: Doc, columns: Column[], rows: string[][], empty: stri
     const cells = row.map(printable);
     const h = Math.max(
       ...cells.map((text, i) =>
-        doc.font('Helvetica').heightOfString(text, { width: widths[i]! - 2 * pad }),
+        useFont(doc, text).heightOfString(text, { width: widths[i]! - 2 * pad }),
       ),
     );
     if (doc.y + h + 2 * pad > BOTTOM) {
@@ -133,8 +137,7 @@ export function table(doc: Doc, columns: Column[], rows: string[][], empty: stri
     const y = doc.y;
     let x = MARGIN;
     cells.forEach((text, i) => {
-      doc
-        .font('Helvetica')
+      useFont(doc, text)
         .fillColor(INK)
         .text(text, x + pad, y + pad, { width: widths[i]! - 2 * pad });
       x += widths[i]!;
@@ -152,12 +155,14 @@ export function table(doc: Doc, columns: Column[], rows: string[][], empty: stri
 
 /** A new A4 document whose pages are kept until `finish` (for "Page n of m"). */
 export function createDocument(info: PDFKit.DocumentInfo): Doc {
-  return new PDFDocument({
+  const doc = new PDFDocument({
     size: 'A4',
     margins: { top: MARGIN, bottom: MARGIN, left: MARGIN, right: MARGIN },
     bufferPages: true,
     info: { ...info, Creator: 'Coldtrace' },
   });
+  registerFonts(doc);
+  return useFont(doc, '');
 }
 
 /** Writes `footer` and "Page n of m" on every page, ends the document and answers its bytes. */
@@ -181,12 +186,13 @@ function drawFooters(doc: Doc, footer: string): void {
     // The footer sits in the bottom margin: lift the margin so pdfkit adds no page for it.
     doc.page.margins.bottom = 0;
     const y = PAGE.height - MARGIN - 6;
-    doc.font('Helvetica').fontSize(7).fillColor(MUTED);
+    useFont(doc, footer).fontSize(7).fillColor(MUTED);
     doc.text(printable(footer), MARGIN, y, {
       width: CONTENT_WIDTH - 80,
       lineBreak: false,
       height: 10,
     });
+    useFont(doc, 'Page');
     doc.text(`Page ${i - range.start + 1} of ${range.count}`, MARGIN + CONTENT_WIDTH - 80, y, {
       width: 80,
       align: 'right',

@@ -6,6 +6,7 @@ import {
   toDisplayUnit,
 } from '@coldtrace/domain';
 import { downsampleMinMax, niceTicks } from './chart';
+import { useFont } from './pdf-fonts';
 import {
   ALARM,
   CONTENT_WIDTH,
@@ -37,7 +38,7 @@ import {
 } from './report-model';
 
 /**
- * The PDF report (domain rules section 8), A4 portrait, built-in Helvetica:
+ * The PDF report (domain rules section 8), A4 portrait, Unicode fonts (pdf-fonts.ts):
  * header (organization, record, tag, references, parties, carrier, product),
  * summary, the temperature chart drawn as vectors (min/max per column, the
  * threshold lines, excursions shaded), the alarm table with acknowledgements
@@ -84,21 +85,19 @@ const inSummary = (line: SummaryLine) => !SUMMARY_SKIP.has(line.label);
 
 function drawTitle(doc: Doc, data: ReportData, zone: string): void {
   const r = data.record;
-  doc.fillColor(INK).font('Helvetica-Bold').fontSize(18);
-  doc.text(`Temperature report: record ${r.id ?? ''}`, MARGIN, MARGIN, { width: CONTENT_WIDTH });
-  doc.font('Helvetica').fontSize(10).fillColor(MUTED);
-  doc.text(
-    printable(
-      `${data.organizationName}  ·  Tag ${r.tag_serial_number ?? MISSING_VALUE} (${(r.tag_type ?? 'unknown type').replace(/_/g, ' ')})  ·  Status ${r.status ?? MISSING_VALUE}`,
-    ),
-    { width: CONTENT_WIDTH },
+  const title = printable(`Temperature report: record ${r.id ?? ''}`);
+  useFont(doc, title, true).fillColor(INK).fontSize(18);
+  doc.text(title, MARGIN, MARGIN, { width: CONTENT_WIDTH });
+  const who = printable(
+    `${data.organizationName}  ·  Tag ${r.tag_serial_number ?? MISSING_VALUE} (${(r.tag_type ?? 'unknown type').replace(/_/g, ' ')})  ·  Status ${r.status ?? MISSING_VALUE}`,
   );
-  doc.text(
-    printable(
-      `Generated ${formatWall(wallClock(zone)(data.generatedAt.getTime()))} (${zone}) by ${data.generatedBy}  ·  Temperatures in °${data.unit}, times in ${zone}`,
-    ),
-    { width: CONTENT_WIDTH },
+  useFont(doc, who).fontSize(10).fillColor(MUTED);
+  doc.text(who, { width: CONTENT_WIDTH });
+  const generated = printable(
+    `Generated ${formatWall(wallClock(zone)(data.generatedAt.getTime()))} (${zone}) by ${data.generatedBy}  ·  Temperatures in °${data.unit}, times in ${zone}`,
   );
+  useFont(doc, generated).fontSize(10).fillColor(MUTED);
+  doc.text(generated, { width: CONTENT_WIDTH });
   doc.moveDown(0.4);
 }
 
@@ -131,7 +130,7 @@ function drawChart(doc: Doc, data: ReportData, zone: string): void {
     hi = Math.max(hi, t);
   }
   if (lo === Infinity) {
-    doc.font('Helvetica').fontSize(9).fillColor(MUTED);
+    useFont(doc, '').fontSize(9).fillColor(MUTED);
     doc.text('No temperature points recorded.', MARGIN, top);
     doc.y = top + 16;
     return;
@@ -161,7 +160,7 @@ function drawChart(doc: Doc, data: ReportData, zone: string): void {
 
   // Grid and y labels.
   doc.lineWidth(0.4).strokeColor(RULE);
-  doc.font('Helvetica').fontSize(7).fillColor(MUTED);
+  useFont(doc, '').fontSize(7).fillColor(MUTED);
   for (const t of ticks) {
     const y = yOfShown(t);
     doc
@@ -224,7 +223,7 @@ function drawChart(doc: Doc, data: ReportData, zone: string): void {
       dots.push({ x: xOfColumn(only.column), y: yOf(only.min) });
     }
   }
-  for (const d of dots) doc.circle(d.x, d.y, 1.4).fill(SERIES);
+  for (const d of dots) doc.circle(d.x, d.y, 2).fill(SERIES);
   doc.restore();
 
   // Threshold lines.
@@ -241,7 +240,7 @@ function drawChart(doc: Doc, data: ReportData, zone: string): void {
       .lineTo(left + width, y)
       .stroke();
     doc.undash().restore();
-    doc.font('Helvetica-Bold').fontSize(7).fillColor(ALARM);
+    useFont(doc, '', true).fontSize(7).fillColor(ALARM);
     doc.text(`${name} ${unit(value).toFixed(1)} °${data.unit}`, left + width - 90, y - 10, {
       width: 86,
       align: 'right',
@@ -251,9 +250,9 @@ function drawChart(doc: Doc, data: ReportData, zone: string): void {
   doc.fillColor(INK);
   doc.x = MARGIN;
   doc.y = top + CHART_HEIGHT + 4;
-  doc.font('Helvetica').fontSize(7).fillColor(MUTED);
+  useFont(doc, '').fontSize(7).fillColor(MUTED);
   doc.text(
-    `${n.toLocaleString('en-US')} points drawn as the lowest and highest value per column; dashed lines: thresholds; shaded: excursions.`,
+    `${n.toLocaleString('en-US')} ${n === 1 ? 'point' : 'points'} drawn as the lowest and highest value per column; dashed lines: thresholds; shaded: excursions.`,
     MARGIN,
     doc.y,
     { width: CONTENT_WIDTH },
