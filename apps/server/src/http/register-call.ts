@@ -2,6 +2,7 @@ import {
   findUnsafeText,
   isUnsafeText,
   issuePath,
+  TOTAL_COUNT_HEADER,
   unsafeTextMessage,
   ZErrorReply,
   type CallDef,
@@ -90,7 +91,9 @@ function rejectUnsafeHeaders(request: FastifyRequest): void {
  * before the body is even read: who is calling, the CSRF check for
  * cookie-authenticated or anonymous state-changing calls, `call.auth` and
  * `call.permission` (any of). The handler returns the reply body; a call whose
- * reply is `null` answers 204.
+ * reply is `null` answers 204. Every list reply (an array) carries its total in
+ * `x-total-count` (spec section 7): the handler of a paged list sets the total of
+ * every page; otherwise the header is the array's length.
  */
 export function registerCall<C extends CallDef>(
   app: FastifyInstance,
@@ -194,6 +197,9 @@ export function registerCall<C extends CallDef>(
         },
       });
       if (call.reply === null) return reply.code(204).send();
+      if (Array.isArray(result) && !reply.hasHeader(TOTAL_COUNT_HEADER)) {
+        void reply.header(TOTAL_COUNT_HEADER, String(result.length));
+      }
       return result;
     },
   });
