@@ -13,7 +13,7 @@ import {
   section,
   table,
 } from '../reports/pdf-layout';
-import { useFont } from '../reports/pdf-fonts';
+import { useFont, writeText } from '../reports/pdf-fonts';
 import { formatWall, wallClock } from '../reports/report-model';
 
 export interface CertificateDevice {
@@ -58,8 +58,8 @@ export async function renderCertificatePdf(data: CertificateData): Promise<Buffe
   useFont(doc, '', true).fillColor(INK).fontSize(18);
   doc.text('Calibration certificate', MARGIN, MARGIN, { width: CONTENT_WIDTH });
   const who = printable(`${data.organizationName}  ·  Certificate ${c.id}`);
-  useFont(doc, who).fontSize(10).fillColor(MUTED);
-  doc.text(who, { width: CONTENT_WIDTH });
+  doc.fontSize(10).fillColor(MUTED);
+  writeText(doc, who, { width: CONTENT_WIDTH });
   useFont(doc, '');
   doc.text(`Times in ${zone}, temperatures in ${u}`, { width: CONTENT_WIDTH });
 

@@ -14,9 +14,9 @@ import * as fontkit from 'fontkit';
  *   Licence 1.1): Chinese characters, kana and Hangul-free CJK, with its own
  *   Latin, Greek and Cyrillic; used for a text that DejaVu cannot print whole.
  *
- * A text is set in one font: DejaVu when it has every character, else the
- * font that has more of them (a text mixing CJK with letters only DejaVu has,
- * such as "Łódź 東京", keeps the characters of the other as an empty box).
+ * A text is cut into runs (textRuns): DejaVu for what it has, Noto Sans JP
+ * for the rest, so "Łódź 東京" prints whole; a character neither has prints
+ * as an empty box.
  * The files are read once per process; pdfkit parses them per document.
  */
 
@@ -77,29 +77,42 @@ export function registerFonts(doc: Doc): void {
   registered.add(doc);
 }
 
-/** How many characters of `text` (line breaks and tabs aside) a font lacks. */
-function missing(font: fontkit.Font, text: string): number {
-  let count = 0;
+/** A piece of text set in one font. */
+export interface TextRun {
+  text: string;
+  cjk: boolean;
+}
+
+/**
+ * `text` cut into runs of one font each: a letter DejaVu has is set in
+ * DejaVu, one only Noto Sans JP has in Noto Sans JP; spaces, punctuation and
+ * characters neither font has stay in the run they are in.
+ */
+export function textRuns(text: string): TextRun[] {
+  // Fast path: Latin, Latin extended and general punctuation are in DejaVu.
+  if (/^[\t\n\r\u0020-\u024f\u2000-\u206f\u20ac]*$/.test(text)) return [{ text, cjk: false }];
+  const body = face('body');
+  const cjk = face('cjk');
+  const runs: TextRun[] = [];
   for (const ch of text) {
+    const current = runs[runs.length - 1];
     const cp = ch.codePointAt(0)!;
-    if (cp < 0x20) continue;
-    if (!font.hasGlyphForCodePoint(cp)) count += 1;
+    let inCjk = current?.cjk ?? false;
+    if (cp >= 0x20) {
+      const hasBody = body.hasGlyphForCodePoint(cp);
+      const hasCjk = cjk.hasGlyphForCodePoint(cp);
+      if (hasBody !== hasCjk) inCjk = hasCjk;
+      else if (hasBody && !/[\s\p{P}]/u.test(ch)) inCjk = false;
+    }
+    if (current !== undefined && current.cjk === inCjk) current.text += ch;
+    else runs.push({ text: ch, cjk: inCjk });
   }
-  return count;
+  return runs.length > 0 ? runs : [{ text, cjk: false }];
 }
 
-/** True when DejaVu Sans cannot print the whole text but Noto Sans JP prints more of it. */
-export function needsCjkFont(text: string): boolean {
-  // Fast path: Latin-1 and general punctuation are in DejaVu.
-  if (/^[\t\n\r\u0020-\u024f\u2000-\u206f\u20ac]*$/.test(text)) return false;
-  const inBody = missing(face('body'), text);
-  return inBody > 0 && missing(face('cjk'), text) < inBody;
-}
-
-/** Sets the font that prints `text` (regular or bold) and answers the document. */
-export function useFont(doc: Doc, text: string, bold = false): Doc {
+function setFont(doc: Doc, cjk: boolean, bold: boolean): Doc {
   if (!registered.has(doc)) registerFonts(doc);
-  if (needsCjkFont(text)) {
+  if (cjk) {
     if (!registeredCjk.has(doc)) {
       doc.registerFont(FILES.cjk.name, bytes('cjk'));
       doc.registerFont(FILES.cjkBold.name, bytes('cjkBold'));
@@ -108,4 +121,46 @@ export function useFont(doc: Doc, text: string, bold = false): Doc {
     return doc.font(bold ? FILES.cjkBold.name : FILES.cjk.name);
   }
   return doc.font(bold ? FILES.bodyBold.name : FILES.body.name);
+}
+
+/** Sets the font of `text` (regular or bold; the first run's font for mixed text) and answers the document. */
+export function useFont(doc: Doc, text: string, bold = false): Doc {
+  const runs = textRuns(text);
+  return setFont(doc, runs[0]!.cjk, bold);
+}
+
+/**
+ * Writes `text` at (x, y), or where the last text ended when x is left out,
+ * each run in its font, wrapped as one paragraph (pdfkit's continued text).
+ */
+export function writeText(
+  doc: Doc,
+  text: string,
+  options: PDFKit.Mixins.TextOptions & { x?: number; y?: number; bold?: boolean },
+): Doc {
+  const { x, y, bold = false, ...rest } = options;
+  const runs = textRuns(text);
+  runs.forEach((run, i) => {
+    setFont(doc, run.cjk, bold);
+    const continued = i < runs.length - 1;
+    if (i === 0 && x !== undefined) doc.text(run.text, x, y, { ...rest, continued });
+    else if (i === 0) doc.text(run.text, { ...rest, continued });
+    else doc.text(run.text, { continued });
+  });
+  return doc;
+}
+
+/** The height `text` takes at `width` (mixed text: the larger of its height in either font). */
+export function textHeight(
+  doc: Doc,
+  text: string,
+  options: PDFKit.Mixins.TextOptions & { bold?: boolean },
+): number {
+  const { bold = false, ...rest } = options;
+  const runs = textRuns(text);
+  if (runs.length === 1) return setFont(doc, runs[0]!.cjk, bold).heightOfString(text, rest);
+  return Math.max(
+    setFont(doc, false, bold).heightOfString(text, rest),
+    setFont(doc, true, bold).heightOfString(text, rest),
+  );
 }

@@ -1,6 +1,6 @@
 import PDFDocument from 'pdfkit';
 import { MISSING_VALUE } from '@coldtrace/domain';
-import { registerFonts, useFont } from './pdf-fonts';
+import { registerFonts, textHeight, useFont, writeText } from './pdf-fonts';
 import { summaryText, type SummaryLine } from './report-model';
 
 /**
@@ -42,7 +42,8 @@ export function section(doc: Doc, title: string): void {
   ensureSpace(doc, 90);
   doc.moveDown(0.6);
   const y = doc.y;
-  useFont(doc, title, true).fontSize(12).fillColor(INK).text(printable(title), MARGIN, y);
+  doc.fontSize(12).fillColor(INK);
+  writeText(doc, printable(title), { x: MARGIN, y, bold: true });
   doc
     .moveTo(MARGIN, doc.y + 1)
     .lineTo(MARGIN + CONTENT_WIDTH, doc.y + 1)
@@ -67,8 +68,8 @@ export function keyValueGrid(doc: Doc, lines: SummaryLine[], zone: string, colum
     const height = Math.max(
       ...row.map((l, i) =>
         Math.max(
-          useFont(doc, l.label).heightOfString(printable(l.label), { width: labelWidth }),
-          useFont(doc, texts[i]!, true).heightOfString(texts[i]!, { width: valueWidth }),
+          textHeight(doc, printable(l.label), { width: labelWidth }),
+          textHeight(doc, texts[i]!, { width: valueWidth, bold: true }),
         ),
       ),
     );
@@ -76,12 +77,10 @@ export function keyValueGrid(doc: Doc, lines: SummaryLine[], zone: string, colum
     const y = doc.y;
     row.forEach((line, i) => {
       const x = MARGIN + i * (colWidth + gap);
-      useFont(doc, line.label)
-        .fillColor(MUTED)
-        .text(printable(line.label), x, y, { width: labelWidth });
-      useFont(doc, texts[i]!, true)
-        .fillColor(INK)
-        .text(texts[i]!, x + labelWidth + 4, y, { width: valueWidth });
+      doc.fillColor(MUTED);
+      writeText(doc, printable(line.label), { x, y, width: labelWidth });
+      doc.fillColor(INK);
+      writeText(doc, texts[i]!, { x: x + labelWidth + 4, y, width: valueWidth, bold: true });
     });
     doc.y = y + height + 3;
   }
@@ -98,7 +97,8 @@ export interface Column {
 export function table(doc: Doc, columns: Column[], rows: string[][], empty: string): void {
   doc.fontSize(8);
   if (rows.length === 0) {
-    useFont(doc, empty).fillColor(MUTED).text(empty, MARGIN, doc.y, { width: CONTENT_WIDTH });
+    doc.fillColor(MUTED);
+    writeText(doc, empty, { x: MARGIN, y: doc.y, width: CONTENT_WIDTH });
     return;
   }
   const total = columns.reduce((s, c) => s + c.width, 0);
@@ -108,15 +108,14 @@ export function table(doc: Doc, columns: Column[], rows: string[][], empty: stri
     const y = doc.y;
     const h = Math.max(
       ...columns.map((c, i) =>
-        useFont(doc, c.title, true).heightOfString(c.title, { width: widths[i]! - 2 * pad }),
+        textHeight(doc, c.title, { width: widths[i]! - 2 * pad, bold: true }),
       ),
     );
     doc.rect(MARGIN, y, CONTENT_WIDTH, h + 2 * pad).fill('#eef2f6');
     let x = MARGIN;
     columns.forEach((c, i) => {
-      useFont(doc, c.title, true)
-        .fillColor(INK)
-        .text(c.title, x + pad, y + pad, { width: widths[i]! - 2 * pad });
+      doc.fillColor(INK);
+      writeText(doc, c.title, { x: x + pad, y: y + pad, width: widths[i]! - 2 * pad, bold: true });
       x += widths[i]!;
     });
     doc.y = y + h + 2 * pad;
@@ -126,9 +125,7 @@ export function table(doc: Doc, columns: Column[], rows: string[][], empty: stri
   for (const row of rows) {
     const cells = row.map(printable);
     const h = Math.max(
-      ...cells.map((text, i) =>
-        useFont(doc, text).heightOfString(text, { width: widths[i]! - 2 * pad }),
-      ),
+      ...cells.map((text, i) => textHeight(doc, text, { width: widths[i]! - 2 * pad })),
     );
     if (doc.y + h + 2 * pad > BOTTOM) {
       doc.addPage();
@@ -137,9 +134,8 @@ export function table(doc: Doc, columns: Column[], rows: string[][], empty: stri
     const y = doc.y;
     let x = MARGIN;
     cells.forEach((text, i) => {
-      useFont(doc, text)
-        .fillColor(INK)
-        .text(text, x + pad, y + pad, { width: widths[i]! - 2 * pad });
+      doc.fillColor(INK);
+      writeText(doc, text, { x: x + pad, y: y + pad, width: widths[i]! - 2 * pad });
       x += widths[i]!;
     });
     doc.y = y + h + 2 * pad;
@@ -186,8 +182,10 @@ function drawFooters(doc: Doc, footer: string): void {
     // The footer sits in the bottom margin: lift the margin so pdfkit adds no page for it.
     doc.page.margins.bottom = 0;
     const y = PAGE.height - MARGIN - 6;
-    useFont(doc, footer).fontSize(7).fillColor(MUTED);
-    doc.text(printable(footer), MARGIN, y, {
+    doc.fontSize(7).fillColor(MUTED);
+    writeText(doc, printable(footer), {
+      x: MARGIN,
+      y,
       width: CONTENT_WIDTH - 80,
       lineBreak: false,
       height: 10,

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import type { TRecord } from '@coldtrace/contract';
 import { describe, expect, it } from 'vitest';
 import { renderCertificatePdf } from '../calibration/certificate-pdf';
+import { textRuns } from './pdf-fonts';
 import { printable } from './pdf-layout';
 import { renderPdf } from './render-pdf';
 import type { ReportData } from './report-model';
@@ -13,11 +14,11 @@ import type { ReportData } from './report-model';
  */
 
 const NAMES = {
-  organization: 'Łódź Pharma Müller',
+  organization: 'Łódź Pharma Müller 東京',
   primary: 'Ωmega-42',
   shipper: 'Иванов и партнёры',
   receiver: '東京中央薬局',
-  carrier: 'Ålesund Frakt ØÆ',
+  carrier: 'Ålesund Frakt ØÆ 東京 Łódź',
   author: 'Zoë Œuvre-Đorđević',
 };
 
@@ -128,6 +129,15 @@ describe('PDFs print names in any script', () => {
       expect(out, name).toContain(name);
     }
     expect(fonts(pdf)).not.toMatch(/Helvetica/);
+  });
+
+  it('sets each letter in a font that has it: DejaVu for Latin and Cyrillic, Noto Sans JP for 東京', () => {
+    expect(textRuns('Łódź 東京 Иванов')).toEqual([
+      { text: 'Łódź ', cjk: false },
+      { text: '東京 ', cjk: true },
+      { text: 'Иванов', cjk: false },
+    ]);
+    expect(textRuns('Müller')).toEqual([{ text: 'Müller', cjk: false }]);
   });
 
   it('drops control characters and mends half characters, keeping every script', () => {

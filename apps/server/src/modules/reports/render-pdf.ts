@@ -6,7 +6,7 @@ import {
   toDisplayUnit,
 } from '@coldtrace/domain';
 import { downsampleMinMax, niceTicks } from './chart';
-import { useFont } from './pdf-fonts';
+import { useFont, writeText } from './pdf-fonts';
 import {
   ALARM,
   CONTENT_WIDTH,
@@ -86,18 +86,17 @@ const inSummary = (line: SummaryLine) => !SUMMARY_SKIP.has(line.label);
 function drawTitle(doc: Doc, data: ReportData, zone: string): void {
   const r = data.record;
   const title = printable(`Temperature report: record ${r.id ?? ''}`);
-  useFont(doc, title, true).fillColor(INK).fontSize(18);
-  doc.text(title, MARGIN, MARGIN, { width: CONTENT_WIDTH });
+  doc.fillColor(INK).fontSize(18);
+  writeText(doc, title, { x: MARGIN, y: MARGIN, width: CONTENT_WIDTH, bold: true });
   const who = printable(
     `${data.organizationName}  ·  Tag ${r.tag_serial_number ?? MISSING_VALUE} (${(r.tag_type ?? 'unknown type').replace(/_/g, ' ')})  ·  Status ${r.status ?? MISSING_VALUE}`,
   );
-  useFont(doc, who).fontSize(10).fillColor(MUTED);
-  doc.text(who, { width: CONTENT_WIDTH });
+  doc.fontSize(10).fillColor(MUTED);
+  writeText(doc, who, { width: CONTENT_WIDTH });
   const generated = printable(
     `Generated ${formatWall(wallClock(zone)(data.generatedAt.getTime()))} (${zone}) by ${data.generatedBy}  ·  Temperatures in °${data.unit}, times in ${zone}`,
   );
-  useFont(doc, generated).fontSize(10).fillColor(MUTED);
-  doc.text(generated, { width: CONTENT_WIDTH });
+  writeText(doc, generated, { width: CONTENT_WIDTH });
   doc.moveDown(0.4);
 }
 
