@@ -16,6 +16,18 @@ export const ZCalibration = z
   .meta({ id: 'Calibration' });
 export type TCalibration = z.infer<typeof ZCalibration>;
 
+/**
+ * A record's `tag_calibration`: the Calibration of the tag's latest
+ * certificate in the record's organization (latest calibration time, then
+ * latest upload), with the certificate's id and the link to its PDF. The
+ * upload carries no calibration interval, so no due date is stated.
+ */
+export const ZRecordCalibration = ZCalibration.extend({
+  calibration_pdf_id: z.string().optional(),
+  pdf_url: z.string().optional(),
+}).meta({ id: 'RecordCalibration' });
+export type TRecordCalibration = z.infer<typeof ZRecordCalibration>;
+
 /** "Equipment: manufacturer, model, description, serial_number." */
 export const ZCalibrationEquipment = z
   .object({

@@ -9,7 +9,7 @@ import {
   ZTagType,
   ZTripStatus,
 } from '../enums';
-import { ZCalibration } from './calibration';
+import { ZRecordCalibration } from './calibration';
 import { ZNameAddressRef, cumulativeFields, referenceFields, thresholdFields } from './common';
 
 /**
@@ -38,7 +38,7 @@ export const ZRecord = z
     tag_serial_number: z.string().optional(),
     tag_type: ZTagType.optional(),
     tag_status: ZTagStatus.optional(),
-    tag_calibration: ZCalibration.nullable().optional(),
+    tag_calibration: ZRecordCalibration.nullable().optional(),
     created: z.string().optional(),
     last_modified: z.string().optional(),
     temps_last_updated: z.string().nullable().optional(),

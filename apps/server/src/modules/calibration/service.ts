@@ -10,6 +10,7 @@ import type { Principal } from '../auth/principal';
 import { displaySettingsOf, organizationNameOf } from '../reports/service';
 import { renderCertificatePdf } from './certificate-pdf';
 import * as repo from './repository';
+import { certificateUrl } from './urls';
 
 /**
  * Calibration certificates (docs/decisions/reports.md, "Calibration
@@ -25,8 +26,7 @@ function organizationOf(principal: Principal): string {
   return principal.organizationId;
 }
 
-export const certificateUrl = (id: string, deviceId: number) =>
-  `/api/devices/xt1/calibration/pdf/?calibration_pdf_id=${encodeURIComponent(id)}&device_id=${deviceId}`;
+export { certificateUrl };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

@@ -26,6 +26,7 @@ import type {
   ScanRow,
   TagRow,
 } from '../../db/schema-shipments';
+import { certificateUrl } from '../calibration/urls';
 import { roundStored } from '../series/series-store';
 
 /**
@@ -72,6 +73,25 @@ export interface RecordView {
   receiver: PartyRef;
   lastScannedUser: string | null;
   scanIds: string[];
+  /** The tag's latest calibration certificate in the record's organization, if any. */
+  calibration?: {
+    certificateId: string;
+    tagType: string | null;
+    calibrationTimestamp: Date | null;
+  } | null;
+}
+
+function tagCalibration(view: RecordView): TRecord['tag_calibration'] {
+  const c = view.calibration;
+  if (!c) return null;
+  const tagType = member(TAG_TYPES, c.tagType);
+  return {
+    device_id: view.record.tagId,
+    ...(tagType ? { tag_type: tagType } : {}),
+    calibration_timestamp: iso(c.calibrationTimestamp),
+    calibration_pdf_id: c.certificateId,
+    pdf_url: certificateUrl(c.certificateId, view.record.tagId),
+  };
 }
 
 export function presentRecord(view: RecordView): TRecord {
@@ -83,7 +103,7 @@ export function presentRecord(view: RecordView): TRecord {
     tag_serial_number: r.tagSerialNumber,
     tag_type: member(TAG_TYPES, r.tagType),
     tag_status: member(TAG_STATUSES, r.tagStatus),
-    tag_calibration: null,
+    tag_calibration: tagCalibration(view),
     created: r.created.toISOString(),
     last_modified: r.lastModified.toISOString(),
     temps_last_updated: iso(r.tempsLastUpdated),

@@ -3,6 +3,7 @@ import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client';
 import { users } from '../../db/schema';
 import { alarmSignatures } from '../../db/schema-notifications';
+import { calibrationCertificateDevices, calibrationCertificates } from '../../db/schema-reports';
 import {
   alarms,
   locationSamples,
@@ -57,7 +58,22 @@ const receiverOfRecord = and(
 );
 const scannerOfRecord = eq(scannedBy.id, records.lastScannedUserId);
 
-/** Records joined with their parties and last scanning user, and their scan ids. */
+/**
+ * The tag's latest calibration certificate in the record's organization (latest
+ * calibration time, else upload time; then latest upload), as JSON, or null.
+ */
+const latestCalibrationOfRecord = sql<{
+  certificate_id: string;
+  tag_type: string | null;
+  calibration_timestamp: string | null;
+} | null>`(SELECT json_build_object('certificate_id', c.id::text, 'tag_type', d.tag_type, 'calibration_timestamp', d.calibration_timestamp)
+  FROM ${calibrationCertificateDevices} d
+  JOIN ${calibrationCertificates} c ON c.id = d.certificate_id AND c.organization_id = d.organization_id
+  WHERE d.organization_id = ${records.organizationId} AND d.tag_id = ${records.tagId}
+  ORDER BY coalesce(d.calibration_timestamp, c.created) DESC, c.created DESC, c.id DESC
+  LIMIT 1)`;
+
+/** Records joined with their parties and last scanning user, their scan ids and calibration. */
 function selectRecordViews(db: Db) {
   return db
     .select({
@@ -70,6 +86,7 @@ function selectRecordViews(db: Db) {
       scanIds: sql<
         string[]
       >`ARRAY(SELECT s.id::text FROM scans s WHERE s.record_id = ${records.id} AND s.organization_id = ${records.organizationId} ORDER BY s."timestamp", s.id)`,
+      calibration: latestCalibrationOfRecord,
     })
     .from(records)
     .leftJoin(shipper, shipperOfRecord)
@@ -98,6 +115,16 @@ function toRecordView(row: RecordViewRow): RecordView {
     receiver: { id: row.receiverId, name: row.receiverName },
     lastScannedUser: row.lastScannedUser,
     scanIds: row.scanIds ?? [],
+    calibration: row.calibration
+      ? {
+          certificateId: row.calibration.certificate_id,
+          tagType: row.calibration.tag_type,
+          calibrationTimestamp:
+            row.calibration.calibration_timestamp === null
+              ? null
+              : new Date(row.calibration.calibration_timestamp),
+        }
+      : null,
   };
 }
 
