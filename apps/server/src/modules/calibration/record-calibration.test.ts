@@ -1,6 +1,7 @@
 import { ZRecord } from '@coldtrace/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { calibrationCertificateDevices, calibrationCertificates } from '../../db/schema-reports';
+import type { TagRow } from '../../db/schema-shipments';
 import { createTestApp, type TestApp, type TestClient, type TestOrg } from '../../../test/helpers';
 import { recordFactories } from '../../../test/record-factories';
 
@@ -12,7 +13,7 @@ describe('Record.tag_calibration', () => {
   let org: TestOrg;
   let other: TestOrg;
   let manager: TestClient;
-  let tag: { id: number; serialNumber: string };
+  let tag: TagRow;
   let recordId: string;
 
   const upload = (deviceId: number, calibratedAt: string) =>
