@@ -253,21 +253,50 @@ export function presentAction({ action: a, createdByUser }: ActionView): TRecord
 export interface ScanView {
   scan: ScanRow;
   createdByUser: string | null;
+  /** The scan's record in the scan's organization, null when it has none. */
+  seriesRecordId?: number | null;
   /** `start_time_seconds` of the scan's record (when the scan reported none). */
   recordStartSeconds: number | null;
+  /** The record's start delay and stop time (the tag's state when the scan reported none). */
+  recordStartDelay?: number | null;
+  recordStopTime?: Date | null;
+  /** The points the scan brought, as the record's series holds them (see `scanTemperatures`). */
+  temperatures?: readonly (number | null)[];
 }
 
 /**
- * A scan. Its temperatures are points of the record's series (stored once)
- * and are not repeated here: aggregate/record-temperatures serves them.
+ * The tag's state at the scan: as the scan reported it, else what the run
+ * says of that moment: stopped (XT1_IDLE) once the run's stop time is past,
+ * waiting for its start delay (XT1_PENDING) or not started, else recording
+ * (XT1_ACTIVE).
  */
-export function presentScan({ scan: s, createdByUser, recordStartSeconds }: ScanView): TScan {
+export function scanTagStatus(view: ScanView): TScan['tag_status'] {
+  const s = view.scan;
+  const reported = member(TAG_STATUSES, s.tagStatus);
+  if (reported !== undefined) return reported;
+  const stoppedAt = s.stopTime ?? view.recordStopTime ?? null;
+  if (stoppedAt !== null && stoppedAt.getTime() <= s.timestamp.getTime()) return 'XT1_IDLE';
+  const start = s.startTimeSeconds ?? view.recordStartSeconds;
+  if (start === null) return 'XT1_PENDING';
+  const delay = s.startDelay ?? view.recordStartDelay ?? 0;
+  return s.timestamp.getTime() / 1000 < start + delay ? 'XT1_PENDING' : 'XT1_ACTIVE';
+}
+
+/**
+ * A scan, with the temperatures it brought (points [temps_offset_index,
+ * temps_offset_index + temps_length) of its record's series; a point stored
+ * first by another upload keeps that first value) and the tag's state.
+ */
+export function presentScan(view: ScanView): TScan {
+  const { scan: s, createdByUser, recordStartSeconds } = view;
   const position = knownPosition(s.latitude, s.longitude);
   const startSeconds = s.startTimeSeconds ?? recordStartSeconds;
   return {
     id: String(s.id),
     start_time: startSeconds === null ? null : secondsIso(startSeconds),
     stop_time: iso(s.stopTime),
+    // Every point of the scan's range is one it uploaded (a merge fills gaps), so none is missing.
+    temperatures: (view.temperatures ?? []).flatMap((t) => (t === null ? [] : [temp(t)])),
     tag_id: String(s.tagId),
     tag_serial_number: s.tagSerialNumber,
     record: s.recordId === null ? null : String(s.recordId),
@@ -282,7 +311,7 @@ export function presentScan({ scan: s, createdByUser, recordStartSeconds }: Scan
     latest_temp: temp(s.latestTemp),
     excursion_duration_above: s.excursionDurationAbove,
     excursion_duration_below: s.excursionDurationBelow,
-    tag_status: member(TAG_STATUSES, s.tagStatus),
+    tag_status: scanTagStatus(view),
     measurement_interval: s.measurementInterval ?? undefined,
     start_delay: s.startDelay ?? undefined,
     high_threshold: s.highThreshold,

@@ -344,7 +344,11 @@ function selectScanViews(db: Db) {
     .select({
       scan: scans,
       createdByUser: users.username,
+      /** The scan's record in the scan's organization (null: none). */
+      seriesRecordId: records.id,
       recordStartSeconds: records.startTimeSeconds,
+      recordStartDelay: records.startDelay,
+      recordStopTime: records.stopTime,
     })
     .from(scans)
     .leftJoin(users, eq(users.id, scans.createdByUserId))

@@ -19,6 +19,7 @@ import {
   presentRecord,
   presentScan,
   presentTag,
+  type ScanView,
   secondsIso,
   iso,
 } from './presenter';
@@ -72,6 +73,34 @@ export interface Listed<T> {
 }
 
 export function createRecordsService(db: Database) {
+  /**
+   * The scans with the points each brought: one read per record, of the range
+   * its listed scans cover, from the record of the scan's own organization.
+   */
+  async function withScanTemperatures(views: ScanView[]): Promise<ScanView[]> {
+    const ranges = new Map<number, { from: number; to: number }>();
+    for (const v of views) {
+      const { tempsOffsetIndex: from, tempsLength: length } = v.scan;
+      if (v.seriesRecordId == null || length <= 0) continue;
+      const to = from + length - 1;
+      const range = ranges.get(v.seriesRecordId);
+      ranges.set(
+        v.seriesRecordId,
+        range ? { from: Math.min(range.from, from), to: Math.max(range.to, to) } : { from, to },
+      );
+    }
+    const series = new Map<number, { from: number; values: (number | null)[] }>();
+    for (const [recordId, range] of ranges) {
+      series.set(recordId, { from: range.from, values: await readSeries(db, recordId, range) });
+    }
+    return views.map((v) => {
+      const read = v.seriesRecordId == null ? undefined : series.get(v.seriesRecordId);
+      if (!read) return { ...v, temperatures: [] };
+      const start = v.scan.tempsOffsetIndex - read.from;
+      return { ...v, temperatures: read.values.slice(start, start + v.scan.tempsLength) };
+    });
+  }
+
   /** The organization's records named by `texts`, in the order given; 404 naming `field` otherwise. */
   async function recordsOf(
     principal: Principal,
@@ -184,7 +213,7 @@ export function createRecordsService(db: Database) {
         rows.map((r) => r.id),
         latest,
       );
-      return views.map(presentScan);
+      return (await withScanTemperatures(views)).map(presentScan);
     },
 
     async summary(principal: Principal) {
@@ -229,7 +258,7 @@ export function createRecordsService(db: Database) {
 
     async scans(principal: Principal, q: PageQuery) {
       const { total, rows } = await repo.listScans(db, organizationOf(principal), pageOf(q));
-      return { total, items: rows.map(presentScan) };
+      return { total, items: (await withScanTemperatures(rows)).map(presentScan) };
     },
 
     async locations(
