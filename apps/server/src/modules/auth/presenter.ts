@@ -3,6 +3,7 @@ import type { Database } from '../../db/client';
 import { hasAgreedToActiveTerms } from '../legal/repository';
 import type { Principal } from './principal';
 import * as repo from './repository';
+import { shownTimeZone } from './time-zones';
 
 /** The full user of spec section 3 (reply of session, login, org switch), as the principal sees it now. */
 export async function presentUser(db: Database, principal: Principal): Promise<TUser> {
@@ -31,7 +32,8 @@ export async function presentUser(db: Database, principal: Principal): Promise<T
     // The organization this session works in (two devices may work in two), not the
     // user's last choice on any device: the name shown must match the records shown.
     last_session_org_id: principal.organizationId,
-    settings: { degrees_unit: settings.degreesUnit, timezone: settings.timezone },
+    // A zone stored before the supported list was enforced: shown as the zone it is taken for.
+    settings: { degrees_unit: settings.degreesUnit, timezone: shownTimeZone(settings.timezone) },
     org_settings: presentOrgSettings(orgSettings),
     has_agreed_to_tos: hasAgreed,
     is_locked: user.isLocked,

@@ -11,7 +11,7 @@ import type { PasswordHasher } from './passwords';
 import { chooseSessionOrganization, type Principal } from './principal';
 import * as repo from './repository';
 import { createPasswordGuard, throttledError } from './throttle';
-import { canonicalTimeZone } from './time-zones';
+import { shownTimeZone, userTimeZone } from './time-zones';
 
 export interface AuthDeps {
   db: Database;
@@ -188,7 +188,8 @@ export function createAuthService({ db, config, passwords }: AuthDeps) {
       const update: { degreesUnit?: 'C' | 'F'; timezone?: string } = {};
       if (patch.degrees_unit !== undefined) update.degreesUnit = patch.degrees_unit;
       if (patch.timezone !== undefined) {
-        const zone = canonicalTimeZone(patch.timezone);
+        // A zone outside the supported list is stored as UTC (spec section 5); no zone at all is a 400.
+        const zone = userTimeZone(patch.timezone);
         if (zone === undefined) {
           throw invalidField('timezone', `Unknown time zone '${patch.timezone}'`);
         }
@@ -203,7 +204,7 @@ export function createAuthService({ db, config, passwords }: AuthDeps) {
         });
         return after;
       });
-      return { degrees_unit: saved.degreesUnit, timezone: saved.timezone };
+      return { degrees_unit: saved.degreesUnit, timezone: shownTimeZone(saved.timezone) };
     },
 
     /** Set the alarm e-mail flags of the session organization; answers the flags of every organization. */

@@ -1,9 +1,18 @@
 import { ZOrgLevelUserSettings } from '@coldtrace/contract';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { userSettings } from '../../db/schema';
 import { createTestApp, type TestApp } from '../../../test/helpers';
 
 describe('user settings', () => {
   let t: TestApp;
+  const storedZone = async (userId: string) => {
+    const [row] = await t.db
+      .select({ timezone: userSettings.timezone })
+      .from(userSettings)
+      .where(eq(userSettings.userId, userId));
+    return row?.timezone;
+  };
   beforeAll(async () => {
     t = await createTestApp();
   });
@@ -20,10 +29,50 @@ describe('user settings', () => {
     expect(session.settings).toEqual({ degrees_unit: 'F', timezone: 'Europe/Berlin' });
   });
 
-  it('accepts aliases Intl knows', async () => {
-    const { client } = await t.signIn();
-    const res = await client.patch('/api/auth/user-settings/', { timezone: 'Asia/Kolkata' });
-    expect(res.statusCode).toBe(200);
+  it('stores a known alias as its supported zone, and shows what it stored', async () => {
+    const { client, user } = await t.signIn();
+    for (const [given, stored] of [
+      ['Asia/Kolkata', 'Asia/Calcutta'],
+      ['Europe/Kyiv', 'Europe/Kiev'],
+      ['Europe/Kiev', 'Europe/Kiev'],
+      ['US/Eastern', 'America/New_York'],
+      ['etc/utc', 'UTC'],
+    ] as const) {
+      const res = await client.patch('/api/auth/user-settings/', { timezone: given });
+      expect(res.statusCode).toBe(200);
+      expect(res.json().timezone).toBe(stored);
+      expect((await client.get('/api/auth/session/')).json().settings.timezone).toBe(stored);
+      expect(await storedZone(user.id)).toBe(stored);
+    }
+  });
+
+  it('a time zone outside the supported list falls back to UTC (spec section 5)', async () => {
+    const { client, user } = await t.signIn();
+    for (const given of ['Etc/GMT+5', 'Etc/GMT-14', 'etc/gmt+12']) {
+      await client.patch('/api/auth/user-settings/', { timezone: 'Europe/Berlin' });
+      const res = await client.patch('/api/auth/user-settings/', { timezone: given });
+      expect(res.statusCode).toBe(200);
+      expect(res.json().timezone).toBe('UTC');
+      expect((await client.get('/api/auth/session/')).json().settings.timezone).toBe('UTC');
+      expect(await storedZone(user.id)).toBe('UTC');
+    }
+  });
+
+  it('a zone stored before the list was enforced is shown as the zone it is taken for', async () => {
+    const { client, user } = await t.signIn();
+    for (const [stored, shown] of [
+      ['Etc/GMT+5', 'UTC'],
+      ['Asia/Kolkata', 'Asia/Calcutta'],
+    ] as const) {
+      await t.db
+        .update(userSettings)
+        .set({ timezone: stored })
+        .where(eq(userSettings.userId, user.id));
+      expect((await client.get('/api/auth/session/')).json().settings.timezone).toBe(shown);
+      // Changing only the unit answers the zone shown too.
+      const res = await client.patch('/api/auth/user-settings/', { degrees_unit: 'F' });
+      expect(res.json().timezone).toBe(shown);
+    }
   });
 
   it('refuses an unknown time zone with a 400 naming timezone', async () => {
