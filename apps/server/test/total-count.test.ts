@@ -101,6 +101,16 @@ describe('x-total-count on every list call', () => {
     },
   );
 
+  it('the published API document states the header on every list call', async () => {
+    const doc = (await admin.get('/api/schema/')).json() as {
+      paths: Record<string, Record<string, { responses: Record<string, { headers?: object }> }>>;
+    };
+    for (const call of listCalls) {
+      const ok = doc.paths[call.path]?.[call.method.toLowerCase()]?.responses['200'];
+      expect(ok?.headers, call.operationId).toHaveProperty([TOTAL_COUNT_HEADER]);
+    }
+  });
+
   it('most walked lists hold rows, so the counts are not all zero', async () => {
     const empty: string[] = [];
     for (const call of listCalls) {

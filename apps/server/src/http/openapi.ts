@@ -1,5 +1,6 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import { TOTAL_COUNT_HEADER } from '@coldtrace/contract';
 import type { FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 
@@ -55,6 +56,35 @@ export function pruneUnusedSchemas<D extends object>(document: D): D {
  * `scripts/write-openapi.ts` writes it to `docs/openapi.json` (committed).
  * Register before the routes so every route is collected.
  */
+interface OpenApiResponse {
+  content?: Record<string, { schema?: { type?: unknown } }>;
+  headers?: Record<string, unknown>;
+}
+
+/** Every list reply (an array) states the x-total-count header `registerCall` sends with it. */
+export function documentTotalCount<D extends object>(document: D): D {
+  const paths =
+    (
+      document as {
+        paths?: Record<string, Record<string, { responses?: Record<string, OpenApiResponse> }>>;
+      }
+    ).paths ?? {};
+  for (const operations of Object.values(paths)) {
+    for (const operation of Object.values(operations)) {
+      const ok = operation.responses?.['200'];
+      if (ok?.content?.['application/json']?.schema?.type !== 'array') continue;
+      ok.headers = {
+        ...ok.headers,
+        [TOTAL_COUNT_HEADER]: {
+          description: 'The number of matching rows (of every page, for a paged list)',
+          schema: { type: 'integer', minimum: 0 },
+        },
+      };
+    }
+  }
+  return document;
+}
+
 export async function registerOpenApi(app: FastifyInstance): Promise<void> {
   await app.register(swagger, {
     openapi: {
@@ -90,7 +120,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
     transform: jsonSchemaTransform,
     // The contract registers every entity with an id; keep only what the registered calls use.
     transformObject: (documentObject) =>
-      pruneUnusedSchemas(jsonSchemaTransformObject(documentObject)),
+      documentTotalCount(pruneUnusedSchemas(jsonSchemaTransformObject(documentObject))),
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
   app.get('/api/schema/', { schema: { hide: true } }, async () => app.swagger());
