@@ -1,5 +1,6 @@
 import { stringify } from 'csv-stringify/sync';
 import { resolveTimeZone } from '@coldtrace/domain';
+import { auditDisplayer } from './audit-text';
 import {
   formatWall,
   headerLines,
@@ -23,7 +24,9 @@ function stringifyRows(rows: Cell[][]): Buffer {
 
 /**
  * The CSV report (domain rules section 8): the header and summary as
- * label,value lines, a blank line, then one row per point: index, local time
+ * label,value lines (temperatures with the display rule's decimals), a blank
+ * line, the audit trail as the PDF prints it (audit-text.ts), a blank line,
+ * then one row per point: index, local time
  * (en-US, 24-hour, the user's zone), temperature in the user's unit (one
  * decimal). Text cells are neutralised; numbers stay numbers. A UTF-8 BOM lets
  * spreadsheets read `°` correctly. Gaps in the series have no row.
@@ -36,9 +39,22 @@ export function renderCsv(data: ReportData): Buffer {
     const value = line.value;
     head.push([
       neutralise(line.label),
-      typeof value === 'number' ? value : neutralise(summaryText(value, zone)),
+      typeof value === 'number'
+        ? line.decimals === undefined
+          ? value
+          : value.toFixed(line.decimals)
+        : neutralise(summaryText(value, zone)),
     ]);
   }
+  head.push([]);
+  head.push(['Audit trail']);
+  head.push([`When (${zone})`, 'Who', 'What', 'Change (old → new)', 'Reason']);
+  const display = auditDisplayer({ unit: data.unit, timeZone: zone });
+  for (const entry of data.audit) {
+    const d = display(entry);
+    head.push([d.when, d.who, d.what, d.change, d.reason].map(neutralise));
+  }
+  if (data.audit.length === 0) head.push(['No changes by a person are recorded for this record.']);
   head.push([]);
   head.push(['Index', `Local time (${zone})`, `Temperature (°${data.unit})`]);
   out.push(stringifyRows(head));

@@ -24,10 +24,13 @@ import {
   table,
   type Doc,
 } from './pdf-layout';
+import { auditDisplayer } from './audit-text';
 import {
-  auditValueText,
+  acknowledgementSentence,
+  alarmCountSentence,
   formatWall,
   headerLines,
+  isAcknowledged,
   meaningText,
   pointMs,
   summaryLines,
@@ -73,6 +76,8 @@ export async function renderPdf(data: ReportData): Promise<Buffer> {
   drawAlarms(doc, data, zone);
   section(doc, 'Audit trail');
   drawAudit(doc, data, zone);
+  section(doc, 'Verdict');
+  drawVerdict(doc, data, zone);
   const stamp = formatWall(wallClock(zone)(data.generatedAt.getTime()));
   return finish(
     doc,
@@ -325,42 +330,63 @@ function drawAlarms(doc: Doc, data: ReportData, zone: string): void {
   );
 }
 
-const ACTIONS: Record<string, string> = {
-  'alarm.acknowledge': 'Alarm acknowledged',
-  'alarm.dismiss': 'Alarm dismissed',
-  'record.shipment.update': 'Shipment details changed',
-  'record.trip.update': 'Trip times changed',
-  'record.alarm_recipients.update': 'Alarm recipients changed',
-};
-
-/** `record.trip.update` as words ("Trip times changed"); unknown actions de-dotted. */
-function actionText(action: string): string {
-  return ACTIONS[action] ?? action.replace(/[._]/g, ' ');
-}
-
 function drawAudit(doc: Doc, data: ReportData, zone: string): void {
-  const wall = wallClock(zone);
-  const rows = data.audit.map((e) => [
-    formatWall(wall(e.occurredAt.getTime())),
-    e.actorName,
-    actionText(e.action),
-    e.field
-      ? `${e.field}: ${auditValueText(e.oldValue)} -> ${auditValueText(e.newValue)}`
-      : e.newValue === undefined || e.newValue === null
-        ? MISSING_VALUE
-        : auditValueText(e.newValue),
-    e.reason ?? '',
-  ]);
+  const display = auditDisplayer({ unit: data.unit, timeZone: zone });
+  const rows = data.audit.map((e) => {
+    const d = display(e);
+    return [d.when, d.who, d.what, d.change, d.reason];
+  });
   table(
     doc,
     [
       { title: `When (${zone})`, width: 16 },
       { title: 'Who', width: 14 },
       { title: 'What', width: 21 },
-      { title: 'Change (old -> new)', width: 31 },
+      { title: 'Change (old → new)', width: 31 },
       { title: 'Reason', width: 18 },
     ],
     rows,
     'No changes by a person are recorded for this record.',
+  );
+}
+
+/**
+ * The closing section: the alarms open and closed, every signature (who,
+ * when, meaning) and, in one sentence, whether every alarm is acknowledged.
+ */
+function drawVerdict(doc: Doc, data: ReportData, zone: string): void {
+  const wall = wallClock(zone);
+  doc.fontSize(10).fillColor(INK);
+  writeText(doc, printable(alarmCountSentence(data.alarms)), { x: MARGIN, width: CONTENT_WIDTH });
+  const all = data.alarms.length > 0 && data.alarms.every(isAcknowledged);
+  doc.moveDown(0.2).fillColor(data.alarms.length === 0 || all ? INK : ALARM);
+  writeText(doc, printable(acknowledgementSentence(data.alarms)), {
+    x: MARGIN,
+    width: CONTENT_WIDTH,
+    bold: true,
+  });
+  doc.moveDown(0.4).fillColor(INK);
+  const rows = data.alarms.flatMap((a) => {
+    const s = a.signature;
+    if (!s) return [];
+    return [
+      [
+        `#${a.id ?? ''}`,
+        s.printedName,
+        s.signedAt ? formatWall(wall(s.signedAt.getTime())) : MISSING_VALUE,
+        meaningText(s.meaning),
+      ],
+    ];
+  });
+  table(
+    doc,
+    [
+      { title: 'Alarm', width: 14 },
+      { title: 'Signed by', width: 34 },
+      { title: `Signed at (${zone})`, width: 26 },
+      { title: 'Meaning', width: 26 },
+    ],
+    rows,
+    'No electronic signatures.',
   );
 }

@@ -1,6 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { resolveTimeZone } from '@coldtrace/domain';
 import ExcelJS from 'exceljs';
+import { auditDisplayer } from './audit-text';
 import {
   headerLines,
   neutralise,
@@ -18,7 +19,8 @@ const TEMPERATURE_FORMAT = '0.0';
 /**
  * The XLSX report (domain rules section 8), written with exceljs's streaming
  * WorkbookWriter (rows are committed as they are written): the same header
- * and summary as the CSV, then one row per point. Dates are real date cells
+ * and summary as the CSV, the audit trail as every format prints it
+ * (audit-text.ts), then one row per point. Dates are real date cells
  * holding the wall-clock time of the user's zone (spreadsheets have no time
  * zones; the zone is named in the column heading), numbers real numbers;
  * text cells are neutralised.
@@ -48,6 +50,8 @@ export async function renderXlsx(data: ReportData): Promise<Buffer> {
     { key: 'a', width: 34 },
     { key: 'b', width: 30 },
     { key: 'c', width: 18 },
+    { key: 'd', width: 48 },
+    { key: 'e', width: 30 },
   ];
 
   const title = sheet.addRow(['Coldtrace temperature report']);
@@ -65,6 +69,27 @@ export async function renderXlsx(data: ReportData): Promise<Buffer> {
     }
     cell.alignment = { horizontal: 'left' };
     row.commit();
+  }
+  sheet.addRow([]).commit();
+  const auditTitle = sheet.addRow(['Audit trail']);
+  auditTitle.font = { bold: true };
+  auditTitle.commit();
+  const auditHeading = sheet.addRow([
+    `When (${zone})`,
+    'Who',
+    'What',
+    'Change (old → new)',
+    'Reason',
+  ]);
+  auditHeading.font = { bold: true };
+  auditHeading.commit();
+  const display = auditDisplayer({ unit: data.unit, timeZone: zone });
+  for (const entry of data.audit) {
+    const d = display(entry);
+    sheet.addRow([d.when, d.who, d.what, d.change, d.reason].map(neutralise)).commit();
+  }
+  if (data.audit.length === 0) {
+    sheet.addRow(['No changes by a person are recorded for this record.']).commit();
   }
   sheet.addRow([]).commit();
   const heading = sheet.addRow(['Index', `Local time (${zone})`, `Temperature (°${data.unit})`]);

@@ -133,7 +133,7 @@ describe('reports: PDF, CSV and XLSX of a record', () => {
     expect(text).toContain(`Acknowledged by ${operatorName}`);
     expect(text).toContain(COMMENT);
     expect(text).toMatch(/Shipment details\s+changed/);
-    expect(text).toContain('carrier: Road Express -> @carrier');
+    expect(text).toContain('Carrier: Road Express → @carrier');
     // The highest point, in °C with one decimal (the user's unit).
     expect(text).toContain('10.2 °C');
     // Summary temperatures with one decimal, whole numbers included.
@@ -176,7 +176,7 @@ describe('reports: PDF, CSV and XLSX of a record', () => {
     expect(lines).toContain("Shipping reference,'-2+3");
     expect(lines).toContain("Carrier,'@carrier");
     expect(lines).toContain('High threshold (°F),46.4');
-    expect(lines).toContain('Low threshold (°F),23');
+    expect(lines).toContain('Low threshold (°F),23.0');
     expect(lines).toContain('Time zone,America/New_York');
     const header = lines.indexOf('Index,Local time (America/New_York),Temperature (°F)');
     expect(header).toBeGreaterThan(0);
@@ -253,7 +253,7 @@ describe('reports: PDF, CSV and XLSX of a record', () => {
     expect(ruled).not.toContain('@carrier');
     expect(ruled).not.toContain('PO number');
     // The change of the carrier stays in the audit trail, its values hidden.
-    expect(ruled).toContain('carrier: (hidden) -> (hidden)');
+    expect(ruled).toContain('Carrier: (hidden) → (hidden)');
     // The operator (another role) still reads their own unit with one decimal and every field.
     const own = pdfText((await download(operator, 'pdf')).body);
     expect(own).toMatch(/High threshold \(°C\)\s+8\.0\b/);
