@@ -15,3 +15,4 @@ export * from './temperature-summary';
 export * from './excursions';
 export * from './trips';
 export * from './rule-engine';
+export * from './audit-display';
