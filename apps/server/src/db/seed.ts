@@ -69,7 +69,11 @@ const TERMS_V1 = `Coldtrace Terms of Use (version 1)
 
 5. Availability. We aim to keep the service available at all times but do not guarantee uninterrupted operation. Data read while offline is uploaded when the connection returns.
 
-6. Changes. When these terms change you will be asked to agree to the new version before you continue.`;
+6. Changes. When these terms change you will be asked to agree to the new version before you continue.
+
+# Warranty
+
+7. Warranty. The service operator warrants that Coldtrace stores the readings uploaded from your tags without alteration, computes excursions, alarms and reports from them as documented, and keeps every alarm, acknowledgement, signature and audit entry once recorded. Report a suspected defect to your administrator or the service operator; confirmed defects are corrected without charge. Coldtrace does not warrant the accuracy of a tag's sensor or calibration, which is the responsibility of the tag's maker and of your calibration procedures, nor the fitness of a shipment for release, which remains your quality decision (clause 4). Apart from this warranty and what the law requires, the service is provided as is.`;
 
 const PRIVACY_POLICY = `Coldtrace Privacy Policy
 

@@ -87,22 +87,26 @@ const HEADING_VARIANTS = ['h2', 'h3', 'h5', 'h6', 'h6', 'h6'] as const;
 /**
  * The text as blocks. Headings start one level below the page's h1. `anchors`
  * adds ids to blocks: each heading gets its slug, and any extra anchor (e.g.
- * `warranty`) goes to the first block mentioning it when no heading has it.
+ * `warranty`) that is no heading's slug goes to the first heading mentioning
+ * it ("7. Warranty"), else to the first block mentioning it.
  */
 export function TextDocument({ source, anchors = [] }: { source: string; anchors?: string[] }) {
   const blocks = parseTextBlocks(source);
   const extraIds = new Map<number, string>();
   for (const anchor of anchors) {
     if (blocks.some((block) => block.kind === 'heading' && block.id === anchor)) continue;
-    const index = blocks.findIndex((block) =>
-      (block.kind === 'list' ? block.items.join(' ') : block.text).toLowerCase().includes(anchor),
-    );
+    const mentions = (block: TextBlock) =>
+      (block.kind === 'list' ? block.items.join(' ') : block.text).toLowerCase().includes(anchor);
+    // A heading naming it ("7. Warranty") first, else the first block mentioning it.
+    const headingIndex = blocks.findIndex((block) => block.kind === 'heading' && mentions(block));
+    const index = headingIndex >= 0 ? headingIndex : blocks.findIndex(mentions);
     if (index >= 0 && !extraIds.has(index)) extraIds.set(index, anchor);
   }
   return (
     <Box sx={{ '& [id]': { scrollMarginTop: 88 }, overflowWrap: 'anywhere' }}>
       {blocks.map((block, index) => {
-        const id = block.kind === 'heading' ? block.id || undefined : extraIds.get(index);
+        const id =
+          extraIds.get(index) ?? (block.kind === 'heading' ? block.id || undefined : undefined);
         if (block.kind === 'heading') {
           const level = Math.min(block.level + 1, 6);
           return (

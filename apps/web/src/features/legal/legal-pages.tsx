@@ -10,6 +10,7 @@ import { useState, type FormEvent } from 'react';
 import { Link as RouterLink, useNavigate } from 'react-router';
 import { errorMessage } from '../../components/error-handler';
 import { Page } from '../../components/page';
+import { TextDocument } from '../../components/text-document';
 import { takeRedirectTarget } from '../../lib/session';
 import { useCurrentUser, useLogout } from '../session';
 import { useAgreeToTerms } from './api/agree-to-terms';
@@ -17,12 +18,30 @@ import { usePrivacyPolicy } from './api/get-privacy-policy';
 import { useTermsOfUse } from './api/get-terms-of-use';
 import { LegalDocument } from './components/legal-document';
 
+/**
+ * The warranty (the footer's Warranty link), shown under terms of use that do
+ * not state one themselves: terms published before the seeded terms gained
+ * their Warranty section. Same words as that section (apps/server/src/db/seed.ts).
+ */
+const WARRANTY_TEXT = `# Warranty
+
+The service operator warrants that Coldtrace stores the readings uploaded from your tags without alteration, computes excursions, alarms and reports from them as documented, and keeps every alarm, acknowledgement, signature and audit entry once recorded. Report a suspected defect to your administrator or the service operator; confirmed defects are corrected without charge. Coldtrace does not warrant the accuracy of a tag's sensor or calibration, which is the responsibility of the tag's maker and of your calibration procedures, nor the fitness of a shipment for release, which remains your quality decision. Apart from this warranty and what the law requires, the service is provided as is.`;
+
 /** /terms-of-use: the terms without the agree form; `#warranty` jumps to the warranty. */
 export function TermsOfUsePage() {
   const query = useTermsOfUse();
+  const content = query.data?.content;
+  const ownWarranty = content === undefined || /warrant/i.test(content);
   return (
     <Page title="Terms of Use" subtitle={query.data ? `Version ${query.data.version}` : undefined}>
-      <LegalDocument query={query} what="terms of use" anchors={['warranty']} />
+      <Stack spacing={2.5}>
+        <LegalDocument query={query} what="terms of use" anchors={['warranty']} />
+        {ownWarranty ? null : (
+          <Paper variant="outlined" sx={{ p: { xs: 2, sm: 3 } }}>
+            <TextDocument source={WARRANTY_TEXT} />
+          </Paper>
+        )}
+      </Stack>
     </Page>
   );
 }
