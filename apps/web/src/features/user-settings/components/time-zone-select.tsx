@@ -1,16 +1,9 @@
-import { timeZoneLabel, timeZoneOptions } from '@coldtrace/domain';
-import Divider from '@mui/material/Divider';
-import FormControl from '@mui/material/FormControl';
-import InputLabel from '@mui/material/InputLabel';
-import MenuItem from '@mui/material/MenuItem';
-import Select from '@mui/material/Select';
-import { useId, useMemo } from 'react';
-import { browserTimeZone } from '../../../lib/browser';
+import { TimeZoneAutocomplete } from '../../../components/time-zone-autocomplete';
 
 /**
  * The time zone dropdown (spec section 2): UTC and the browser's own zone
  * first, then a divider, then the other supported zones; underscores are shown
- * as spaces.
+ * as spaces. Searchable by name and UTC offset.
  */
 export function TimeZoneSelect({
   value,
@@ -21,30 +14,5 @@ export function TimeZoneSelect({
   onChange: (timeZone: string) => void;
   disabled?: boolean;
 }) {
-  const labelId = useId();
-  const { first, rest } = useMemo(() => timeZoneOptions(browserTimeZone()), []);
-  return (
-    <FormControl fullWidth disabled={disabled}>
-      <InputLabel id={labelId}>Time zone</InputLabel>
-      <Select
-        labelId={labelId}
-        label="Time zone"
-        value={value}
-        onChange={(event) => onChange(event.target.value)}
-        MenuProps={{ slotProps: { paper: { sx: { maxHeight: 360 } } } }}
-      >
-        {first.map((zone) => (
-          <MenuItem key={zone} value={zone}>
-            {timeZoneLabel(zone)}
-          </MenuItem>
-        ))}
-        <Divider component="li" role="separator" />
-        {rest.map((zone) => (
-          <MenuItem key={zone} value={zone}>
-            {timeZoneLabel(zone)}
-          </MenuItem>
-        ))}
-      </Select>
-    </FormControl>
-  );
+  return <TimeZoneAutocomplete value={value} onChange={onChange} disabled={disabled} />;
 }
