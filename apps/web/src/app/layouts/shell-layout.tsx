@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { Outlet, useMatches, useOutletContext } from 'react-router';
 import { theme } from '../theme';
 import { Footer } from './footer';
+import { SkipLink } from './skip-link';
 import { TopBar } from './top-bar';
 
 /** What a route's `handle` may say about the shell. */
@@ -32,6 +33,7 @@ export function ShellLayout() {
   const context: ShellContext = { desktop, drawerOpen, setDrawerOpen };
   return (
     <>
+      <SkipLink />
       <TopBar
         onOpenNavigation={sideNavigation && !desktop ? () => setDrawerOpen(true) : undefined}
       />

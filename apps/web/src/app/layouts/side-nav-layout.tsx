@@ -3,6 +3,7 @@ import { Outlet } from 'react-router';
 import { PageLoading } from '../../components/page-loading';
 import { SessionGuard } from '../../features/session';
 import { layout } from '../theme';
+import { MAIN_ID } from './skip-link';
 import { useShell } from './shell-layout';
 import { SideNavigation } from './side-navigation';
 
@@ -18,7 +19,10 @@ export function SideNavLayout() {
       />
       <Box
         component="main"
+        id={MAIN_ID}
+        tabIndex={-1}
         sx={{
+          '&:focus': { outline: 'none' },
           flexGrow: 1,
           minWidth: 0,
           pt: `${layout.toolbarMinHeight + 24}px`,

@@ -133,7 +133,15 @@ export function SideNavigation({
       onClose={onClose}
       // Above the fixed top bar and footer, like any other modal.
       sx={{ zIndex: (theme) => theme.zIndex.modal }}
-      slotProps={{ paper: { sx: { ...paperSx, pt: 1 } } }}
+      // A modal dialog with a name, so a screen reader says what opened.
+      slotProps={{
+        paper: {
+          role: 'dialog',
+          'aria-modal': true,
+          'aria-label': 'Navigation',
+          sx: { ...paperSx, pt: 1 },
+        },
+      }}
     >
       <NavigationList onNavigate={onClose} />
     </Drawer>

@@ -132,7 +132,8 @@ export function AcknowledgeDialog({
                 <FormControlLabel
                   key={m}
                   value={m}
-                  control={<Radio />}
+                  // The first required field, before the comment, gets the first focus.
+                  control={<Radio autoFocus={m === SIGNATURE_MEANINGS[0]} />}
                   label={SIGNATURE_MEANING_LABELS[m]}
                 />
               ))}
@@ -146,7 +147,6 @@ export function AcknowledgeDialog({
             multiline
             minRows={3}
             fullWidth
-            autoFocus
             helperText={
               trimmed === ''
                 ? 'A comment is required'
