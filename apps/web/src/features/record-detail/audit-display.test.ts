@@ -1,6 +1,6 @@
 import type { TAuditEvent } from '@coldtrace/contract';
 import { describe, expect, it } from 'vitest';
-import { auditValue, auditWhat } from './audit-display';
+import { auditChange, auditWhat } from './audit-display';
 
 const entry = (over: Partial<TAuditEvent>): TAuditEvent => ({
   id: '1',
@@ -20,30 +20,55 @@ const entry = (over: Partial<TAuditEvent>): TAuditEvent => ({
 });
 
 describe('audit trail display', () => {
-  it('shows values as words, instants in the user zone, a dash for none', () => {
-    expect(auditValue(true, 'UTC')).toBe('Yes');
-    expect(auditValue(false, 'UTC')).toBe('No');
-    expect(auditValue(null, 'UTC')).toBe('—');
-    expect(auditValue('', 'UTC')).toBe('—');
-    expect(auditValue(9.5, 'UTC')).toBe('9.5');
-    expect(auditValue('LOT-7', 'UTC')).toBe('LOT-7');
-    expect(auditValue('APPROVED', 'UTC')).toBe('Approved');
-    expect(auditValue({ a: 1 }, 'UTC')).toBe('{"a":1}');
-    const utc = auditValue('2026-01-05T10:00:00.000Z', 'UTC');
-    const berlin = auditValue('2026-01-05T10:00:00.000Z', 'Europe/Berlin');
-    expect(utc).toMatch(/10:00/);
-    expect(berlin).toMatch(/11:00/);
+  const f = { unit: 'F' as const, timeZone: 'America/New_York', hidden: false };
+
+  it('shows the change as the reports do: words, the user unit and zone', () => {
+    expect(auditChange(entry({}), f)).toBe('Acknowledged: No → Yes');
+    expect(
+      auditChange(
+        entry({
+          action: 'record.shipment.update',
+          field: 'high_threshold',
+          old_value: 8,
+          new_value: 9,
+        }),
+        f,
+      ),
+    ).toBe('High threshold: 46.4 °F → 48.2 °F');
+    expect(
+      auditChange(
+        entry({
+          action: 'record.trip.update',
+          field: 'trip_status',
+          old_value: 'NOT_DEPARTED',
+          new_value: 'IN_TRANSIT',
+        }),
+        f,
+      ),
+    ).toBe('Trip status: Not departed → In transit');
+    expect(
+      auditChange(
+        entry({ field: 'begin_time', old_value: null, new_value: '2026-01-05T10:00:00.000Z' }),
+        { ...f, timeZone: 'Europe/Berlin' },
+      ),
+    ).toBe('Trip begin: — → 01/05/2026, 11:00:00');
+    expect(
+      auditChange(entry({ field: 'carrier', old_value: 'A', new_value: 'B' }), {
+        ...f,
+        hidden: true,
+      }),
+    ).toBe('Carrier: (hidden) → (hidden)');
   });
 
   it('names what happened', () => {
-    expect(auditWhat(entry({}))).toBe('Acknowledged alarm 12 · acknowledged');
+    expect(auditWhat(entry({}))).toBe('Alarm acknowledged 12');
     expect(
       auditWhat(
         entry({ action: 'record.shipment.update', entity_type: 'record', field: 'po_number' }),
       ),
-    ).toBe('Edited shipment details · po number');
+    ).toBe('Shipment details changed');
     expect(
       auditWhat(entry({ action: 'product.update', entity_type: 'product', field: null })),
-    ).toBe('product.update');
+    ).toBe('Product update');
   });
 });

@@ -10,12 +10,12 @@ import { EmptyState } from '../../../components/empty-state';
 import { LoadError } from '../../../components/load-error';
 import { recordAuditCsvUrl, type useRecordAudit } from '../api/get-record-audit';
 import { useAppSettings } from '../../../lib/app-settings';
-import { HIDDEN_AUDIT_VALUE, auditValue, auditWhat, isAuditValueHidden } from '../audit-display';
+import { auditChange, auditWhat, isAuditValueHidden } from '../audit-display';
 import { SectionCard } from './section-card';
 
 function AuditItem({ entry, timeZone }: { entry: TAuditEvent; timeZone: string }) {
-  const hidden = isAuditValueHidden(entry, useAppSettings().hiddenFields);
-  const value = (v: unknown) => (hidden ? HIDDEN_AUDIT_VALUE : auditValue(v, timeZone));
+  const { hiddenFields, degreesUnit } = useAppSettings();
+  const hidden = isAuditValueHidden(entry, hiddenFields);
   return (
     <Box
       component="li"
@@ -35,11 +35,7 @@ function AuditItem({ entry, timeZone }: { entry: TAuditEvent; timeZone: string }
         </Typography>
       </Stack>
       <Typography variant="body2" sx={{ overflowWrap: 'anywhere' }}>
-        <Box component="span" sx={{ color: 'text.secondary' }}>
-          {value(entry.old_value)}
-        </Box>
-        {' → '}
-        {value(entry.new_value)}
+        {auditChange(entry, { unit: degreesUnit, timeZone, hidden })}
       </Typography>
       {entry.reason ? (
         <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
