@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { expectNoAccessibilityViolations, openSettingsItem, signIn } from './fixtures';
 import { simulateShipment } from './simulate';
 
@@ -8,6 +8,13 @@ import { simulateShipment } from './simulate';
  * focus ring and the Acknowledge dialog's first focus.
  */
 const SHOTS = process.env.E2E_SCREENSHOTS;
+
+/** Waits for running transitions (a drawer sliding in) so a screenshot shows the end state. */
+async function settled(page: Page): Promise<void> {
+  await page.evaluate(() =>
+    Promise.all(document.getAnimations().map((a) => a.finished.catch(() => undefined))),
+  );
+}
 
 test.describe('screens walked by a quality manager', () => {
   test('the footer Warranty link opens the warranty section of the terms', async ({ page }) => {
@@ -118,7 +125,10 @@ test.describe('screens walked by a quality manager', () => {
     const drawer = page.getByRole('dialog', { name: 'Navigation' });
     await expect(drawer).toBeVisible();
     await expect(drawer.getByRole('link', { name: 'Dashboard' })).toBeVisible();
-    if (SHOTS) await page.screenshot({ path: `${SHOTS}/drawer-375.png` });
+    if (SHOTS) {
+      await settled(page);
+      await page.screenshot({ path: `${SHOTS}/drawer-375.png` });
+    }
     await expectNoAccessibilityViolations(page);
     await page.keyboard.press('Escape');
     await expect(drawer).toBeHidden();
@@ -127,7 +137,9 @@ test.describe('screens walked by a quality manager', () => {
       await expect(page.getByRole('heading', { name: 'Warranty' })).toBeInViewport();
       await page.screenshot({ path: `${SHOTS}/warranty-375.png` });
       await openSettingsItem(page, 'Units Settings');
+      await expect(page.getByRole('dialog', { name: 'Units Settings' })).toBeVisible();
       await page.getByRole('combobox', { name: 'Time zone' }).fill('+05:30');
+      await settled(page);
       await page.screenshot({ path: `${SHOTS}/time-zone-search-375.png` });
     }
   });

@@ -96,11 +96,10 @@ export function TimeZoneAutocomplete({
           key={params.key}
           role="group"
           aria-label={params.group}
-          sx={
-            params.group === OTHERS
-              ? { borderTop: 1, borderColor: 'divider', mt: 0.5, pt: 0.5 }
-              : undefined
-          }
+          // The separator: a line above the second group, none when a search leaves one group.
+          sx={{
+            '&:not(:first-of-type)': { borderTop: 1, borderColor: 'divider', mt: 0.5, pt: 0.5 },
+          }}
         >
           <Box component="ul" role="presentation" sx={{ p: 0, m: 0 }}>
             {params.children}
@@ -120,7 +119,6 @@ export function TimeZoneAutocomplete({
           </Box>
         );
       }}
-      slotProps={{ listbox: { sx: { maxHeight: 360 } } }}
       renderInput={(params) => (
         <TextField
           {...params}
