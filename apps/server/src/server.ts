@@ -165,14 +165,39 @@ async function start(): Promise<void> {
 }
 
 /**
- * Close in order: the workers or the app (in-flight requests finish), the pool,
- * then PostgreSQL (trap 2).
+ * One step of the shutdown, given at most `ms`: a step that fails or overruns is
+ * logged by name and the shutdown goes on, so the later steps (above all stopping
+ * the embedded PostgreSQL cleanly) still run inside the 20 s the shutdown has.
+ */
+async function boundedStep(name: string, ms: number, work: () => Promise<unknown>): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const overran = new Promise<'overran'>((resolve) => {
+    timer = setTimeout(() => resolve('overran'), ms);
+  });
+  const outcome = await Promise.race([
+    work().then(
+      () => 'done' as const,
+      (err: unknown) => {
+        log.error({ err }, `${name} failed`);
+        return 'failed' as const;
+      },
+    ),
+    overran,
+  ]);
+  clearTimeout(timer);
+  if (outcome === 'overran') log.warn(`${name} took longer than ${ms / 1000} s: going on`);
+}
+
+/**
+ * Close in order: the workers or the app (in-flight requests finish, running
+ * jobs get up to 10 s), the pool, then PostgreSQL (trap 2). Each step is bounded
+ * so the whole stays under the 20 s limit of {@link shutdown}.
  */
 async function release(): Promise<void> {
   await workers?.stop();
-  await app?.close().catch((err: unknown) => log.error({ err }, 'closing the app failed'));
-  await database?.close().catch((err: unknown) => log.error({ err }, 'closing the pool failed'));
-  await embedded?.stop().catch((err: unknown) => log.error({ err }, 'stopping PostgreSQL failed'));
+  await boundedStep('closing the app', 11_000, async () => app?.close());
+  await boundedStep('closing the pool', 3_000, async () => database?.close());
+  await boundedStep('stopping PostgreSQL', 5_000, async () => embedded?.stop());
 }
 
 const startup = start();
