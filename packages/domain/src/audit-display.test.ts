@@ -38,4 +38,17 @@ describe('audit entries as people read them', () => {
       'High threshold: — → 46.4 °F',
     );
   });
+
+  it("an alarm's raise and close entries in words", () => {
+    expect(auditActionLabel('alarm.raise')).toBe('Alarm raised');
+    expect(auditActionLabel('alarm.close')).toBe('Alarm closed');
+    expect(auditChangeText({ field: 'state', oldValue: 'OPEN', newValue: 'CLOSED' }, f)).toBe(
+      'State: Open → Closed',
+    );
+    expect(auditChangeText({ field: 'state', oldValue: null, newValue: 'OPEN' }, f)).toBe(
+      'State: — → Open',
+    );
+    // Only the state field's values are alarm states.
+    expect(auditValueText('carrier', 'OPEN', f)).toBe('OPEN');
+  });
 });

@@ -23,6 +23,7 @@ const ACTION_LABELS: Record<string, string> = {
   'alarm.acknowledge': 'Alarm acknowledged',
   'alarm.dismiss': 'Alarm dismissed',
   'alarm.create': 'Alarm raised',
+  'alarm.raise': 'Alarm raised',
   'alarm.close': 'Alarm closed',
   'record.shipment.update': 'Shipment details changed',
   'record.trip.update': 'Trip times changed',
@@ -51,7 +52,11 @@ const FIELD_LABELS: Record<string, string> = {
   alarm_recipients: 'Alarm recipients',
   acknowledged: 'Acknowledged',
   dismissed: 'Dismissed',
+  state: 'State',
 };
+
+/** An alarm's states (`state` entries of `alarm.raise` and `alarm.close`). */
+const ALARM_STATE_LABELS: Record<string, string> = { OPEN: 'Open', CLOSED: 'Closed' };
 
 const TRIP_STATUS_LABELS: Record<string, string> = {
   NOT_DEPARTED: 'Not departed',
@@ -96,6 +101,9 @@ export function auditValueText(
   }
   if (typeof value === 'string') {
     if (value === '') return '(empty)';
+    if (field === 'state' && ALARM_STATE_LABELS[value] !== undefined) {
+      return ALARM_STATE_LABELS[value];
+    }
     if (field != null && DURATION_FIELDS.has(field)) {
       const seconds = parseDurationString(value);
       return seconds === null ? value : formatDuration(seconds);
