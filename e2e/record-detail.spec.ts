@@ -200,6 +200,8 @@ test.describe('record detail', () => {
     await test.step('dismiss', async () => {
       await alarm.getByRole('button', { name: 'Dismiss' }).click();
       const dialog = page.getByRole('dialog', { name: 'Dismiss alarm?' });
+      await expect(dialog.getByRole('button', { name: 'Dismiss' })).toBeDisabled();
+      await dialog.getByLabel('Reason').fill(`Sensor handled by the carrier (${run})`);
       await dialog.getByRole('button', { name: 'Dismiss' }).click();
       await expect(dialog).toBeHidden();
       await expect(alarm.getByText('Dismissed', { exact: true })).toBeVisible();
@@ -230,6 +232,10 @@ test.describe('record detail', () => {
       const departure = dialog.getByRole('group', { name: 'Departure' });
       await departure.getByRole('spinbutton', { name: 'Month' }).click();
       await page.keyboard.type(pickerDigits(shipment.start + HOUR));
+      // The record has alarms: a reason for change is required.
+      await dialog
+        .getByLabel('Reason for change')
+        .fill(`Departure confirmed by the carrier (${run})`);
       await dialog.getByRole('button', { name: 'Save' }).click();
       await expect(dialog).toBeHidden();
       const status = page.getByLabel('Status', { exact: true });

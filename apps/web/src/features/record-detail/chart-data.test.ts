@@ -114,11 +114,12 @@ describe('excursionBands', () => {
     ]);
   });
 
-  it('leaves out cumulative, resolved and timeless alarms', () => {
+  it('leaves out cumulative, closed and timeless alarms', () => {
     expect(
       excursionBands([
         alarm({ kind: 'cumulative' }),
         alarm({ resolved: true }),
+        alarm({ state: 'CLOSED' }),
         alarm({ start_time: null }),
         alarm({ above_or_below: undefined }),
       ]),

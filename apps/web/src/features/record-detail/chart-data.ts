@@ -1,5 +1,6 @@
 import type { TDegreesUnit, TExcursionAlarm, TTemperaturePoint, TTrip } from '@coldtrace/contract';
 import { parseInstant, toDisplayUnit } from '@coldtrace/domain';
+import { isAlarmClosed } from './alarm-state';
 
 /**
  * Data preparation of the temperature chart (pure, tested): the series in the
@@ -41,10 +42,35 @@ export function toSeconds(value: string | null | undefined): number | null {
   return instant === null ? null : instant.getTime() / 1000;
 }
 
-interface UsablePoint {
+/** A reading the chart draws: its index, time (Unix seconds) and temperature (Celsius, as stored). */
+export interface ChartReading {
   index: number;
   time: number;
   temperature: number;
+}
+
+/**
+ * The points the chart draws, in index order: points without a time or a
+ * finite temperature left out, a repeated index counted once (the data table
+ * and the keyboard read these).
+ */
+export function chartReadings(points: readonly TTemperaturePoint[]): ChartReading[] {
+  const usable: ChartReading[] = [];
+  let sorted = true;
+  for (const p of points) {
+    if (p.index == null || p.temperature == null || !Number.isFinite(p.temperature)) continue;
+    const time = toSeconds(p.timestamp);
+    if (time === null) continue;
+    const last = usable[usable.length - 1];
+    if (last && p.index < last.index) sorted = false;
+    usable.push({ index: p.index, time, temperature: p.temperature });
+  }
+  if (!sorted) usable.sort((a, b) => a.index - b.index);
+  const readings: ChartReading[] = [];
+  for (const p of usable) {
+    if (p.index !== readings[readings.length - 1]?.index) readings.push(p);
+  }
+  return readings;
 }
 
 /**
@@ -60,25 +86,12 @@ export function buildTemperatureSeries(
   unit: TDegreesUnit,
 ): ChartSeries {
   const convert = createUnitConverter(unit);
-  const usable: UsablePoint[] = [];
-  let sorted = true;
-  for (const p of points) {
-    if (p.index == null || p.temperature == null || !Number.isFinite(p.temperature)) continue;
-    const time = toSeconds(p.timestamp);
-    if (time === null) continue;
-    const last = usable[usable.length - 1];
-    if (last && p.index < last.index) sorted = false;
-    usable.push({ index: p.index, time, temperature: p.temperature });
-  }
-  if (!sorted) usable.sort((a, b) => a.index - b.index);
-
   const xs: number[] = [];
   const ys: (number | null)[] = [];
-  let previous: UsablePoint | undefined;
+  let previous: ChartReading | undefined;
   let count = 0;
-  for (const p of usable) {
+  for (const p of chartReadings(points)) {
     if (previous) {
-      if (p.index === previous.index) continue;
       const missing = p.index - previous.index;
       if (missing > 1) {
         const step = (p.time - previous.time) / missing;
@@ -114,7 +127,7 @@ export interface ExcursionBand extends TimeBand {
 export function excursionBands(alarms: readonly TExcursionAlarm[]): ExcursionBand[] {
   const bands: ExcursionBand[] = [];
   for (const alarm of alarms) {
-    if (alarm.kind === 'cumulative' || alarm.resolved) continue;
+    if (alarm.kind === 'cumulative' || isAlarmClosed(alarm)) continue;
     if (alarm.above_or_below !== 'ABOVE' && alarm.above_or_below !== 'BELOW') continue;
     const from = toSeconds(alarm.start_time);
     const to = toSeconds(alarm.end_time) ?? from;

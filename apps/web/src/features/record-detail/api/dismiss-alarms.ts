@@ -9,12 +9,18 @@ import { recordDetailKeys } from './query-keys';
 export interface DismissInput {
   recordId: string;
   alarmIds: string[];
+  /** Why they are dismissed (required for a dismissal for the organization). */
+  reason: string;
 }
 
 /** POST /api/devices/xt1/alarm-dismiss/ with client type WEB; answers the alarms as they are now. */
-export function dismissAlarms({ recordId, alarmIds }: DismissInput): Promise<TExcursionAlarm[]> {
+export function dismissAlarms({
+  recordId,
+  alarmIds,
+  reason,
+}: DismissInput): Promise<TExcursionAlarm[]> {
   return callApi(xt1AlarmDismiss, {
-    body: { client_type: CLIENT_TYPE, record_ids: [recordId], alarm_ids: alarmIds },
+    body: { client_type: CLIENT_TYPE, record_ids: [recordId], alarm_ids: alarmIds, reason },
   });
 }
 

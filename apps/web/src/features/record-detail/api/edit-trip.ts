@@ -1,5 +1,9 @@
 import { xt1TripEdit, type TTripEditResult } from '@coldtrace/contract';
 import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import {
+  isChangeSignatureError,
+  type ChangeSignatureBody,
+} from '../../../components/change-signature';
 import { callApi } from '../../../lib/api-client';
 import { applyTripToCachedData } from '../cache-updates';
 import { tripEditBody, type TripTimes } from '../trip-form';
@@ -8,11 +12,15 @@ import { recordDetailKeys } from './query-keys';
 export interface EditTripInput {
   recordId: string;
   times: TripTimes;
+  /** Reason for change, and the signature when the edit closes alarms. */
+  change?: ChangeSignatureBody;
 }
 
 /** POST /api/devices/xt1/records/trips/: the reply carries the trip status. */
-export function editTrip({ recordId, times }: EditTripInput): Promise<TTripEditResult> {
-  return callApi(xt1TripEdit, { body: tripEditBody(recordId, times, Date.now()) });
+export function editTrip({ recordId, times, change }: EditTripInput): Promise<TTripEditResult> {
+  return callApi(xt1TripEdit, {
+    body: { ...tripEditBody(recordId, times, Date.now()), ...change },
+  });
 }
 
 /**
@@ -53,7 +61,8 @@ export function useEditTrip() {
       ]);
     },
     onError: (error) => {
-      console.error('Editing the trip times failed', error);
+      // A request for a reason or a signature is shown by the dialog.
+      if (!isChangeSignatureError(error)) console.error('Editing the trip times failed', error);
     },
   });
 }

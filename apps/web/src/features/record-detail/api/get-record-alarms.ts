@@ -4,15 +4,21 @@ import { callApi } from '../../../lib/api-client';
 import { recordDetailKeys } from './query-keys';
 
 /**
- * GET /api/devices/xt1/alarms/ with include_acknowledged and include_dismissed
- * true (spec section 4): every alarm of the record that holds, newest first.
+ * GET /api/devices/xt1/alarms/ with include_acknowledged, include_dismissed
+ * and include_closed true (spec section 4): every alarm of the record, open
+ * and closed (an alarm is never deleted), newest first.
  */
 export function getRecordAlarms(
   recordId: string,
   signal?: AbortSignal,
 ): Promise<TExcursionAlarm[]> {
   return callApi(xt1Alarms, {
-    query: { record_id: recordId, include_acknowledged: true, include_dismissed: true },
+    query: {
+      record_id: recordId,
+      include_acknowledged: true,
+      include_dismissed: true,
+      include_closed: true,
+    },
     signal,
   });
 }

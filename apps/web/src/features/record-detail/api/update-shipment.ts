@@ -5,6 +5,10 @@ import {
   type TRecordReference,
 } from '@coldtrace/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import {
+  isChangeSignatureError,
+  type ChangeSignatureBody,
+} from '../../../components/change-signature';
 import { useErrorHandler } from '../../../components/error-handler';
 import { CLIENT_TYPE, callApi, mobileAppVersion } from '../../../lib/api-client';
 import { recordsKeys } from '../../records';
@@ -14,6 +18,8 @@ import { recordDetailKeys } from './query-keys';
 export interface UpdateShipmentInput {
   recordId: string;
   changes: ShipmentChanges;
+  /** Reason for change, and the signature when the change closes alarms. */
+  change?: ChangeSignatureBody;
   /** For the shipper and receiver names of the local record. */
   dropdown: TDropdownInfo | undefined;
 }
@@ -26,6 +32,7 @@ export interface UpdateShipmentInput {
 export function updateShipment({
   recordId,
   changes,
+  change,
 }: UpdateShipmentInput): Promise<TRecordReference> {
   return callApi(xt1UpdateShipmentAction, {
     body: {
@@ -34,6 +41,7 @@ export function updateShipment({
       mobile_device_type: CLIENT_TYPE,
       mobile_app_version: mobileAppVersion(),
       ...changes,
+      ...change,
     },
   });
 }
@@ -41,8 +49,9 @@ export function updateShipment({
 /**
  * Spec section 4, "Editing shipment details": updates the local record, sends
  * the update, then reloads the record, its actions and its alarms. A failure
- * goes to the shared error handler (section 8) and the local record goes back
- * to what the server holds.
+ * goes to the shared error handler (section 8), except a request for a reason
+ * or a signature, which the dialog shows; the local record goes back to what
+ * the server holds.
  */
 export function useUpdateShipment() {
   const queryClient = useQueryClient();
@@ -60,7 +69,8 @@ export function useUpdateShipment() {
       if (context?.previous) {
         queryClient.setQueryData(recordDetailKeys.record(recordId), context.previous);
       }
-      handleError(error, 'Could not save the shipment details');
+      // The dialog asks for the reason or the signature itself.
+      if (!isChangeSignatureError(error)) handleError(error, 'Could not save the shipment details');
     },
     onSettled: (_reply, _error, { recordId }) =>
       Promise.all([

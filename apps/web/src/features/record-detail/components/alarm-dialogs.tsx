@@ -1,7 +1,6 @@
 import {
   ALARM_COMMENT_MAX_LENGTH,
-  SIGNATURE_MEANINGS,
-  SIGNATURE_MEANING_LABELS,
+  CHANGE_REASON_MAX_LENGTH,
   type TExcursionAlarm,
   type TSignatureMeaning,
 } from '@coldtrace/contract';
@@ -14,19 +13,19 @@ import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
-import FormControl from '@mui/material/FormControl';
-import FormControlLabel from '@mui/material/FormControlLabel';
-import FormLabel from '@mui/material/FormLabel';
-import Radio from '@mui/material/Radio';
-import RadioGroup from '@mui/material/RadioGroup';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useTheme } from '@mui/material/styles';
 import useMediaQuery from '@mui/material/useMediaQuery';
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent, type ReactNode } from 'react';
+import { characterCount } from '../../../components/change-signature';
+import {
+  SignatureMeaningField,
+  SignaturePasswordField,
+  SignerNote,
+} from '../../../components/change-signature-fields';
 import { errorMessage } from '../../../components/error-handler';
 import { isApiError } from '../../../lib/api-error';
-import { useCurrentUser } from '../../session';
 import { useAcknowledgeAlarms } from '../api/acknowledge-alarms';
 import { useDismissAlarms } from '../api/dismiss-alarms';
 import { alarmTitle } from '../display';
@@ -36,14 +35,34 @@ function usePhone() {
   return useMediaQuery(theme.breakpoints.down('sm'), { noSsr: true });
 }
 
-function describe(alarm: TExcursionAlarm, timeZone: string): string {
-  return `${alarmTitle(alarm)} from ${formatDateTime(alarm.start_time, timeZone)}`;
+/** Cancel, and the submit button (disabled until the form is filled, busy while sending). */
+function DialogButtons({
+  onClose,
+  pending,
+  disabled,
+  color = 'primary',
+  children,
+}: {
+  onClose: () => void;
+  pending: boolean;
+  disabled: boolean;
+  color?: 'primary' | 'error';
+  children: ReactNode;
+}) {
+  return (
+    <DialogActions sx={{ px: 3, pb: 2 }}>
+      <Button onClick={onClose} disabled={pending}>
+        Cancel
+      </Button>
+      <Button type="submit" variant="contained" color={color} disabled={disabled} loading={pending}>
+        {children}
+      </Button>
+    </DialogActions>
+  );
 }
 
-/** The signer's printed name: first and last name, else the username. */
-function printedNameOf(user: { first_name?: string; last_name?: string; username: string }) {
-  const name = `${user.first_name ?? ''} ${user.last_name ?? ''}`.trim();
-  return name === '' ? user.username : name;
+function describe(alarm: TExcursionAlarm, timeZone: string): string {
+  return `${alarmTitle(alarm)} from ${formatDateTime(alarm.start_time, timeZone)}`;
 }
 
 /**
@@ -68,8 +87,6 @@ export function AcknowledgeDialog({
 }) {
   const phone = usePhone();
   const titleId = useId();
-  const meaningId = useId();
-  const user = useCurrentUser();
   const [comment, setComment] = useState('');
   const [password, setPassword] = useState('');
   const [meaning, setMeaning] = useState<TSignatureMeaning | ''>('');
@@ -119,26 +136,10 @@ export function AcknowledgeDialog({
               </Box>
             )}
           </Typography>
-          <FormControl required sx={{ mb: 2 }}>
-            <FormLabel id={meaningId}>Meaning of your signature</FormLabel>
-            <RadioGroup
-              row
-              aria-labelledby={meaningId}
-              name="meaning"
-              value={meaning}
-              onChange={(event) => setMeaning(event.target.value as TSignatureMeaning)}
-            >
-              {SIGNATURE_MEANINGS.map((m) => (
-                <FormControlLabel
-                  key={m}
-                  value={m}
-                  // The first required field, before the comment, gets the first focus.
-                  control={<Radio autoFocus={m === SIGNATURE_MEANINGS[0]} />}
-                  label={SIGNATURE_MEANING_LABELS[m]}
-                />
-              ))}
-            </RadioGroup>
-          </FormControl>
+          <Box sx={{ mb: 2 }}>
+            {/* The first required input, before the comment, gets the first focus. */}
+            <SignatureMeaningField value={meaning} onChange={setMeaning} autoFocus />
+          </Box>
           <TextField
             label="Comment"
             value={comment}
@@ -150,41 +151,23 @@ export function AcknowledgeDialog({
             helperText={
               trimmed === ''
                 ? 'A comment is required'
-                : `${comment.length.toLocaleString('en-US')} / ${ALARM_COMMENT_MAX_LENGTH.toLocaleString('en-US')} characters`
+                : characterCount(comment, ALARM_COMMENT_MAX_LENGTH)
             }
             slotProps={{ htmlInput: { maxLength: ALARM_COMMENT_MAX_LENGTH } }}
           />
-          <TextField
-            label="Password"
-            type="password"
-            value={password}
-            onChange={(event) => setPassword(event.target.value)}
-            required
-            fullWidth
-            autoComplete="current-password"
-            sx={{ mt: 2 }}
-            error={passwordError !== undefined}
-            helperText={passwordError ?? 'Enter your password again to sign'}
-          />
-          <Typography variant="body2" color="text.secondary" sx={{ mt: 2 }}>
-            Signing as <strong>{user ? printedNameOf(user) : 'you'}</strong>. This electronic
-            signature is linked to {alarms.length === 1 ? 'this alarm' : 'these alarms'} for good
-            and is the equivalent of your handwritten signature.
-          </Typography>
+          <Box sx={{ mt: 2, display: 'grid', gap: 2 }}>
+            <SignaturePasswordField value={password} onChange={setPassword} error={passwordError} />
+            <SignerNote subject={alarms.length === 1 ? 'this alarm' : 'these alarms'} />
+          </Box>
           {acknowledge.isError && passwordError === undefined ? (
             <Alert severity="error" role="alert" sx={{ mt: 2 }}>
               Could not acknowledge: {errorMessage(acknowledge.error)}
             </Alert>
           ) : null}
         </DialogContent>
-        <DialogActions sx={{ px: 3, pb: 2 }}>
-          <Button onClick={onClose} disabled={pending}>
-            Cancel
-          </Button>
-          <Button type="submit" variant="contained" disabled={!ready} loading={pending}>
-            Sign and acknowledge
-          </Button>
-        </DialogActions>
+        <DialogButtons onClose={onClose} pending={pending} disabled={!ready}>
+          Sign and acknowledge
+        </DialogButtons>
       </Box>
     </Dialog>
   );
@@ -192,7 +175,10 @@ export function AcknowledgeDialog({
 
 /**
  * Dismiss one alarm, after saying what that means: it stops counting in the
- * record's status for the whole organization and stays listed as dismissed.
+ * record's status for the whole organization and stays listed as dismissed,
+ * with who and why. A reason is required (a dismissal is no lighter than an
+ * acknowledgement): the button stays disabled until it is written; the
+ * server's message about it shows on the field.
  */
 export function DismissDialog({
   recordId,
@@ -207,8 +193,18 @@ export function DismissDialog({
 }) {
   const phone = usePhone();
   const titleId = useId();
+  const [reason, setReason] = useState('');
   const dismiss = useDismissAlarms();
   const pending = dismiss.isPending;
+  const trimmed = reason.trim();
+  const reasonError = isApiError(dismiss.error) ? dismiss.error.fields.reason : undefined;
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (trimmed === '' || pending) return;
+    dismiss.mutate({ recordId, alarmIds: [alarm.id!], reason: trimmed }, { onSuccess: onClose });
+  };
+
   return (
     <Dialog
       open
@@ -218,33 +214,45 @@ export function DismissDialog({
       maxWidth="xs"
       fullScreen={phone}
     >
-      <DialogTitle id={titleId}>Dismiss alarm?</DialogTitle>
-      <DialogContent>
-        <DialogContentText>
-          {describe(alarm, timeZone)} will no longer count in the record&apos;s status, for everyone
-          in your organization. It stays listed here as dismissed.
-        </DialogContentText>
-        {dismiss.isError ? (
-          <Alert severity="error" role="alert" sx={{ mt: 2 }}>
-            Could not dismiss: {errorMessage(dismiss.error)}
-          </Alert>
-        ) : null}
-      </DialogContent>
-      <DialogActions sx={{ px: 3, pb: 2 }}>
-        <Button onClick={onClose} disabled={pending}>
-          Cancel
-        </Button>
-        <Button
-          variant="contained"
-          color="error"
-          loading={pending}
-          onClick={() =>
-            dismiss.mutate({ recordId, alarmIds: [alarm.id!] }, { onSuccess: onClose })
-          }
-        >
+      <Box component="form" noValidate onSubmit={submit}>
+        <DialogTitle id={titleId}>Dismiss alarm?</DialogTitle>
+        <DialogContent>
+          <DialogContentText sx={{ mb: 2 }}>
+            {describe(alarm, timeZone)} will no longer count in the record&apos;s status, for
+            everyone in your organization. It stays listed here as dismissed, with your name and
+            reason.
+          </DialogContentText>
+          <TextField
+            label="Reason"
+            value={reason}
+            onChange={(event) => {
+              setReason(event.target.value);
+              if (reasonError !== undefined) dismiss.reset();
+            }}
+            required
+            multiline
+            minRows={3}
+            fullWidth
+            autoFocus
+            error={reasonError !== undefined}
+            helperText={
+              reasonError ??
+              (trimmed === ''
+                ? 'Why is this alarm dismissed? A reason is required'
+                : characterCount(reason, CHANGE_REASON_MAX_LENGTH))
+            }
+            slotProps={{ htmlInput: { maxLength: CHANGE_REASON_MAX_LENGTH } }}
+          />
+          {dismiss.isError && reasonError === undefined ? (
+            <Alert severity="error" role="alert" sx={{ mt: 2 }}>
+              Could not dismiss: {errorMessage(dismiss.error)}
+            </Alert>
+          ) : null}
+        </DialogContent>
+        <DialogButtons onClose={onClose} pending={pending} disabled={trimmed === ''} color="error">
           Dismiss
-        </Button>
-      </DialogActions>
+        </DialogButtons>
+      </Box>
     </Dialog>
   );
 }

@@ -21,6 +21,7 @@ import { EmptyState } from '../../../components/empty-state';
 import { LoadError } from '../../../components/load-error';
 import { useAppSettings } from '../../../lib/app-settings';
 import type { useRecordAlarms } from '../api/get-record-alarms';
+import { closeCauseLabel, closedByLabel, isAlarmClosed, openAlarmsFirst } from '../alarm-state';
 import { alarmPeak, alarmTitle, formatDegreeMinutes } from '../display';
 import { AcknowledgeDialog, DismissDialog } from './alarm-dialogs';
 import { SectionCard } from './section-card';
@@ -40,6 +41,48 @@ function Fact({ label, value }: { label: string; value: string }) {
       </Box>
       {value}
     </Typography>
+  );
+}
+
+/**
+ * Why, by whom and when a closed alarm closed: the cause in words, the person
+ * (or the system), the date in the user's zone, the reason, and the signature
+ * of the change that closed it when a person's signed change did.
+ */
+function ClosedNote({ alarm, timeZone }: { alarm: TExcursionAlarm; timeZone: string }) {
+  const cause = closeCauseLabel(alarm);
+  const signature = alarm.close_signature;
+  return (
+    <Box
+      sx={{ mt: 1, color: 'text.secondary', overflowWrap: 'anywhere' }}
+      data-testid="alarm-closed"
+    >
+      <Typography variant="body2">
+        Closed{cause ? ` (${cause})` : ''} by{' '}
+        <Box component="span" sx={{ color: 'text.primary', fontWeight: 600 }}>
+          {closedByLabel(alarm)}
+        </Box>
+        {alarm.closed_at ? ` on ${formatDateTime(alarm.closed_at, timeZone)}` : ''}
+        {alarm.close_reason ? (
+          <>
+            :{' '}
+            <Box component="q" sx={{ fontStyle: 'italic', color: 'text.primary' }}>
+              {alarm.close_reason}
+            </Box>
+          </>
+        ) : null}
+      </Typography>
+      {signature ? (
+        <Typography variant="body2" sx={{ mt: 0.25 }} data-testid="alarm-close-signature">
+          Change signed by{' '}
+          <Box component="span" sx={{ color: 'text.primary', fontWeight: 600 }}>
+            {signature.printed_name}
+          </Box>{' '}
+          on {formatDateTime(signature.signed_at, timeZone)} —{' '}
+          {SIGNATURE_MEANING_LABELS[signature.meaning]}
+        </Typography>
+      ) : null}
+    </Box>
   );
 }
 
@@ -69,7 +112,8 @@ function AlarmItem({
   const above = alarm.above_or_below !== 'BELOW';
   const acknowledged = alarm.acknowledged === true;
   const dismissed = alarm.dismissed === true;
-  const muted = acknowledged || dismissed;
+  const closed = isAlarmClosed(alarm);
+  const muted = acknowledged || dismissed || closed;
   const title = alarmTitle(alarm);
   const when = `${formatDateTime(alarm.start_time, timeZone)} – ${formatDateTime(alarm.end_time, timeZone)}`;
   const colour = muted
@@ -90,6 +134,8 @@ function AlarmItem({
         p: 1.5,
         bgcolor: muted ? 'action.hover' : 'background.paper',
       }}
+      data-testid="alarm-item"
+      data-state={closed ? 'CLOSED' : 'OPEN'}
     >
       <Stack direction="row" spacing={1} sx={{ alignItems: 'flex-start' }}>
         {selectable && !acknowledged ? (
@@ -139,8 +185,13 @@ function AlarmItem({
               />
             ) : null}
             {dismissed ? <Chip size="small" label="Dismissed" variant="outlined" /> : null}
-            {alarm.resolved ? (
-              <Chip size="small" label="No longer found" variant="outlined" />
+            {closed ? (
+              <Chip
+                size="small"
+                label="Closed"
+                variant="outlined"
+                sx={{ color: 'text.secondary', borderColor: 'text.disabled' }}
+              />
             ) : null}
           </Stack>
           <Typography
@@ -199,10 +250,24 @@ function AlarmItem({
               ) : null}
             </Typography>
           ) : null}
+          {closed ? <ClosedNote alarm={alarm} timeZone={timeZone} /> : null}
           {dismissed ? (
-            <Typography variant="body2" color="text.secondary" sx={{ mt: 0.5 }}>
+            <Typography
+              variant="body2"
+              color="text.secondary"
+              sx={{ mt: 0.5, overflowWrap: 'anywhere' }}
+              data-testid="alarm-dismissed"
+            >
               Dismissed by {alarm.dismissed_by ?? 'a former user'}
               {alarm.dismissed_at ? ` on ${formatDateTime(alarm.dismissed_at, timeZone)}` : ''}
+              {alarm.dismiss_reason ? (
+                <>
+                  :{' '}
+                  <Box component="q" sx={{ fontStyle: 'italic', color: 'text.primary' }}>
+                    {alarm.dismiss_reason}
+                  </Box>
+                </>
+              ) : null}
             </Typography>
           ) : null}
           {canAct && (!acknowledged || !dismissed) ? (
@@ -226,8 +291,9 @@ function AlarmItem({
 }
 
 /**
- * The record's alarms (acknowledged and dismissed ones included): direction,
- * kind, times, duration, degree-minutes, peak and state. Whoever may act
+ * The record's alarms (acknowledged, dismissed and closed ones included, open
+ * ones first): direction, kind, times, duration, degree-minutes, peak and
+ * state; a closed alarm says why, by whom and when it closed. Whoever may act
  * acknowledges one or several (with a comment) and dismisses one at a time;
  * both show without a page reload.
  */
@@ -247,13 +313,15 @@ export function AlarmsCard({
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [acknowledging, setAcknowledging] = useState<TExcursionAlarm[] | null>(null);
   const [dismissing, setDismissing] = useState<TExcursionAlarm | null>(null);
-  const alarms = useMemo(() => query.data ?? [], [query.data]);
+  const alarms = useMemo(() => openAlarmsFirst(query.data ?? []), [query.data]);
   const open = alarms.filter((a) => !a.acknowledged);
+  const closedCount = alarms.filter(isAlarmClosed).length;
   // Only alarms still unacknowledged can stay selected.
   const chosen = open.filter((a) => a.id !== undefined && selected.has(a.id));
 
   const counts = [
     `${alarms.length} alarm${alarms.length === 1 ? '' : 's'}`,
+    ...(closedCount > 0 ? [`${closedCount} closed`] : []),
     `${alarms.length - open.length} acknowledged`,
     `${alarms.filter((a) => a.dismissed).length} dismissed`,
   ].join(' · ');

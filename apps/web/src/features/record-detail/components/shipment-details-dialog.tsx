@@ -11,8 +11,12 @@ import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useMemo, useState, type ReactNode } from 'react';
+import { useChangeSignature } from '../../../components/change-signature';
+import { ChangeSignatureFields } from '../../../components/change-signature-fields';
 import { FormDialog } from '../../../components/form-dialog';
+import { useRecordAlarms } from '../api/get-record-alarms';
 import { useUpdateShipment } from '../api/update-shipment';
+import { touchesReasonFields } from '../change-reason';
 import {
   applyProduct,
   DURATION_HELP,
@@ -78,7 +82,10 @@ function nameOptions(names: (string | undefined)[], current: string): Option[] {
  * product (which fills its thresholds and limits), PO number, program,
  * thresholds in the user's unit and cumulative limits. Fields the user may
  * not change are read-only. Saving shows the new values at once and sends
- * only what changed; a failure goes to the shared error handler.
+ * only what changed; a failure goes to the shared error handler. When the
+ * record has alarms, a change of thresholds, limits, product or parties needs
+ * a reason for change; when the server answers that the change closes alarms,
+ * the dialog asks for the signature (meaning and password) and sends again.
  */
 export function ShipmentDetailsDialog({
   record,
@@ -99,6 +106,9 @@ export function ShipmentDetailsDialog({
   const [values, setValues] = useState<ShipmentFormValues>(initial);
   const [errors, setErrors] = useState<ShipmentFormErrors>({});
   const update = useUpdateShipment();
+  const alarms = useRecordAlarms(record.id!);
+  const hasAlarms = (alarms.data?.length ?? 0) > 0;
+  const signature = useChangeSignature(hasAlarms && touchesReasonFields(initial, values));
   const may = (field: ShipmentField) =>
     permissions.includes(SHIPMENT_FIELD_PERMISSIONS[field] as TPermissionName);
   const degrees = `°${unit}`;
@@ -121,12 +131,23 @@ export function ShipmentDetailsDialog({
   const submit = () => {
     const found = validateShipmentForm(values, unit, initial);
     setErrors(found);
-    if (Object.values(found).some(Boolean)) return;
+    const signed = signature.check();
+    if (Object.values(found).some(Boolean) || !signed) return;
     const changes = shipmentChanges(initial, values, unit);
-    if (Object.keys(changes).length > 0) {
-      update.mutate({ recordId: record.id!, changes, dropdown });
+    if (Object.keys(changes).length === 0) {
+      onClose();
+      return;
     }
-    onClose();
+    update.mutate(
+      { recordId: record.id!, changes, change: signature.body(), dropdown },
+      {
+        onSuccess: onClose,
+        // A reason or a signature is asked for here; anything else went to the error handler.
+        onError: (error) => {
+          if (!signature.fail(error)) onClose();
+        },
+      },
+    );
   };
 
   const field = (name: ShipmentField, label: string, helper?: string, extra: object = {}) => (
@@ -166,7 +187,14 @@ export function ShipmentDetailsDialog({
   const textLimit = { slotProps: { htmlInput: { maxLength: TEXT_MAX_LENGTH } } };
 
   return (
-    <FormDialog title="Edit shipment details" onClose={onClose} onSubmit={submit} maxWidth="md">
+    <FormDialog
+      title="Edit shipment details"
+      onClose={onClose}
+      onSubmit={submit}
+      pending={update.isPending}
+      submitLabel={signature.step.signing ? 'Sign and save' : 'Save'}
+      maxWidth="md"
+    >
       <Box sx={{ display: 'grid', gap: 3 }}>
         {dropdownError ? (
           <Alert severity="warning">
@@ -232,6 +260,7 @@ export function ShipmentDetailsDialog({
         <Typography variant="body2" color="text.secondary">
           Changing thresholds or limits re-evaluates the record&apos;s alarms.
         </Typography>
+        <ChangeSignatureFields state={signature} reasonVisible={hasAlarms} />
       </Box>
     </FormDialog>
   );

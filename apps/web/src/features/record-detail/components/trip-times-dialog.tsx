@@ -9,8 +9,11 @@ import dayjs, { type Dayjs } from 'dayjs';
 import timezone from 'dayjs/plugin/timezone';
 import utc from 'dayjs/plugin/utc';
 import { useState } from 'react';
+import { useChangeSignature } from '../../../components/change-signature';
+import { ChangeSignatureFields } from '../../../components/change-signature-fields';
 import { FormDialog } from '../../../components/form-dialog';
 import { useEditTrip } from '../api/edit-trip';
+import { useRecordAlarms } from '../api/get-record-alarms';
 import { validateTripTimes, type TripErrors } from '../trip-form';
 
 dayjs.extend(utc);
@@ -32,6 +35,9 @@ function toMillis(value: Dayjs | null): number | null {
  * user's time zone (24-hour), either may be cleared. The reply's trip status
  * goes to the open record, the list rows and the aggregates; a failure is
  * only logged (spec section 8), so the dialog then just closes on the old trip.
+ * When the record has alarms a reason for change is required; when the server
+ * answers that the edit closes alarms, the dialog asks for the signature
+ * (meaning and password) and sends again.
  */
 export function TripTimesDialog({
   record,
@@ -48,6 +54,9 @@ export function TripTimesDialog({
   const [end, setEnd] = useState<Dayjs | null>(() => toDayjs(record.trip?.end_time, timeZone));
   const [errors, setErrors] = useState<TripErrors>({});
   const editTrip = useEditTrip();
+  const alarms = useRecordAlarms(record.id!);
+  const hasAlarms = (alarms.data?.length ?? 0) > 0;
+  const signature = useChangeSignature(hasAlarms);
   const [openedAt] = useState(() => Date.now());
   const zone = timeZoneAbbreviation(timeZone, openedAt);
 
@@ -55,8 +64,17 @@ export function TripTimesDialog({
     const times = { begin: toMillis(begin), end: toMillis(end) };
     const found = validateTripTimes(times, Date.now() + 60_000);
     setErrors(found);
-    if (found.begin || found.end) return;
-    editTrip.mutate({ recordId: record.id!, times }, { onSettled: onClose });
+    const signed = signature.check();
+    if (found.begin || found.end || !signed) return;
+    editTrip.mutate(
+      { recordId: record.id!, times, change: signature.body() },
+      {
+        onSuccess: onClose,
+        onError: (error) => {
+          if (!signature.fail(error)) onClose();
+        },
+      },
+    );
   };
 
   const picker = (
@@ -91,7 +109,8 @@ export function TripTimesDialog({
       onClose={onClose}
       onSubmit={submit}
       pending={editTrip.isPending}
-      maxWidth="xs"
+      submitLabel={signature.step.signing ? 'Sign and save' : 'Save'}
+      maxWidth={signature.step.signing ? 'sm' : 'xs'}
     >
       <LocalizationProvider dateAdapter={AdapterDayjs}>
         <Box sx={{ display: 'grid', gap: 2.5 }}>
@@ -101,6 +120,7 @@ export function TripTimesDialog({
           </Typography>
           {picker('Departure', begin, setBegin, errors.begin, 'When the shipment left its origin')}
           {picker('Arrival', end, setEnd, errors.end, 'When it reached its destination')}
+          <ChangeSignatureFields state={signature} reasonVisible={hasAlarms} />
         </Box>
       </LocalizationProvider>
     </FormDialog>
