@@ -4,17 +4,26 @@ import {
   type TOrganizationSettings,
 } from '@coldtrace/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { ChangeSignatureBody } from '../../../components/change-signature';
 import { callApi } from '../../../lib/api-client';
 import { configurationKeys } from './query-keys';
+
+export interface GeoFenceUpdateInput {
+  geoFence: TGeoFenceSettingsUpdate;
+  /** Reason for change, and the signature when the change closes alarms. */
+  change?: ChangeSignatureBody;
+}
 
 /**
  * PATCH /api/auth/org-settings/: part of the geo-fence. A radius typed in a
  * unit goes as `*_radius` with `*_radius_units`; the server stores metres.
+ * The reason for change and signature go beside `geo_fence_settings`.
  */
-export function updateGeoFenceSettings(
-  geoFence: TGeoFenceSettingsUpdate,
-): Promise<TOrganizationSettings> {
-  return callApi(authOrgSettingsUpdate, { body: { geo_fence_settings: geoFence } });
+export function updateGeoFenceSettings({
+  geoFence,
+  change,
+}: GeoFenceUpdateInput): Promise<TOrganizationSettings> {
+  return callApi(authOrgSettingsUpdate, { body: { geo_fence_settings: geoFence, ...change } });
 }
 
 /** Saves the geo-fence; the reply becomes the cached organization settings. */

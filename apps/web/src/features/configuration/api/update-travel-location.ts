@@ -12,7 +12,10 @@ export interface UpdateTravelLocationArgs {
   body: TTravelLocationUpdate;
 }
 
-/** PATCH /api/products/travel-locations/?travel_location_id= (only the changed fields). */
+/**
+ * PATCH /api/products/travel-locations/?travel_location_id= (only the changed
+ * fields, with the reason for change and signature when given).
+ */
 export function updateTravelLocation({
   travelLocationId,
   body,

@@ -8,6 +8,8 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useMemo, useRef, type FormEvent } from 'react';
+import { useChangeSignature } from '../../../components/change-signature';
+import { ChangeSignatureFields } from '../../../components/change-signature-fields';
 import { LoadError } from '../../../components/load-error';
 import { MenuDivider } from '../../../components/menu-divider';
 import type { ConfigurationAccess } from '../access';
@@ -67,6 +69,8 @@ function GeoFenceForm({
     validateGeoFenceForm,
   );
   const save = useUpdateGeoFenceSettings();
+  // Optional until the server says the change touches records with alarms.
+  const signature = useChangeSignature(false);
   const formRef = useRef<HTMLFormElement>(null);
   const units = useMemo(() => distanceUnitOptions(), []);
   const changes = geoFenceUpdateBody(form.values, settings);
@@ -75,18 +79,26 @@ function GeoFenceForm({
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (save.isPending) return;
-    if (!form.check()) {
+    const valid = form.check();
+    if (!signature.check() || !valid) {
       focusFirstError(formRef.current);
       return;
     }
     if (!dirty) return;
-    save.mutate(changes, {
-      onSuccess: (reply) => {
-        form.reset(geoFenceFormFrom(reply.geo_fence_settings));
-        onSaved('Geo-fence settings saved');
+    save.mutate(
+      { geoFence: changes, change: signature.body() },
+      {
+        onSuccess: (reply) => {
+          form.reset(geoFenceFormFrom(reply.geo_fence_settings));
+          signature.reset();
+          onSaved('Geo-fence settings saved');
+        },
+        onError: (error) => {
+          if (signature.fail(error)) focusFirstError(formRef.current);
+          else form.fail(error, GEO_FENCE_FIELDS, GEO_FENCE_FIELD_PREFIX);
+        },
       },
-      onError: (error) => form.fail(error, GEO_FENCE_FIELDS, GEO_FENCE_FIELD_PREFIX),
-    });
+    );
   };
 
   const unitItems = [
@@ -182,6 +194,11 @@ function GeoFenceForm({
           );
         })}
       </Box>
+      {disabled || !dirty ? null : (
+        <Box sx={{ mt: 3, maxWidth: { md: 720 } }}>
+          <ChangeSignatureFields state={signature} reasonVisible />
+        </Box>
+      )}
       {form.formError ? (
         <Alert severity="error" role="alert" sx={{ mt: 2 }}>
           {form.formError}
@@ -191,14 +208,17 @@ function GeoFenceForm({
         <Stack direction="row" spacing={1} sx={{ mt: 3, justifyContent: 'flex-end' }}>
           {dirty ? (
             <Button
-              onClick={() => form.reset(geoFenceFormFrom(settings))}
+              onClick={() => {
+                form.reset(geoFenceFormFrom(settings));
+                signature.reset();
+              }}
               disabled={save.isPending}
             >
               Discard changes
             </Button>
           ) : null}
           <Button type="submit" variant="contained" loading={save.isPending} disabled={!dirty}>
-            Save
+            {signature.step.signing ? 'Sign and save' : 'Save'}
           </Button>
         </Stack>
       )}

@@ -11,6 +11,8 @@ import FormHelperText from '@mui/material/FormHelperText';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useId, useMemo } from 'react';
+import { useChangeSignature } from '../../../components/change-signature';
+import { ChangeSignatureFields } from '../../../components/change-signature-fields';
 import { FormDialog } from '../../../components/form-dialog';
 import { TimeZoneField } from '../../../components/time-zone-field';
 import { useCreateTravelLocation } from '../api/create-travel-location';
@@ -47,14 +49,19 @@ export function TravelLocationDialog({
   );
   const create = useCreateTravelLocation();
   const update = useUpdateTravelLocation();
+  // Moving a location may re-evaluate trips: optional until the server asks for it.
+  const signature = useChangeSignature(false);
   const rolesLabelId = useId();
   const rolesHelpId = useId();
 
   const submit = () => {
-    if (!form.check()) return;
+    const valid = form.check();
+    if (!signature.check() || !valid) return;
     const handlers = {
       onSuccess: onSaved,
-      onError: (error: unknown) => form.fail(error, TRAVEL_LOCATION_FIELDS),
+      onError: (error: unknown) => {
+        if (!signature.fail(error)) form.fail(error, TRAVEL_LOCATION_FIELDS);
+      },
     };
     if (location?.id) {
       const body = travelLocationUpdateBody(form.values, initial);
@@ -62,7 +69,10 @@ export function TravelLocationDialog({
         onClose();
         return;
       }
-      update.mutate({ travelLocationId: location.id, body }, handlers);
+      update.mutate(
+        { travelLocationId: location.id, body: { ...body, ...signature.body() } },
+        handlers,
+      );
     } else {
       create.mutate(travelLocationCreateBody(form.values), handlers);
     }
@@ -95,6 +105,7 @@ export function TravelLocationDialog({
       onSubmit={submit}
       pending={create.isPending || update.isPending}
       error={form.formError}
+      submitLabel={signature.step.signing ? 'Sign and save' : 'Save'}
     >
       <Box sx={{ display: 'grid', gap: 2.5 }}>
         {text('name', 'Name', undefined, {
@@ -150,6 +161,7 @@ export function TravelLocationDialog({
           error={form.errors.timezone}
           helperText="The local time zone of this place (optional)"
         />
+        {location ? <ChangeSignatureFields state={signature} reasonVisible /> : null}
       </Box>
     </FormDialog>
   );
