@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bellLabel, notificationText } from './bell-text';
+import { bellLabel, notificationDetail, notificationText } from './bell-text';
 
 describe('the bell texts (spec section 2)', () => {
   it('labels the count, none, and more than 99', () => {
@@ -11,5 +11,13 @@ describe('the bell texts (spec section 2)', () => {
 
   it("says 'Record {id} has an alarm'", () => {
     expect(notificationText({ id: '7', record_id: '42' })).toBe('Record 42 has an alarm');
+  });
+
+  it('says when the alarm has closed since, and why', () => {
+    expect(notificationDetail({ id: '7', state: 'OPEN' })).toBeNull();
+    expect(notificationDetail({ id: '7', state: 'CLOSED', close_cause: 'THRESHOLD_CHANGE' })).toBe(
+      'Alarm closed: Thresholds changed',
+    );
+    expect(notificationDetail({ id: '7', resolved: true })).toBe('Alarm closed');
   });
 });

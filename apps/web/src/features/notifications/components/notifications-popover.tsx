@@ -17,7 +17,7 @@ import { Link as RouterLink } from 'react-router';
 import { errorMessage } from '../../../components/error-handler';
 import { useDismissNotifications } from '../api/dismiss-notifications';
 import type { NotificationList } from '../api/get-notifications';
-import { notificationText } from '../bell-text';
+import { notificationDetail, notificationText } from '../bell-text';
 
 /**
  * The bell's menu (loaded on first use by `NotificationsBell`): each alarm as
@@ -114,7 +114,7 @@ export function NotificationsPopover({
               to={`/recorddetails/${n.record_id}`}
               onClick={close}
             >
-              <ListItemText primary={notificationText(n)} />
+              <ListItemText primary={notificationText(n)} secondary={notificationDetail(n)} />
             </ListItemButton>
           </ListItem>
         ))}
