@@ -30,7 +30,11 @@ export function auditDisplayer(options: {
   return (e) => ({
     when: formatInstant(e.occurredAt.getTime()),
     who: e.actorName,
-    what: auditActionLabel(e.action),
+    // An alarm's entries name the alarm (`Alarm closed #12`), as the alarm list does.
+    what:
+      e.entityType === 'alarm' && e.entityId
+        ? `${auditActionLabel(e.action)} #${e.entityId}`
+        : auditActionLabel(e.action),
     change: auditChangeText(e, opts),
     reason: e.reason ?? '',
   });

@@ -1,5 +1,6 @@
 import { stringify } from 'csv-stringify/sync';
 import { resolveTimeZone } from '@coldtrace/domain';
+import { alarmCells, alarmColumns, alarmDisplayer, NO_ALARMS } from './alarm-text';
 import { auditDisplayer } from './audit-text';
 import {
   formatWall,
@@ -23,10 +24,12 @@ function stringifyRows(rows: Cell[][]): Buffer {
 }
 
 /**
- * The CSV report (domain rules section 8): the header and summary as
- * label,value lines (temperatures with the display rule's decimals), a blank
- * line, the audit trail as the PDF prints it (audit-text.ts), a blank line,
- * then one row per point: index, local time
+ * The CSV report (domain rules section 8), sections one after the other, each
+ * under a title line and followed by a blank line: the header and summary as
+ * label,value lines (temperatures with the display rule's decimals); `Alarms`,
+ * one row per alarm (alarm-text.ts: state, acknowledgement, signatures,
+ * dismissal, closing, in the PDF's words); `Audit trail` as the PDF prints it
+ * (audit-text.ts); then, last, the readings' header and one row per point: index, local time
  * (en-US, 24-hour, the user's zone), temperature in the user's unit (one
  * decimal). Text cells are neutralised; numbers stay numbers. A UTF-8 BOM lets
  * spreadsheets read `°` correctly. Gaps in the series have no row.
@@ -46,6 +49,18 @@ export function renderCsv(data: ReportData): Buffer {
         : neutralise(summaryText(value, zone)),
     ]);
   }
+  head.push([]);
+  head.push(['Alarms']);
+  head.push(alarmColumns(data.unit, zone));
+  const alarm = alarmDisplayer({ unit: data.unit, timeZone: zone });
+  for (const a of data.alarms) {
+    head.push(
+      alarmCells(alarm(a)).map((cell) =>
+        typeof cell === 'number' ? cell.toFixed(1) : neutralise(cell ?? ''),
+      ),
+    );
+  }
+  if (data.alarms.length === 0) head.push([NO_ALARMS]);
   head.push([]);
   head.push(['Audit trail']);
   head.push([`When (${zone})`, 'Who', 'What', 'Change (old → new)', 'Reason']);

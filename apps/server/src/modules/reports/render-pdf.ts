@@ -1,10 +1,6 @@
-import {
-  degreeMinutesToUnit,
-  formatDuration,
-  MISSING_VALUE,
-  resolveTimeZone,
-  toDisplayUnit,
-} from '@coldtrace/domain';
+import { ALARM_STATE_LABELS } from '@coldtrace/contract';
+import { MISSING_VALUE, resolveTimeZone, toDisplayUnit } from '@coldtrace/domain';
+import { alarmDisplayer, NO_ALARMS, type AlarmDisplay } from './alarm-text';
 import { downsampleMinMax, niceTicks } from './chart';
 import { useFont, writeText } from './pdf-fonts';
 import {
@@ -31,11 +27,10 @@ import {
   formatWall,
   headerLines,
   isAcknowledged,
-  meaningText,
   pointMs,
+  signatureCountSentence,
   summaryLines,
   wallClock,
-  type ReportAlarm,
   type ReportData,
   type SummaryLine,
 } from './report-model';
@@ -44,8 +39,9 @@ import {
  * The PDF report (domain rules section 8), A4 portrait, Unicode fonts (pdf-fonts.ts):
  * header (organization, record, tag, references, parties, carrier, product),
  * summary, the temperature chart drawn as vectors (min/max per column, the
- * threshold lines, excursions shaded), the alarm table with acknowledgements
- * and e-signatures, and the audit summary. Every page carries the record id
+ * threshold lines, excursions shaded), the alarm table (state, closing with
+ * cause, reason and signature, acknowledgement and e-signature, dismissal with
+ * reason), the audit summary and the verdict. Every page carries the record id
  * and "Page n of m".
  */
 
@@ -265,68 +261,75 @@ function drawChart(doc: Doc, data: ReportData, zone: string): void {
 
 // ---------------------------------------------------------------- tables
 
-function when(value: string | null | undefined, zone: string): string {
-  if (!value) return MISSING_VALUE;
-  const ms = new Date(value).getTime();
-  return Number.isNaN(ms) ? MISSING_VALUE : formatWall(wallClock(zone)(ms));
+const orDash = (text: string) => text || MISSING_VALUE;
+
+/** `High excursion`, the id and the state (`Open`, `Closed`). */
+function alarmTitle(d: AlarmDisplay): string {
+  const kind = d.kind === 'Cumulative' ? 'cumulative alarm' : 'excursion';
+  return `${d.direction} ${kind}\n#${d.id}\n${d.state}`;
 }
 
-function alarmTitle(a: ReportAlarm): string {
-  const direction = a.above_or_below === 'BELOW' ? 'Low' : 'High';
-  const kind = a.kind === 'cumulative' ? 'cumulative alarm' : 'excursion';
-  return `${direction} ${kind}\n#${a.id ?? ''}${a.resolved ? '\n(no longer holds)' : ''}`;
-}
-
-function alarmDecision(a: ReportAlarm, zone: string): string {
+/**
+ * What happened to the alarm, in the words of every format (alarm-text.ts):
+ * for a closed one when, by whom, the cause, the reason and the closing
+ * signature; the acknowledgement with its signature; the dismissal with who,
+ * when and why.
+ */
+function alarmReview(d: AlarmDisplay): string {
   const parts: string[] = [];
-  const s = a.signature;
-  if (s) {
-    parts.push(
-      `Signed by ${s.printedName}, ${s.signedAt ? formatWall(wallClock(zone)(s.signedAt.getTime())) : MISSING_VALUE}`,
-      `Meaning: ${meaningText(s.meaning)}`,
-    );
-    if (s.comment) parts.push(`Comment: ${s.comment}`);
-  } else if (a.acknowledged) {
-    parts.push(
-      `Acknowledged by ${a.acknowledged_by ?? 'unknown user'}, ${when(a.acknowledged_at, zone)}`,
-    );
-    if (a.acknowledge_comment) parts.push(`Comment: ${a.acknowledge_comment}`);
+  if (d.state === ALARM_STATE_LABELS.CLOSED) {
+    parts.push(`Closed by ${d.closedBy}, ${orDash(d.closedAt)}`, `Cause: ${d.closeCause}`);
+    if (d.closeReason) parts.push(`Reason: ${d.closeReason}`);
+    if (d.closeSignedBy) {
+      parts.push(
+        `Closing signed by ${d.closeSignedBy}, ${orDash(d.closeSignedAt)}`,
+        `Meaning: ${d.closeSignatureMeaning}`,
+      );
+    }
+  }
+  if (d.signedBy) {
+    parts.push(`Signed by ${d.signedBy}, ${orDash(d.signedAt)}`, `Meaning: ${d.signatureMeaning}`);
+    const comment = d.signatureComment || d.acknowledgeComment;
+    if (comment) parts.push(`Comment: ${comment}`);
+  } else if (d.acknowledgedBy) {
+    parts.push(`Acknowledged by ${d.acknowledgedBy}, ${orDash(d.acknowledgedAt)}`);
+    if (d.acknowledgeComment) parts.push(`Comment: ${d.acknowledgeComment}`);
   } else {
     parts.push('Not acknowledged');
   }
-  if (a.dismissed)
-    parts.push(`Dismissed by ${a.dismissed_by ?? 'unknown user'}, ${when(a.dismissed_at, zone)}`);
+  if (d.dismissedBy) {
+    parts.push(`Dismissed by ${d.dismissedBy}, ${orDash(d.dismissedAt)}`);
+    if (d.dismissReason) parts.push(`Reason: ${d.dismissReason}`);
+  }
   return parts.join('\n');
 }
 
 function drawAlarms(doc: Doc, data: ReportData, zone: string): void {
   const u = `°${data.unit}`;
-  const t = (c: number | null | undefined) =>
-    c == null ? MISSING_VALUE : `${toDisplayUnit(c, data.unit).toFixed(1)} ${u}`;
-  const rows = data.alarms.map((a) => [
-    alarmTitle(a),
-    `${when(a.start_time, zone)}\n${when(a.end_time, zone)}`,
-    a.duration == null ? MISSING_VALUE : formatDuration(a.duration),
-    a.above_or_below === 'BELOW'
-      ? t(a.lowest_recorded_temperature)
-      : t(a.highest_recorded_temperature),
-    a.degree_minutes == null
-      ? MISSING_VALUE
-      : `${degreeMinutesToUnit(a.degree_minutes, data.unit).toFixed(1)}`,
-    alarmDecision(a, zone),
-  ]);
+  const display = alarmDisplayer({ unit: data.unit, timeZone: zone });
+  const rows = data.alarms.map((a) => {
+    const d = display(a);
+    return [
+      alarmTitle(d),
+      `${orDash(d.start)}\n${orDash(d.end)}`,
+      orDash(d.duration),
+      d.peak === null ? MISSING_VALUE : `${d.peak.toFixed(1)} ${u}`,
+      d.degreeMinutes === null ? MISSING_VALUE : d.degreeMinutes.toFixed(1),
+      alarmReview(d),
+    ];
+  });
   table(
     doc,
     [
-      { title: 'Alarm', width: 15 },
-      { title: 'Start / end', width: 17 },
-      { title: 'Duration', width: 10 },
-      { title: 'Peak', width: 10 },
-      { title: `Degree-minutes (${u}·min)`, width: 12 },
-      { title: 'Acknowledgement and signature', width: 36 },
+      { title: 'Alarm and state', width: 14 },
+      { title: `Start / end (${zone})`, width: 16 },
+      { title: 'Duration', width: 9 },
+      { title: 'Peak', width: 9 },
+      { title: `Degree-minutes (${u}·min)`, width: 11 },
+      { title: 'Closing, acknowledgement, signatures and dismissal', width: 41 },
     ],
     rows,
-    'No alarms: every point stayed within the thresholds.',
+    NO_ALARMS,
   );
 }
 
@@ -351,13 +354,19 @@ function drawAudit(doc: Doc, data: ReportData, zone: string): void {
 }
 
 /**
- * The closing section: the alarms open and closed, every signature (who,
- * when, meaning) and, in one sentence, whether every alarm is acknowledged.
+ * The closing section: the alarms open and closed (and dismissed), every
+ * signature (acknowledgements and closing changes: who, when, meaning) and, in
+ * one sentence, whether every alarm is acknowledged.
  */
 function drawVerdict(doc: Doc, data: ReportData, zone: string): void {
-  const wall = wallClock(zone);
+  const display = alarmDisplayer({ unit: data.unit, timeZone: zone });
   doc.fontSize(10).fillColor(INK);
   writeText(doc, printable(alarmCountSentence(data.alarms)), { x: MARGIN, width: CONTENT_WIDTH });
+  doc.moveDown(0.2);
+  writeText(doc, printable(signatureCountSentence(data.alarms)), {
+    x: MARGIN,
+    width: CONTENT_WIDTH,
+  });
   const all = data.alarms.length > 0 && data.alarms.every(isAcknowledged);
   doc.moveDown(0.2).fillColor(data.alarms.length === 0 || all ? INK : ALARM);
   writeText(doc, printable(acknowledgementSentence(data.alarms)), {
@@ -367,26 +376,33 @@ function drawVerdict(doc: Doc, data: ReportData, zone: string): void {
   });
   doc.moveDown(0.4).fillColor(INK);
   const rows = data.alarms.flatMap((a) => {
-    const s = a.signature;
-    if (!s) return [];
-    return [
-      [
-        `#${a.id ?? ''}`,
-        s.printedName,
-        s.signedAt ? formatWall(wall(s.signedAt.getTime())) : MISSING_VALUE,
-        meaningText(s.meaning),
-      ],
-    ];
+    const d = display(a);
+    const out: string[][] = [];
+    if (d.signedBy) {
+      out.push([`#${d.id}`, 'Acknowledgement', d.signedBy, orDash(d.signedAt), d.signatureMeaning]);
+    }
+    if (d.closeSignedBy) {
+      out.push([
+        `#${d.id}`,
+        'Closing change',
+        d.closeSignedBy,
+        orDash(d.closeSignedAt),
+        d.closeSignatureMeaning,
+      ]);
+    }
+    return out;
   });
+  if (rows.length === 0) return;
   table(
     doc,
     [
-      { title: 'Alarm', width: 14 },
-      { title: 'Signed by', width: 34 },
-      { title: `Signed at (${zone})`, width: 26 },
-      { title: 'Meaning', width: 26 },
+      { title: 'Alarm', width: 12 },
+      { title: 'Signed for', width: 18 },
+      { title: 'Signed by', width: 28 },
+      { title: `Signed at (${zone})`, width: 24 },
+      { title: 'Meaning', width: 18 },
     ],
     rows,
-    'No electronic signatures.',
+    '',
   );
 }

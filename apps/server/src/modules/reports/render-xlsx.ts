@@ -1,6 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { resolveTimeZone } from '@coldtrace/domain';
 import ExcelJS from 'exceljs';
+import { alarmCells, alarmColumns, alarmDisplayer, NO_ALARMS } from './alarm-text';
 import { auditDisplayer } from './audit-text';
 import {
   headerLines,
@@ -15,12 +16,20 @@ import {
 
 const DATE_FORMAT = 'mm/dd/yyyy hh:mm:ss';
 const TEMPERATURE_FORMAT = '0.0';
+/** Column widths of the Alarms sheet (alarmColumns' order). */
+const ALARM_WIDTHS = [
+  10, 12, 10, 10, 22, 22, 12, 20, 12, 18, 22, 36, 22, 18, 22, 18, 22, 36, 22, 18, 30, 48, 22, 22,
+  24,
+];
+/** Degree-minutes and peak: number cells with one decimal (1-based columns). */
+const ALARM_NUMBER_COLUMNS = [8, 9];
 
 /**
  * The XLSX report (domain rules section 8), written with exceljs's streaming
- * WorkbookWriter (rows are committed as they are written): the same header
- * and summary as the CSV, the audit trail as every format prints it
- * (audit-text.ts), then one row per point. Dates are real date cells
+ * WorkbookWriter (rows are committed as they are written). The first sheet
+ * has the same header and summary as the CSV, then one row per point; the
+ * sheet "Alarms" one row per alarm (alarm-text.ts) and "Audit trail" the
+ * audit trail, both in the PDF's words. Dates of points are real date cells
  * holding the wall-clock time of the user's zone (spreadsheets have no time
  * zones; the zone is named in the column heading), numbers real numbers;
  * text cells are neutralised.
@@ -50,8 +59,6 @@ export async function renderXlsx(data: ReportData): Promise<Buffer> {
     { key: 'a', width: 34 },
     { key: 'b', width: 30 },
     { key: 'c', width: 18 },
-    { key: 'd', width: 48 },
-    { key: 'e', width: 30 },
   ];
 
   const title = sheet.addRow(['Coldtrace temperature report']);
@@ -71,27 +78,6 @@ export async function renderXlsx(data: ReportData): Promise<Buffer> {
     row.commit();
   }
   sheet.addRow([]).commit();
-  const auditTitle = sheet.addRow(['Audit trail']);
-  auditTitle.font = { bold: true };
-  auditTitle.commit();
-  const auditHeading = sheet.addRow([
-    `When (${zone})`,
-    'Who',
-    'What',
-    'Change (old → new)',
-    'Reason',
-  ]);
-  auditHeading.font = { bold: true };
-  auditHeading.commit();
-  const display = auditDisplayer({ unit: data.unit, timeZone: zone });
-  for (const entry of data.audit) {
-    const d = display(entry);
-    sheet.addRow([d.when, d.who, d.what, d.change, d.reason].map(neutralise)).commit();
-  }
-  if (data.audit.length === 0) {
-    sheet.addRow(['No changes by a person are recorded for this record.']).commit();
-  }
-  sheet.addRow([]).commit();
   const heading = sheet.addRow(['Index', `Local time (${zone})`, `Temperature (°${data.unit})`]);
   heading.font = { bold: true };
   heading.commit();
@@ -108,6 +94,52 @@ export async function renderXlsx(data: ReportData): Promise<Buffer> {
     row.commit();
   }
   sheet.commit();
+
+  // The alarms, one row per alarm, in the PDF's words (alarm-text.ts).
+  const alarmSheet = workbook.addWorksheet('Alarms', {
+    views: [{ state: 'frozen', ySplit: 1 }],
+  });
+  const columns = alarmColumns(data.unit, zone);
+  alarmSheet.columns = columns.map((_, i) => ({ width: ALARM_WIDTHS[i] ?? 24 }));
+  const alarmHeading = alarmSheet.addRow(columns);
+  alarmHeading.font = { bold: true };
+  alarmHeading.commit();
+  const alarm = alarmDisplayer({ unit: data.unit, timeZone: zone });
+  for (const a of data.alarms) {
+    const row = alarmSheet.addRow(
+      alarmCells(alarm(a)).map((cell) =>
+        typeof cell === 'number' || cell === null ? cell : neutralise(cell),
+      ),
+    );
+    for (const c of ALARM_NUMBER_COLUMNS) row.getCell(c).numFmt = TEMPERATURE_FORMAT;
+    row.commit();
+  }
+  if (data.alarms.length === 0) alarmSheet.addRow([NO_ALARMS]).commit();
+  alarmSheet.commit();
+
+  // The audit trail as every format prints it (audit-text.ts).
+  const auditSheet = workbook.addWorksheet('Audit trail', {
+    views: [{ state: 'frozen', ySplit: 1 }],
+  });
+  auditSheet.columns = [{ width: 22 }, { width: 24 }, { width: 28 }, { width: 48 }, { width: 40 }];
+  const auditHeading = auditSheet.addRow([
+    `When (${zone})`,
+    'Who',
+    'What',
+    'Change (old → new)',
+    'Reason',
+  ]);
+  auditHeading.font = { bold: true };
+  auditHeading.commit();
+  const display = auditDisplayer({ unit: data.unit, timeZone: zone });
+  for (const entry of data.audit) {
+    const d = display(entry);
+    auditSheet.addRow([d.when, d.who, d.what, d.change, d.reason].map(neutralise)).commit();
+  }
+  if (data.audit.length === 0) {
+    auditSheet.addRow(['No changes by a person are recorded for this record.']).commit();
+  }
+  auditSheet.commit();
   await workbook.commit();
   await finished;
   return Buffer.concat(chunks);

@@ -188,16 +188,25 @@ describe('report formats tell the same story', () => {
   it('XLSX: the same audit trail and durations', async () => {
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.load((await download('xlsx')) as unknown as ArrayBuffer);
-    const sheet = workbook.worksheets[0]!;
-    const rows: string[][] = [];
-    sheet.eachRow((row) => {
-      const values: string[] = [];
-      for (let c = 1; c <= 5; c++) {
-        const v = row.getCell(c).value;
-        values.push(v === null || v === undefined ? '' : String(v));
-      }
-      rows.push(values);
-    });
+    const sheetRows = (sheet: ExcelJS.Worksheet) => {
+      const rows: string[][] = [];
+      sheet.eachRow((row) => {
+        const values: string[] = [];
+        for (let c = 1; c <= 5; c++) {
+          const v = row.getCell(c).value;
+          values.push(v === null || v === undefined ? '' : String(v));
+        }
+        rows.push(values);
+      });
+      return rows;
+    };
+    expect(workbook.worksheets.map((w) => w.name)).toEqual([
+      `Record ${recordId}`,
+      'Alarms',
+      'Audit trail',
+    ]);
+    const rows = sheetRows(workbook.getWorksheet('Audit trail')!);
+    const summary = sheetRows(workbook.worksheets[0]!);
     const { thresholdWhen, changes } = await expectedChanges();
     expect(rows).toContainEqual([
       thresholdWhen,
@@ -208,11 +217,11 @@ describe('report formats tell the same story', () => {
     ]);
     const changeColumn = rows.map((r) => r[3]);
     for (const change of changes) expect(changeColumn).toContain(change);
-    const byLabel = new Map(rows.map((r) => [r[0], r[1]]));
+    const byLabel = new Map(summary.map((r) => [r[0], r[1]]));
     expect(byLabel.get('Cumulative duration high')).toBe('45m');
     expect(byLabel.get('Measurement interval')).toBe('1m');
     for (const code of ['IN_TRANSIT', 'NOT_DEPARTED', '00:45:00']) {
-      expect(rows.flat().join('\n')).not.toContain(code);
+      expect([...rows, ...summary].flat().join('\n')).not.toContain(code);
     }
   });
 
@@ -237,14 +246,18 @@ describe('report formats tell the same story', () => {
     text = flat(pdfText(await download('pdf')));
     expect(text).toContain('1 of 2 alarms is not acknowledged.');
     const verdict = text.slice(text.lastIndexOf('Verdict'));
-    expect(verdict).toContain(`#${first!.id} Quality Manager ${expectedWall(signedAt)} Approved`);
+    expect(verdict).toContain('1 electronic signature: 1 acknowledgement, 0 closing changes.');
+    expect(verdict).toContain(
+      `#${first!.id} Acknowledgement Quality Manager ${expectedWall(signedAt)} Approved`,
+    );
 
     await t.db
       .update(alarms)
       .set({ dismissed: true, dismissedAt: signedAt, acknowledged: true, acknowledgedAt: signedAt })
       .where(eq(alarms.id, second!.id));
     text = flat(pdfText(await download('pdf')));
-    expect(text).toContain('2 alarms: 1 open, 1 closed.');
+    // A dismissal does not close an alarm: it is counted apart.
+    expect(text).toContain('2 alarms: 2 open, 0 closed; 1 dismissed.');
     expect(text).toContain('All 2 alarms are acknowledged.');
   });
 });
@@ -306,8 +319,15 @@ describe('audit entries as display text', () => {
       '2 of 3 alarms are not acknowledged.',
     );
     expect(alarmCountSentence([])).toBe('No alarms were raised.');
-    expect(alarmCountSentence([alarm({ resolved: true }), alarm({})])).toBe(
+    expect(alarmCountSentence([alarm({ state: 'CLOSED' }), alarm({ state: 'OPEN' })])).toBe(
       '2 alarms: 1 open, 1 closed.',
     );
+    expect(
+      alarmCountSentence([
+        alarm({ state: 'CLOSED', dismissed: true }),
+        alarm({ state: 'OPEN' }),
+        alarm({ state: 'OPEN' }),
+      ]),
+    ).toBe('3 alarms: 2 open, 1 closed; 1 dismissed.');
   });
 });

@@ -20,7 +20,10 @@ import {
  * (spec section 9); times are instants shown en-US, 24-hour, in `timeZone`.
  */
 
-/** An e-signature of an acknowledgement (21 CFR Part 11): printed name, time, meaning, comment. */
+/**
+ * An e-signature (21 CFR Part 11) of an acknowledgement or of the change that
+ * closed an alarm: printed name, time, meaning, comment (or reason for change).
+ */
 export interface ReportSignature {
   printedName: string;
   signedAt: Date | null;
@@ -28,9 +31,12 @@ export interface ReportSignature {
   comment: string | null;
 }
 
-/** An alarm as the report prints it: the contract's alarm with its signature in our shape. */
-export interface ReportAlarm extends Omit<TExcursionAlarm, 'signature'> {
+/** An alarm as the report prints it: the contract's alarm with its signatures in our shape. */
+export interface ReportAlarm extends Omit<TExcursionAlarm, 'signature' | 'close_signature'> {
+  /** The acknowledgement's signature. */
   signature?: ReportSignature | null;
+  /** The signature of the change that closed the alarm. */
+  closeSignature?: ReportSignature | null;
 }
 
 /** `REVIEWED` as `Reviewed` (the contract's labels); other meanings as given. */
@@ -42,6 +48,9 @@ export interface ReportAuditLine {
   occurredAt: Date;
   actorName: string;
   action: string;
+  /** What the entry is about (`alarm` and its id for an alarm's entries); absent in older callers. */
+  entityType?: string;
+  entityId?: string;
   field: string | null;
   oldValue: unknown;
   newValue: unknown;
@@ -336,18 +345,36 @@ export function isAcknowledged(alarm: ReportAlarm): boolean {
   return alarm.acknowledged === true || Boolean(alarm.signature);
 }
 
-/** True when the alarm no longer holds or was dismissed (closed, with its record kept). */
+/**
+ * True when the alarm is CLOSED (it stopped holding; kept with the cause,
+ * reason, who and when). A dismissal does not close an alarm.
+ */
 export function isClosed(alarm: ReportAlarm): boolean {
-  return alarm.resolved === true || alarm.dismissed === true;
+  return alarm.state === 'CLOSED';
 }
 
 const alarmsWord = (n: number) => (n === 1 ? 'alarm' : 'alarms');
 
-/** `3 alarms: 2 open, 1 closed.`; `No alarms were raised.` */
+/**
+ * `3 alarms: 2 open, 1 closed.`, with the dismissed ones when there are any
+ * (`3 alarms: 2 open, 1 closed; 1 dismissed.`); `No alarms were raised.`
+ */
 export function alarmCountSentence(alarms: readonly ReportAlarm[]): string {
   if (alarms.length === 0) return 'No alarms were raised.';
   const closed = alarms.filter(isClosed).length;
-  return `${alarms.length} ${alarmsWord(alarms.length)}: ${alarms.length - closed} open, ${closed} closed.`;
+  const dismissed = alarms.filter((a) => a.dismissed === true).length;
+  const counts = `${alarms.length} ${alarmsWord(alarms.length)}: ${alarms.length - closed} open, ${closed} closed`;
+  return dismissed === 0 ? `${counts}.` : `${counts}; ${dismissed} dismissed.`;
+}
+
+/** `2 electronic signatures: 1 acknowledgement, 1 closing change.`; `No electronic signatures.` */
+export function signatureCountSentence(alarms: readonly ReportAlarm[]): string {
+  const acks = alarms.filter((a) => a.signature).length;
+  const closes = alarms.filter((a) => a.closeSignature).length;
+  const n = acks + closes;
+  if (n === 0) return 'No electronic signatures.';
+  const part = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
+  return `${part(n, 'electronic signature', 'electronic signatures')}: ${part(acks, 'acknowledgement', 'acknowledgements')}, ${part(closes, 'closing change', 'closing changes')}.`;
 }
 
 /**

@@ -4,7 +4,7 @@ import { organizations, userSettings } from '../../db/schema';
 import { auditEvents } from '../../db/schema-audit';
 import { reports, type ReportRow } from '../../db/schema-reports';
 import { records } from '../../db/schema-shipments';
-import type { ReportAuditLine, ReportSignature } from './report-model';
+import type { ReportAuditLine } from './report-model';
 
 /** Reports: the rows of `reports` and what the job reads besides the records service. */
 
@@ -127,6 +127,8 @@ export async function recordAudit(
       occurredAt: auditEvents.occurredAt,
       actorName: auditEvents.actorName,
       action: auditEvents.action,
+      entityType: auditEvents.entityType,
+      entityId: auditEvents.entityId,
       field: auditEvents.field,
       oldValue: auditEvents.oldValue,
       newValue: auditEvents.newValue,
@@ -135,47 +137,4 @@ export async function recordAudit(
     .from(auditEvents)
     .where(and(eq(auditEvents.organizationId, organizationId), eq(auditEvents.recordId, recordId)))
     .orderBy(asc(auditEvents.occurredAt), asc(auditEvents.id));
-}
-
-/**
- * E-signatures of the record's alarms, by alarm id, when the signature table
- * exists (the acknowledgement helper adds `alarm_signatures`); an empty map
- * otherwise, and the report shows the acknowledgement fields instead.
- */
-export async function alarmSignatures(
-  db: Db,
-  organizationId: string,
-  recordId: number,
-): Promise<Map<string, ReportSignature>> {
-  const out = new Map<string, ReportSignature>();
-  const exists = await db.execute<{ t: string | null }>(
-    sql`select to_regclass('public.alarm_signatures')::text as t`,
-  );
-  if (!exists.rows[0]?.t) return out;
-  const columns = await db.execute<{ column_name: string }>(
-    sql`select column_name from information_schema.columns where table_schema = 'public' and table_name = 'alarm_signatures'`,
-  );
-  const have = new Set(columns.rows.map((c) => c.column_name));
-  const needed = ['alarm_id', 'printed_name', 'signed_at', 'meaning'];
-  if (!needed.every((c) => have.has(c))) return out;
-  const comment = have.has('comment') ? sql`s.comment` : sql`null::text`;
-  const rows = await db.execute<{
-    alarm_id: string;
-    printed_name: string;
-    signed_at: Date | string | null;
-    meaning: string;
-    comment: string | null;
-  }>(sql`select s.alarm_id::text as alarm_id, s.printed_name, s.signed_at, s.meaning, ${comment} as comment
-         from alarm_signatures s join alarms a on a.id = s.alarm_id
-         where a.organization_id = ${organizationId} and a.record_id = ${recordId}
-         order by s.signed_at`);
-  for (const r of rows.rows) {
-    out.set(r.alarm_id, {
-      printedName: r.printed_name,
-      signedAt: r.signed_at === null ? null : new Date(r.signed_at),
-      meaning: r.meaning,
-      comment: r.comment,
-    });
-  }
-  return out;
 }

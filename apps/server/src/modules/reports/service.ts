@@ -1,6 +1,6 @@
 import {
   REPORT_WAIT_SECONDS,
-  type TExcursionAlarm,
+  type TAlarmSignature,
   type TFileReference,
   type TRecord,
   type TReportKind,
@@ -74,9 +74,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const reportUrl = (kind: TReportKind, id: string) =>
   `/api/devices/xt1/reports/${kind}/?report_id=${encodeURIComponent(id)}`;
 
-/** The alarm's signature as the alarms data carries it (contract `signature`). */
-function signatureOf(alarm: TExcursionAlarm): ReportSignature | null {
-  const s = alarm.signature;
+/** A signature as the alarms data carries it (contract `signature`, `close_signature`). */
+function signatureOf(s: TAlarmSignature | undefined): ReportSignature | null {
   if (!s) return null;
   return {
     printedName: s.printed_name,
@@ -128,15 +127,20 @@ export function createReportsService(
       record_id: recordIdText,
       include_acknowledged: true,
       include_dismissed: true,
-      include_resolved: true,
+      include_closed: true,
     });
-    const signatures = await repo.alarmSignatures(db, report.organizationId, report.recordId);
+    // Open and closed, acknowledged and dismissed: every alarm the record ever raised.
     const withSignatures: ReportAlarm[] = alarms
-      .map((a) => ({
+      .map(({ signature, close_signature, ...a }) => ({
         ...a,
-        signature: signatures.get(a.id ?? '') ?? signatureOf(a),
+        signature: signatureOf(signature),
+        closeSignature: signatureOf(close_signature),
       }))
-      .sort((a, b) => (a.first_point_idx ?? 0) - (b.first_point_idx ?? 0));
+      .sort(
+        (a, b) =>
+          (a.first_point_idx ?? 0) - (b.first_point_idx ?? 0) ||
+          Number(a.id ?? 0) - Number(b.id ?? 0),
+      );
     const rule = report.createdByUserId
       ? await effectiveDisplayRule(db, report.organizationId, report.createdByUserId)
       : null;

@@ -1,0 +1,190 @@
+import {
+  ALARM_CLOSE_CAUSE_LABELS,
+  ALARM_STATE_LABELS,
+  type TAlarmCloseCause,
+  type TDegreesUnit,
+} from '@coldtrace/contract';
+import { degreeMinutesToUnit, formatDuration, toDisplayUnit } from '@coldtrace/domain';
+import {
+  formatWall,
+  isClosed,
+  meaningText,
+  wallClock,
+  type ReportAlarm,
+  type ReportSignature,
+} from './report-model';
+
+/**
+ * One alarm as every report format prints it (PDF, CSV, XLSX): the same
+ * words, times in the reader's zone (en-US, 24-hour, spec section 9) and
+ * temperatures in the reader's unit with one decimal. Empty text for what the
+ * alarm does not carry (not acknowledged, not dismissed, still open).
+ */
+export interface AlarmDisplay {
+  id: string;
+  /** `Excursion` or `Cumulative`. */
+  kind: string;
+  /** `High` or `Low`. */
+  direction: string;
+  /** `Open` or `Closed`. */
+  state: string;
+  start: string;
+  end: string;
+  duration: string;
+  /** Degree-minutes in the reader's unit, one decimal (null when unknown). */
+  degreeMinutes: number | null;
+  /** The highest (high alarm) or lowest (low alarm) temperature, reader's unit, one decimal. */
+  peak: number | null;
+  acknowledgedBy: string;
+  acknowledgedAt: string;
+  acknowledgeComment: string;
+  signedBy: string;
+  signatureMeaning: string;
+  signedAt: string;
+  signatureComment: string;
+  dismissedBy: string;
+  dismissedAt: string;
+  dismissReason: string;
+  closedAt: string;
+  /** Who closed it; `System` when no person's change did. */
+  closedBy: string;
+  closeCause: string;
+  closeReason: string;
+  closeSignedBy: string;
+  closeSignatureMeaning: string;
+  closeSignedAt: string;
+}
+
+/** Who closed an alarm when no person did. */
+export const SYSTEM_ACTOR_NAME = 'System';
+
+/** The columns of the alarm list in CSV and XLSX, in the order of `alarmCells`. */
+export function alarmColumns(unit: TDegreesUnit, zone: string): string[] {
+  return [
+    'Alarm',
+    'Kind',
+    'Direction',
+    'State',
+    `Start (${zone})`,
+    `End (${zone})`,
+    'Duration',
+    `Degree-minutes (°${unit}·min)`,
+    `Peak (°${unit})`,
+    'Acknowledged by',
+    `Acknowledged at (${zone})`,
+    'Acknowledgement comment',
+    'Signed by',
+    'Signature meaning',
+    `Signed at (${zone})`,
+    'Dismissed by',
+    `Dismissed at (${zone})`,
+    'Dismissal reason',
+    `Closed at (${zone})`,
+    'Closed by',
+    'Close cause',
+    'Close reason',
+    'Closing signed by',
+    'Closing signature meaning',
+    `Closing signed at (${zone})`,
+  ];
+}
+
+/** One alarm's cells in the order of `alarmColumns` (numbers stay numbers). */
+export function alarmCells(d: AlarmDisplay): (string | number | null)[] {
+  return [
+    d.id,
+    d.kind,
+    d.direction,
+    d.state,
+    d.start,
+    d.end,
+    d.duration,
+    d.degreeMinutes,
+    d.peak,
+    d.acknowledgedBy,
+    d.acknowledgedAt,
+    d.acknowledgeComment,
+    d.signedBy,
+    d.signatureMeaning,
+    d.signedAt,
+    d.dismissedBy,
+    d.dismissedAt,
+    d.dismissReason,
+    d.closedAt,
+    d.closedBy,
+    d.closeCause,
+    d.closeReason,
+    d.closeSignedBy,
+    d.closeSignatureMeaning,
+    d.closeSignedAt,
+  ];
+}
+
+/** What a report prints when there is no alarm. */
+export const NO_ALARMS = 'No alarms: every point stayed within the thresholds.';
+
+/** A function that turns an alarm into display text for one report. */
+export function alarmDisplayer(options: {
+  unit: TDegreesUnit;
+  timeZone: string;
+}): (a: ReportAlarm) => AlarmDisplay {
+  const wall = wallClock(options.timeZone);
+  const at = (value: string | Date | null | undefined): string => {
+    if (value === null || value === undefined || value === '') return '';
+    const ms = value instanceof Date ? value.getTime() : new Date(value).getTime();
+    return Number.isNaN(ms) ? '' : formatWall(wall(ms));
+  };
+  const temperature = (c: number | null | undefined) =>
+    c == null || !Number.isFinite(c) ? null : toDisplayUnit(c, options.unit);
+  const signature = (s: ReportSignature | null | undefined) => ({
+    by: s?.printedName ?? '',
+    meaning: s ? meaningText(s.meaning) : '',
+    at: at(s?.signedAt ?? null),
+    comment: s?.comment ?? '',
+  });
+  return (a) => {
+    const closed = isClosed(a);
+    const ack = signature(a.signature);
+    const close = signature(a.closeSignature);
+    const acknowledged = a.acknowledged === true;
+    return {
+      id: a.id ?? '',
+      kind: a.kind === 'cumulative' ? 'Cumulative' : 'Excursion',
+      direction: a.above_or_below === 'BELOW' ? 'Low' : 'High',
+      state: ALARM_STATE_LABELS[closed ? 'CLOSED' : 'OPEN'],
+      start: at(a.start_time),
+      end: at(a.end_time),
+      duration: a.duration == null ? '' : formatDuration(a.duration),
+      degreeMinutes:
+        a.degree_minutes == null
+          ? null
+          : Number(degreeMinutesToUnit(a.degree_minutes, options.unit).toFixed(1)),
+      peak: temperature(
+        a.above_or_below === 'BELOW'
+          ? a.lowest_recorded_temperature
+          : a.highest_recorded_temperature,
+      ),
+      acknowledgedBy: acknowledged ? (a.acknowledged_by ?? 'unknown user') : '',
+      acknowledgedAt: acknowledged ? at(a.acknowledged_at) : '',
+      acknowledgeComment: acknowledged ? (a.acknowledge_comment ?? '') : '',
+      signedBy: ack.by,
+      signatureMeaning: ack.meaning,
+      signedAt: ack.at,
+      signatureComment: ack.comment,
+      dismissedBy: a.dismissed ? (a.dismissed_by ?? 'unknown user') : '',
+      dismissedAt: a.dismissed ? at(a.dismissed_at) : '',
+      dismissReason: a.dismissed ? (a.dismiss_reason ?? '') : '',
+      closedAt: closed ? at(a.closed_at) : '',
+      closedBy: closed ? (a.closed_by ?? SYSTEM_ACTOR_NAME) : '',
+      closeCause: closed ? closeCauseText(a.close_cause) : '',
+      closeReason: closed ? (a.close_reason ?? '') : '',
+      closeSignedBy: close.by,
+      closeSignatureMeaning: close.meaning,
+      closeSignedAt: close.at,
+    };
+  };
+}
+
+function closeCauseText(cause: TAlarmCloseCause | null | undefined): string {
+  return cause ? ALARM_CLOSE_CAUSE_LABELS[cause] : ALARM_CLOSE_CAUSE_LABELS.UNRECORDED;
+}
