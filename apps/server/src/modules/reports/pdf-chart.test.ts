@@ -160,11 +160,11 @@ describe('PDF report chart', () => {
         reportOf(wave(43), { alarms: [{ ...alarm, first_point_idx: 30, last_point_idx: 300 }] }),
       ),
     );
-    const shadedAt = (x: number) => {
+    const shadedAt = (x: number, of: Raster = raster) => {
       let count = 0;
-      for (let y = 0; y < raster.height; y++) {
-        const o = (y * raster.width + x) * 3;
-        const [r, g, b] = [raster.rgb[o]!, raster.rgb[o + 1]!, raster.rgb[o + 2]!];
+      for (let y = 0; y < of.height; y++) {
+        const o = (y * of.width + x) * 3;
+        const [r, g, b] = [of.rgb[o]!, of.rgb[o + 1]!, of.rgb[o + 2]!];
         if (r > 235 && r - g > 12 && r - b > 12 && Math.abs(g - b) < 6) count += 1;
       }
       return count;
@@ -176,6 +176,19 @@ describe('PDF report chart', () => {
     expect(shadedAt(CHART_RIGHT - 3)).toBeGreaterThan(100);
     expect(shadedAt(CHART_LEFT + 100)).toBe(0);
     for (let x = CHART_RIGHT + 3; x < raster.width; x++) expect(shadedAt(x), `column ${x}`).toBe(0);
+
+    // A closed alarm no longer holds: not shaded (as on the record page).
+    const closed = rasterise(
+      await renderPdf(
+        reportOf(wave(43), {
+          alarms: [{ ...alarm, state: 'CLOSED', first_point_idx: 30, last_point_idx: 300 }],
+        }),
+      ),
+    );
+    expect(
+      shadedAt(CHART_LEFT + Math.round((30.5 / 42) * (CHART_RIGHT - CHART_LEFT)), closed),
+    ).toBe(0);
+    expect(shadedAt(CHART_RIGHT - 3, closed)).toBe(0);
   });
 
   it('keeps a single extreme point of 100,000 as the top of its column', () => {

@@ -27,6 +27,7 @@ import {
   formatWall,
   headerLines,
   isAcknowledged,
+  isClosed,
   pointMs,
   signatureCountSentence,
   summaryLines,
@@ -144,11 +145,12 @@ function drawChart(doc: Doc, data: ReportData, zone: string): void {
   const yOfShown = (shown: number) => top + height - ((shown - yMin) / span) * height;
   const xOfIndex = (i: number) => left + (n <= 1 ? width / 2 : (i / (n - 1)) * width);
 
-  // Excursions shaded, inside the chart box (an alarm may outlast the points read).
+  // Excursions of open alarms shaded, inside the chart box (an alarm may outlast
+  // the points read). A closed alarm no longer holds: not shaded, as on the record page.
   doc.save();
   doc.rect(left, top, width, height).clip();
   for (const a of data.alarms) {
-    if (a.kind === 'cumulative' || a.first_point_idx === undefined) continue;
+    if (a.kind === 'cumulative' || a.first_point_idx === undefined || isClosed(a)) continue;
     const x0 = xOfIndex(a.first_point_idx);
     const x1 = Math.max(x0 + 1, xOfIndex(a.last_point_idx ?? a.first_point_idx));
     doc
@@ -252,7 +254,7 @@ function drawChart(doc: Doc, data: ReportData, zone: string): void {
   doc.y = top + CHART_HEIGHT + 4;
   useFont(doc, '').fontSize(7).fillColor(MUTED);
   doc.text(
-    `${n.toLocaleString('en-US')} ${n === 1 ? 'point' : 'points'} drawn as the lowest and highest value per column; dashed lines: thresholds; shaded: excursions.`,
+    `${n.toLocaleString('en-US')} ${n === 1 ? 'point' : 'points'} drawn as the lowest and highest value per column; dashed lines: thresholds; shaded: excursions of open alarms.`,
     MARGIN,
     doc.y,
     { width: CONTENT_WIDTH },
