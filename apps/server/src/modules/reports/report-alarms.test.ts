@@ -10,12 +10,9 @@ import {
 } from '@coldtrace/contract';
 import { auditActionLabel } from '@coldtrace/domain';
 import { parse } from 'csv-parse/sync';
-import { and, eq } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { alarmSignatures } from '../../db/schema-notifications';
-import { alarms } from '../../db/schema-shipments';
 import {
   createTestApp,
   TEST_PASSWORD,
@@ -24,19 +21,18 @@ import {
   type TestOrg,
 } from '../../../test/helpers';
 import { epoch, iso, serial, xt1Body } from '../../../test/shipment-factories';
-import { recordAudit } from '../audit/audit';
 
 const XT1 = '/api/devices/xt1';
 /** A zone with a half-hour offset, so a time in UTC or the server's zone cannot pass for it. */
 const ZONE = 'America/St_Johns';
 /**
- * 14 points at 60 s, high 8 and low 2: four alarms, high at points 1-2, low at
- * 4-5, high at 7-8 and low at 10-11.
+ * 14 points at 60 s, high 8 and low 2: four alarms, high at points 1-2, 4-5
+ * and 7-8, low at 10-11 (the one a lower low threshold closes).
  */
-const TEMPS = [5, 9, 9.5, 5, 1, 1.5, 5, 10, 10.5, 5, 0, 0.5, 5, 5];
+const TEMPS = [5, 10, 10.5, 5, 9, 9.5, 5, 11, 11.5, 5, 1, 1.5, 5, 5];
 const ACK_COMMENT = 'Stability data checked: product released';
 const DISMISS_REASON = 'Probe was out of the box during loading (photo in deviation DV-7)';
-const CLOSE_REASON = 'Product label allows up to 12 °C (change control CC-42)';
+const CLOSE_REASON = 'Product label allows down to 0 °C (change control CC-42)';
 
 /** `07/01/2026, 07:30:00`: en-US, 24-hour, in ZONE, written without the report code. */
 function wall(at: string | Date): string {
@@ -70,7 +66,6 @@ describe('every report format tells the same story of the alarms', () => {
   let t: TestApp;
   let org: TestOrg;
   let manager: TestClient;
-  let managerId: string;
   let managerName: string;
   let operator: TestClient;
   let operatorName: string;
@@ -86,7 +81,6 @@ describe('every report format tells the same story of the alarms', () => {
     });
     org = signedIn.orgs[0]!;
     manager = signedIn.client;
-    managerId = signedIn.user.id;
     managerName = signedIn.user.username;
     const op = await t.signIn({ role: 'Operator', orgs: [org] });
     operator = op.client;
@@ -118,7 +112,13 @@ describe('every report format tells the same story of the alarms', () => {
     const raised = await listAlarms();
     expect(raised).toHaveLength(4);
     const [open, signed, dismissed, closed] = raised;
-    expect(open!.state).toBe('OPEN');
+    expect([open, signed, dismissed, closed].map((a) => a!.state)).toEqual([
+      'OPEN',
+      'OPEN',
+      'OPEN',
+      'OPEN',
+    ]);
+    expect(closed!.above_or_below).toBe('BELOW');
 
     // Acknowledged and signed by the manager.
     let res = await manager.post(`${XT1}/alarm-acknowledge/`, {
@@ -136,61 +136,20 @@ describe('every report format tells the same story of the alarms', () => {
       reason: DISMISS_REASON,
     });
     expect(res.statusCode, res.body).toBe(200);
-    await closeBySignedThresholdChange(closed!.id!);
+    // Closed by a signed threshold change: the low threshold lowered from 2 to 0 °C.
+    res = await manager.post(`${XT1}/update-shipment-action/`, {
+      record_id: recordId,
+      low_threshold: 0,
+      timestamp: iso(start + 3600),
+      reason: CLOSE_REASON,
+      password: TEST_PASSWORD,
+      meaning: 'APPROVED',
+    });
+    expect(res.statusCode, res.body).toBe(200);
 
     api = await listAlarms();
   });
   afterAll(() => t.close());
-
-  /**
-   * The fourth alarm closed as a signed threshold change closes it (cause,
-   * reason, who, when, a CLOSE signature and the `alarm.close` audit entry),
-   * written with the records the server keeps.
-   */
-  async function closeBySignedThresholdChange(alarmId: string): Promise<void> {
-    const at = new Date('2026-07-02T08:15:00Z');
-    await t.db
-      .update(alarms)
-      .set({
-        state: 'CLOSED',
-        closedAt: at,
-        closedByUserId: managerId,
-        closeCause: 'THRESHOLD_CHANGE',
-        closeReason: CLOSE_REASON,
-      })
-      .where(and(eq(alarms.organizationId, org.id), eq(alarms.id, Number(alarmId))));
-    await t.db.insert(alarmSignatures).values({
-      organizationId: org.id,
-      alarmId: Number(alarmId),
-      recordId: Number(recordId),
-      userId: managerId,
-      printedName: 'Quality Manager',
-      signedAt: at,
-      meaning: 'APPROVED',
-      comment: CLOSE_REASON,
-      clientType: 'WEB',
-      purpose: 'CLOSE',
-    });
-    await recordAudit(
-      t.db,
-      {
-        organizationId: org.id,
-        actor: { userId: managerId, name: 'Quality Manager', clientType: 'WEB' },
-      },
-      [
-        {
-          action: 'alarm.close',
-          entityType: 'alarm',
-          entityId: alarmId,
-          recordId: Number(recordId),
-          field: 'state',
-          oldValue: 'OPEN',
-          newValue: 'CLOSED',
-          reason: `${ALARM_CLOSE_CAUSE_LABELS.THRESHOLD_CHANGE}: ${CLOSE_REASON}`,
-        },
-      ],
-    );
-  }
 
   /** The record's alarms as the web page reads them, in the reports' order (first point). */
   async function listAlarms(): Promise<TExcursionAlarm[]> {
