@@ -129,7 +129,7 @@ test.describe('record detail', () => {
       await expect(page.getByText('52.1600, 4.4900').first()).toBeVisible();
       await expect(page.getByText(/-91|-181/)).toHaveCount(0);
 
-      const chart = page.getByRole('img', { name: /^Temperature chart of 32 points/ });
+      const chart = page.getByRole('application', { name: /^Temperature chart of 32 points/ });
       await expect(chart).toBeVisible();
       await expect(chart.locator('canvas')).toBeVisible();
       await expect(chart).toHaveAttribute('aria-label', /Highest 11\.2 °C, lowest 3\.8 °C/);

@@ -1,12 +1,14 @@
 import type { TDegreesUnit, TExcursionAlarm, TRecord } from '@coldtrace/contract';
 import { formatDateTime, toDisplayUnit } from '@coldtrace/domain';
+import TableChartOutlined from '@mui/icons-material/TableChartOutlined';
 import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
 import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useTheme } from '@mui/material/styles';
 import useMediaQuery from '@mui/material/useMediaQuery';
-import { lazy, Suspense, useMemo, type ReactNode } from 'react';
+import { lazy, Suspense, useId, useMemo, useState, type ReactNode } from 'react';
 import { statusColors } from '../../../app/theme';
 import { EmptyState } from '../../../components/empty-state';
 import { LoadError } from '../../../components/load-error';
@@ -15,6 +17,7 @@ import { formatTemperatureWith } from '../../../lib/display-rule';
 import { useRecordTemperatures } from '../api/get-record-temperatures';
 import {
   buildTemperatureSeries,
+  chartReadings,
   excursionBands,
   tripWindow,
   type ChartSeries,
@@ -22,6 +25,8 @@ import {
   type TimeBand,
 } from '../chart-data';
 import { formatCount, formatThresholds } from '../display';
+import { ChartDataTable } from './chart-data-table';
+import type { PointReadingOptions } from './chart-navigation';
 import { SectionCard } from './section-card';
 
 /** uPlot comes with this chunk only, loaded when the chart is first shown. */
@@ -166,6 +171,20 @@ export function ChartCard({
     () => (points ? buildTemperatureSeries(points, unit) : null),
     [points, unit],
   );
+  // The same points for the keyboard and the data table (Celsius, as stored).
+  const readings = useMemo(() => (points ? chartReadings(points) : []), [points]);
+  const reading: PointReadingOptions = useMemo(
+    () => ({
+      unit,
+      decimals,
+      timeZone,
+      high: record.high_threshold,
+      low: record.low_threshold,
+    }),
+    [unit, decimals, timeZone, record.high_threshold, record.low_threshold],
+  );
+  const [tableShown, setTableShown] = useState(false);
+  const tableId = useId();
   const bands = useMemo(() => excursionBands(alarms ?? []), [alarms]);
   const lastX = series?.xs[series.xs.length - 1] ?? null;
   const beginTime = record.trip?.begin_time ?? null;
@@ -218,6 +237,8 @@ export function ChartCard({
             trip={trip}
             height={height}
             label={description}
+            readings={readings}
+            reading={reading}
           />
         </Suspense>
         <Typography component="figcaption" variant="body2" color="text.secondary" sx={{ mt: 1 }}>
@@ -227,6 +248,22 @@ export function ChartCard({
           {formatTemperature(record.mean_kinetic_temp)}
         </Typography>
       </Box>
+    );
+    body = (
+      <>
+        {body}
+        <Button
+          size="small"
+          startIcon={<TableChartOutlined />}
+          aria-expanded={tableShown}
+          aria-controls={tableShown ? tableId : undefined}
+          onClick={() => setTableShown((shown) => !shown)}
+          sx={{ mt: 1 }}
+        >
+          {tableShown ? 'Hide data table' : 'Show data table'}
+        </Button>
+        {tableShown && <ChartDataTable id={tableId} readings={readings} options={reading} />}
+      </>
     );
   }
 

@@ -1,21 +1,23 @@
 import type { TDegreesUnit } from '@coldtrace/contract';
-import { formatDateTime, MISSING_VALUE } from '@coldtrace/domain';
+import { formatDateTime, MISSING_VALUE, toDisplayUnit } from '@coldtrace/domain';
 import RestartAltOutlined from '@mui/icons-material/RestartAltOutlined';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { statusColors } from '../../../app/theme';
 import {
   seriesExtent,
   temperatureRange,
+  type ChartReading,
   type ChartSeries,
   type ExcursionBand,
   type TimeBand,
 } from '../chart-data';
+import { describePoint, pointAfterKey, type PointReadingOptions } from './chart-navigation';
 
 /**
  * The temperature chart, drawn on canvas by uPlot (loaded with this chunk
@@ -24,6 +26,11 @@ import {
  * shaded lightly, gaps as gaps. Drag across it to zoom, double-click (or the
  * button) to show everything; hovering reads the time and value in the
  * legend, which uPlot updates itself (no React render on hover).
+ *
+ * Without a mouse (issue 11): the chart is one keyboard stop (an application
+ * named by the chart in words); the arrow keys, Page Up/Down, Home and End
+ * move a highlighted point (uPlot's cursor follows it) and a polite live
+ * region reads its time, temperature and threshold.
  */
 
 export interface TemperatureChartProps {
@@ -38,6 +45,10 @@ export interface TemperatureChartProps {
   height: number;
   /** The text alternative of the drawing (what it shows, in words). */
   label: string;
+  /** The points drawn, as the keyboard reads them (Celsius, as stored). */
+  readings: readonly ChartReading[];
+  /** How a point is read out (unit, decimals, zone, thresholds in Celsius). */
+  reading: PointReadingOptions;
 }
 
 interface Decorations {
@@ -171,11 +182,20 @@ export default function TemperatureChart({
   trip,
   height,
   label,
+  readings,
+  reading,
 }: TemperatureChartProps) {
   const containerRef = useRef<HTMLDivElement>(null);
   const plotRef = useRef<uPlot | null>(null);
   const decorations = useRef<Decorations>({ bands, trip });
   const [zoomed, setZoomed] = useState(false);
+  // The highlighted point, kept with the readings it belongs to (other readings: none).
+  const [highlight, setHighlight] = useState<{
+    readings: readonly ChartReading[];
+    position: number;
+  } | null>(null);
+  const active = highlight?.readings === readings ? highlight.position : null;
+  const helpId = useId();
 
   // The plot: made again when the data, unit, zone, size or thresholds change.
   useEffect(() => {
@@ -289,6 +309,34 @@ export default function TemperatureChart({
     plotRef.current?.redraw(false);
   }, [bands, trip]);
 
+  /** uPlot's cursor on a reading, the x scale moved to show it when zoomed elsewhere. */
+  const showPoint = (position: number) => {
+    const plot = plotRef.current;
+    const point = readings[position];
+    if (!plot || !point) return;
+    const y = toDisplayUnit(point.temperature, reading.unit);
+    const place = () =>
+      plot.setCursor({ left: plot.valToPos(point.time, 'x'), top: plot.valToPos(y, 'y') });
+    const { min, max } = plot.scales.x ?? {};
+    if (min != null && max != null && (point.time < min || point.time > max)) {
+      const half = (max - min) / 2;
+      plot.setScale('x', { min: point.time - half, max: point.time + half });
+      // uPlot applies a new scale on its next commit (a microtask); place the cursor after it.
+      requestAnimationFrame(place);
+    } else {
+      place();
+    }
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (event.altKey || event.ctrlKey || event.metaKey) return;
+    const next = pointAfterKey(active, event.key, readings.length);
+    if (next === null) return;
+    event.preventDefault();
+    setHighlight({ readings, position: next });
+    showPoint(next);
+  };
+
   const resetZoom = () => {
     const plot = plotRef.current;
     const first = series.xs[0];
@@ -302,10 +350,20 @@ export default function TemperatureChart({
     <Box>
       <Box
         ref={containerRef}
-        role="img"
+        role="application"
+        aria-roledescription="chart"
         aria-label={label}
+        aria-describedby={helpId}
+        tabIndex={0}
+        onKeyDown={onKeyDown}
         sx={{
           width: '100%',
+          borderRadius: 1,
+          '&:focus-visible': {
+            outline: '2px solid',
+            outlineColor: 'primary.main',
+            outlineOffset: 2,
+          },
           '& .uplot': { fontFamily: 'inherit' },
           '& .u-legend': { fontSize: '0.8125rem', textAlign: 'left', mt: 0.5 },
           '& .u-legend .u-marker': { borderRadius: '2px' },
@@ -318,8 +376,10 @@ export default function TemperatureChart({
         useFlexGap
         sx={{ mt: 0.5, alignItems: 'center', justifyContent: 'space-between', flexWrap: 'wrap' }}
       >
-        <Typography variant="caption" color="text.secondary">
-          Drag across the chart to zoom in; double-click to show everything.
+        <Typography id={helpId} variant="caption" color="text.secondary">
+          Drag across the chart to zoom in; double-click to show everything. With the keyboard,
+          focus the chart and use the arrow keys, Page Up, Page Down, Home and End to read the
+          points.
         </Typography>
         <Button
           size="small"
@@ -330,6 +390,16 @@ export default function TemperatureChart({
           Reset zoom
         </Button>
       </Stack>
+      <Typography
+        role="status"
+        aria-live="polite"
+        aria-atomic="true"
+        variant="body2"
+        data-testid="chart-point"
+        sx={{ mt: 0.5, '&:empty': { mt: 0 } }}
+      >
+        {active === null ? '' : describePoint(readings, active, reading)}
+      </Typography>
     </Box>
   );
 }
