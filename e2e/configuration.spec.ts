@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { expectNoAccessibilityViolations, signIn } from './fixtures';
+import { E2E_ADMIN, expectNoAccessibilityViolations, signIn } from './fixtures';
 
 /**
  * Configuration (/configuration): products, carriers, travel locations and the
@@ -167,8 +167,18 @@ test.describe('configuration', () => {
     await page.getByRole('option', { name: 'km — kilometres' }).click();
     await radius.fill('2');
     await expect(radius).toHaveAccessibleDescription('= 2,000 m');
+    // Records with alarms are re-evaluated: a reason for change, and a signature if alarms close.
+    await page.getByLabel('Reason for change').fill('E2E: arrival radius of 2 km');
     await page.getByRole('button', { name: 'Save' }).click();
-    await expect(page.getByText('Geo-fence settings saved')).toBeVisible();
+    const saved = page.getByText('Geo-fence settings saved');
+    const sign = page.getByRole('button', { name: 'Sign and save' });
+    await expect(saved.or(sign)).toBeVisible();
+    if (await sign.isVisible()) {
+      await page.getByRole('radio', { name: 'Reviewed' }).check();
+      await page.getByLabel('Password').fill(E2E_ADMIN.password);
+      await sign.click();
+    }
+    await expect(saved).toBeVisible();
 
     await page.reload();
     await expect(page.getByRole('tab', { name: 'Geo-fence' })).toHaveAttribute(
@@ -193,9 +203,12 @@ test.describe('configuration', () => {
           arrival_radius_meters: before.geo_fence_settings.arrival_radius_meters,
           arrival_radius_units: before.geo_fence_settings.arrival_radius_units,
         },
+        reason: 'E2E: geo-fence put back',
+        password: E2E_ADMIN.password,
+        meaning: 'REVIEWED',
       },
     });
-    expect(restored.ok()).toBe(true);
+    expect(restored.ok(), await restored.text()).toBe(true);
   });
 
   test('the page and a dialog pass axe at phone width', async ({ page }) => {

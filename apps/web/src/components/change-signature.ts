@@ -164,6 +164,8 @@ export function useChangeSignature(reasonNeeded: boolean) {
     fail(error: unknown): boolean {
       const next = changeSignatureStepAfter(step, error);
       if (next === null) return false;
+      // The signature step starts clean: no "enter your password" before the user could.
+      if (next.signing && !step.signing) setAttempted(false);
       setStep(next);
       // A password is entered again for each try.
       setValues((current) => ({ ...current, password: '' }));

@@ -270,14 +270,15 @@ function AlarmItem({
               ) : null}
             </Typography>
           ) : null}
-          {canAct && (!acknowledged || !dismissed) ? (
+          {/* A closed alarm can still be acknowledged (reviewed); dismissing it would change nothing. */}
+          {canAct && (!acknowledged || (!dismissed && !closed)) ? (
             <Stack direction="row" spacing={1} sx={{ mt: 1 }}>
               {!acknowledged ? (
                 <Button size="small" variant="outlined" onClick={onAcknowledge}>
                   Acknowledge
                 </Button>
               ) : null}
-              {!dismissed ? (
+              {!dismissed && !closed ? (
                 <Button size="small" color="inherit" onClick={onDismiss}>
                   Dismiss
                 </Button>
