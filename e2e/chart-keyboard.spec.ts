@@ -176,6 +176,36 @@ test('the chart is read point by point with the keyboard, and as a paged table',
   });
 });
 
+test('zoomed in, the keyboard brings the point into view', async ({ page }) => {
+  const chart = await openRecord(page);
+  const card = page.getByRole('region', { name: 'Temperature', exact: true });
+  const reset = card.getByRole('button', { name: 'Reset zoom' });
+  const over = chart.locator('.u-over');
+  const box = (await over.boundingBox())!;
+  // Zoom to the first half, then take the mouse away.
+  await page.mouse.move(box.x + box.width * 0.05, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width * 0.5, box.y + box.height / 2, { steps: 8 });
+  await page.mouse.up();
+  await expect(reset).toBeEnabled();
+  await page.mouse.move(0, 0);
+
+  await chart.focus();
+  await page.keyboard.press('End');
+  await expect(card.getByRole('status')).toHaveText(
+    `Point 60 of 60: ${timeOf(59)}, 1.6 °C, below low threshold.`,
+  );
+  // The view moved (still zoomed) so the highlighted point is drawn inside the plot.
+  await expect(reset).toBeEnabled();
+  await expect(chart.locator('.u-legend')).toContainText(timeOf(59));
+  await expect
+    .poll(async () => {
+      const point = await chart.locator('.u-cursor-pt').first().boundingBox();
+      return point !== null && point.x >= box.x && point.x + point.width <= box.x + box.width + 1;
+    })
+    .toBe(true);
+});
+
 test('on a phone the chart and its table fit the screen', async ({ page }) => {
   await page.setViewportSize({ width: 375, height: 740 });
   const chart = await openRecord(page);
