@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import { apiSignIn, iso, patch, post, xt1Upload } from './api';
-import { E2E_ADMIN, signIn } from './fixtures';
+import { E2E_ADMIN, expectNoAccessibilityViolations, signIn } from './fixtures';
 
 /**
  * The alarm lifecycle in the browser (issue 11, docs/decisions/alarm-lifecycle.md):
@@ -144,6 +144,7 @@ test.describe('alarm lifecycle', () => {
       await dialog.getByRole('radio', { name: 'Approved' }).check();
       mkdirSync(SHOTS, { recursive: true });
       await dialog.screenshot({ path: `${SHOTS}/signature-step-1280.png` });
+      await expectNoAccessibilityViolations(page);
       await dialog.getByLabel('Password').fill('not-the-password');
       await sign.click();
       await expect(dialog.getByText(/password|credentials/i).first()).toBeVisible();
@@ -162,6 +163,7 @@ test.describe('alarm lifecycle', () => {
       await expect(item.getByRole('button', { name: 'Acknowledge' })).toBeVisible();
       await expect(item.getByRole('button', { name: 'Dismiss' })).toHaveCount(0);
       await expect(statusOf(page).getByText('OK', { exact: true })).toBeVisible();
+      await expectNoAccessibilityViolations(page);
     });
 
     await test.step('screenshots at 1280 and 375 px', async () => {
@@ -208,6 +210,7 @@ test.describe('alarm lifecycle', () => {
     const note = item.getByTestId('alarm-dismissed');
     await expect(note).toContainText(`Dismissed by ${username}`);
     await expect(note).toContainText(DISMISS_REASON);
+    await expectNoAccessibilityViolations(page);
     await page.reload();
     await expect(alarmsRegion(page).getByTestId('alarm-dismissed')).toContainText(DISMISS_REASON);
   });
