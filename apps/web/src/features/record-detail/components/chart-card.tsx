@@ -20,6 +20,7 @@ import {
   chartReadings,
   excursionBands,
   tripWindow,
+  type ChartReading,
   type ChartSeries,
   type ExcursionBand,
   type TimeBand,
@@ -171,8 +172,12 @@ export function ChartCard({
     () => (points ? buildTemperatureSeries(points, unit) : null),
     [points, unit],
   );
-  // The same points for the keyboard and the data table (Celsius, as stored).
-  const readings = useMemo(() => (points ? chartReadings(points) : []), [points]);
+  // The same points for the keyboard and the data table (Celsius, as stored), read
+  // the first time either asks (a record may hold 100,000 points).
+  const readings = useMemo(() => {
+    let cached: ChartReading[] | undefined;
+    return () => (cached ??= points ? chartReadings(points) : []);
+  }, [points]);
   const reading: PointReadingOptions = useMemo(
     () => ({
       unit,
@@ -262,7 +267,7 @@ export function ChartCard({
         >
           {tableShown ? 'Hide data table' : 'Show data table'}
         </Button>
-        {tableShown && <ChartDataTable id={tableId} readings={readings} options={reading} />}
+        {tableShown && <ChartDataTable id={tableId} readings={readings()} options={reading} />}
       </>
     );
   }

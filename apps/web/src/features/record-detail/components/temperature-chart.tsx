@@ -45,8 +45,8 @@ export interface TemperatureChartProps {
   height: number;
   /** The text alternative of the drawing (what it shows, in words). */
   label: string;
-  /** The points drawn, as the keyboard reads them (Celsius, as stored). */
-  readings: readonly ChartReading[];
+  /** The points drawn, as the keyboard reads them (Celsius, as stored), read when first asked. */
+  readings: () => readonly ChartReading[];
   /** How a point is read out (unit, decimals, zone, thresholds in Celsius). */
   reading: PointReadingOptions;
 }
@@ -191,7 +191,7 @@ export default function TemperatureChart({
   const [zoomed, setZoomed] = useState(false);
   // The highlighted point, kept with the readings it belongs to (other readings: none).
   const [highlight, setHighlight] = useState<{
-    readings: readonly ChartReading[];
+    readings: () => readonly ChartReading[];
     position: number;
   } | null>(null);
   const active = highlight?.readings === readings ? highlight.position : null;
@@ -312,7 +312,7 @@ export default function TemperatureChart({
   /** uPlot's cursor on a reading, the x scale moved to show it when zoomed elsewhere. */
   const showPoint = (position: number) => {
     const plot = plotRef.current;
-    const point = readings[position];
+    const point = readings()[position];
     if (!plot || !point) return;
     const y = toDisplayUnit(point.temperature, reading.unit);
     const place = () =>
@@ -330,7 +330,7 @@ export default function TemperatureChart({
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     if (event.altKey || event.ctrlKey || event.metaKey) return;
-    const next = pointAfterKey(active, event.key, readings.length);
+    const next = pointAfterKey(active, event.key, readings().length);
     if (next === null) return;
     event.preventDefault();
     setHighlight({ readings, position: next });
@@ -395,10 +395,9 @@ export default function TemperatureChart({
         aria-live="polite"
         aria-atomic="true"
         variant="body2"
-        data-testid="chart-point"
         sx={{ mt: 0.5, '&:empty': { mt: 0 } }}
       >
-        {active === null ? '' : describePoint(readings, active, reading)}
+        {active === null ? '' : describePoint(readings(), active, reading)}
       </Typography>
     </Box>
   );
