@@ -76,7 +76,7 @@ describe('first-start demo records', () => {
       .select({ alarmId: notifications.alarmId })
       .from(notifications)
       .where(eq(notifications.userId, admin!.id));
-    const open = alarmRows.filter((a) => !a.resolved && !a.acknowledged && !a.dismissed);
+    const open = alarmRows.filter((a) => a.state === 'OPEN' && !a.acknowledged && !a.dismissed);
     expect(open.length).toBeGreaterThan(0);
     expect(bell.map((n) => n.alarmId).sort()).toEqual(open.map((a) => a.id).sort());
     expect(await t.db.select().from(mailOutbox)).toHaveLength(0);

@@ -270,9 +270,9 @@ export async function recordSnapshot(db: Database, recordId: string | number) {
       thresholds: [record.highThreshold, record.lowThreshold, record.numConsecutiveExcursions],
     },
     /** The alarms that hold. */
-    alarms: rows.filter((a) => !a.resolved).map(describe),
+    alarms: rows.filter((a) => a.state === 'OPEN').map(describe),
     /** Alarms a re-evaluation no longer found (kept with their acknowledgements). */
-    resolvedAlarms: rows.filter((a) => a.resolved).map(describe),
+    resolvedAlarms: rows.filter((a) => a.state === 'CLOSED').map(describe),
   };
 }
 

@@ -9,6 +9,12 @@ export const ERROR_CODES = {
   INVALID_JSON: 400,
   INVALID_CREDENTIALS: 400,
   BAD_REQUEST: 400,
+  /**
+   * A reason for change is needed (fields.reason), or the change closes an alarm and
+   * must be signed with password and meaning (fields.password): send it again with them.
+   */
+  REASON_REQUIRED: 400,
+  SIGNATURE_REQUIRED: 400,
   UNAUTHENTICATED: 401,
   FORBIDDEN: 403,
   CSRF_FAILED: 403,

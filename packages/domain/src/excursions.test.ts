@@ -558,7 +558,7 @@ describe('reconcileAlarms', () => {
     expect(r.resolved[0]).toBe(stored);
   });
 
-  it('reopens a resolved alarm that holds again, and does not resolve it twice', () => {
+  it('never reopens a closed alarm: holding again is a new alarm; and never closes it twice', () => {
     const old: Stored = { ...stored, resolved: true };
     expect(reconcileAlarms([old], [])).toEqual({
       insert: [],
@@ -566,10 +566,12 @@ describe('reconcileAlarms', () => {
       unchanged: [],
       resolved: [],
     });
-    const r = reconcileAlarms([old], [base]);
-    expect(r.update).toEqual([
-      { existing: old, next: { ...old, resolved: false }, changed: ['resolved'] },
-    ]);
+    expect(reconcileAlarms([old], [base])).toEqual({
+      insert: [base],
+      update: [],
+      unchanged: [],
+      resolved: [],
+    });
   });
 
   it('tells excursion and cumulative alarms of the same first point apart', () => {
@@ -600,13 +602,14 @@ describe('reconcileAlarms', () => {
           }));
           const flagged = new Map(store.map((a) => [a.id, a]));
           store = apply(store, detected, nextId);
-          // Nothing is lost; ids and flags survive.
+          // Nothing is lost; ids and flags survive; a closed alarm stays closed and unchanged.
           expect(store.length).toBeGreaterThanOrEqual(before.length);
           for (const a of store) {
             const was = flagged.get(a.id);
             if (was !== undefined) {
               expect(a.acknowledged).toBe(was.acknowledged);
               expect(a.dismissed).toBe(was.dismissed);
+              if (was.resolved === true) expect(a).toEqual(was);
             }
           }
           // The alarms that hold are exactly the detected ones, each once.

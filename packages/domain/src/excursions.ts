@@ -288,15 +288,14 @@ export function alarmKey(alarm: AlarmKeyFields): string {
 export type StoredAlarmLike = AlarmKeyFields &
   Partial<Omit<DetectedAlarm, keyof AlarmKeyFields>> & { readonly resolved?: boolean | null };
 
-export type ReconcilableField = keyof DetectedAlarm | 'resolved';
+export type ReconcilableField = keyof DetectedAlarm;
 
 export interface AlarmUpdate<E extends StoredAlarmLike> {
   /** The stored alarm as it was. */
   readonly existing: E;
   /**
    * The stored alarm with the detected fields applied. Every other field (id,
-   * acknowledged, dismissed, ...) is the existing one; `resolved` becomes
-   * `false` when a resolved alarm holds again.
+   * acknowledged, dismissed, ...) is the existing one.
    */
   readonly next: E;
   /** The fields whose value changed. */
@@ -311,9 +310,8 @@ export interface AlarmReconciliation<E extends StoredAlarmLike> {
   /** Stored alarms detected again exactly as stored. */
   readonly unchanged: E[];
   /**
-   * Stored alarms (not already resolved) whose key was not detected: they no
-   * longer hold. Mark them resolved; never delete them, so acknowledgements
-   * and dismissals stay.
+   * Stored open alarms whose key was not detected: they no longer hold. Close
+   * them; never delete them, so acknowledgements and dismissals stay.
    */
   readonly resolved: E[];
 }
@@ -326,13 +324,18 @@ export interface AlarmReconciliation<E extends StoredAlarmLike> {
  * An alarm whose run now starts at another point (a filled gap before it, a
  * moved trip window) has a new key: the old one is reported resolved (with
  * its acknowledgement) and the new one inserted.
+ *
+ * Closed (`resolved`) alarms are evidence and are never matched: once closed,
+ * an alarm is never opened again, and an excursion found again later with the
+ * same key is a new alarm (docs/decisions/alarm-lifecycle.md).
  */
 export function reconcileAlarms<E extends StoredAlarmLike>(
   existing: readonly E[],
   detected: readonly DetectedAlarm[],
 ): AlarmReconciliation<E> {
+  const open = existing.filter((alarm) => alarm.resolved !== true);
   const byKey = new Map<string, E>();
-  for (const alarm of existing) {
+  for (const alarm of open) {
     const key = alarmKey(alarm);
     if (!byKey.has(key)) byKey.set(key, alarm);
   }
@@ -351,7 +354,6 @@ export function reconcileAlarms<E extends StoredAlarmLike>(
     const changed: ReconcilableField[] = ALARM_FIELDS.filter(
       (field) => stored[field] !== alarm[field],
     );
-    if (stored.resolved === true) changed.push('resolved');
     if (changed.length === 0) {
       unchanged.push(stored);
       continue;
@@ -359,11 +361,10 @@ export function reconcileAlarms<E extends StoredAlarmLike>(
     const next: E = { ...stored };
     const writable = next as Record<string, unknown>;
     for (const field of ALARM_FIELDS) writable[field] = alarm[field];
-    if (stored.resolved === true) writable.resolved = false;
     update.push({ existing: stored, next, changed });
   }
 
-  const resolved = existing.filter((alarm) => !matched.has(alarm) && alarm.resolved !== true);
+  const resolved = open.filter((alarm) => !matched.has(alarm));
   return { insert, update, unchanged, resolved };
 }
 

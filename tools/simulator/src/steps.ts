@@ -271,7 +271,12 @@ function rtSteps(plan: ShipmentPlan, ids: LocationIds): UploadStep[] {
   steps.push(
     step(
       xt1TripEdit,
-      { record_id: '', begin_time: iso(plan.departSeconds), timestamp: iso(departedAt) },
+      {
+        record_id: '',
+        begin_time: iso(plan.departSeconds),
+        timestamp: iso(departedAt),
+        reason: 'Departure confirmed by the carrier',
+      },
       departedAt,
       { needsRecordId: true },
     ),
@@ -280,7 +285,12 @@ function rtSteps(plan: ShipmentPlan, ids: LocationIds): UploadStep[] {
   steps.push(
     step(
       xt1TripEdit,
-      { record_id: '', end_time: iso(plan.arriveSeconds), timestamp: iso(arrivedAt) },
+      {
+        record_id: '',
+        end_time: iso(plan.arriveSeconds),
+        timestamp: iso(arrivedAt),
+        reason: 'Arrival confirmed by the receiver',
+      },
       arrivedAt,
       { needsRecordId: true },
     ),

@@ -75,9 +75,13 @@ export const alarmSignatures = pgTable(
     meaning: text('meaning').notNull(),
     comment: text('comment').notNull(),
     clientType: text('client_type').notNull(),
+    /** ACKNOWLEDGE (one per alarm) or CLOSE (the signed change that closed it). */
+    purpose: text('purpose', { enum: ['ACKNOWLEDGE', 'CLOSE'] })
+      .notNull()
+      .default('ACKNOWLEDGE'),
   },
   (t) => [
-    uniqueIndex('alarm_signatures_alarm_key').on(t.alarmId),
+    uniqueIndex('alarm_signatures_alarm_key').on(t.alarmId, t.purpose),
     index('alarm_signatures_record_idx').on(t.organizationId, t.recordId),
   ],
 );

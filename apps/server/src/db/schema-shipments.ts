@@ -240,6 +240,14 @@ export const records = pgTable(
     tripStatus: text('trip_status').notNull().default('NOT_DEPARTED'),
     /** A manual trip edit is never overwritten by automatic detection. */
     tripManual: boolean('trip_manual').notNull().default(false),
+    /**
+     * What trip detection works from, kept with the record (origin, destination
+     * and the geo-fence as they were): a later geo-fence or location change
+     * reaches a record only when it is made, for the active records it affects,
+     * audited; never later as a side effect. Null: taken from the settings at
+     * the next evaluation (docs/decisions/alarm-lifecycle.md).
+     */
+    tripInputs: jsonb('trip_inputs').$type<TripInputs>(),
     reportExists: boolean('report_exists').notNull().default(false),
     /** Device time of the report battery_health / memory_health come from (the latest report wins). */
     healthReportedAt: timestamptz('health_reported_at'),
@@ -414,10 +422,22 @@ export const alarms = pgTable(
     lowThreshold: doublePrecision('low_threshold'),
     highestRecordedTemperature: doublePrecision('highest_recorded_temperature'),
     lowestRecordedTemperature: doublePrecision('lowest_recorded_temperature'),
-    /** No longer holds after a re-evaluation (threshold or trip edit); kept with its acknowledgement. */
     /** Points in the run (cumulative: contributing points). */
     numberOfPoints: integer('number_of_points').notNull().default(0),
-    resolved: boolean('resolved').notNull().default(false),
+    /**
+     * OPEN while it holds; CLOSED for good when it stops holding, with the
+     * cause, reason, who (null: the system) and when. Never deleted, never
+     * opened again (docs/decisions/alarm-lifecycle.md).
+     */
+    state: text('state', { enum: ['OPEN', 'CLOSED'] })
+      .notNull()
+      .default('OPEN'),
+    closedAt: timestamptz('closed_at'),
+    closedByUserId: uuid('closed_by_user_id').references(() => users.id, {
+      onDelete: 'set null',
+    }),
+    closeCause: text('close_cause'),
+    closeReason: text('close_reason'),
     acknowledged: boolean('acknowledged').notNull().default(false),
     acknowledgedByUserId: uuid('acknowledged_by_user_id').references(() => users.id, {
       onDelete: 'set null',
@@ -430,12 +450,29 @@ export const alarms = pgTable(
       onDelete: 'set null',
     }),
     dismissedAt: timestamptz('dismissed_at'),
+    dismissReason: text('dismiss_reason'),
   },
   (t) => [
-    unique('alarms_key').on(t.recordId, t.aboveOrBelow, t.kind, t.firstPointIdx),
+    // One open alarm per record, direction, kind and first point; closed ones stay beside it.
+    uniqueIndex('alarms_open_key')
+      .on(t.recordId, t.aboveOrBelow, t.kind, t.firstPointIdx)
+      .where(sql`${t.state} = 'OPEN'`),
+    index('alarms_record_idx').on(t.recordId),
     index('alarms_org_created_idx').on(t.organizationId, t.created),
   ],
 );
+
+/** Trip detection's inputs kept with a record (`records.trip_inputs`). */
+export interface TripInputs {
+  origin: { id: number; latitude: number; longitude: number } | null;
+  destination: { id: number; latitude: number; longitude: number } | null;
+  geo_fence: {
+    arrival_radius_meters: number;
+    departure_radius_meters: number;
+    num_points_to_arrive: number;
+    num_points_to_depart: number;
+  };
+}
 
 /** Settings a tag was configured with (`tags.configuration`); every field optional. */
 export interface TagConfiguration {

@@ -109,7 +109,7 @@ async function upload(ctx: ingest.IngestContext, call: CallDef, body: unknown): 
 
 /** The demo configuration the organization lacks (matched by name); answers the location ids. */
 async function ensureConfiguration(db: Database, principal: Principal): Promise<LocationIds> {
-  const config = createConfigurationService({ db });
+  const config = createConfigurationService({ db, jobs: null });
   const locations = await config.listLocations(principal);
   const ids: Partial<Record<PlaceKey, string>> = {};
   for (const place of PLACES) {
@@ -130,7 +130,11 @@ async function ensureConfiguration(db: Database, principal: Principal): Promise<
     if (carriers.some((c) => c.name?.toLowerCase() === name.toLowerCase())) continue;
     await config.createCarrier(principal, ZCarrierDefinitionForm.parse({ name }));
   }
-  await config.updateOrgSettings(principal, ZGeoFenceSettingsUpdate.parse(DEMO_GEO_FENCE));
+  await config.updateOrgSettings(principal, ZGeoFenceSettingsUpdate.parse(DEMO_GEO_FENCE), {
+    requestId: 'seed',
+    reason: 'Demo configuration',
+    signature: null,
+  });
   return ids;
 }
 
@@ -195,6 +199,8 @@ export async function seedDemoRecords(
     log: { warn: (_obj, msg) => (log.warn ?? log.info)(`demo records: ${msg}`) },
     // The demo records are history: their alarms notify nobody.
     jobs: null,
+    // The demo's dispatcher signs the trip times it enters (a change that closes an alarm is signed).
+    signature: { printedName: 'Demo dispatcher', meaning: 'APPROVED', clientType: 'WEB' },
   };
   const now = (options.now ?? new Date()).getTime() / 1000;
   const plans = planFleet(
@@ -230,7 +236,7 @@ export async function seedDemoRecords(
         eq(alarms.organizationId, organizationId),
         eq(alarms.acknowledged, false),
         eq(alarms.dismissed, false),
-        eq(alarms.resolved, false),
+        eq(alarms.state, 'OPEN'),
       ),
     )
     .groupBy(alarms.recordId);

@@ -1,7 +1,12 @@
 import { z } from 'zod';
 import { defineCall } from '../call';
 import { ZClientType } from '../enums';
-import { ZExcursionAlarm, ZSignatureMeaning } from '../entities/alarms';
+import {
+  CHANGE_REASON_MAX_LENGTH,
+  SIGNATURE_PASSWORD_MAX_LENGTH as PASSWORD_MAX_LENGTH,
+  ZExcursionAlarm,
+  ZSignatureMeaning,
+} from '../entities/alarms';
 import type { TPermissionName } from '../permissions';
 
 /**
@@ -20,8 +25,6 @@ import type { TPermissionName } from '../permissions';
 export const ALARM_COMMENT_MAX_LENGTH = 2000;
 /** Most record ids, and most alarm ids, one call names. */
 export const MAX_ALARM_ACTION_IDS = 1000;
-/** Longest password accepted for a signature (longer than any password can be). */
-const PASSWORD_MAX_LENGTH = 1024;
 
 /**
  * Who may dismiss their own notifications (`scope: NOTIFICATIONS`): whoever
@@ -108,6 +111,8 @@ export type TAlarmAcknowledgeUpload = z.infer<typeof ZAlarmAcknowledgeUpload>;
  * Alarm dismissal upload (spec section 3): client_type (the web app sends
  * WEB) and record_ids; alarm_ids (ours) names single alarms. Without
  * alarm_ids, every alarm of record_ids that still holds is dismissed.
+ * Dismissing for the organization needs a `reason` (ours: a dismissal is no
+ * lighter than an acknowledgement); dismissing one's own notifications does not.
  */
 export const ZAlarmDismissUpload = z
   .object({
@@ -122,8 +127,25 @@ export const ZAlarmDismissUpload = z
           'ORGANIZATION (default): dismiss the alarms for everyone. NOTIFICATIONS: dismiss only ' +
           "the caller's bell notifications of them; the alarms stay.",
       }),
+    reason: z
+      .string()
+      .trim()
+      .min(1, 'A reason is required to dismiss alarms')
+      .max(CHANGE_REASON_MAX_LENGTH, `must be at most ${CHANGE_REASON_MAX_LENGTH} characters`)
+      .optional()
+      .meta({ description: 'Why the alarms are dismissed: required with scope ORGANIZATION' }),
   })
   .superRefine(checkNamesSomething)
+  .superRefine((value, ctx) => {
+    if (value.scope !== 'NOTIFICATIONS' && value.reason === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['reason'],
+        message: 'A reason is required to dismiss alarms',
+        input: undefined,
+      });
+    }
+  })
   .meta({ id: 'AlarmDismissUpload' });
 export type TAlarmDismissUpload = z.infer<typeof ZAlarmDismissUpload>;
 

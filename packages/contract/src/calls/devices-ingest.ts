@@ -13,6 +13,7 @@ import {
   ZTagStatus,
   ZTagType,
 } from '../enums';
+import { changeReasonShape } from '../entities/alarms';
 import { ZRecordReference } from '../entities/records';
 import { ZRequestResult } from '../entities/telemetry';
 import { ZTripEditResult } from '../entities/uploads';
@@ -264,6 +265,7 @@ export const ZXt1UpdateShipmentUpload = z
     start_time_seconds: zEpochSeconds.optional(),
     latitude: zLatitude.default(UNKNOWN_LATITUDE),
     longitude: zLongitude.default(UNKNOWN_LONGITUDE),
+    ...changeReasonShape,
   })
   .superRefine((value, ctx) => {
     if (value.record_id === undefined && value.tag_id === undefined) {
@@ -291,6 +293,7 @@ export const ZXt1TripEditUpload = z
     begin_time: zTimestamp.nullable().optional(),
     end_time: zTimestamp.nullable().optional(),
     timestamp: zTimestamp.optional(),
+    ...changeReasonShape,
   })
   .superRefine((value, ctx) => {
     if (typeof value.begin_time === 'string' && typeof value.end_time === 'string') {

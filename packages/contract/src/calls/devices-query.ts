@@ -332,7 +332,7 @@ export const xt1Alarms = defineCall({
   operationId: 'xt1Alarms',
   method: 'GET',
   path: `${XT1}alarms/`,
-  summary: 'Excursion alarms (acknowledged, dismissed and resolved ones only when asked)',
+  summary: 'Excursion alarms, open and closed (acknowledged and dismissed ones only when asked)',
   tag: TAG,
   auth: 'session',
   permission: 'sysDataRead',
@@ -343,9 +343,9 @@ export const xt1Alarms = defineCall({
     include_dismissed: zQueryBool()
       .optional()
       .meta({ description: 'Also dismissed alarms (default false)' }),
-    include_resolved: zQueryBool().optional().meta({
+    include_closed: zQueryBool().optional().meta({
       description:
-        'Also alarms a re-evaluation (threshold or trip edit) no longer finds, kept with their acknowledgement (default false)',
+        'Also closed alarms (default true): an alarm that stopped holding is kept, closed, with its cause and reason',
     }),
     record_id: z.string().trim().min(1).max(40).optional(),
   }),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineCall } from '../call';
 import { ZDistanceUnit } from '../enums';
+import { changeReasonShape } from '../entities/alarms';
 import { ZOrganizationSettings } from '../entities/org-settings';
 
 /**
@@ -81,6 +82,7 @@ export const ZOrganizationSettingsUpdate = z
   .object({
     id: z.string().optional().describe('Ignored (the organization of the session is edited)'),
     geo_fence_settings: ZGeoFenceSettingsUpdate,
+    ...changeReasonShape,
   })
   .meta({ id: 'OrganizationSettingsUpdate' });
 export type TOrganizationSettingsUpdate = z.infer<typeof ZOrganizationSettingsUpdate>;

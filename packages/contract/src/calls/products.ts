@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineCall } from '../call';
 import type { TPermissionName } from '../permissions';
+import { changeReasonShape } from '../entities/alarms';
 import {
   ZCarrierDefinition,
   ZDropdownInfo,
@@ -238,9 +239,14 @@ export const ZTravelLocationCreate = ZNameAndAddressLocationCreate.extend(locati
 export type TTravelLocationCreate = z.infer<typeof ZTravelLocationCreate>;
 
 /** Body of PATCH /api/products/travel-locations/: any subset of the creation fields. */
-export const ZTravelLocationUpdate = ZTravelLocationCreate.partial().meta({
-  id: 'TravelLocationUpdate',
-});
+export const ZTravelLocationUpdate = ZTravelLocationCreate.partial()
+  .extend(changeReasonShape)
+  .meta({
+    id: 'TravelLocationUpdate',
+    description:
+      'Any subset of the creation fields. Moving a location re-evaluates the trips of the active ' +
+      'records that use it: `reason` (and a signature when an alarm closes) as for a trip edit.',
+  });
 export type TTravelLocationUpdate = z.infer<typeof ZTravelLocationUpdate>;
 
 export const ZTravelLocationIdQuery = z.object({

@@ -27,9 +27,94 @@ export const SIGNATURE_MEANING_LABELS: Readonly<Record<TSignatureMeaning, string
 };
 
 /**
- * The electronic signature of an alarm's acknowledgement: printed name at
- * the time, user id, time (UTC, server clock), meaning and comment. One per
- * alarm, never changed.
+ * An alarm's state (docs/decisions/alarm-lifecycle.md). OPEN: it holds. CLOSED:
+ * it stopped holding (outside the trip window, a threshold, product, trip,
+ * geo-fence or location change); it is kept for good with the cause, the
+ * reason, who and when, and is never opened again (an excursion found again
+ * later is a new alarm). The record's status follows open alarms only.
+ */
+export const ALARM_STATES = ['OPEN', 'CLOSED'] as const;
+export const ZAlarmState = z.enum(ALARM_STATES);
+export type TAlarmState = z.infer<typeof ZAlarmState>;
+export const ALARM_STATE_LABELS: Readonly<Record<TAlarmState, string>> = {
+  OPEN: 'Open',
+  CLOSED: 'Closed',
+};
+
+/** Why an alarm closed. */
+export const ALARM_CLOSE_CAUSES = [
+  'TRIP_WINDOW',
+  'DATA_CHANGE',
+  'THRESHOLD_CHANGE',
+  'PRODUCT_CHANGE',
+  'TRIP_EDIT',
+  'GEO_FENCE_CHANGE',
+  'LOCATION_CHANGE',
+  'UNRECORDED',
+] as const;
+export const ZAlarmCloseCause = z.enum(ALARM_CLOSE_CAUSES);
+export type TAlarmCloseCause = z.infer<typeof ZAlarmCloseCause>;
+/** How the causes read on screen and in reports. */
+export const ALARM_CLOSE_CAUSE_LABELS: Readonly<Record<TAlarmCloseCause, string>> = {
+  TRIP_WINDOW: 'Outside the trip window',
+  DATA_CHANGE: 'The uploaded data no longer shows it',
+  THRESHOLD_CHANGE: 'Thresholds changed',
+  PRODUCT_CHANGE: 'Product changed',
+  TRIP_EDIT: 'Trip times edited',
+  GEO_FENCE_CHANGE: 'Geo-fence changed',
+  LOCATION_CHANGE: 'Travel location changed',
+  UNRECORDED: 'Closed before closing reasons were kept',
+};
+
+/** What a signature signs: an acknowledgement, or a change that closed the alarm. */
+export const SIGNATURE_PURPOSES = ['ACKNOWLEDGE', 'CLOSE'] as const;
+export const ZSignaturePurpose = z.enum(SIGNATURE_PURPOSES);
+export type TSignaturePurpose = z.infer<typeof ZSignaturePurpose>;
+
+/** Longest reason for change (and dismissal reason). */
+export const CHANGE_REASON_MAX_LENGTH = 2000;
+/** Longest password accepted for a signature (longer than any password can be). */
+export const SIGNATURE_PASSWORD_MAX_LENGTH = 1024;
+
+/**
+ * Reason for change and signature (21 CFR 11.10(e), EU GMP Annex 11 §9), sent
+ * with a change of thresholds, product, trip times, geo-fence or a travel
+ * location. `reason` is required (400 naming `reason`) when the change touches
+ * a record that has alarms; `password` and `meaning` are required (400 naming
+ * `password`) when the change closes an alarm: the change is then signed like
+ * an acknowledgement.
+ */
+export const changeReasonShape = {
+  reason: z
+    .string()
+    .trim()
+    .min(1, 'A reason for change is required')
+    .max(CHANGE_REASON_MAX_LENGTH, `must be at most ${CHANGE_REASON_MAX_LENGTH} characters`)
+    .optional()
+    .meta({
+      description: 'Reason for change: required when the change touches a record that has alarms',
+    }),
+  password: z
+    .string()
+    .min(1, 'Enter your password to sign')
+    .max(
+      SIGNATURE_PASSWORD_MAX_LENGTH,
+      `must be at most ${SIGNATURE_PASSWORD_MAX_LENGTH} characters`,
+    )
+    .optional()
+    .meta({
+      description: "The signer's password, entered again: required when the change closes an alarm",
+    }),
+  meaning: ZSignatureMeaning.optional().meta({
+    description: 'What the signature means: required with password',
+  }),
+};
+
+/**
+ * An electronic signature on an alarm: its acknowledgement, or a change that
+ * closed it. Printed name at the time, user id, time (UTC, server clock),
+ * meaning and comment (the acknowledgement's comment or the reason for
+ * change). Never changed.
  */
 export const ZAlarmSignature = z
   .object({
@@ -39,6 +124,7 @@ export const ZAlarmSignature = z
     meaning: ZSignatureMeaning,
     comment: z.string(),
     client_type: ZClientType,
+    purpose: ZSignaturePurpose.optional(),
   })
   .meta({ id: 'AlarmSignature' });
 export type TAlarmSignature = z.infer<typeof ZAlarmSignature>;
@@ -73,8 +159,18 @@ export const ZExcursionAlarm = z
     dismissed: z.boolean().optional(),
     /** `excursion` (consecutive points) or `cumulative` (total time beyond a cumulative threshold), domain rules §2. */
     kind: ZAlarmKind.optional(),
-    /** A re-evaluation (threshold or trip edit) no longer finds it; kept with its acknowledgement. */
+    /** OPEN or CLOSED (docs/decisions/alarm-lifecycle.md). */
+    state: ZAlarmState.optional(),
+    /** Same as `state` CLOSED (kept for earlier clients). */
     resolved: z.boolean().optional(),
+    /** When the alarm closed (UTC), who caused it (username; null: the system), why. Closed alarms only. */
+    closed_at: z.string().nullable().optional(),
+    closed_by: z.string().nullable().optional(),
+    close_cause: ZAlarmCloseCause.nullable().optional(),
+    /** The reason for change given with the change that closed it (or the system's explanation). */
+    close_reason: z.string().nullable().optional(),
+    /** The signature of the change that closed it, when a person's change did. */
+    close_signature: ZAlarmSignature.optional(),
     /**
      * Who acknowledged the alarm (username), when (UTC, server time), with
      * which comment and from which client. Present on acknowledged alarms only.
@@ -83,9 +179,10 @@ export const ZExcursionAlarm = z
     acknowledged_at: z.string().nullable().optional(),
     acknowledge_comment: z.string().nullable().optional(),
     acknowledge_client_type: ZClientType.nullable().optional(),
-    /** Who dismissed the alarm (username) and when (UTC). Present on dismissed alarms only. */
+    /** Who dismissed the alarm (username), when (UTC) and why. Present on dismissed alarms only. */
     dismissed_by: z.string().nullable().optional(),
     dismissed_at: z.string().nullable().optional(),
+    dismiss_reason: z.string().nullable().optional(),
     /** The electronic signature of the acknowledgement (ours). Present on signed alarms only. */
     signature: ZAlarmSignature.optional(),
   })

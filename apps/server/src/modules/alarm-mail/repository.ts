@@ -381,7 +381,7 @@ export async function alarmsToAnnounce(
       and(
         eq(alarms.organizationId, organizationId),
         eq(alarms.recordId, recordId),
-        alarmIds.length > 0 ? inArray(alarms.id, [...alarmIds]) : eq(alarms.resolved, false),
+        alarmIds.length > 0 ? inArray(alarms.id, [...alarmIds]) : eq(alarms.state, 'OPEN'),
       ),
     )
     .orderBy(asc(alarms.id));

@@ -286,7 +286,11 @@ describe('alarm actions: acknowledge and dismiss', () => {
         computed_status: 'Alarm',
       });
 
-      let res = await operator.post(DISMISS, { client_type: 'WEB', alarm_ids: [s.above.id] });
+      let res = await operator.post(DISMISS, {
+        reason: 'Probe fault',
+        client_type: 'WEB',
+        alarm_ids: [s.above.id],
+      });
       expect(res.statusCode, res.body).toBe(200);
       expect(res.json()).toEqual([
         expect.objectContaining({
@@ -294,12 +298,17 @@ describe('alarm actions: acknowledge and dismiss', () => {
           dismissed: true,
           dismissed_by: operatorName,
           dismissed_at: expect.stringMatching(/Z$/),
+          dismiss_reason: 'Probe fault',
         }),
       ]);
       // One alarm still counts.
       expect((await record(operator, s.recordId)).computed_status).toBe('Alarm');
 
-      res = await operator.post(DISMISS, { client_type: 'WEB', alarm_ids: [s.below.id] });
+      res = await operator.post(DISMISS, {
+        reason: 'Probe fault',
+        client_type: 'WEB',
+        alarm_ids: [s.below.id],
+      });
       expect(res.statusCode).toBe(200);
       const rec = await record(viewer, s.recordId);
       expect(rec).toMatchObject({ status: 'Alarm', computed_status: 'OK' });
@@ -324,8 +333,16 @@ describe('alarm actions: acknowledge and dismiss', () => {
 
     it('keeps the first dismissal; record_ids alone dismisses every holding alarm', async () => {
       const s = await shipment();
-      const first = await operator.post(DISMISS, { client_type: 'WEB', alarm_ids: [s.above.id] });
-      const res = await manager.post(DISMISS, { client_type: 'WEB', record_ids: [s.recordId] });
+      const first = await operator.post(DISMISS, {
+        reason: 'Probe fault',
+        client_type: 'WEB',
+        alarm_ids: [s.above.id],
+      });
+      const res = await manager.post(DISMISS, {
+        reason: 'Probe fault',
+        client_type: 'WEB',
+        record_ids: [s.recordId],
+      });
       expect(res.statusCode, res.body).toBe(200);
       const replies = z.array(ZExcursionAlarm).parse(res.json());
       expect(replies.map((a) => a.id).sort()).toEqual([s.above.id, s.below.id].sort());
@@ -335,7 +352,11 @@ describe('alarm actions: acknowledge and dismiss', () => {
 
     it('a later upload keeps the dismissal and the OK computed status', async () => {
       const s = await shipment();
-      await operator.post(DISMISS, { client_type: 'WEB', record_ids: [s.recordId] });
+      await operator.post(DISMISS, {
+        reason: 'Probe fault',
+        client_type: 'WEB',
+        record_ids: [s.recordId],
+      });
       const rec = await record(operator, s.recordId);
       const start = rec.start_time_seconds!;
       const res = await operator.post(
@@ -354,22 +375,55 @@ describe('alarm actions: acknowledge and dismiss', () => {
 
     it('answers 404 for another organization, 403 to a Viewer, 400 naming nothing', async () => {
       const theirs = await shipment(stranger);
-      let res = await operator.post(DISMISS, { client_type: 'WEB', alarm_ids: [theirs.above.id] });
+      let res = await operator.post(DISMISS, {
+        reason: 'Probe fault',
+        client_type: 'WEB',
+        alarm_ids: [theirs.above.id],
+      });
       expect(res.statusCode).toBe(404);
       expect(Object.keys(res.json().fields)).toEqual(['alarm_ids']);
-      res = await operator.post(DISMISS, { client_type: 'WEB', record_ids: [theirs.recordId] });
+      res = await operator.post(DISMISS, {
+        reason: 'Probe fault',
+        client_type: 'WEB',
+        record_ids: [theirs.recordId],
+      });
       expect(res.statusCode).toBe(404);
       expect((await record(stranger, theirs.recordId)).computed_status).toBe('Alarm');
 
       const ours = await shipment();
-      res = await viewer.post(DISMISS, { client_type: 'WEB', record_ids: [ours.recordId] });
+      res = await viewer.post(DISMISS, {
+        reason: 'Probe fault',
+        client_type: 'WEB',
+        record_ids: [ours.recordId],
+      });
       expect(res.statusCode).toBe(403);
-      res = await operator.post(DISMISS, { client_type: 'WEB' });
+      res = await operator.post(DISMISS, { reason: 'Probe fault', client_type: 'WEB' });
       expect(res.statusCode).toBe(400);
       expect(Object.keys(res.json().fields)).toEqual(['record_ids']);
-      res = await operator.post(DISMISS, { client_type: 'PAGER', record_ids: [ours.recordId] });
+      res = await operator.post(DISMISS, {
+        reason: 'Probe fault',
+        client_type: 'PAGER',
+        record_ids: [ours.recordId],
+      });
       expect(res.statusCode).toBe(400);
       expect(Object.keys(res.json().fields)).toEqual(['client_type']);
+      // A dismissal for the organization is no lighter than an acknowledgement: it needs a reason.
+      for (const reason of [undefined, '   ']) {
+        res = await operator.post(DISMISS, {
+          reason,
+          client_type: 'WEB',
+          record_ids: [ours.recordId],
+        });
+        expect(res.statusCode).toBe(400);
+        expect(Object.keys(res.json().fields)).toEqual(['reason']);
+      }
+      // Dismissing one's own notifications needs none.
+      res = await operator.post(DISMISS, {
+        scope: 'NOTIFICATIONS',
+        client_type: 'WEB',
+        record_ids: [ours.recordId],
+      });
+      expect(res.statusCode, res.body).toBe(200);
       expect((await record(operator, ours.recordId)).computed_status).toBe('Alarm');
     });
 
@@ -378,7 +432,7 @@ describe('alarm actions: acknowledge and dismiss', () => {
       const res = await operator.request({
         method: 'POST',
         url: DISMISS,
-        payload: { client_type: 'WEB', record_ids: [s.recordId] },
+        payload: { reason: 'Probe fault', client_type: 'WEB', record_ids: [s.recordId] },
         csrf: false,
       });
       expect(res.statusCode).toBe(403);

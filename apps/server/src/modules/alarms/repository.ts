@@ -40,7 +40,7 @@ function scopeCondition(organizationId: string, scope: AlarmScope): SQL {
     : and(
         eq(alarms.organizationId, organizationId),
         inArray(alarms.recordId, [...scope.recordIds]),
-        eq(alarms.resolved, false),
+        eq(alarms.state, 'OPEN'),
       )!;
 }
 
@@ -85,11 +85,16 @@ export async function dismiss(
   db: Db,
   organizationId: string,
   scope: AlarmScope,
-  by: { userId: string; at: Date },
+  by: { userId: string; at: Date; reason: string },
 ): Promise<{ id: number; recordId: number }[]> {
   return db
     .update(alarms)
-    .set({ dismissed: true, dismissedByUserId: by.userId, dismissedAt: by.at })
+    .set({
+      dismissed: true,
+      dismissedByUserId: by.userId,
+      dismissedAt: by.at,
+      dismissReason: by.reason,
+    })
     .where(and(scopeCondition(organizationId, scope), eq(alarms.dismissed, false)))
     .returning({ id: alarms.id, recordId: alarms.recordId });
 }

@@ -195,9 +195,12 @@ export function createAlarmsService(app: FastifyInstance) {
       }
       await db.transaction(async (tx) => {
         const locked = await repo.lockRecords(tx, organizationId, recordIds);
+        // The contract requires the reason with scope ORGANIZATION.
+        const reason = body.reason ?? '';
         const changed = await repo.dismiss(tx, organizationId, scope, {
           userId: principal.user.id,
           at: now,
+          reason,
         });
         await notifications.dismissForUser(
           tx,
@@ -222,10 +225,11 @@ export function createAlarmsService(app: FastifyInstance) {
             field: 'dismissed',
             oldValue: false,
             newValue: true,
+            reason,
           })),
         );
         for (const record of locked) {
-          await recomputeRecord(tx, record, { now, jobs: app.jobs });
+          await recomputeRecord(tx, record, { now, jobs: app.jobs, requestId: ctx.requestId });
         }
       });
       const rows = await repo.listCovered(db, organizationId, scope);

@@ -12,9 +12,12 @@ import {
   productsTravelLocationsList,
   productsTravelLocationsUpdate,
 } from '@coldtrace/contract';
-import type { FastifyInstance } from 'fastify';
+import type { TSignatureMeaning } from '@coldtrace/contract';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { registerCall } from '../../http/register-call';
-import { createConfigurationService } from './service';
+import type { Principal } from '../auth/principal';
+import { verifyChangeSignature } from '../notifications';
+import { createConfigurationService, type ReasonedChange } from './service';
 
 /**
  * Spec section 7, "Products" (carrier and product definitions, travel
@@ -22,7 +25,21 @@ import { createConfigurationService } from './service';
  * geo-fence). Permissions are declared on the contract calls.
  */
 export async function configurationRoutes(app: FastifyInstance): Promise<void> {
-  const service = createConfigurationService({ db: app.db });
+  const service = createConfigurationService({ db: app.db, jobs: app.jobs });
+  /** The reason for change and the verified signature sent with a change that may re-evaluate trips. */
+  const reasoned = async (
+    request: FastifyRequest,
+    principal: Principal,
+    body: {
+      reason?: string | undefined;
+      password?: string | undefined;
+      meaning?: TSignatureMeaning | undefined;
+    },
+  ): Promise<ReasonedChange> => ({
+    requestId: request.id,
+    reason: body.reason,
+    signature: await verifyChangeSignature(app, request, principal, body, 'WEB'),
+  });
 
   registerCall(app, productsCarrierDefinitionsList, async ({ requirePrincipal }) =>
     service.listCarriers(requirePrincipal()),
@@ -50,8 +67,19 @@ export async function configurationRoutes(app: FastifyInstance): Promise<void> {
   registerCall(app, productsTravelLocationsCreate, async ({ body, requirePrincipal }) =>
     service.createLocation(requirePrincipal(), body),
   );
-  registerCall(app, productsTravelLocationsUpdate, async ({ body, query, requirePrincipal }) =>
-    service.updateLocation(requirePrincipal(), query.travel_location_id, body),
+  registerCall(
+    app,
+    productsTravelLocationsUpdate,
+    async ({ body, query, request, requirePrincipal }) => {
+      const principal = requirePrincipal();
+      const { reason: _r, password: _p, meaning: _m, ...form } = body;
+      return service.updateLocation(
+        principal,
+        query.travel_location_id,
+        form,
+        await reasoned(request, principal, body),
+      );
+    },
   );
 
   registerCall(app, productsDropdownInfo, async ({ requirePrincipal }) =>
@@ -61,7 +89,12 @@ export async function configurationRoutes(app: FastifyInstance): Promise<void> {
   registerCall(app, authOrgSettingsGet, async ({ requirePrincipal }) =>
     service.getOrgSettings(requirePrincipal()),
   );
-  registerCall(app, authOrgSettingsUpdate, async ({ body, requirePrincipal }) =>
-    service.updateOrgSettings(requirePrincipal(), body.geo_fence_settings),
-  );
+  registerCall(app, authOrgSettingsUpdate, async ({ body, request, requirePrincipal }) => {
+    const principal = requirePrincipal();
+    return service.updateOrgSettings(
+      principal,
+      body.geo_fence_settings,
+      await reasoned(request, principal, body),
+    );
+  });
 }

@@ -22,6 +22,9 @@ import type { Database, Db } from '../../db/client';
 import { AppError, notFound } from '../../http/errors';
 import { actorOf, changedFields as auditChanges, recordAudit } from '../audit/audit';
 import type { Principal } from '../auth/principal';
+import { reevaluateTrips } from '../ingest';
+import type { ChangeSignature } from '../notifications';
+import type { AlarmEventSender } from '../notifications/events';
 import {
   knownUnit,
   presentCarrier,
@@ -41,6 +44,18 @@ import * as repo from './repository';
 
 export interface ConfigurationDeps {
   db: Database;
+  /** Where alarms raised by a re-evaluation are announced; null: nobody is notified. */
+  jobs: AlarmEventSender | null;
+}
+
+/**
+ * A change that may re-evaluate trips (geo-fence, moving a travel location):
+ * the request's id, the reason for change and the verified signature.
+ */
+export interface ReasonedChange {
+  requestId: string;
+  reason: string | undefined;
+  signature: ChangeSignature | null;
 }
 
 /** The organization the principal works in (a session's or a user token's). */
@@ -269,11 +284,13 @@ async function auditConfiguration(
   entity: { type: string; id: number | string },
   before: Record<string, unknown> | null,
   after: Record<string, unknown>,
+  reason?: string,
 ): Promise<void> {
   const base = {
     action: before === null ? `${entity.type}.create` : `${entity.type}.update`,
     entityType: entity.type,
     entityId: entity.id,
+    reason: reason ?? null,
   };
   await recordAudit(
     tx,
@@ -284,7 +301,7 @@ async function auditConfiguration(
   );
 }
 
-export function createConfigurationService({ db }: ConfigurationDeps) {
+export function createConfigurationService({ db, jobs }: ConfigurationDeps) {
   return {
     // ------------------------------------------------------------ carriers
 
@@ -460,6 +477,7 @@ export function createConfigurationService({ db }: ConfigurationDeps) {
       principal: Principal,
       rawId: string,
       form: TTravelLocationUpdate,
+      change: ReasonedChange,
     ): Promise<TNameAndAddressLocation> {
       const organizationId = organizationOf(principal);
       const id = parseRowId(rawId);
@@ -478,7 +496,16 @@ export function createConfigurationService({ db }: ConfigurationDeps) {
             { type: 'location', id },
             presentLocation(existing),
             presentLocation(updated),
+            change.reason,
           );
+          // A moved location moves the trips of the active records that use it, now.
+          if (updated.latitude !== existing.latitude || updated.longitude !== existing.longitude) {
+            await reevaluateTrips(
+              tx,
+              { principal, organizationId, jobs, ...change },
+              { locationId: id },
+            );
+          }
         }
         return updated;
       });
@@ -513,6 +540,7 @@ export function createConfigurationService({ db }: ConfigurationDeps) {
     async updateOrgSettings(
       principal: Principal,
       patch: TGeoFenceSettingsUpdate,
+      change: ReasonedChange,
     ): Promise<TOrganizationSettings> {
       const organizationId = organizationOf(principal);
       if (!GEO_FENCE_KEYS.some((key) => patch[key] !== undefined)) {
@@ -549,7 +577,10 @@ export function createConfigurationService({ db }: ConfigurationDeps) {
           { type: 'geo_fence', id: organizationId },
           presentOrgSettings(current).geo_fence_settings ?? {},
           presentOrgSettings(updated).geo_fence_settings ?? {},
+          change.reason,
         );
+        // The active records' trips follow the new geo-fence now, never later as a side effect.
+        await reevaluateTrips(tx, { principal, organizationId, jobs, ...change }, {});
         return updated;
       });
       return presentOrgSettings(row);

@@ -3,6 +3,6 @@
  * change made elsewhere (or a tag's state after it moved), a new tag of an
  * organization, and the action type names.
  */
-export { reevaluateRecord, actionTypeDisplay } from './service';
+export { reevaluateRecord, reevaluateTrips, actionTypeDisplay } from './service';
 export { recomputeRecord, type RecomputeResult } from './reevaluate';
 export { insertTag, refreshTagState } from './repository';

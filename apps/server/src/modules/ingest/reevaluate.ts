@@ -16,9 +16,16 @@ import {
   type SeriesValue,
   type StoredAlarmLike,
 } from '@coldtrace/domain';
+import {
+  ALARM_CLOSE_CAUSE_LABELS,
+  type TAlarmCloseCause,
+  type TSignatureMeaning,
+} from '@coldtrace/contract';
 import type { Db } from '../../db/client';
-import type { AlarmRow, RecordRow } from '../../db/schema-shipments';
+import type { AlarmRow, RecordRow, TripInputs } from '../../db/schema-shipments';
+import { AppError } from '../../http/errors';
 import { announceTripChange } from '../alarm-mail';
+import { recordAudit, SYSTEM_ACTOR, type AuditActor } from '../audit/audit';
 import { announceAlarmsRaised, type AlarmEventSender } from '../notifications/events';
 import { assembleSeries } from '../series/series-store';
 import * as repo from './repository';
@@ -28,24 +35,18 @@ import { WriteBatch } from './write-batch';
  * Everything about a record that follows from its series, its uploads and its
  * settings, recomputed in one place (on every upload that changes something,
  * on threshold and trip edits): the temperature summary over the whole series,
- * the trip (geo-fence detection unless edited by hand), the alarms over the
- * evaluation window (updated in place, new ones inserted, vanished ones marked
- * resolved; never deleted; acknowledgement and dismissal never touched), the
+ * the trip (geo-fence detection unless edited by hand, from the inputs kept
+ * with the record), the alarms over the evaluation window (open ones updated
+ * in place, new ones inserted, ones that stopped holding closed for good with
+ * cause, reason, who and when; never deleted, never reopened; acknowledgement
+ * and dismissal never touched; raising and closing audited), the
  * record status, the latest scan / action / position, the tag status and the
  * tag's running flag. Run it in the transaction that holds the record's lock.
  * It writes only what changed, so a replay changes nothing.
  */
 
 /** Geo-fence defaults of an organization without settings (the table's defaults). */
-export const DEFAULT_GEO_FENCE: Required<
-  Pick<
-    GeoFenceSettings,
-    | 'arrival_radius_meters'
-    | 'departure_radius_meters'
-    | 'num_points_to_arrive'
-    | 'num_points_to_depart'
-  >
-> = {
+export const DEFAULT_GEO_FENCE: TripInputs['geo_fence'] = {
   arrival_radius_meters: 1000,
   departure_radius_meters: 1000,
   num_points_to_arrive: 2,
@@ -117,7 +118,7 @@ function storedAlarm(row: AlarmRow, series: Series, started: boolean): StoredAla
     low_threshold: row.lowThreshold,
     threshold: (row.aboveOrBelow === 'ABOVE' ? row.highThreshold : row.lowThreshold) ?? undefined,
     number_of_points: row.numberOfPoints,
-    resolved: row.resolved,
+    resolved: row.state === 'CLOSED',
   };
 }
 
@@ -156,7 +157,52 @@ export function changedFields<T extends object>(current: T, next: Partial<T>): P
   return patch;
 }
 
+/**
+ * A person's change that re-evaluates a record (thresholds, product, trip
+ * times, geo-fence, a travel location): it names the cause and carries the
+ * reason for change; alarms it closes are closed by that person, with that
+ * reason, and only when the change is signed (else SIGNATURE_REQUIRED and the
+ * transaction rolls back: nothing is stored).
+ */
+export interface AlarmChange {
+  cause: TAlarmCloseCause;
+  actor: AuditActor & { userId: string };
+  reason: string | null;
+  requestId?: string | null;
+  /** The change's signature (password verified by the caller); null: not signed. */
+  signature: { printedName: string; meaning: TSignatureMeaning; clientType: string } | null;
+}
+
+const utcMinute = (date: Date | null) =>
+  date === null ? null : `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+
+/** The system's explanation of an alarm it closed (no person's change). */
+function systemReason(cause: TAlarmCloseCause, begin: Date | null, end: Date | null): string {
+  if (cause === 'TRIP_WINDOW') {
+    const window =
+      begin === null
+        ? 'the trip has not begun'
+        : `the trip window is ${utcMinute(begin)} to ${utcMinute(end) ?? 'now (in transit)'}`;
+    return `The excursion lies outside the trip window: ${window}.`;
+  }
+  return 'The uploaded data no longer shows this excursion.';
+}
+
+/** The trip detection inputs kept with a record still name its current origin and destination. */
+function tripInputsCurrent(record: RecordRow): record is RecordRow & { tripInputs: TripInputs } {
+  const inputs = record.tripInputs;
+  return (
+    inputs != null &&
+    (inputs.origin?.id ?? null) === record.shipperLocationId &&
+    (inputs.destination?.id ?? null) === record.receiverLocationId
+  );
+}
+
 export interface RecomputeOptions {
+  /** A person's change caused this evaluation (see {@link AlarmChange}); absent: an upload or the system. */
+  change?: AlarmChange;
+  /** The request's id, written with the audit entries of raised and closed alarms. */
+  requestId?: string | null;
   /** The series gained points in this transaction (temps_last_updated moves). */
   seriesChanged?: boolean;
   now?: Date;
@@ -186,6 +232,8 @@ export interface RecomputeResult {
   alarmsInserted: number;
   alarmsUpdated: number;
   alarmsResolved: number;
+  /** The alarms this evaluation closed. */
+  closedAlarmIds: number[];
 }
 
 /**
@@ -230,30 +278,44 @@ export async function recomputeRecord(
     status: record.tripStatus,
   };
   const samples = state.samples;
+  let tripInputs: TripInputs | null = record.tripInputs;
   if (!record.tripManual) {
-    const ids = [record.shipperLocationId, record.receiverLocationId].filter(
-      (id): id is number => id !== null,
-    );
-    const inputs =
-      ids.length > 0
-        ? await repo.findTripInputs(db, record.organizationId, ids)
-        : { locations: [], settings: undefined };
-    const byId = new Map(inputs.locations.map((l) => [l.id, l]));
-    const origin = record.shipperLocationId ? byId.get(record.shipperLocationId) : undefined;
-    const destination = record.receiverLocationId ? byId.get(record.receiverLocationId) : undefined;
+    if (!tripInputsCurrent(record)) {
+      // First evaluation, or another origin / destination: the inputs as the settings are now.
+      const ids = [record.shipperLocationId, record.receiverLocationId].filter(
+        (id): id is number => id !== null,
+      );
+      const inputs =
+        ids.length > 0
+          ? await repo.findTripInputs(db, record.organizationId, ids)
+          : { locations: [], settings: undefined };
+      const byId = new Map(inputs.locations.map((l) => [l.id, l]));
+      const place = (id: number | null) => {
+        const l = id === null ? undefined : byId.get(id);
+        return l ? { id: l.id, latitude: l.latitude, longitude: l.longitude } : null;
+      };
+      const settings = inputs.settings;
+      tripInputs = {
+        origin: place(record.shipperLocationId),
+        destination: place(record.receiverLocationId),
+        // Radii are stored in metres (the unit column is only how they are shown).
+        geo_fence: settings
+          ? {
+              arrival_radius_meters: settings.arrivalRadiusMeters,
+              departure_radius_meters: settings.departureRadiusMeters,
+              num_points_to_arrive: settings.numPointsToArrive,
+              num_points_to_depart: settings.numPointsToDepart,
+            }
+          : DEFAULT_GEO_FENCE,
+      };
+    }
+    const { origin, destination } = tripInputs!;
     // Without an origin or a destination nothing can be detected: the geo-fence does not matter.
-    const settings = origin || destination ? inputs.settings : undefined;
-    // Radii are stored in metres (the unit column is only how they are shown).
-    const geoFence: GeoFenceSettings = settings
-      ? {
-          arrival_radius_meters: settings.arrivalRadiusMeters,
-          arrival_radius_units: 'm',
-          departure_radius_meters: settings.departureRadiusMeters,
-          departure_radius_units: 'm',
-          num_points_to_arrive: settings.numPointsToArrive,
-          num_points_to_depart: settings.numPointsToDepart,
-        }
-      : DEFAULT_GEO_FENCE;
+    const geoFence: GeoFenceSettings = {
+      ...(origin || destination ? tripInputs!.geo_fence : DEFAULT_GEO_FENCE),
+      arrival_radius_units: 'm',
+      departure_radius_units: 'm',
+    };
     const detected = detectTrip(
       samples.map((s) => ({
         latitude: s.latitude,
@@ -285,18 +347,31 @@ export async function recomputeRecord(
   const plan = reconcileAlarms(existing, detected);
   for (const update of plan.update) {
     const next = update.next as unknown as DetectedAlarm;
-    batch.add(
-      repo.updateAlarmSql(db, update.existing.row.id, {
-        ...alarmColumns(next, started),
-        resolved: false,
-      }),
-    );
+    batch.add(repo.updateAlarmSql(db, update.existing.row.id, alarmColumns(next, started)));
   }
-  const resolved = repo.markAlarmsResolvedSql(
+  // Alarms that stopped holding close for good: by the person whose signed change did it, else by the system.
+  const change = options.change;
+  const closing = plan.resolved.map((alarm) => alarm.row);
+  if (closing.length > 0 && change !== undefined && change.signature === null) {
+    const n = closing.length;
+    const message = `This change closes ${n} alarm${n === 1 ? '' : 's'}: sign it with your password and its meaning`;
+    throw new AppError('SIGNATURE_REQUIRED', message, { password: message });
+  }
+  const tripMoved =
+    toSeconds(record.tripBeginTime) !== trip.begin || toSeconds(record.tripEndTime) !== trip.end;
+  const cause: TAlarmCloseCause = change?.cause ?? (tripMoved ? 'TRIP_WINDOW' : 'DATA_CHANGE');
+  const closeReason = change?.reason ?? systemReason(cause, toDate(trip.begin), toDate(trip.end));
+  const closed = repo.closeAlarmsSql(
     db,
-    plan.resolved.map((alarm) => alarm.row.id),
+    closing.map((row) => row.id),
+    {
+      closedAt: now,
+      closedByUserId: change?.actor.userId ?? null,
+      closeCause: cause,
+      closeReason,
+    },
   );
-  if (resolved) batch.add(resolved);
+  if (closed) batch.add(closed);
   const holding = [
     ...plan.unchanged.map((a) => ({ dismissed: a.row.dismissed })),
     ...plan.update.map((u) => ({ dismissed: u.existing.row.dismissed })),
@@ -332,6 +407,7 @@ export async function recomputeRecord(
     tripBeginTime: toDate(trip.begin),
     tripEndTime: toDate(trip.end),
     tripStatus: trip.status,
+    tripInputs,
     status: recordStatus(holding),
     computedStatus: computedStatus(holding),
     lastScanned: state.lastScan?.timestamp ?? null,
@@ -369,6 +445,15 @@ export async function recomputeRecord(
   );
   const rows = await batch.run<{ id: string | number }>(db, inserts);
   const raised = inserts ? rows.map((r) => Number(r.id)) : [];
+  await auditAlarms(db, record, {
+    raised,
+    closed: closing,
+    cause,
+    closeReason,
+    change,
+    requestId: change?.requestId ?? options.requestId ?? null,
+    at: now,
+  });
   if (raised.length > 0 && options.jobs !== null) {
     await announceAlarmsRaised(options.jobs, db, {
       organizationId: record.organizationId,
@@ -383,5 +468,68 @@ export async function recomputeRecord(
     alarmsInserted: plan.insert.length,
     alarmsUpdated: plan.update.length,
     alarmsResolved: plan.resolved.length,
+    closedAlarmIds: closing.map((row) => row.id),
   };
+}
+
+/**
+ * The audit entries of raised and closed alarms (`alarm.raise`, `alarm.close`),
+ * and the CLOSE signatures of a signed change. One statement each, only when
+ * something was raised or closed.
+ */
+async function auditAlarms(
+  db: Db,
+  record: RecordRow,
+  what: {
+    raised: readonly number[];
+    closed: readonly AlarmRow[];
+    cause: TAlarmCloseCause;
+    closeReason: string;
+    change: AlarmChange | undefined;
+    requestId: string | null;
+    at: Date;
+  },
+): Promise<void> {
+  const base = { entityType: 'alarm', recordId: record.id, field: 'state' } as const;
+  const context = (actor: AuditActor) => ({
+    organizationId: record.organizationId,
+    actor,
+    requestId: what.requestId,
+  });
+  await recordAudit(
+    db,
+    context(SYSTEM_ACTOR),
+    what.raised.map((id) => ({ ...base, action: 'alarm.raise', entityId: id, newValue: 'OPEN' })),
+  );
+  const reason = `${ALARM_CLOSE_CAUSE_LABELS[what.cause]}: ${what.closeReason}`;
+  await recordAudit(
+    db,
+    context(what.change?.actor ?? SYSTEM_ACTOR),
+    what.closed.map((alarm) => ({
+      ...base,
+      action: 'alarm.close',
+      entityId: alarm.id,
+      oldValue: 'OPEN',
+      newValue: 'CLOSED',
+      reason,
+    })),
+  );
+  const change = what.change;
+  if (change?.signature && what.closed.length > 0) {
+    const signature = change.signature;
+    await repo.insertCloseSignatures(
+      db,
+      what.closed.map((alarm) => ({
+        organizationId: record.organizationId,
+        alarmId: alarm.id,
+        recordId: record.id,
+        userId: change.actor.userId,
+        printedName: signature.printedName,
+        signedAt: what.at,
+        meaning: signature.meaning,
+        comment: what.closeReason,
+        clientType: signature.clientType,
+      })),
+    );
+  }
 }

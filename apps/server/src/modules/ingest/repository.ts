@@ -14,6 +14,7 @@ import {
 } from 'drizzle-orm';
 import type { SeriesValue } from '@coldtrace/domain';
 import type { Db } from '../../db/client';
+import { alarmSignatures } from '../../db/schema-notifications';
 import {
   alarms,
   locationSamples,
@@ -617,6 +618,7 @@ export interface SamplePoint {
 export interface RecordState {
   chunks: Map<number, SeriesValue[]>;
   samples: SamplePoint[];
+  /** The open alarms (closed ones are evidence: re-evaluation never touches them). */
   alarms: AlarmRow[];
   lastScan: { timestamp: Date; userId: string | null } | undefined;
   lastActionAt: Date | null;
@@ -651,7 +653,8 @@ export async function loadRecordState(
       (select json_agg(json_build_array(l.latitude, l.longitude, l.timestamp)
                        order by l.timestamp, l.id)
          from ${locationSamples} l where l.record_id = ${recordId}) as samples,
-      (select json_agg(a order by a.id) from ${alarms} a where a.record_id = ${recordId}) as alarms,
+      (select json_agg(a order by a.id) from ${alarms} a
+        where a.record_id = ${recordId} and a.state = 'OPEN') as alarms,
       s.timestamp as scan_at, s.created_by_user_id as scan_user,
       (select max(a.timestamp) from ${recordActions} a where a.record_id = ${recordId}) as action_at
     from (select 1) one
@@ -730,7 +733,7 @@ export function insertAlarmsSql(db: Db, values: (typeof alarms.$inferInsert)[]):
   return db.insert(alarms).values(values).returning({ id: alarms.id }).getSQL();
 }
 
-/** Update the evaluated fields of an alarm; acknowledgement and dismissal are never written here. */
+/** Update the evaluated fields of an open alarm; acknowledgement, dismissal and state are never written here. */
 export function updateAlarmSql(
   db: Db,
   id: number,
@@ -746,20 +749,40 @@ export function updateAlarmSql(
     | 'highestRecordedTemperature'
     | 'lowestRecordedTemperature'
     | 'numberOfPoints'
-    | 'resolved'
   >,
 ): SQL {
-  return db.update(alarms).set(patch).where(eq(alarms.id, id)).getSQL();
+  return db
+    .update(alarms)
+    .set(patch)
+    .where(and(eq(alarms.id, id), eq(alarms.state, 'OPEN')))
+    .getSQL();
 }
 
-/** Mark alarms resolved, as a statement; null: none. */
-export function markAlarmsResolvedSql(db: Db, ids: readonly number[]): SQL | null {
+/** How alarms close: when, who (null: the system), the cause and the reason. */
+export interface AlarmClosing {
+  closedAt: Date;
+  closedByUserId: string | null;
+  closeCause: string;
+  closeReason: string;
+}
+
+/** Close open alarms for good, as a statement; null: none. */
+export function closeAlarmsSql(db: Db, ids: readonly number[], closing: AlarmClosing): SQL | null {
   if (ids.length === 0) return null;
   return db
     .update(alarms)
-    .set({ resolved: true })
-    .where(inArray(alarms.id, [...ids]))
+    .set({ state: 'CLOSED', ...closing })
+    .where(and(inArray(alarms.id, [...ids]), eq(alarms.state, 'OPEN')))
     .getSQL();
+}
+
+/** The signatures of a signed change that closed alarms (purpose CLOSE), one per alarm. */
+export async function insertCloseSignatures(
+  db: Db,
+  rows: readonly Omit<typeof alarmSignatures.$inferInsert, 'purpose' | 'id'>[],
+): Promise<void> {
+  if (rows.length === 0) return;
+  await db.insert(alarmSignatures).values(rows.map((r) => ({ ...r, purpose: 'CLOSE' as const })));
 }
 
 /** {@link updateRecord} as a statement (nothing answered). */
@@ -769,4 +792,52 @@ export function updateRecordSql(
   patch: Partial<typeof records.$inferInsert>,
 ): SQL {
   return db.update(records).set(patch).where(eq(records.id, id)).getSQL();
+}
+
+/** Whether a record has any alarm, open or closed (a regulated change then needs a reason). */
+export async function recordHasAlarms(
+  db: Db,
+  organizationId: string,
+  recordId: number,
+): Promise<boolean> {
+  const rows = await db
+    .select({ id: alarms.id })
+    .from(alarms)
+    .where(and(eq(alarms.organizationId, organizationId), eq(alarms.recordId, recordId)))
+    .limit(1);
+  return rows.length > 0;
+}
+
+/**
+ * The organization's records whose trip a geo-fence change (or a change of
+ * the travel location `locationId`) reaches: active, not stopped, trip not
+ * edited by hand, with an origin or destination (that location). Not locked:
+ * lock each as uploads do (tag, then record).
+ */
+export async function findTripAffectedRecords(
+  db: Db,
+  organizationId: string,
+  locationId: number | undefined,
+): Promise<{ id: number; tagId: number; hasAlarms: boolean }[]> {
+  const rows = await db
+    .select({
+      id: records.id,
+      tagId: records.tagId,
+      hasAlarms: sql<boolean>`exists (select 1 from ${alarms} a
+        where a.organization_id = ${organizationId} and a.record_id = ${records.id})`,
+    })
+    .from(records)
+    .where(
+      and(
+        eq(records.organizationId, organizationId),
+        eq(records.active, true),
+        sql`${records.stopTime} is null`,
+        eq(records.tripManual, false),
+        locationId === undefined
+          ? sql`(${records.shipperLocationId} is not null or ${records.receiverLocationId} is not null)`
+          : sql`(${records.shipperLocationId} = ${locationId} or ${records.receiverLocationId} = ${locationId})`,
+      ),
+    )
+    .orderBy(records.id);
+  return rows.map((r) => ({ ...r, hasAlarms: r.hasAlarms === true }));
 }

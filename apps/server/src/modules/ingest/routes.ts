@@ -22,9 +22,11 @@ import {
   xt1TripEdit,
   xt1UpdateShipmentAction,
 } from '@coldtrace/contract';
+import type { TSignatureMeaning } from '@coldtrace/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { registerCall } from '../../http/register-call';
 import type { Principal } from '../auth/principal';
+import { verifyChangeSignature } from '../notifications';
 import * as service from './service';
 
 /**
@@ -61,11 +63,24 @@ export async function ingestRoutes(app: FastifyInstance): Promise<void> {
   registerCall(app, xt1CreateShipmentAction, async ({ request, body, requirePrincipal }) =>
     service.xt1Upload(ctx(request, requirePrincipal()), 'CREATE_SHIPMENT', body),
   );
+  // A person's regulated change: the signature sent with it is verified first (throttled).
+  const signed = async (
+    request: FastifyRequest,
+    principal: Principal,
+    body: { password?: string | undefined; meaning?: TSignatureMeaning | undefined },
+    clientType: string | undefined,
+  ): Promise<service.IngestContext> => ({
+    ...ctx(request, principal),
+    signature: await verifyChangeSignature(app, request, principal, body, clientType ?? 'WEB'),
+  });
   registerCall(app, xt1UpdateShipmentAction, async ({ request, body, requirePrincipal }) =>
-    service.xt1UpdateShipment(ctx(request, requirePrincipal()), body),
+    service.xt1UpdateShipment(
+      await signed(request, requirePrincipal(), body, body.mobile_device_type),
+      body,
+    ),
   );
   registerCall(app, xt1TripEdit, async ({ request, body, requirePrincipal }) =>
-    service.xt1TripEdit(ctx(request, requirePrincipal()), body),
+    service.xt1TripEdit(await signed(request, requirePrincipal(), body, undefined), body),
   );
 
   registerCall(app, rtConfigureAction, async ({ request, body, requirePrincipal }) =>

@@ -38,9 +38,11 @@ import { AppError, invalidField } from '../../http/errors';
 import type { Principal } from '../auth/principal';
 import { actorOf, recordAudit } from '../audit/audit';
 import type { AlarmEventSender } from '../notifications/events';
+import type { ChangeSignature } from '../notifications/signature';
 import { planMerge, type SeriesConflict } from '../series/series-store';
 import {
   changedFields,
+  type AlarmChange,
   recomputeRecord,
   recordInterval,
   seriesOf,
@@ -80,6 +82,8 @@ export interface IngestContext {
   jobs: AlarmEventSender | null;
   /** The request's id, written with audit entries. */
   requestId?: string;
+  /** The verified signature sent with a person's change (reason for change), if any. */
+  signature?: ChangeSignature | null;
 }
 
 /**
@@ -93,6 +97,7 @@ async function auditEdit(
   action: 'record.shipment.update' | 'record.trip.update',
   changes: Record<string, { old: unknown; new: unknown }>,
   clientType?: string,
+  reason?: string | null,
 ): Promise<void> {
   await recordAudit(
     tx,
@@ -109,8 +114,49 @@ async function auditEdit(
       field,
       oldValue: change.old,
       newValue: change.new,
+      reason: reason ?? null,
     })),
   );
+}
+
+/** Fields of update-shipment whose change re-evaluates the alarms (regulated: reason for change). */
+const THRESHOLD_FIELDS = new Set([
+  'high_threshold',
+  'low_threshold',
+  'num_consecutive_excursions',
+  'cumulative_high_threshold',
+  'cumulative_low_threshold',
+  'cumulative_duration_high',
+  'cumulative_duration_low',
+]);
+const LOCATION_FIELDS = new Set(['shipper_name_address_id', 'receiver_name_address_id']);
+
+/**
+ * A person's regulated change of a record (thresholds, product, trip times,
+ * origin or destination; domain rules §2): when the record has any alarm, a
+ * reason for change is required (400 REASON_REQUIRED naming `reason`). The
+ * change closes alarms only when signed (recomputeRecord checks).
+ */
+async function regulatedChange(
+  tx: Db,
+  ctx: IngestContext,
+  record: RecordRow,
+  cause: AlarmChange['cause'],
+  reason: string | undefined,
+  clientType: string | undefined,
+): Promise<AlarmChange> {
+  if (reason === undefined && (await repo.recordHasAlarms(tx, record.organizationId, record.id))) {
+    const message = 'A reason for change is required: this record has alarms';
+    throw new AppError('REASON_REQUIRED', message, { reason: message });
+  }
+  const actor = actorOf(ctx.principal, clientType);
+  return {
+    cause,
+    actor: { ...actor, userId: ctx.principal.user.id },
+    reason: reason ?? null,
+    requestId: ctx.requestId ?? null,
+    signature: ctx.signature ?? null,
+  };
 }
 
 interface Caller {
@@ -1184,8 +1230,33 @@ export async function xt1UpdateShipment(
       mobileAppVersion: body.mobile_app_version,
       changes,
     });
-    await auditEdit(tx, ctx, updated, 'record.shipment.update', changes, body.mobile_device_type);
-    await recomputeRecord(tx, updated, { now, jobs: caller.jobs });
+    const fields = Object.keys(changes);
+    const cause: AlarmChange['cause'] | null = fields.includes('product_designation')
+      ? 'PRODUCT_CHANGE'
+      : fields.some((f) => THRESHOLD_FIELDS.has(f))
+        ? 'THRESHOLD_CHANGE'
+        : fields.some((f) => LOCATION_FIELDS.has(f))
+          ? 'LOCATION_CHANGE'
+          : null;
+    const change =
+      cause === null
+        ? undefined
+        : await regulatedChange(tx, ctx, updated, cause, body.reason, body.mobile_device_type);
+    await auditEdit(
+      tx,
+      ctx,
+      updated,
+      'record.shipment.update',
+      changes,
+      body.mobile_device_type,
+      change?.reason,
+    );
+    await recomputeRecord(tx, updated, {
+      now,
+      jobs: caller.jobs,
+      requestId: ctx.requestId ?? null,
+      ...(change ? { change } : {}),
+    });
     return reply;
   });
 }
@@ -1250,8 +1321,14 @@ export async function xt1TripEdit(
       reply,
       changes,
     });
-    await auditEdit(tx, ctx, updated, 'record.trip.update', changes);
-    await recomputeRecord(tx, updated, { now, jobs: caller.jobs });
+    const change = await regulatedChange(tx, ctx, updated, 'TRIP_EDIT', body.reason, undefined);
+    await auditEdit(tx, ctx, updated, 'record.trip.update', changes, undefined, change.reason);
+    await recomputeRecord(tx, updated, {
+      now,
+      jobs: caller.jobs,
+      requestId: ctx.requestId ?? null,
+      change,
+    });
     return reply;
   });
 }
@@ -1784,4 +1861,81 @@ export async function reevaluateRecord(
 /** Display name of a record action type (`action_type_display`). */
 export function actionTypeDisplay(type: string): string {
   return (RECORD_ACTION_TYPES as Record<string, string>)[type] ?? type;
+}
+
+/**
+ * A geo-fence change (or the move of travel location `locationId`), made now
+ * by a person: the trips of the active records it reaches are evaluated again
+ * at once, in the caller's transaction, from the new settings (records keep
+ * the inputs their trip is detected from, so nothing changes later as a side
+ * effect; stopped records keep theirs). When any of them has alarms a reason
+ * for change is required; alarms it closes need the signature. Each trip that
+ * moves is audited (`record.trip.update`, with the reason). Answers the number
+ * of records evaluated.
+ */
+export async function reevaluateTrips(
+  tx: Db,
+  ctx: {
+    principal: Principal;
+    organizationId: string;
+    jobs: AlarmEventSender | null;
+    requestId: string;
+    reason: string | undefined;
+    signature: ChangeSignature | null;
+  },
+  which: { locationId?: number },
+): Promise<number> {
+  const affected = await repo.findTripAffectedRecords(tx, ctx.organizationId, which.locationId);
+  if (affected.length === 0) return 0;
+  if (ctx.reason === undefined && affected.some((r) => r.hasAlarms)) {
+    const n = affected.filter((r) => r.hasAlarms).length;
+    const message = `A reason for change is required: this change re-evaluates ${n} record${n === 1 ? '' : 's'} with alarms`;
+    throw new AppError('REASON_REQUIRED', message, { reason: message });
+  }
+  const actor = actorOf(ctx.principal);
+  const change: AlarmChange = {
+    cause: which.locationId === undefined ? 'GEO_FENCE_CHANGE' : 'LOCATION_CHANGE',
+    actor: { ...actor, userId: ctx.principal.user.id },
+    reason: ctx.reason ?? null,
+    requestId: ctx.requestId,
+    signature: ctx.signature,
+  };
+  const now = new Date();
+  const iso = (d: Date | null) => d?.toISOString() ?? null;
+  for (const { id, tagId } of affected) {
+    await repo.lockTagForRecord(tx, tagId);
+    const record = await repo.lockRecord(tx, ctx.organizationId, id);
+    if (!record) continue;
+    // Inputs taken again from the settings as they are now.
+    const { record: after } = await recomputeRecord(
+      tx,
+      { ...record, tripInputs: null },
+      { now, jobs: ctx.jobs, requestId: ctx.requestId, change },
+    );
+    const changes: Record<string, { old: unknown; new: unknown }> = {};
+    if (iso(record.tripBeginTime) !== iso(after.tripBeginTime)) {
+      changes.begin_time = { old: iso(record.tripBeginTime), new: iso(after.tripBeginTime) };
+    }
+    if (iso(record.tripEndTime) !== iso(after.tripEndTime)) {
+      changes.end_time = { old: iso(record.tripEndTime), new: iso(after.tripEndTime) };
+    }
+    if (record.tripStatus !== after.tripStatus) {
+      changes.trip_status = { old: record.tripStatus, new: after.tripStatus };
+    }
+    await recordAudit(
+      tx,
+      { organizationId: ctx.organizationId, actor, requestId: ctx.requestId },
+      Object.entries(changes).map(([field, c]) => ({
+        action: 'record.trip.update',
+        entityType: 'record',
+        entityId: id,
+        recordId: id,
+        field,
+        oldValue: c.old,
+        newValue: c.new,
+        reason: change.reason,
+      })),
+    );
+  }
+  return affected.length;
 }

@@ -1,4 +1,4 @@
-import { asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/helpers';
 import {
@@ -184,13 +184,13 @@ describe('combined reads and queued writes of an upload', () => {
     expect(await recordOf(t.db, recordId)).toEqual(before);
     expect(await alarmsOf(t.db, recordId)).toEqual(alarmsBefore);
 
-    // The combined read maps rows as Drizzle's own queries do.
+    // The combined read maps rows as Drizzle's own queries do (open alarms only).
     const state = await t.db.transaction((tx) => repo.loadRecordState(tx, Number(recordId)));
     expect(state.alarms).toEqual(
       await t.db
         .select()
         .from(alarms)
-        .where(eq(alarms.recordId, Number(recordId)))
+        .where(and(eq(alarms.recordId, Number(recordId)), eq(alarms.state, 'OPEN')))
         .orderBy(asc(alarms.id)),
     );
     const samples = await t.db

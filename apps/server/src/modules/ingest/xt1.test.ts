@@ -1,7 +1,7 @@
 import { meanKineticTemperature } from '@coldtrace/domain';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/helpers';
+import { createTestApp, TEST_PASSWORD, type TestApp } from '../../../test/helpers';
 import {
   alarmsOf,
   countRows,
@@ -130,7 +130,7 @@ describe('xt1 uploads and actions', () => {
       degreeMinutes: 3,
       highestRecordedTemperature: 9,
       numberOfPoints: 3,
-      resolved: false,
+      state: 'OPEN',
     });
     expect(alarms[0]!.startTime?.toISOString()).toBe(iso(start + 120));
 
@@ -176,19 +176,22 @@ describe('xt1 uploads and actions', () => {
       receiverLocationId: Number(destination),
     });
 
-    // A threshold edit: the high alarm no longer holds (kept, resolved).
+    // A threshold edit: the high alarm no longer holds (kept, closed; reason and signature).
     const updated = await client.post(`${XT1}update-shipment-action/`, {
       record_id: ref.record_id,
       high_threshold: 9.5,
       secondary_reference: 'LOT-7',
       timestamp: iso(start + 10 * 60),
+      reason: 'Stability data allows 9.5 °C',
+      password: TEST_PASSWORD,
+      meaning: 'APPROVED',
     });
     expect(updated.statusCode, updated.body).toBe(200);
     expect(updated.json()).toEqual(ref);
     alarms = await alarmsOf(t.db, record.id);
-    expect(alarms.map((a) => [a.aboveOrBelow, a.firstPointIdx, a.resolved])).toEqual([
-      ['ABOVE', 2, true],
-      ['BELOW', 6, false],
+    expect(alarms.map((a) => [a.aboveOrBelow, a.firstPointIdx, a.state])).toEqual([
+      ['ABOVE', 2, 'CLOSED'],
+      ['BELOW', 6, 'OPEN'],
     ]);
     const [update] = await t.db
       .select()
@@ -206,6 +209,9 @@ describe('xt1 uploads and actions', () => {
       begin_time: iso(start),
       end_time: iso(start + 3 * 60),
       timestamp: iso(start + 11 * 60),
+      reason: 'Loaded at 0:00, delivered at 0:03',
+      password: TEST_PASSWORD,
+      meaning: 'APPROVED',
     });
     expect(trip.statusCode, trip.body).toBe(200);
     expect(trip.json()).toEqual({
@@ -217,15 +223,34 @@ describe('xt1 uploads and actions', () => {
     record = await recordOf(t.db, ref.record_id);
     expect(record).toMatchObject({ tripManual: true, tripStatus: 'ARRIVED', status: 'OK' });
     alarms = await alarmsOf(t.db, record.id);
-    expect(alarms.every((a) => a.resolved)).toBe(true);
+    expect(alarms.every((a) => a.state === 'CLOSED')).toBe(true);
 
-    // Clearing the end: in transit again, the window runs to the last point.
-    const reopened = await client.post(`${XT1}records/trips/`, {
+    // Clearing the end: in transit again, the window runs to the last point. The record has
+    // alarms: without a reason for change nothing is stored.
+    const unreasoned = await client.post(`${XT1}records/trips/`, {
       record_id: ref.record_id,
       end_time: null,
     });
+    expect(unreasoned.statusCode).toBe(400);
+    expect(unreasoned.json()).toMatchObject({
+      code: 'REASON_REQUIRED',
+      fields: { reason: expect.any(String) },
+    });
+    expect((await recordOf(t.db, ref.record_id)).tripStatus).toBe('ARRIVED');
+    const reopened = await client.post(`${XT1}records/trips/`, {
+      record_id: ref.record_id,
+      end_time: null,
+      reason: 'Delivery not confirmed yet',
+    });
     expect(reopened.json().trip_status).toBe('IN_TRANSIT');
     expect((await recordOf(t.db, ref.record_id)).status).toBe('Alarm');
+    // The low excursion holds again: a new alarm beside the closed one, which stays closed.
+    alarms = await alarmsOf(t.db, record.id);
+    expect(alarms.map((a) => [a.aboveOrBelow, a.firstPointIdx, a.state])).toEqual([
+      ['ABOVE', 2, 'CLOSED'],
+      ['BELOW', 6, 'CLOSED'],
+      ['BELOW', 6, 'OPEN'],
+    ]);
 
     // Stop.
     const stopped = await client.post(

@@ -1,5 +1,8 @@
+import type { TSignatureMeaning } from '@coldtrace/contract';
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../http/errors';
+import { printedName } from '../audit/audit';
+import { DEVICE_COOKIE } from '../auth/device-cookie';
 import type { Principal } from '../auth/principal';
 import { createPasswordGuard, throttledError } from '../auth/throttle';
 
@@ -37,4 +40,43 @@ export async function verifySignaturePassword(
       password: WRONG_SIGNATURE_PASSWORD,
     });
   }
+}
+
+/** A change's signature, verified: who signs and what it means. */
+export interface ChangeSignature {
+  printedName: string;
+  meaning: TSignatureMeaning;
+  clientType: string;
+}
+
+/**
+ * The signature sent with a change (reason for change, password, meaning;
+ * contract `changeReasonShape`), verified like an acknowledgement's: null when
+ * no password was sent; password and meaning go together (400 naming the one
+ * missing); a wrong password answers 400 naming `password`.
+ */
+export async function verifyChangeSignature(
+  app: FastifyInstance,
+  request: { ip: string; cookies: Record<string, string | undefined> },
+  principal: Principal,
+  body: { password?: string | undefined; meaning?: TSignatureMeaning | undefined },
+  clientType: string,
+): Promise<ChangeSignature | null> {
+  if (body.password === undefined && body.meaning === undefined) return null;
+  if (body.meaning === undefined) {
+    const reason = 'Choose what your signature means';
+    throw new AppError('VALIDATION_ERROR', reason, { meaning: reason });
+  }
+  if (body.password === undefined) {
+    const reason = 'Enter your password to sign';
+    throw new AppError('VALIDATION_ERROR', reason, { password: reason });
+  }
+  await verifySignaturePassword(
+    app,
+    principal,
+    body.password,
+    request.ip,
+    request.cookies[DEVICE_COOKIE],
+  );
+  return { printedName: printedName(principal.user), meaning: body.meaning, clientType };
 }

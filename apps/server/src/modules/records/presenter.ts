@@ -4,6 +4,8 @@ import {
   BATTERY_HEALTHS,
   CLIENT_TYPES,
   SIGNATURE_MEANINGS,
+  SIGNATURE_PURPOSES,
+  ALARM_CLOSE_CAUSES,
   type TAlarmSignature,
   MEMORY_HEALTHS,
   TAG_STATUSES,
@@ -333,6 +335,10 @@ export interface AlarmView {
   dismissedBy: string | null;
   /** The acknowledgement's electronic signature, when signed. */
   signature?: AlarmSignatureRow | null;
+  /** Who closed it (username; null: the system or not closed). */
+  closedBy?: string | null;
+  /** The signature of the change that closed it. */
+  closeSignature?: AlarmSignatureRow | null;
 }
 
 /** An acknowledgement's electronic signature as the contract answers it. */
@@ -344,19 +350,25 @@ export function presentSignature(s: AlarmSignatureRow): TAlarmSignature {
     meaning: member(SIGNATURE_MEANINGS, s.meaning) ?? 'REVIEWED',
     comment: s.comment,
     client_type: member(CLIENT_TYPES, s.clientType) ?? 'WEB',
+    purpose: member(SIGNATURE_PURPOSES, s.purpose) ?? 'ACKNOWLEDGE',
   };
 }
 
 /**
  * An alarm. Acknowledged alarms also carry who (username), when, the comment
- * and the client type; dismissed ones who and when (absent otherwise).
+ * and the client type; dismissed ones who, when and why; closed ones when,
+ * who (null: the system), the cause, the reason and the closing signature
+ * (absent otherwise).
  */
 export function presentAlarm({
   alarm: a,
   acknowledgedBy,
   dismissedBy,
   signature,
+  closedBy,
+  closeSignature,
 }: AlarmView): TExcursionAlarm {
+  const closed = a.state === 'CLOSED';
   return {
     id: String(a.id),
     record_id: String(a.recordId),
@@ -377,7 +389,17 @@ export function presentAlarm({
     acknowledged: a.acknowledged,
     dismissed: a.dismissed,
     kind: member(ALARM_KINDS, a.kind),
-    resolved: a.resolved,
+    state: closed ? 'CLOSED' : 'OPEN',
+    resolved: closed,
+    ...(closed
+      ? {
+          closed_at: iso(a.closedAt),
+          closed_by: closedBy ?? null,
+          close_cause: member(ALARM_CLOSE_CAUSES, a.closeCause) ?? 'UNRECORDED',
+          close_reason: a.closeReason,
+          ...(closeSignature ? { close_signature: presentSignature(closeSignature) } : {}),
+        }
+      : {}),
     ...(a.acknowledged
       ? {
           acknowledged_by: acknowledgedBy,
@@ -386,7 +408,13 @@ export function presentAlarm({
           acknowledge_client_type: member(CLIENT_TYPES, a.acknowledgeClientType) ?? null,
         }
       : {}),
-    ...(a.dismissed ? { dismissed_by: dismissedBy, dismissed_at: iso(a.dismissedAt) } : {}),
+    ...(a.dismissed
+      ? {
+          dismissed_by: dismissedBy,
+          dismissed_at: iso(a.dismissedAt),
+          dismiss_reason: a.dismissReason,
+        }
+      : {}),
     ...(signature ? { signature: presentSignature(signature) } : {}),
   };
 }

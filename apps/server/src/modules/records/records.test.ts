@@ -193,7 +193,10 @@ async function seed(t: TestApp, f: RecordFactories): Promise<World> {
     }),
     resolved: await f.alarm(r3, {
       firstPointIdx: 40,
-      resolved: true,
+      state: 'CLOSED',
+      closedAt: at('2025-04-02T08:00:00Z'),
+      closeCause: 'TRIP_WINDOW',
+      closeReason: 'Outside the trip window',
       startTime: at('2025-04-01T08:00:00Z'),
     }),
     cumulative: await f.alarm(r3, {
@@ -793,32 +796,44 @@ describe('record queries', () => {
       return ids(z.array(ZExcursionAlarm).parse(res.json())).sort();
     };
 
-    it('hides acknowledged, dismissed and resolved alarms unless asked', async () => {
+    it('lists closed alarms; hides acknowledged and dismissed ones unless asked', async () => {
       const a = w.alarmsR3;
       const r3 = `record_id=${w.r3.id}`;
-      expect(await alarmIds(`?${r3}`)).toEqual(ids([a.open, a.cumulative]).sort());
+      expect(await alarmIds(`?${r3}`)).toEqual(ids([a.open, a.cumulative, a.resolved]).sort());
+      expect(await alarmIds(`?${r3}&include_closed=false`)).toEqual(
+        ids([a.open, a.cumulative]).sort(),
+      );
       expect(await alarmIds(`?${r3}&include_acknowledged=true`)).toEqual(
-        ids([a.open, a.cumulative, a.acknowledged]).sort(),
+        ids([a.open, a.cumulative, a.resolved, a.acknowledged]).sort(),
       );
       expect(await alarmIds(`?${r3}&include_acknowledged=true&include_dismissed=1`)).toEqual(
-        ids([a.open, a.cumulative, a.acknowledged, a.dismissed]).sort(),
+        ids([a.open, a.cumulative, a.resolved, a.acknowledged, a.dismissed]).sort(),
       );
-      expect(
-        await alarmIds(
-          `?${r3}&include_acknowledged=true&include_dismissed=true&include_resolved=true`,
-        ),
-      ).toEqual(ids([a.open, a.cumulative, a.acknowledged, a.dismissed, a.resolved]).sort());
       // Without record_id: every alarm of the organization (r1's is dismissed).
-      expect(await alarmIds('')).toEqual(ids([a.open, a.cumulative]).sort());
-      expect((await alarmIds('?include_dismissed=true')).length).toBe(4);
+      expect(await alarmIds('')).toEqual(ids([a.open, a.cumulative, a.resolved]).sort());
+      expect((await alarmIds('?include_dismissed=true')).length).toBe(5);
     });
 
     it('answers each alarm with its kind, newest first', async () => {
       const res = await get(`${XT1}/alarms/?record_id=${w.r3.id}`);
       const body = z.array(ZExcursionAlarm).parse(res.json());
-      expect(body.map((x) => x.kind)).toEqual(['excursion', 'cumulative']);
+      expect(body.map((x) => [x.kind, x.state])).toEqual([
+        ['excursion', 'CLOSED'],
+        ['excursion', 'OPEN'],
+        ['cumulative', 'OPEN'],
+      ]);
+      // A closed alarm says when, who (the system here), the cause and the reason.
+      expect(body[0]).toMatchObject({
+        id: String(w.alarmsR3.resolved.id),
+        state: 'CLOSED',
+        resolved: true,
+        closed_by: null,
+        close_cause: 'TRIP_WINDOW',
+        close_reason: 'Outside the trip window',
+      });
+      expect(body[0]!.closed_at).toBe('2025-04-02T08:00:00.000Z');
       const open = w.alarmsR3.open;
-      expect(body[0]).toEqual({
+      expect(body[1]).toEqual({
         id: String(open.id),
         record_id: String(w.r3.id),
         tag_id: w.tagA2.id,
@@ -838,6 +853,7 @@ describe('record queries', () => {
         acknowledged: false,
         dismissed: false,
         kind: 'excursion',
+        state: 'OPEN',
         resolved: false,
       });
     });

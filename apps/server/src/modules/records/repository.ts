@@ -403,11 +403,15 @@ export interface AlarmQuery {
   recordId?: number;
   includeAcknowledged: boolean;
   includeDismissed: boolean;
-  includeResolved: boolean;
+  /** Also closed alarms. */
+  includeClosed: boolean;
 }
 
 const acknowledgedBy = alias(users, 'acknowledged_by');
 const dismissedBy = alias(users, 'dismissed_by');
+const closedBy = alias(users, 'closed_by');
+const ackSignature = alias(alarmSignatures, 'ack_signature');
+const closeSignature = alias(alarmSignatures, 'close_signature');
 
 /** Alarms with the usernames of who acknowledged and dismissed them (add `.where(...)`). */
 export function selectAlarmViews(db: Db) {
@@ -416,12 +420,22 @@ export function selectAlarmViews(db: Db) {
       alarm: alarms,
       acknowledgedBy: acknowledgedBy.username,
       dismissedBy: dismissedBy.username,
-      signature: alarmSignatures,
+      closedBy: closedBy.username,
+      signature: ackSignature,
+      closeSignature,
     })
     .from(alarms)
     .leftJoin(acknowledgedBy, eq(acknowledgedBy.id, alarms.acknowledgedByUserId))
     .leftJoin(dismissedBy, eq(dismissedBy.id, alarms.dismissedByUserId))
-    .leftJoin(alarmSignatures, eq(alarmSignatures.alarmId, alarms.id));
+    .leftJoin(closedBy, eq(closedBy.id, alarms.closedByUserId))
+    .leftJoin(
+      ackSignature,
+      and(eq(ackSignature.alarmId, alarms.id), eq(ackSignature.purpose, 'ACKNOWLEDGE')),
+    )
+    .leftJoin(
+      closeSignature,
+      and(eq(closeSignature.alarmId, alarms.id), eq(closeSignature.purpose, 'CLOSE')),
+    );
 }
 
 export async function listAlarms(db: Db, organizationId: string, q: AlarmQuery) {
@@ -432,7 +446,7 @@ export async function listAlarms(db: Db, organizationId: string, q: AlarmQuery) 
         q.recordId === undefined ? undefined : eq(alarms.recordId, q.recordId),
         q.includeAcknowledged ? undefined : eq(alarms.acknowledged, false),
         q.includeDismissed ? undefined : eq(alarms.dismissed, false),
-        q.includeResolved ? undefined : eq(alarms.resolved, false),
+        q.includeClosed ? undefined : eq(alarms.state, 'OPEN'),
       ),
     )
     .orderBy(sql`${alarms.startTime} DESC NULLS LAST`, desc(alarms.id));

@@ -238,7 +238,7 @@ export function createRecordsService(db: Database) {
         record_id?: string | undefined;
         include_acknowledged?: boolean | undefined;
         include_dismissed?: boolean | undefined;
-        include_resolved?: boolean | undefined;
+        include_closed?: boolean | undefined;
       },
     ) {
       const organizationId = organizationOf(principal);
@@ -251,7 +251,7 @@ export function createRecordsService(db: Database) {
         recordId,
         includeAcknowledged: q.include_acknowledged ?? false,
         includeDismissed: q.include_dismissed ?? false,
-        includeResolved: q.include_resolved ?? false,
+        includeClosed: q.include_closed ?? true,
       });
       return rows.map(presentAlarm);
     },
