@@ -36,3 +36,17 @@ LEFT JOIN "travel_locations" o ON o.id = x.shipper_location_id AND o.organizatio
 LEFT JOIN "travel_locations" d ON d.id = x.receiver_location_id AND d.organization_id = x.organization_id
 LEFT JOIN "organization_settings" s ON s.organization_id = x.organization_id
 WHERE r.id = x.id;
+--> statement-breakpoint
+-- A run ended by the tag's next run before that set its stop time: stopped when the
+-- next run (of the same tag, in the same organization) started.
+UPDATE "records" r SET "stop_time" = to_timestamp(n.next_start)
+FROM (
+  SELECT x.id, (
+    SELECT min(y.start_time_seconds) FROM "records" y
+    WHERE y.organization_id = x.organization_id AND y.tag_id = x.tag_id
+      AND y.start_time_seconds > x.start_time_seconds
+  ) AS next_start
+  FROM "records" x
+  WHERE NOT x.active AND x.stop_time IS NULL AND x.start_time_seconds IS NOT NULL
+) n
+WHERE r.id = n.id AND n.next_start IS NOT NULL;
