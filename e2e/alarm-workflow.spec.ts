@@ -190,7 +190,9 @@ test.describe('alarm workflow', () => {
       expect(text).toContain(`Temperature report: record ${recordId}`);
       // The signature: printed name, meaning and comment.
       expect(text).toMatch(/Approved/);
-      expect(text.replace(/\s+/g, ' ')).toContain(COMMENT);
+      // Read in reading order (not the page layout): a comment wrapped in its table cell reads whole.
+      const flow = execFileSync('pdftotext', ['-', '-'], { input: file }).toString();
+      expect(flow.replace(/\s+/g, ' ')).toContain(COMMENT);
       // The excursion above the high threshold, and the mean kinetic temperature of the summary.
       expect(text).toContain('High excursion');
       const mkt = /-?\d+\.\d/.exec(summaryMkt)![0];
