@@ -287,13 +287,13 @@ const entities: Record<string, EntityCase> = {
   ExcursionAlarm: {
     schema: ZExcursionAlarm,
     fields:
-      'id record_id tag_id created tag_serial_number above_or_below first_point_idx last_point_idx degree_minutes start_time end_time duration high_threshold low_threshold highest_recorded_temperature lowest_recorded_temperature acknowledged dismissed kind resolved acknowledged_by acknowledged_at acknowledge_comment acknowledge_client_type dismissed_by dismissed_at signature',
+      'id record_id tag_id created tag_serial_number above_or_below first_point_idx last_point_idx degree_minutes start_time end_time duration high_threshold low_threshold highest_recorded_temperature lowest_recorded_temperature acknowledged dismissed kind state resolved closed_at closed_by close_cause close_reason close_signature acknowledged_by acknowledged_at acknowledge_comment acknowledge_client_type dismissed_by dismissed_at dismiss_reason signature',
     required: [],
   },
   Notification: {
     schema: ZNotification,
     fields:
-      'id record_id tag_id created tag_serial_number above_or_below first_point_idx last_point_idx degree_minutes start_time end_time duration high_threshold low_threshold highest_recorded_temperature lowest_recorded_temperature acknowledged dismissed kind resolved acknowledged_by acknowledged_at acknowledge_comment acknowledge_client_type dismissed_by dismissed_at signature',
+      'id record_id tag_id created tag_serial_number above_or_below first_point_idx last_point_idx degree_minutes start_time end_time duration high_threshold low_threshold highest_recorded_temperature lowest_recorded_temperature acknowledged dismissed kind state resolved closed_at closed_by close_cause close_reason close_signature acknowledged_by acknowledged_at acknowledge_comment acknowledge_client_type dismissed_by dismissed_at dismiss_reason signature',
     required: [],
   },
   AcknowledgementRequest: {
