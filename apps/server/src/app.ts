@@ -11,6 +11,7 @@ import { registerOpenApi } from './http/openapi';
 import { securityHeaders } from './http/security-headers';
 import { registerWebApp } from './http/web-app';
 import { createJobQueue, poolOf } from './jobs/queue';
+import { registerWorkers } from './jobs/workers';
 import { alarmMailModule } from './modules/alarm-mail/routes';
 import { alarmsRoutes } from './modules/alarms/routes';
 import { auditRoutes } from './modules/audit/routes';
@@ -21,7 +22,6 @@ import { ingestRoutes } from './modules/ingest/routes';
 import { keysRoutes } from './modules/keys/routes';
 import { legalRoutes } from './modules/legal/routes';
 import { termsGate } from './modules/legal/terms-gate';
-import { mailModule } from './modules/mail/routes';
 import { notificationsRoutes } from './modules/notifications/routes';
 import { passwordRoutes } from './modules/password/routes';
 import { recordsRoutes } from './modules/records/routes';
@@ -54,8 +54,10 @@ export const coldtraceApp = fp<AppOptions>(
     app.decorate('passwords', createPasswordHasher(config.argon2));
     app.decorateRequest('principal', null);
     app.decorate('jobs', createJobQueue(poolOf(db), app.log, jobs));
-    // Workers start once every module has registered its own; they stop (finishing
-    // the jobs in hand) before the database pool closes.
+    // Every job's worker, from the job catalogue (`jobs/workers.ts`). Workers start
+    // when the app is ready; they stop (finishing the jobs in hand) before the
+    // database pool closes.
+    registerWorkers(app);
     app.addHook('onReady', async () => app.jobs.start());
     app.addHook('onClose', async () => app.jobs.stop());
 
@@ -87,7 +89,6 @@ export const coldtraceApp = fp<AppOptions>(
 
     await registerOpenApi(app);
     await app.register(termsGate);
-    await app.register(mailModule);
     await app.register(authRoutes);
     await app.register(legalRoutes);
     await app.register(passwordRoutes);

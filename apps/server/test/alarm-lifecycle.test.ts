@@ -3,7 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { auditEvents } from '../src/db/schema-audit';
-import { ALARM_RAISED_JOB } from '../src/modules/notifications';
+import { ALARM_RAISED_JOB } from '../src/jobs/catalogue';
 import { alarmSignatures } from '../src/db/schema-notifications';
 import { alarms } from '../src/db/schema-shipments';
 import { createTestApp, TEST_PASSWORD, type TestApp } from './helpers';

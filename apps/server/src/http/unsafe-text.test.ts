@@ -10,7 +10,7 @@ import {
   xt1Body,
   type DeviceUser,
 } from '../../test/shipment-factories';
-import { PASSWORD_RESET_JOB } from '../modules/password/service';
+import { PASSWORD_RESET_JOB } from '../jobs/catalogue';
 
 /**
  * Issue 10: a NUL character or a lone UTF-16 surrogate in any string of any

@@ -16,16 +16,14 @@ import {
   type DeviceUser,
 } from '../../../test/shipment-factories';
 import { eventually, startSmtpSink, type SmtpSink } from '../../../test/smtp-sink';
-import { MAIL_SEND_JOB } from '../mail/outbox';
 import { onAlarmRaisedEmail } from './hooks';
-import { TRIP_EVENT_JOB } from './trip-events';
+import { ALARM_RAISED_JOB, MAIL_SEND_JOB, TRIP_EVENT_JOB } from '../../jobs/catalogue';
 
 const XT1 = '/api/devices/xt1/';
 const SETTINGS = '/api/notifications/settings/';
 const RULES = '/api/notifications/rules/';
 const LOG = '/api/notifications/log/';
 /** The in-app helper's fan-out job, which hands raised alarms to the e-mails. */
-const ALARM_RAISED_JOB = 'alarm.raised';
 const HOUR = 3600;
 
 describe('alarm e-mails', () => {

@@ -1,3 +1,3 @@
-/** The alarm-mail module's entry for other modules: ingest announces trip changes, the alarm fan-out calls the hook. */
-export { announceTripChange } from './trip-events';
+/** The alarm-mail module's entry for other modules: the jobs' workers (`jobs/workers.ts`). */
 export { onAlarmRaisedEmail } from './hooks';
+export { tripEventWorker } from './worker';

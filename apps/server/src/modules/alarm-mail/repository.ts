@@ -321,17 +321,6 @@ export async function upsertEvent(db: Db, values: EventValues): Promise<AlarmMai
   return existing!;
 }
 
-/** Inserts the events whose key is new; answers their ids. */
-export async function insertEventsIfNew(db: Db, values: EventValues[]): Promise<number[]> {
-  if (values.length === 0) return [];
-  const rows = await db
-    .insert(alarmMailEvents)
-    .values(values)
-    .onConflictDoNothing({ target: [alarmMailEvents.organizationId, alarmMailEvents.eventKey] })
-    .returning({ id: alarmMailEvents.id });
-  return rows.map((r) => r.id);
-}
-
 /** Locks an event, waiting for another transaction that holds it. */
 export async function lockEvent(db: Db, id: number): Promise<AlarmMailEventRow | undefined> {
   const [row] = await db

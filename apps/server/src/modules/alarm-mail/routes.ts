@@ -14,12 +14,13 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { registerCall } from '../../http/register-call';
 import type { Principal } from '../auth/principal';
 import { createAlarmMailService, type CallContext } from './service';
-import { registerTripEventWorker } from './worker';
 
 /**
  * E-mail notifications (docs/decisions/alarm-mail.md): the calls (alarm
- * recipients, notification settings, rules and log) and the worker that
- * sends the Departure and Arrival e-mails (alarm e-mails: `hooks.ts`).
+ * recipients, notification settings, rules and log). The Departure and
+ * Arrival e-mails are sent by the `trip.event` worker (`worker.ts`), the alarm
+ * e-mails by the `alarm.raised` one (`hooks.ts`); both registered from
+ * `jobs/workers.ts`.
  */
 export async function alarmMailModule(app: FastifyInstance): Promise<void> {
   const service = createAlarmMailService(app.db);
@@ -66,6 +67,4 @@ export async function alarmMailModule(app: FastifyInstance): Promise<void> {
     void reply.header('x-total-count', String(total));
     return entries;
   });
-
-  registerTripEventWorker(app);
 }

@@ -24,7 +24,7 @@ import { actorOf, changedFields as auditChanges, recordAudit } from '../audit/au
 import type { Principal } from '../auth/principal';
 import { reevaluateTrips } from '../ingest';
 import type { ChangeSignature } from '../notifications';
-import type { AlarmEventSender } from '../notifications/events';
+import type { AlarmEventSender } from '../../jobs/catalogue';
 import {
   knownUnit,
   presentCarrier,

@@ -24,9 +24,12 @@ import {
 import type { Db } from '../../db/client';
 import type { AlarmRow, RecordRow, TripInputs } from '../../db/schema-shipments';
 import { AppError } from '../../http/errors';
-import { announceTripChange } from '../alarm-mail';
 import { recordAudit, SYSTEM_ACTOR, type AuditActor } from '../audit/audit';
-import { announceAlarmsRaised, type AlarmEventSender } from '../notifications/events';
+import {
+  publishAlarmsRaised,
+  publishTripChange,
+  type AlarmEventSender,
+} from '../../jobs/catalogue';
 import { assembleSeries } from '../series/series-store';
 import * as repo from './repository';
 import { WriteBatch } from './write-batch';
@@ -455,14 +458,14 @@ export async function recomputeRecord(
     at: now,
   });
   if (raised.length > 0 && options.jobs !== null) {
-    await announceAlarmsRaised(options.jobs, db, {
+    await publishAlarmsRaised(options.jobs, db, {
       organizationId: record.organizationId,
       recordId: record.id,
       alarmIds: raised,
     });
   }
   // Departed or arrived: the Departure / Arrival e-mails (`trip.event`, sent in this transaction).
-  if (options.jobs !== null) await announceTripChange(options.jobs, db, record, updated, now);
+  if (options.jobs !== null) await publishTripChange(options.jobs, db, record, updated, now);
   return {
     record: updated,
     alarmsInserted: plan.insert.length,

@@ -6,7 +6,8 @@ import { ConfigError, loadConfig } from '../../config';
 import { mailOutbox } from '../../db/schema-mail';
 import { createTestApp, uid, type TestApp } from '../../../test/helpers';
 import { eventually, freePort, startSmtpSink, type SmtpSink } from '../../../test/smtp-sink';
-import { MAIL_SEND_JOB, queueMail } from './outbox';
+import { MAIL_SEND_JOB } from '../../jobs/catalogue';
+import { queueMail } from './outbox';
 import { messageIdOf } from './worker';
 
 async function outboxRow(t: TestApp, subject: string) {

@@ -1,13 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/client';
 import { mailOutbox } from '../../db/schema-mail';
-
-/** The job that delivers one outbox row (job data: `{ outboxId }`). */
-export const MAIL_SEND_JOB = 'mail.send';
-
-export interface MailSendJob {
-  outboxId: string;
-}
+import { MAIL_SEND_JOB, publish } from '../../jobs/catalogue';
 
 export interface OutgoingMail {
   to: string[];
@@ -48,5 +42,5 @@ export async function queueMail(
     .returning({ id: mailOutbox.id });
   const row = rows[0];
   if (!row) return;
-  await app.jobs.send<MailSendJob>(MAIL_SEND_JOB, { outboxId: row.id }, { tx });
+  await publish(app.jobs, MAIL_SEND_JOB, { outboxId: row.id }, { tx });
 }

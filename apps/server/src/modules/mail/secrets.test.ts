@@ -5,9 +5,8 @@ import { loggerOptions } from '../../logger';
 import { createTestApp, uid, type TestApp } from '../../../test/helpers';
 import { startSmtpSink, type SmtpSink } from '../../../test/smtp-sink';
 import { lastMailTo } from '../../../test/mail-helpers';
-import { PASSWORD_RESET_JOB } from '../password/service';
 import { queueWelcomeMail } from '../password/welcome';
-import { MAIL_SEND_JOB } from './outbox';
+import { MAIL_SEND_JOB, PASSWORD_RESET_JOB } from '../../jobs/catalogue';
 import { REMOVED_LINK, withoutSecretLinks } from './secret-links';
 
 const LINK = /https?:\/\/\S+?\/(passwordreset|welcome)\/([^/\s"]+)\/([A-Za-z0-9_-]+)/;

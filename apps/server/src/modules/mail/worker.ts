@@ -2,11 +2,9 @@ import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import nodemailer, { type Transporter } from 'nodemailer';
 import { mailOutbox, type MailOutboxRow } from '../../db/schema-mail';
-import { MAIL_SEND_JOB, type MailSendJob } from './outbox';
+import { MAIL_RETRY_LIMIT, type JobData, type MAIL_SEND_JOB } from '../../jobs/catalogue';
+import type { JobContext } from '../../jobs/queue';
 import { withoutSecretLinks } from './secret-links';
-
-/** Attempts after the first failure; with the back-off this spans about a day. */
-export const MAIL_RETRY_LIMIT = 12;
 
 const LINK = /https?:\/\/\S+/g;
 
@@ -49,7 +47,7 @@ function withoutSecrets(row: MailOutboxRow): Pick<MailOutboxRow, 'text' | 'html'
 }
 
 /**
- * The `mail.send` worker. Each job delivers one outbox row: the row is locked
+ * The `mail.send` worker (settings in the job catalogue). Each job delivers one outbox row: the row is locked
  * (`FOR UPDATE SKIP LOCKED`) for the whole attempt, a row already sent is
  * skipped, and it is marked sent in the same transaction. A crash or an
  * unreachable SMTP server leaves the row queued and the job retries with
@@ -59,78 +57,69 @@ function withoutSecrets(row: MailOutboxRow): Pick<MailOutboxRow, 'text' | 'html'
  * nothing of the body is logged, and once the mail is delivered (or given up)
  * the stored body keeps no one-time link (`secret-links.ts`).
  */
-export function registerMailWorker(app: FastifyInstance): void {
-  const { smtpUrl, from, retryDelaySeconds } = app.config.mail;
+export function mailSendWorker(app: FastifyInstance) {
+  const { smtpUrl, from } = app.config.mail;
   const transport = smtpUrl ? smtpTransport(smtpUrl) : undefined;
   if (transport) app.addHook('onClose', async () => transport.close());
 
-  app.jobs.work<MailSendJob>(
-    MAIL_SEND_JOB,
-    async ({ outboxId }, job) => {
-      const failure = await app.db.transaction(async (tx) => {
-        const locked = await tx.execute<{ id: string }>(
-          sql`SELECT id FROM mail_outbox WHERE id = ${outboxId} FOR UPDATE SKIP LOCKED`,
-        );
-        // Gone, or another worker holds it (and will finish it).
-        if (locked.rows.length === 0) return undefined;
-        const [row] = await tx.select().from(mailOutbox).where(eq(mailOutbox.id, outboxId));
-        if (!row || row.status === 'sent' || row.status === 'logged') return undefined;
-        if (!transport) {
-          app.log.info(
-            {
-              mail: {
-                id: row.id,
-                to: row.to,
-                cc: row.cc,
-                subject: row.subject,
-                links: row.text.match(LINK) ?? [],
-              },
+  return async ({ outboxId }: JobData<typeof MAIL_SEND_JOB>, job: JobContext): Promise<void> => {
+    const failure = await app.db.transaction(async (tx) => {
+      const locked = await tx.execute<{ id: string }>(
+        sql`SELECT id FROM mail_outbox WHERE id = ${outboxId} FOR UPDATE SKIP LOCKED`,
+      );
+      // Gone, or another worker holds it (and will finish it).
+      if (locked.rows.length === 0) return undefined;
+      const [row] = await tx.select().from(mailOutbox).where(eq(mailOutbox.id, outboxId));
+      if (!row || row.status === 'sent' || row.status === 'logged') return undefined;
+      if (!transport) {
+        app.log.info(
+          {
+            mail: {
+              id: row.id,
+              to: row.to,
+              cc: row.cc,
+              subject: row.subject,
+              links: row.text.match(LINK) ?? [],
             },
-            'mail kept in the outbox (no SMTP_URL configured)',
-          );
-          await tx
-            .update(mailOutbox)
-            .set({ status: 'logged', attempts: row.attempts + 1, sentAt: new Date() })
-            .where(eq(mailOutbox.id, row.id));
-          return undefined;
-        }
-        try {
-          await transport.send(row, from);
-        } catch (err) {
-          const message = err instanceof Error ? err.message : String(err);
-          const final = job.retryCount >= MAIL_RETRY_LIMIT;
-          await tx
-            .update(mailOutbox)
-            .set({
-              attempts: row.attempts + 1,
-              lastError: message.slice(0, 1000),
-              status: final ? 'failed' : 'queued',
-              // Given up: the link will never be needed again.
-              ...(final ? withoutSecrets(row) : {}),
-            })
-            .where(eq(mailOutbox.id, row.id));
-          return new Error(`mail ${row.id} not delivered: ${message}`);
-        }
+          },
+          'mail kept in the outbox (no SMTP_URL configured)',
+        );
+        await tx
+          .update(mailOutbox)
+          .set({ status: 'logged', attempts: row.attempts + 1, sentAt: new Date() })
+          .where(eq(mailOutbox.id, row.id));
+        return undefined;
+      }
+      try {
+        await transport.send(row, from);
+      } catch (err) {
+        const message = err instanceof Error ? err.message : String(err);
+        const final = job.retryCount >= MAIL_RETRY_LIMIT;
         await tx
           .update(mailOutbox)
           .set({
-            status: 'sent',
             attempts: row.attempts + 1,
-            lastError: null,
-            sentAt: new Date(),
-            ...withoutSecrets(row),
+            lastError: message.slice(0, 1000),
+            status: final ? 'failed' : 'queued',
+            // Given up: the link will never be needed again.
+            ...(final ? withoutSecrets(row) : {}),
           })
           .where(eq(mailOutbox.id, row.id));
-        return undefined;
-      });
-      // Thrown after the commit, so the attempt and its error stay recorded.
-      if (failure) throw failure;
-    },
-    {
-      retryLimit: MAIL_RETRY_LIMIT,
-      retryDelay: retryDelaySeconds,
-      retryBackoff: true,
-      batchSize: 5,
-    },
-  );
+        return new Error(`mail ${row.id} not delivered: ${message}`);
+      }
+      await tx
+        .update(mailOutbox)
+        .set({
+          status: 'sent',
+          attempts: row.attempts + 1,
+          lastError: null,
+          sentAt: new Date(),
+          ...withoutSecrets(row),
+        })
+        .where(eq(mailOutbox.id, row.id));
+      return undefined;
+    });
+    // Thrown after the commit, so the attempt and its error stay recorded.
+    if (failure) throw failure;
+  };
 }

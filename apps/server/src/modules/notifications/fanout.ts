@@ -1,20 +1,16 @@
-import type { FastifyInstance } from 'fastify';
-import { onAlarmRaisedEmail } from '../alarm-mail/hooks';
-import { ALARM_RAISED_JOB, type AlarmRaisedEvent } from './events';
+import type { Db } from '../../db/client';
 import * as repo from './repository';
 
 /**
- * The `alarm.raised` worker: one bell notification per member of the
- * organization who may see records and receive notifications, then the alarm
- * e-mails (alarm-mail module), in one transaction. Idempotent: a notification
- * is unique per (user, alarm), so a job run again makes no second one; the
- * e-mail hook keeps its own marks.
+ * The bell's part of the `alarm.raised` job (composed with the alarm e-mails
+ * in `jobs/workers.ts`, in one transaction): one notification per member of
+ * the organization who may see records and receive notifications.
+ * Idempotent: a notification is unique per (user, alarm), so a job run again
+ * makes no second one.
  */
-export function registerAlarmFanout(app: FastifyInstance): void {
-  app.jobs.work<AlarmRaisedEvent>(ALARM_RAISED_JOB, async (event) => {
-    await app.db.transaction(async (tx) => {
-      await repo.createNotifications(tx, event);
-      await onAlarmRaisedEmail(app, tx, event);
-    });
-  });
+export async function notifyAlarmsRaised(
+  tx: Db,
+  event: { organizationId: string; recordId: number; alarmIds: readonly number[] },
+): Promise<void> {
+  await repo.createNotifications(tx, event);
 }

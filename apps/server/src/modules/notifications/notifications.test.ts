@@ -10,7 +10,7 @@ import {
   type TestOrg,
 } from '../../../test/helpers';
 import { iso, scannedShipment, xt1Body } from '../../../test/shipment-factories';
-import { ALARM_RAISED_JOB } from './events';
+import { ALARM_RAISED_JOB } from '../../jobs/catalogue';
 
 const XT1 = '/api/devices/xt1';
 const NOTIFICATIONS = `${XT1}/notifications/`;

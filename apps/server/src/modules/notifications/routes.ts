@@ -4,15 +4,12 @@ import { AppError } from '../../http/errors';
 import { registerCall } from '../../http/register-call';
 import { presentAlarm } from '../records/presenter';
 import { recordsByIds } from '../records/repository';
-import { registerAlarmFanout } from './fanout';
 import * as repo from './repository';
 
 const DEFAULT_PAGE_SIZE = 20;
 
-/** The bell: the alarm fan-out worker and GET notifications/ (docs/decisions/notifications.md). */
+/** The bell: GET notifications/ (docs/decisions/notifications.md); its `alarm.raised` worker is in `jobs/workers.ts`. */
 export async function notificationsRoutes(app: FastifyInstance): Promise<void> {
-  registerAlarmFanout(app);
-
   registerCall(app, xt1Notifications, async ({ query, reply, requirePrincipal }) => {
     const principal = requirePrincipal();
     if (principal.organizationId === null) {

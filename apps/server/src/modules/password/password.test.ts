@@ -4,10 +4,9 @@ import { sessions } from '../../db/schema';
 import { mailOutbox, passwordTokens } from '../../db/schema-mail';
 import { createTestApp, TEST_PASSWORD, uid, type TestApp } from '../../../test/helpers';
 import { lastMailTo } from '../../../test/mail-helpers';
-import { MAIL_SEND_JOB } from '../mail/outbox';
 import { generatePassword } from '../auth/passwords';
 import { passwordProblem } from './rules';
-import { PASSWORD_RESET_JOB } from './service';
+import { MAIL_SEND_JOB, PASSWORD_RESET_JOB } from '../../jobs/catalogue';
 import { queueWelcomeMail } from './welcome';
 
 const NEW_PASSWORD = 'a brand new passphrase 42';

@@ -8,15 +8,11 @@ import type { FastifyInstance } from 'fastify';
 import { registerCall } from '../../http/register-call';
 import { DEVICE_COOKIE, nextDeviceCookie, setDeviceCookie } from '../auth/device-cookie';
 import { presentUser } from '../auth/presenter';
-import { createPasswordService, PASSWORD_RESET_JOB, type ResetRequestJob } from './service';
+import { createPasswordService } from './service';
 
 /** Password reset and welcome links, and password change (issue 5). */
 export async function passwordRoutes(app: FastifyInstance): Promise<void> {
   const service = createPasswordService(app);
-
-  app.jobs.work<ResetRequestJob>(PASSWORD_RESET_JOB, async ({ email }, job) =>
-    service.sendResetMail(email, job.id),
-  );
 
   registerCall(app, authPasswordReset, async ({ body, request }) => {
     await service.requestReset(body.email, request.ip);

@@ -4,8 +4,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, TEST_PASSWORD, type TestApp } from '../../../test/helpers';
 import { eventually, startSmtpSink, type SmtpSink } from '../../../test/smtp-sink';
-import { MAIL_SEND_JOB } from '../mail/outbox';
-import { PASSWORD_RESET_JOB } from './service';
+import { MAIL_SEND_JOB, PASSWORD_RESET_JOB } from '../../jobs/catalogue';
 
 /** Security properties of the account flows, with mail delivered to a real SMTP server. */
 describe('account security', () => {

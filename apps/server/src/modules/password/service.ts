@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { UserRow } from '../../db/schema';
 import { AppError } from '../../http/errors';
+import { PASSWORD_RESET_JOB, publish } from '../../jobs/catalogue';
 import { isUuid } from '../../http/ids';
 import {
   clearAccountFailures,
@@ -24,12 +25,6 @@ import { passwordProblem } from './rules';
 import { revokeUserCredentials } from '../tokens/service';
 import { consumeToken, issueToken, revokeUserTokens, tokenIsValid } from './tokens';
 import { escapeHtml, htmlMail } from './welcome';
-
-export const PASSWORD_RESET_JOB = 'password.reset-request';
-
-export interface ResetRequestJob {
-  email: string;
-}
 
 const INVALID_LINK =
   'This link is invalid, has expired or was already used. Request a new password reset e-mail.';
@@ -99,14 +94,15 @@ export function createPasswordService(app: FastifyInstance) {
       }
       if (!decision.mail) return;
       // One pending request per address: repeated clicks do not queue a pile of e-mails.
-      await app.jobs.send<ResetRequestJob>(
+      await publish(
+        app.jobs,
         PASSWORD_RESET_JOB,
         { email: normalized },
         { singletonKey: `reset:${normalized}` },
       );
     },
 
-    /** The job: a known, unlocked user gets a fresh link (earlier links die); anyone else nothing. */
+    /** The `password.reset-request` job: a known, unlocked user gets a fresh link (earlier links die); anyone else nothing. */
     async sendResetMail(email: string, jobId: string): Promise<void> {
       const user = await repo.findUserByEmail(db, email);
       if (!user || user.isLocked) return;

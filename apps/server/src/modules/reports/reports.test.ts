@@ -9,7 +9,7 @@ import { createTestApp, type TestApp, type TestClient, type TestOrg } from '../.
 import { epoch, iso, serial, xt1Body } from '../../../test/shipment-factories';
 import { recordAudit } from '../audit/audit';
 import { contentDisposition, neutralise } from './report-model';
-import { REPORT_JOB } from './service';
+import { REPORT_JOB } from '../../jobs/catalogue';
 
 const XT1 = '/api/devices/xt1';
 

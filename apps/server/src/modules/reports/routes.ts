@@ -10,19 +10,16 @@ import {
 import type { FastifyInstance } from 'fastify';
 import { registerCall } from '../../http/register-call';
 import { contentDisposition } from './report-model';
-import { createReportsService, REPORT_JOB } from './service';
+import { createReportsService } from './service';
 
-/** Reports: POST generates (through the `report.generate` job), GET downloads (docs/decisions/reports.md). */
+/**
+ * Reports: POST generates (through the `report.generate` job, its worker in
+ * `worker.ts`), GET downloads (docs/decisions/reports.md).
+ */
 export async function reportsRoutes(app: FastifyInstance): Promise<void> {
   const service = createReportsService(app.db, app.jobs, app.log, {
     retentionHours: app.config.reportRetentionHours,
   });
-
-  app.jobs.work<{ reportId: string }>(
-    REPORT_JOB,
-    async ({ reportId }, job) => service.runJob(reportId, job.retryCount),
-    service.jobSettings,
-  );
 
   const calls = [
     ['pdf', xt1ReportPdfCreate, xt1ReportPdfGet],

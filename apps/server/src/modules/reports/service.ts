@@ -11,7 +11,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client';
 import { users, type UserRow } from '../../db/schema';
 import { AppError } from '../../http/errors';
-import type { JobQueue } from '../../jobs/queue';
+import { publish, REPORT_JOB, REPORT_RETRIES, type JobPublisher } from '../../jobs/catalogue';
 import { printedName } from '../audit/audit';
 import type { Principal } from '../auth/principal';
 import { createRecordsService } from '../records/service';
@@ -37,11 +37,8 @@ import { effectiveDisplayRule } from '../display-rules/service';
  * organization; another organization's record or report answers 404.
  */
 
-export const REPORT_JOB = 'report.generate';
 /** What a report prints for a value a data display rule hides. */
 const HIDDEN_VALUE = '(hidden)';
-/** Attempts after the first failure before the report is marked failed. */
-const REPORT_RETRIES = 2;
 const POLL_MS = 100;
 
 export const REPORT_CONTENT_TYPES: Record<TReportKind, string> = {
@@ -100,7 +97,7 @@ function timingOf(record: TRecord): ReportTiming | null {
 
 export function createReportsService(
   db: Database,
-  jobs: JobQueue,
+  jobs: JobPublisher,
   log: FastifyBaseLogger,
   options: { retentionHours: number },
 ) {
@@ -205,7 +202,7 @@ export function createReportsService(
           timeZone: settings.timeZone,
           createdByUserId: principal.user.id,
         });
-        await jobs.send(REPORT_JOB, { reportId: inserted.id }, { tx });
+        await publish(jobs, REPORT_JOB, { reportId: inserted.id }, { tx });
         return inserted;
       });
       await waitUntilSettled(row.id, waitMs);
@@ -236,7 +233,7 @@ export function createReportsService(
       return { fileName: report.fileName, contentType: REPORT_CONTENT_TYPES[kind], content };
     },
 
-    /** The job: render and store the file; nothing for a report already ready (idempotent). */
+    /** The `report.generate` job: render and store the file; nothing for a report already ready (idempotent). */
     async runJob(reportId: string, retryCount: number): Promise<void> {
       const report = await repo.findReportForJob(db, reportId);
       if (!report || report.status === 'ready') return;
@@ -263,8 +260,6 @@ export function createReportsService(
         throw error;
       }
     },
-
-    jobSettings: { retryLimit: REPORT_RETRIES, retryDelay: 5, expireInSeconds: 600 },
   };
 }
 

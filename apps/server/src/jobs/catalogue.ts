@@ -1,0 +1,147 @@
+import { z } from 'zod';
+import type { RuntimeConfig } from '../config';
+import type { Db } from '../db/client';
+import type { RecordRow } from '../db/schema-shipments';
+import type { JobQueue, QueueSettings, SendJobOptions } from './queue';
+
+/**
+ * The job catalogue: every background job's name, the Zod schema of its
+ * payload and its queue settings, in one place. Modules publish with
+ * `publish(jobs, name, payload, { tx })`, typed by this catalogue and checked
+ * against its schema; the worker of each job is registered at start from
+ * `workers.ts` (one handler per name, the type checker sees none is missing).
+ *
+ * This file imports no module: a module that raises an event (ingest:
+ * alarms raised, a trip departed or arrived) publishes it here and never
+ * imports the modules that react to it (notifications, alarm-mail).
+ */
+
+export const ALARM_RAISED_JOB = 'alarm.raised';
+export const TRIP_EVENT_JOB = 'trip.event';
+export const MAIL_SEND_JOB = 'mail.send';
+export const REPORT_JOB = 'report.generate';
+export const PASSWORD_RESET_JOB = 'password.reset-request';
+
+/** Attempts after the first failure of an e-mail; with the back-off this spans about a day. */
+export const MAIL_RETRY_LIMIT = 12;
+/** Attempts after the first failure before a report is marked failed. */
+export const REPORT_RETRIES = 2;
+
+const id = z.number().int().positive();
+
+const tripEvent = z.object({
+  organizationId: z.string(),
+  recordId: id,
+  notificationType: z.enum(['Departure', 'Arrival']),
+  /** When the trip began (Departure) or ended (Arrival), ISO 8601. */
+  occurredAt: z.iso.datetime(),
+});
+
+interface JobDefinition {
+  /** What the job does, for a reader of this table. */
+  does: string;
+  payload: z.ZodType<object>;
+  settings: (config: RuntimeConfig) => QueueSettings;
+  /** A cron expression (UTC): the job is also sent on this schedule (pg-boss `schedule`). */
+  cron?: string;
+}
+
+export const jobCatalogue = {
+  [ALARM_RAISED_JOB]: {
+    does: 'Alarms were raised on a record (ingest): the bell notifications, then the alarm e-mails',
+    payload: z.object({ organizationId: z.string(), recordId: id, alarmIds: z.array(id) }),
+    settings: () => ({}),
+  },
+  [TRIP_EVENT_JOB]: {
+    does: 'A record departed or arrived (ingest): the Departure or Arrival e-mails',
+    // `{ eventId }`: a job queued by an earlier release, its event already noted.
+    payload: z.union([tripEvent, z.object({ eventId: id })]),
+    settings: () => ({ retryLimit: 20, retryDelay: 5, retryBackoff: true }),
+  },
+  [MAIL_SEND_JOB]: {
+    does: 'Delivers one row of the mail outbox',
+    payload: z.object({ outboxId: z.string() }),
+    settings: (config) => ({
+      retryLimit: MAIL_RETRY_LIMIT,
+      retryDelay: config.mail.retryDelaySeconds,
+      retryBackoff: true,
+      batchSize: 5,
+    }),
+  },
+  [REPORT_JOB]: {
+    does: 'Renders and stores one requested report (PDF, CSV or XLSX)',
+    payload: z.object({ reportId: z.string() }),
+    settings: () => ({ retryLimit: REPORT_RETRIES, retryDelay: 5, expireInSeconds: 600 }),
+  },
+  [PASSWORD_RESET_JOB]: {
+    does: 'A password reset was asked for an address: mails a link if it is a known, unlocked user',
+    payload: z.object({ email: z.string() }),
+    settings: () => ({}),
+  },
+} as const satisfies Record<string, JobDefinition>;
+
+export type JobName = keyof typeof jobCatalogue;
+/** A job's payload as the worker receives it (parsed by its schema). */
+export type JobData<N extends JobName> = z.output<(typeof jobCatalogue)[N]['payload']>;
+/** A job's payload as it is published. */
+export type JobPayload<N extends JobName> = z.input<(typeof jobCatalogue)[N]['payload']>;
+
+export const jobNames = Object.keys(jobCatalogue) as JobName[];
+
+/** What publishing needs of the queue (`app.jobs`). */
+export type JobPublisher = Pick<JobQueue, 'send'>;
+/** Where raised alarms and trip changes are published; null: nobody is to be notified (demo seed). */
+export type AlarmEventSender = JobPublisher;
+
+/**
+ * Publishes a job of the catalogue, its payload checked against the job's
+ * schema. With `tx`, the job exists exactly when that transaction commits.
+ */
+export async function publish<N extends JobName>(
+  jobs: JobPublisher,
+  name: N,
+  payload: JobPayload<N>,
+  options: SendJobOptions = {},
+): Promise<string | null> {
+  const data = jobCatalogue[name].payload.parse(payload) as object;
+  return jobs.send(name, data, options);
+}
+
+export type AlarmRaisedEvent = JobPayload<typeof ALARM_RAISED_JOB>;
+
+/** Ingest, in the transaction that inserted the alarms: they were raised. */
+export async function publishAlarmsRaised(
+  jobs: JobPublisher,
+  tx: Db,
+  event: AlarmRaisedEvent,
+): Promise<void> {
+  await publish(jobs, ALARM_RAISED_JOB, event, { tx });
+}
+
+/**
+ * Ingest's recompute, in its transaction, with the record before and after:
+ * when the trip status moved forward (departed: NOT_DEPARTED to IN_TRANSIT or
+ * ARRIVED; arrived: to ARRIVED) it publishes a Departure and / or Arrival
+ * event. The alarm-mail worker notes each event once (keyed by the record and
+ * the trip time), so the same departure detected again sends nothing new.
+ */
+export async function publishTripChange(
+  jobs: JobPublisher,
+  tx: Db,
+  before: RecordRow,
+  after: RecordRow,
+  now: Date,
+): Promise<void> {
+  if (before.tripStatus === after.tripStatus) return;
+  const base = { organizationId: after.organizationId, recordId: after.id };
+  if (before.tripStatus === 'NOT_DEPARTED' && after.tripStatus !== 'NOT_DEPARTED') {
+    const at = after.tripBeginTime ?? now;
+    const event = { ...base, notificationType: 'Departure', occurredAt: at.toISOString() } as const;
+    await publish(jobs, TRIP_EVENT_JOB, event, { tx });
+  }
+  if (after.tripStatus === 'ARRIVED') {
+    const at = after.tripEndTime ?? now;
+    const event = { ...base, notificationType: 'Arrival', occurredAt: at.toISOString() } as const;
+    await publish(jobs, TRIP_EVENT_JOB, event, { tx });
+  }
+}

@@ -1,0 +1,52 @@
+import type { FastifyInstance } from 'fastify';
+import { onAlarmRaisedEmail, tripEventWorker } from '../modules/alarm-mail';
+import { mailSendWorker } from '../modules/mail/worker';
+import { notifyAlarmsRaised } from '../modules/notifications';
+import { passwordResetWorker } from '../modules/password/worker';
+import { reportWorker } from '../modules/reports/worker';
+import { jobCatalogue, jobNames, type JobData, type JobName } from './catalogue';
+import type { JobContext } from './queue';
+
+/**
+ * The worker of every job of the catalogue, registered at start (`app.ts`),
+ * before the queue starts. This table sits above the modules (it imports
+ * their workers); the catalogue it reads sits below them, so a module that
+ * publishes a job never imports the module that handles it.
+ */
+
+type WorkerFactory<N extends JobName> = (
+  app: FastifyInstance,
+) => (data: JobData<N>, job: JobContext) => Promise<void>;
+
+const workers: { [N in JobName]: WorkerFactory<N> } = {
+  /**
+   * One transaction: the bell notifications (notifications module), then the
+   * alarm e-mails (alarm-mail module). Both are idempotent (a notification is
+   * unique per user and alarm; each alarm is e-mailed by one event only).
+   */
+  'alarm.raised': (app) => async (event) => {
+    await app.db.transaction(async (tx) => {
+      await notifyAlarmsRaised(tx, event);
+      await onAlarmRaisedEmail(app, tx, event);
+    });
+  },
+  'trip.event': tripEventWorker,
+  'mail.send': mailSendWorker,
+  'report.generate': reportWorker,
+  'password.reset-request': passwordResetWorker,
+};
+
+/** Registers the catalogue's workers; each checks its payload against the job's schema. */
+export function registerWorkers(app: FastifyInstance): void {
+  for (const name of jobNames) register(app, name);
+}
+
+function register<N extends JobName>(app: FastifyInstance, name: N): void {
+  const handler = workers[name](app);
+  const { payload, settings } = jobCatalogue[name];
+  app.jobs.work<object>(
+    name,
+    async (data, job) => handler(payload.parse(data) as JobData<N>, job),
+    settings(app.config),
+  );
+}
