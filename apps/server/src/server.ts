@@ -8,7 +8,7 @@ import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from './db/embedde
 import { runMigrations, withStartupLock } from './db/migrate';
 import { applyGrants, roleProblems } from './db/roles';
 import { isDatabaseUnavailable } from './db/unavailable';
-import { ADMIN_USERNAME, seed } from './db/seed';
+import { ADMIN_USERNAME, seed } from './seed/seed';
 import { createLogger } from './logger';
 import { withSecretKey } from './secret-key';
 

@@ -15,8 +15,8 @@ import {
   tags,
   travelLocations,
 } from '../src/db/schema-shipments';
-import { DEMO_ORGANIZATIONS, seed, seedDemo } from '../src/db/seed';
-import { DEMO_RECORD_COUNT } from '../src/db/seed-demo';
+import { DEMO_ORGANIZATIONS, seed, seedDemo } from '../src/seed/seed';
+import { DEMO_RECORD_COUNT } from '../src/seed/seed-demo';
 import { readSeries } from '../src/modules/series/series-store';
 import { createTestApp, type TestApp } from './helpers';
 

@@ -8,7 +8,7 @@ import {
   termsOfService,
   users,
 } from '../src/db/schema';
-import { DEMO_ORGANIZATIONS, FIRST_ORGANIZATION, seed } from '../src/db/seed';
+import { DEMO_ORGANIZATIONS, FIRST_ORGANIZATION, seed } from '../src/seed/seed';
 import { createTestApp, type TestApp } from './helpers';
 
 const quiet = { info: () => undefined };

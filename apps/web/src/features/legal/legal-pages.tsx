@@ -21,7 +21,7 @@ import { LegalDocument } from './components/legal-document';
 /**
  * The warranty (the footer's Warranty link), shown under terms of use that do
  * not state one themselves: terms published before the seeded terms gained
- * their Warranty section. Same words as that section (apps/server/src/db/seed.ts).
+ * their Warranty section. Same words as that section (apps/server/src/seed/seed.ts).
  */
 const WARRANTY_TEXT = `# Warranty
 

@@ -4,7 +4,7 @@ import { findActiveTerms } from '../modules/legal/repository';
 import { generatePassword, hashPassword } from '../modules/auth/passwords';
 import { passwordProblem } from '../modules/password/rules';
 import { createOrganization, ensureBuiltInRoles, setMembership } from '../modules/orgs/repository';
-import type { Database, Db } from './client';
+import type { Database, Db } from '../db/client';
 import { seedDemoRecords, type DemoRecordsResult } from './seed-demo';
 import {
   memberships,
@@ -13,7 +13,7 @@ import {
   termsOfService,
   tosAgreements,
   users,
-} from './schema';
+} from '../db/schema';
 
 /**
  * First-start data. Idempotent: safe on every start, and run under the

@@ -26,10 +26,10 @@ import {
 import type { Principal } from '../modules/auth/principal';
 import { createConfigurationService } from '../modules/configuration/service';
 import * as ingest from '../modules/ingest/service';
-import { createNotifications } from '../modules/notifications/repository';
-import type { Database } from './client';
-import type { UserRow } from './schema';
-import { alarms, tags } from './schema-shipments';
+import { notifyAlarmsRaised } from '../modules/notifications';
+import type { Database } from '../db/client';
+import type { UserRow } from '../db/schema';
+import { alarms, tags } from '../db/schema-shipments';
 
 /**
  * Demo records of the first start: the "Demo Organization" gets the demo
@@ -241,7 +241,7 @@ export async function seedDemoRecords(
     )
     .groupBy(alarms.recordId);
   for (const { recordId, ids } of open) {
-    await createNotifications(db, { organizationId, recordId, alarmIds: ids.map(Number) });
+    await notifyAlarmsRaised(db, { organizationId, recordId, alarmIds: ids.map(Number) });
   }
   return result;
 }
