@@ -1,0 +1,91 @@
+import { sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { recordActions, scans } from '../../db/schema-shipments';
+
+/**
+ * Scans and record actions of the ingest module: the upload stored under a
+ * key (a replay) and the rows an upload writes. Scoped by the organization.
+ */
+
+export interface StoredUpload {
+  kind: 'scan' | 'action';
+  recordId: number | null;
+  tagId: number;
+  tagSerialNumber: string;
+  reply: unknown;
+}
+
+/**
+ * The upload already stored under this key in the organization (a replay), if
+ * any: an action (with its stored reply) or a scan, in one round trip.
+ */
+export async function findUpload(
+  db: Db,
+  organizationId: string,
+  uploadKey: string,
+): Promise<StoredUpload | undefined> {
+  const result = await db.execute<UploadColumns>(
+    sql`select ${UPLOAD_COLUMNS} from (select 1) one
+        left join lateral (${uploadLookup(organizationId, uploadKey)}) u on true`,
+  );
+  return storedUploadOf(result.rows[0]);
+}
+
+/** The stored upload as `u_*` columns (see {@link uploadLookup}). */
+export interface UploadColumns extends Record<string, unknown> {
+  u_kind: 'scan' | 'action' | null;
+  u_record_id: string | number | null;
+  u_tag_id: string | number | null;
+  u_tag_serial_number: string | null;
+  u_reply: unknown;
+}
+
+export const UPLOAD_COLUMNS = sql`u.kind as u_kind, u.record_id as u_record_id, u.tag_id as u_tag_id,
+  u.tag_serial_number as u_tag_serial_number, u.reply as u_reply`;
+
+/** The action or scan stored under the key, at most one row (`left join lateral (...) u on true`). */
+export function uploadLookup(organizationId: string, uploadKey: string | null): SQL {
+  if (uploadKey === null) {
+    return sql`select null::text as kind, null::bigint as record_id, null::bigint as tag_id,
+      null::text as tag_serial_number, null::jsonb as reply where false`;
+  }
+  return sql`
+    (select 'action' as kind, record_id, tag_id, tag_serial_number, reply
+       from ${recordActions}
+      where organization_id = ${organizationId} and upload_key = ${uploadKey}
+      limit 1)
+    union all
+    (select 'scan' as kind, record_id, tag_id, tag_serial_number, null::jsonb as reply
+       from ${scans}
+      where organization_id = ${organizationId} and upload_key = ${uploadKey}
+      limit 1)
+    limit 1`;
+}
+
+export function storedUploadOf(row: UploadColumns | undefined): StoredUpload | undefined {
+  if (!row || row.u_kind === null) return undefined;
+  return {
+    kind: row.u_kind,
+    recordId: row.u_record_id === null ? null : Number(row.u_record_id),
+    tagId: Number(row.u_tag_id),
+    tagSerialNumber: row.u_tag_serial_number!,
+    reply: row.u_kind === 'action' ? row.u_reply : null,
+  };
+}
+
+/** A scan row, as a statement for a write batch. */
+export function insertScanSql(db: Db, values: typeof scans.$inferInsert): SQL {
+  return db.insert(scans).values(values).getSQL();
+}
+
+/** {@link insertAction} as a statement for a write batch. */
+export function insertActionSql(db: Db, values: typeof recordActions.$inferInsert): SQL {
+  return db.insert(recordActions).values(values).getSQL();
+}
+
+export async function insertAction(
+  db: Db,
+  values: typeof recordActions.$inferInsert,
+): Promise<void> {
+  await db.insert(recordActions).values(values);
+}
