@@ -30,9 +30,12 @@ async function rules(api: APIRequestContext): Promise<{ rules: RuleView[] }> {
   return (await res.json()) as { rules: RuleView[] };
 }
 
-/** A record of 5, 8 and 6.25 °C (highest 8 °C: 46.40 °F with two decimals). */
+/**
+ * A record of 5, 8 and 6.25 °C (highest 8 °C: 46.40 °F with two decimals), scanned
+ * now: the newest record, so the home list shows it whatever the specs before made.
+ */
 async function createRecord(api: APIRequestContext): Promise<string> {
-  const start = Math.floor(Date.now() / 1000) - 3 * 3600;
+  const start = Math.floor(Date.now() / 1000) - 3 * INTERVAL;
   const common = xt1Upload(SERIAL, start, INTERVAL);
   const started = (await post(api, '/api/devices/xt1/start-action/', {
     ...common,
