@@ -5,7 +5,7 @@ import fp from 'fastify-plugin';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { fastifyTrustProxy, type RuntimeConfig } from './config';
 import type { Database } from './db/client';
-import './http/context';
+import './kernel/context';
 import { installErrorHandler, sendError, toAppError } from './http/errors';
 import { registerOpenApi } from './http/openapi';
 import { securityHeaders } from './http/security-headers';
@@ -17,6 +17,7 @@ import { alarmsRoutes } from './modules/alarms/routes';
 import { auditRoutes } from './modules/audit/routes';
 import { authRoutes } from './modules/auth/routes';
 import { createPasswordHasher } from './modules/auth/passwords';
+import { principalResolver } from './modules/auth/principal';
 import { configurationRoutes } from './modules/configuration/routes';
 import { ingestRoutes } from './modules/ingest/routes';
 import { keysRoutes } from './modules/keys/routes';
@@ -53,6 +54,8 @@ export const coldtraceApp = fp<AppOptions>(
     app.decorate('db', db);
     app.decorate('passwords', createPasswordHasher(config.argon2));
     app.decorateRequest('principal', null);
+    // Who is calling: the auth module answers, `registerCall` asks.
+    await app.register(principalResolver);
     app.decorate('jobs', createJobQueue(poolOf(db), app.log, jobs));
     // Every job's worker, from the job catalogue (`jobs/workers.ts`). Workers start
     // when the app is ready; they stop (finishing the jobs in hand) before the

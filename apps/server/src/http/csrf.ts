@@ -1,8 +1,8 @@
 import { CSRF_COOKIE, CSRF_HEADER } from '@coldtrace/contract';
 import type { FastifyRequest } from 'fastify';
 import type { Config } from '../config';
-import { constantTimeEqual, isTokenShaped } from '../modules/auth/cookies';
-import { AppError } from './errors';
+import { AppError } from '../kernel/errors';
+import { constantTimeEqual, isTokenShaped } from '../kernel/tokens';
 
 export const STATE_CHANGING_METHODS: ReadonlySet<string> = new Set([
   'POST',

@@ -1,6 +1,5 @@
 import {
   describeIssue,
-  ERROR_CODES,
   issuesToFields,
   type TErrorCode,
   type TErrorReply,
@@ -9,45 +8,16 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import { isDatabaseUnavailable } from '../db/unavailable';
+import { AppError, serviceUnavailable } from '../kernel/errors';
 
-/**
- * The one error catalogue of the server (architecture convention 3). Throw an
- * `AppError` anywhere below a route; the error handler turns it into a
- * `ZErrorReply` with the status the contract's `ERROR_CODES` gives its code.
- * 4xx replies say what and which field; 5xx replies never carry internals.
- */
-export class AppError extends Error {
-  readonly statusCode: number;
-
-  constructor(
-    readonly code: TErrorCode,
-    message: string,
-    readonly fields?: Record<string, string>,
-    readonly headers?: Record<string, string>,
-  ) {
-    super(message);
-    this.name = 'AppError';
-    this.statusCode = ERROR_CODES[code];
-  }
-}
-
-/** Seconds a client is told to wait (Retry-After) while the database is unreachable. */
-export const RETRY_AFTER_SECONDS = 5;
-
-/** 503 while the database is away: the server is up and recovers by itself. */
-export const serviceUnavailable = () =>
-  new AppError(
-    'SERVICE_UNAVAILABLE',
-    'The service is temporarily unavailable (its database cannot be reached). Try again shortly.',
-    undefined,
-    { 'retry-after': String(RETRY_AFTER_SECONDS) },
-  );
-
-export const notFound = (what: string) => new AppError('NOT_FOUND', `${what} not found`);
-
-/** A 400 `VALIDATION_ERROR` naming one field (checks the schema cannot express, e.g. a time zone). */
-export const invalidField = (field: string, reason: string) =>
-  new AppError('VALIDATION_ERROR', reason, { [field]: reason });
+export {
+  AppError,
+  forbidden,
+  invalidField,
+  notFound,
+  RETRY_AFTER_SECONDS,
+  serviceUnavailable,
+} from '../kernel/errors';
 
 export function sendError(reply: FastifyReply, error: AppError): FastifyReply {
   const body: TErrorReply = { code: error.code, message: error.message };

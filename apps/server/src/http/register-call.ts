@@ -9,10 +9,10 @@ import {
 } from '@coldtrace/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { presentsCredentials, resolvePrincipal, type Principal } from '../modules/auth/principal';
-import './context';
+import '../kernel/context';
+import { AppError } from '../kernel/errors';
+import type { Principal } from '../kernel/principal';
 import { checkCsrf, STATE_CHANGING_METHODS } from './csrf';
-import { AppError } from './errors';
 
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
 type ReplyOut<R> = R extends z.ZodType ? z.output<R> : void;
@@ -111,10 +111,15 @@ export function registerCall<C extends CallDef>(
     rejectUnsafeHeaders(request);
     rejectUnsafeText('query', request.query);
     rejectUnsafeText('path', request.params);
-    const principal = await resolvePrincipal(request);
+    // The auth module finds who is calling (`app.principals`); http only reads the result.
+    const principal = await app.principals.resolve(request);
     request.principal = principal;
     // Credentials given explicitly (token or API key) that do not authenticate: 401, not a CSRF 403.
-    if (principal === null && call.auth !== 'public' && presentsCredentials(request)) {
+    if (
+      principal === null &&
+      call.auth !== 'public' &&
+      app.principals.presentsCredentials(request)
+    ) {
       throw new AppError('UNAUTHENTICATED', 'Invalid, expired or revoked token or API key.');
     }
     if (

@@ -1,5 +1,6 @@
-import type { Db } from '../../db/client';
-import { auditEvents } from '../../db/schema-audit';
+import type { Db } from '../db/client';
+import { auditEvents } from '../db/schema-audit';
+import type { Principal } from './principal';
 
 /**
  * Writing the audit trail (domain rules section 6). Call `recordAudit` in the
@@ -49,8 +50,8 @@ export function printedName(user: {
 /** The actor of a request made by a signed-in principal. */
 export function actorOf(
   principal: {
-    user: { id: string; firstName: string; lastName: string; username: string; email: string };
-    kind: string;
+    user: Pick<Principal['user'], 'id' | 'firstName' | 'lastName' | 'username' | 'email'>;
+    kind: Principal['kind'];
   },
   clientType?: AuditClientType | string | null,
 ): AuditActor {

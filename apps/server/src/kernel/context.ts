@@ -1,23 +1,40 @@
 import type {} from '@fastify/cookie';
+import type { FastifyRequest } from 'fastify';
 import type { RuntimeConfig } from '../config';
 import type { Database } from '../db/client';
 import type { JobQueue } from '../jobs/queue';
-import type { PasswordHasher } from '../modules/auth/passwords';
-import type { Principal } from '../modules/auth/principal';
+import type { Principal } from './principal';
 
-/** What the app decorates Fastify with (set in `app.ts`). */
+/**
+ * Finds who makes a request. The auth module registers the one implementation
+ * (`app.principals`, `modules/auth/principal.ts`); `registerCall` asks it once
+ * per call, after rejecting unsafe header text and before the CSRF check.
+ */
+export interface PrincipalResolver {
+  /** Who makes the request (resolved once per request); null for an anonymous one. */
+  resolve(request: FastifyRequest): Promise<Principal | null>;
+  /** The request names a token or an API key itself (rather than relying on the session cookie). */
+  presentsCredentials(request: FastifyRequest): boolean;
+}
+
+/** Where a service call comes from: who, and the request id written with audit entries. */
+export interface RequestContext {
+  principal: Principal;
+  requestId: string;
+}
+
+/** What the app decorates Fastify with (set in `app.ts`; `passwords` in `modules/auth/passwords.ts`). */
 declare module 'fastify' {
   interface FastifyInstance {
     config: RuntimeConfig;
     db: Database;
-    passwords: PasswordHasher;
     /** The durable job queue; modules register workers with `jobs.work` while the app registers. */
     jobs: JobQueue;
+    /** Who is calling (registered by the auth module). */
+    principals: PrincipalResolver;
   }
   interface FastifyRequest {
     /** Who made the request; set by `registerCall` before the handler runs (null: anonymous). */
     principal: Principal | null;
   }
 }
-
-export {};

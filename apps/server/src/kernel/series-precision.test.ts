@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/helpers';
+import { createTestApp, type TestApp } from '../../test/helpers';
 import {
   deviceUser,
   epoch,
@@ -8,7 +8,7 @@ import {
   serial,
   xt1Body,
   type TokenClient,
-} from '../../../test/shipment-factories';
+} from '../../test/shipment-factories';
 import { STORED_DECIMALS, asFloat4Decimal, roundStored } from './series-store';
 
 /**

@@ -1,6 +1,6 @@
 import { mergeSlice, type SeriesValue } from '@coldtrace/domain';
 import { sql, type SQL } from 'drizzle-orm';
-import type { Db } from '../../db/client';
+import type { Db } from '../db/client';
 
 /**
  * The temperature series of a record, stored compactly (domain rules section 1):

@@ -12,8 +12,9 @@ import {
 } from '@coldtrace/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { registerCall } from '../../http/register-call';
-import type { Principal } from '../auth/principal';
-import { createAlarmMailService, type CallContext } from './service';
+import type { Principal } from '../../kernel/principal';
+import type { RequestContext } from '../../kernel/context';
+import { createAlarmMailService } from './service';
 
 /**
  * E-mail notifications (docs/decisions/alarm-mail.md): the calls (alarm
@@ -24,7 +25,7 @@ import { createAlarmMailService, type CallContext } from './service';
  */
 export async function alarmMailModule(app: FastifyInstance): Promise<void> {
   const service = createAlarmMailService(app.db);
-  const ctx = (request: FastifyRequest, principal: Principal): CallContext => ({
+  const ctx = (request: FastifyRequest, principal: Principal): RequestContext => ({
     principal,
     requestId: request.id,
   });

@@ -9,12 +9,13 @@ import type {
   TNotificationSettingCreate,
   TNotificationSettingUpdate,
 } from '@coldtrace/contract';
-import { DEFAULT_PAGE_SIZE } from '@coldtrace/contract';
 import type { Database, Db } from '../../db/client';
 import type { NotificationRuleRow, NotificationSettingRow } from '../../db/schema-alarm-mail';
-import { AppError } from '../../http/errors';
 import { actorOf, changedFields, recordAudit, type AuditContext } from '../audit/audit';
-import type { Principal } from '../auth/principal';
+import type { RequestContext } from '../../kernel/context';
+import { notFound } from '../../kernel/errors';
+import { pageOf } from '../../kernel/paging';
+import { organizationOf } from '../../kernel/principal';
 import { addressKey } from './compose';
 import { presentLogEntry, presentRule, presentSetting } from './presenter';
 import * as repo from './repository';
@@ -26,30 +27,13 @@ import * as repo from './repository';
  * the principal's organization; another organization's id answers 404.
  */
 
-export interface CallContext {
-  principal: Principal;
-  requestId: string;
-}
-
-function organizationOf(principal: Principal): string {
-  if (principal.organizationId === null) {
-    throw new AppError('FORBIDDEN', 'You are not a member of any organization.');
-  }
-  return principal.organizationId;
-}
-
-function auditContext(ctx: CallContext): AuditContext {
+function auditContext(ctx: RequestContext): AuditContext {
   return {
     organizationId: organizationOf(ctx.principal),
     actor: actorOf(ctx.principal),
     requestId: ctx.requestId,
   };
 }
-
-const notFoundField = (what: string, field: string) => {
-  const message = `${what} not found`;
-  return new AppError('NOT_FOUND', message, { [field]: message });
-};
 
 /** Trimmed addresses, repeats (ignoring case) dropped, first spelling kept. */
 export function uniqueAddresses(list: readonly string[]): string[] {
@@ -110,7 +94,7 @@ async function checkLocations(
   ] as const) {
     if (id === undefined || id === null) continue;
     if (!(await repo.locationsExist(db, organizationId, [id]))) {
-      throw notFoundField(`Travel location '${id}'`, field);
+      throw notFound(`Travel location '${id}'`, field);
     }
   }
 }
@@ -124,7 +108,7 @@ async function checkRuleUsers(
   const members = await repo.memberIds(db, organizationId, users);
   const missing = users.filter((id) => !members.has(id));
   if (missing.length > 0) {
-    throw notFoundField(`User ${missing.map((id) => `'${id}'`).join(', ')}`, 'users');
+    throw notFound(`User ${missing.map((id) => `'${id}'`).join(', ')}`, 'users');
   }
 }
 
@@ -169,7 +153,7 @@ const RULES: AuditedRows<NotificationRuleRow, TNotificationRule, repo.RuleValues
 function auditedWrites(db: Database) {
   return {
     async create<Row, View extends { id?: string | undefined }, Values>(
-      ctx: CallContext,
+      ctx: RequestContext,
       e: AuditedRows<Row, View, Values>,
       values: Values,
     ): Promise<View> {
@@ -189,7 +173,7 @@ function auditedWrites(db: Database) {
     },
 
     async update<Row, View extends Record<string, unknown>, Values>(
-      ctx: CallContext,
+      ctx: RequestContext,
       e: AuditedRows<Row, View, Values>,
       id: string,
       values: Partial<Values>,
@@ -197,7 +181,7 @@ function auditedWrites(db: Database) {
       const audit = auditContext(ctx);
       return db.transaction(async (tx) => {
         const before = await e.rows.find(tx, audit.organizationId, Number(id));
-        if (!before) throw notFoundField(`${e.what} '${id}'`, e.idField);
+        if (!before) throw notFound(`${e.what} '${id}'`, e.idField);
         const after = e.present(
           (await e.rows.update(tx, audit.organizationId, Number(id), values))!,
         );
@@ -215,14 +199,14 @@ function auditedWrites(db: Database) {
     },
 
     async delete<Row, View, Values>(
-      ctx: CallContext,
+      ctx: RequestContext,
       e: AuditedRows<Row, View, Values>,
       id: string,
     ): Promise<void> {
       const audit = auditContext(ctx);
       await db.transaction(async (tx) => {
         const before = await e.rows.find(tx, audit.organizationId, Number(id));
-        if (!before) throw notFoundField(`${e.what} '${id}'`, e.idField);
+        if (!before) throw notFound(`${e.what} '${id}'`, e.idField);
         await e.rows.delete(tx, audit.organizationId, Number(id));
         await recordAudit(tx, audit, [
           {
@@ -243,7 +227,7 @@ export function createAlarmMailService(db: Database) {
     // ------------------------------------------------------------ alarm recipients
 
     async setAlarmRecipients(
-      ctx: CallContext,
+      ctx: RequestContext,
       body: TAlarmRecipientsUpload,
     ): Promise<TAlarmRecipients> {
       const audit = auditContext(ctx);
@@ -254,7 +238,7 @@ export function createAlarmMailService(db: Database) {
           audit.organizationId,
           Number(body.record_id),
         );
-        if (!record) throw notFoundField(`Record '${body.record_id}'`, 'record_id');
+        if (!record) throw notFound(`Record '${body.record_id}'`, 'record_id');
         await repo.setAlarmRecipients(tx, record.id, recipients);
         await recordAudit(
           tx,
@@ -276,12 +260,12 @@ export function createAlarmMailService(db: Database) {
 
     // ------------------------------------------------------------ settings
 
-    async listSettings(ctx: CallContext): Promise<TNotificationSetting[]> {
+    async listSettings(ctx: RequestContext): Promise<TNotificationSetting[]> {
       return (await repo.listSettings(db, organizationOf(ctx.principal))).map(presentSetting);
     },
 
     async createSetting(
-      ctx: CallContext,
+      ctx: RequestContext,
       body: TNotificationSettingCreate,
     ): Promise<TNotificationSetting> {
       const values = settingValues(body, ctx.principal.user.id) as repo.SettingValues;
@@ -290,7 +274,7 @@ export function createAlarmMailService(db: Database) {
     },
 
     async updateSetting(
-      ctx: CallContext,
+      ctx: RequestContext,
       id: string,
       body: TNotificationSettingUpdate,
     ): Promise<TNotificationSetting> {
@@ -299,17 +283,20 @@ export function createAlarmMailService(db: Database) {
       return audited.update(ctx, SETTINGS, id, values);
     },
 
-    async deleteSetting(ctx: CallContext, id: string): Promise<void> {
+    async deleteSetting(ctx: RequestContext, id: string): Promise<void> {
       await audited.delete(ctx, SETTINGS, id);
     },
 
     // ------------------------------------------------------------ rules
 
-    async listRules(ctx: CallContext): Promise<TNotificationRule[]> {
+    async listRules(ctx: RequestContext): Promise<TNotificationRule[]> {
       return (await repo.listRules(db, organizationOf(ctx.principal))).map(presentRule);
     },
 
-    async createRule(ctx: CallContext, body: TNotificationRuleCreate): Promise<TNotificationRule> {
+    async createRule(
+      ctx: RequestContext,
+      body: TNotificationRuleCreate,
+    ): Promise<TNotificationRule> {
       const users = [...new Set(body.users)];
       await checkRuleUsers(db, organizationOf(ctx.principal), users);
       return audited.create(ctx, RULES, {
@@ -320,7 +307,7 @@ export function createAlarmMailService(db: Database) {
     },
 
     async updateRule(
-      ctx: CallContext,
+      ctx: RequestContext,
       id: string,
       body: TNotificationRuleUpdate,
     ): Promise<TNotificationRule> {
@@ -333,27 +320,26 @@ export function createAlarmMailService(db: Database) {
       });
     },
 
-    async deleteRule(ctx: CallContext, id: string): Promise<void> {
+    async deleteRule(ctx: RequestContext, id: string): Promise<void> {
       await audited.delete(ctx, RULES, id);
     },
 
     // ------------------------------------------------------------ log
 
     async listLog(
-      ctx: CallContext,
+      ctx: RequestContext,
       query: { page_number?: number; page_size?: number; record_id?: string },
     ): Promise<{ entries: TNotificationLogEntry[]; total: number }> {
       const organizationId = organizationOf(ctx.principal);
-      const size = query.page_size ?? DEFAULT_PAGE_SIZE;
-      const page = query.page_number ?? 1;
+      const page = pageOf(query);
       if (query.record_id !== undefined) {
         const record = await repo.findRecord(db, organizationId, Number(query.record_id));
-        if (!record) throw notFoundField(`Record '${query.record_id}'`, 'record_id');
+        if (!record) throw notFound(`Record '${query.record_id}'`, 'record_id');
       }
       const { rows, total } = await repo.listLog(db, organizationId, {
         ...(query.record_id !== undefined ? { recordId: Number(query.record_id) } : {}),
-        limit: size,
-        offset: (page - 1) * size,
+        limit: page.size,
+        offset: page.offset,
       });
       return { entries: rows.map(presentLogEntry), total };
     },

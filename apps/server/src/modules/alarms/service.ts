@@ -9,7 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Database } from '../../db/client';
 import { AppError } from '../../http/errors';
 import { actorOf, printedName, recordAudit } from '../audit/audit';
-import type { Principal } from '../auth/principal';
+import type { Principal } from '../../kernel/principal';
 import { recomputeRecord } from '../ingest';
 import * as notifications from '../notifications';
 import { presentAlarm } from '../records/presenter';

@@ -1,27 +1,12 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { CSRF_COOKIE, SESSION_COOKIE } from '@coldtrace/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
-/** 32 random bytes, base64url: the session token and the CSRF token. */
-export function newToken(): string {
-  return randomBytes(32).toString('base64url');
-}
-
-const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
-
-export function isTokenShaped(value: unknown): value is string {
-  return typeof value === 'string' && TOKEN_SHAPE.test(value);
-}
+export { constantTimeEqual, isTokenShaped, newToken } from '../../kernel/tokens';
 
 /** The session row id: sha256 of the token, so a database leak does not hand out sessions. */
 export function sessionIdOf(token: string): string {
   return createHash('sha256').update(token).digest('hex');
-}
-
-export function constantTimeEqual(a: string, b: string): boolean {
-  const ab = Buffer.from(a);
-  const bb = Buffer.from(b);
-  return ab.length === bb.length && timingSafeEqual(ab, bb);
 }
 
 /** Secure when the request came over https (x-forwarded-proto counts only with TRUST_PROXY). */

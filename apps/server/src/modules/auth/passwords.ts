@@ -26,6 +26,13 @@ export interface PasswordHasher {
   verifyNobody(password: string): Promise<false>;
 }
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Password hashing with the configured cost (decorated in `app.ts`). */
+    passwords: PasswordHasher;
+  }
+}
+
 export function createPasswordHasher(params: Argon2Params): PasswordHasher {
   let dummyHash: Promise<string> | undefined;
   const check = async (passwordHash: string, password: string) => {

@@ -1,33 +1,15 @@
 import { SESSION_COOKIE } from '@coldtrace/contract';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
 import type { Database } from '../../db/client';
-import type { UserRow } from '../../db/schema';
-import '../../http/context';
+import type { PrincipalResolver } from '../../kernel/context';
+import type { Principal } from '../../kernel/principal';
 import { isTokenShaped, sessionIdOf } from './cookies';
 import { apiKeyPrincipal } from '../keys/service';
 import { tokenPrincipal } from '../tokens/service';
 import * as repo from './repository';
 
-/**
- * Who makes a request: a session (cookie) or a user token
- * (`Authorization: Token ...`, kind `token`: the token's user and
- * organization, with the user's role there), or an API key
- * (`Authorization: Api-Key ...` or `X-Api-Key`, kind `api-key`: the key's
- * organization and permissions; `modules/keys`). Tokens and
- * keys skip the CSRF check because a browser never attaches them by itself.
- */
-export interface Principal {
-  kind: 'session' | 'token' | 'api-key';
-  user: UserRow;
-  /** The organization the request works in (the session organization); null when the user has none. */
-  organizationId: string | null;
-  /** Permission names held in that organization. */
-  permissions: readonly string[];
-  /** The session row id (sha256 of the cookie token) for kind `session`. */
-  sessionId: string | null;
-  /** The key's prefix for kind `api-key`. */
-  apiKeyPrefix?: string;
-}
+export type { Principal } from '../../kernel/principal';
 
 const cache = new WeakMap<FastifyRequest, Promise<Principal | null>>();
 
@@ -124,3 +106,15 @@ export function chooseSessionOrganization(
 ): repo.MembershipView | undefined {
   return memberships.find((m) => m.organizationId === lastSessionOrgId) ?? memberships[0];
 }
+
+/**
+ * The auth module's part of every call: `app.principals`, which `registerCall`
+ * asks who is calling (session cookie, user token or API key).
+ */
+export const principalResolver = fp(
+  async (app: FastifyInstance) => {
+    const resolver: PrincipalResolver = { resolve: resolvePrincipal, presentsCredentials };
+    app.decorate('principals', resolver);
+  },
+  { name: 'principal-resolver', fastify: '5.x' },
+);

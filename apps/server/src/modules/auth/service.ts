@@ -2,7 +2,8 @@ import type { RuntimeConfig } from '../../config';
 import type { Database, Db } from '../../db/client';
 import type { UserRow } from '../../db/schema';
 import { AppError, invalidField, notFound } from '../../http/errors';
-import { isUuid } from '../../http/ids';
+import { isUuid } from '../../kernel/ids';
+import { organizationOf } from '../../kernel/principal';
 import { actorOf, changedFields as auditChanges, recordAudit } from '../audit/audit';
 import { revokeUserTokens } from '../password/tokens';
 import { newToken, sessionIdOf } from './cookies';
@@ -212,10 +213,7 @@ export function createAuthService({ db, config, passwords }: AuthDeps) {
       principal: Principal,
       flags: { alarm_notify_my_scans: boolean; alarm_notify_any_scans: boolean },
     ) {
-      if (principal.organizationId === null) {
-        throw new AppError('BAD_REQUEST', 'The session has no organization.');
-      }
-      const organizationId = principal.organizationId;
+      const organizationId = organizationOf(principal);
       await db.transaction(async (tx) => {
         const current = (await repo.getOrgSettings(tx, principal.user.id)).find(
           (o) => o.organizationId === organizationId,

@@ -6,7 +6,7 @@ import type {
 import type { Database } from '../../db/client';
 import { AppError } from '../../http/errors';
 import { actorOf, printedName, recordAudit } from '../audit/audit';
-import type { Principal } from '../auth/principal';
+import type { Principal } from '../../kernel/principal';
 import { displaySettingsOf, organizationNameOf } from '../reports/service';
 import { renderCertificatePdf } from './certificate-pdf';
 import * as repo from './repository';

@@ -21,7 +21,8 @@ import {
 import type { Database, Db } from '../../db/client';
 import { AppError, notFound } from '../../http/errors';
 import { actorOf, changedFields as auditChanges, recordAudit } from '../audit/audit';
-import type { Principal } from '../auth/principal';
+import { parseRowId } from '../../kernel/ids';
+import { organizationOf, type Principal } from '../../kernel/principal';
 import { reevaluateTrips } from '../ingest';
 import type { ChangeSignature } from '../notifications';
 import type { AlarmEventSender } from '../../jobs/catalogue';
@@ -56,23 +57,6 @@ export interface ReasonedChange {
   requestId: string;
   reason: string | undefined;
   signature: ChangeSignature | null;
-}
-
-/** The organization the principal works in (a session's or a user token's). */
-function organizationOf(principal: Principal): string {
-  if (principal.organizationId === null) {
-    throw new AppError('BAD_REQUEST', 'The session has no organization.');
-  }
-  return principal.organizationId;
-}
-
-const ROW_ID = /^[1-9][0-9]{0,15}$/;
-
-/** A row id sent as a decimal string; anything else cannot name a row (404). */
-export function parseRowId(value: string): number | undefined {
-  if (!ROW_ID.test(value)) return undefined;
-  const id = Number(value);
-  return Number.isSafeInteger(id) ? id : undefined;
 }
 
 /** Field errors of checks Zod cannot express (cross-field, domain parsing); one 400 naming all. */

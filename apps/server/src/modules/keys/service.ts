@@ -10,9 +10,9 @@ import type { Database, Db } from '../../db/client';
 import { organizations, roles, users } from '../../db/schema';
 import { apiKeys, type ApiKeyRow } from '../../db/schema-access';
 import { AppError, invalidField, notFound } from '../../http/errors';
-import { isUuid } from '../../http/ids';
+import { isUuid } from '../../kernel/ids';
 import { constantTimeEqual } from '../auth/cookies';
-import type { Principal } from '../auth/principal';
+import { organizationOf, type Principal } from '../../kernel/principal';
 import { permissionsIn } from '../auth/repository';
 
 /**
@@ -42,20 +42,11 @@ const presentKey = (row: ApiKeyRow): TApiKey => ({
   created: row.created.toISOString(),
 });
 
-function sessionOrganization(principal: Principal): string {
-  if (principal.organizationId === null) {
-    throw new AppError('FORBIDDEN', 'You belong to no organization.');
-  }
-  return principal.organizationId;
-}
-
 export async function listKeys(db: Db, principal: Principal): Promise<TApiKey[]> {
   const rows = await db
     .select()
     .from(apiKeys)
-    .where(
-      and(eq(apiKeys.organizationId, sessionOrganization(principal)), isNull(apiKeys.revokedAt)),
-    )
+    .where(and(eq(apiKeys.organizationId, organizationOf(principal)), isNull(apiKeys.revokedAt)))
     .orderBy(apiKeys.created);
   return rows.map(presentKey);
 }
@@ -73,7 +64,7 @@ export async function generateKey(
   if (principal.kind !== 'session') {
     throw new AppError('FORBIDDEN', 'API keys are generated from a signed-in session.');
   }
-  const organizationId = sessionOrganization(principal);
+  const organizationId = organizationOf(principal);
   let permissionNames = [...principal.permissions];
   if (body.role_id !== undefined) {
     const [role] = isUuid(body.role_id)
@@ -108,7 +99,7 @@ export async function revokeKey(db: Db, principal: Principal, prefix: string): P
     .where(
       and(
         eq(apiKeys.prefix, prefix),
-        eq(apiKeys.organizationId, sessionOrganization(principal)),
+        eq(apiKeys.organizationId, organizationOf(principal)),
         isNull(apiKeys.revokedAt),
       ),
     )
@@ -154,7 +145,7 @@ export async function describeCredentials(
   db: Db,
   principal: Principal,
 ): Promise<TKeyAuthentication> {
-  const organizationId = sessionOrganization(principal);
+  const organizationId = organizationOf(principal);
   const [org] = await db
     .select({ id: organizations.id, name: organizations.name })
     .from(organizations)

@@ -7,9 +7,9 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { termsOfService } from '../../db/schema';
 import { AppError, notFound } from '../../http/errors';
-import { isUuid } from '../../http/ids';
+import { isUuid } from '../../kernel/ids';
 import { registerCall } from '../../http/register-call';
-import type { Principal } from '../auth/principal';
+import type { Principal } from '../../kernel/principal';
 import { agreeToTerms, findTermsById, publishPrivacyPolicy, publishTerms } from './repository';
 
 const presentTerms = (t: typeof termsOfService.$inferSelect): TTermsOfService => ({

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../http/errors';
 import { printedName } from '../audit/audit';
 import { DEVICE_COOKIE } from '../auth/device-cookie';
-import type { Principal } from '../auth/principal';
+import type { Principal } from '../../kernel/principal';
 import { createPasswordGuard, throttledError } from '../auth/throttle';
 
 /**

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { UserRow } from '../../db/schema';
 import { AppError } from '../../http/errors';
 import { PASSWORD_RESET_JOB, publish } from '../../jobs/catalogue';
-import { isUuid } from '../../http/ids';
+import { isUuid } from '../../kernel/ids';
 import {
   clearAccountFailures,
   failureStats,
@@ -11,7 +11,7 @@ import {
   recordAttempts,
   type AttemptKey,
 } from '../auth/repository';
-import type { Principal } from '../auth/principal';
+import type { Principal } from '../../kernel/principal';
 import {
   createPasswordGuard,
   FAILURE_MEMORY_MS,

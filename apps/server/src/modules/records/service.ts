@@ -1,5 +1,4 @@
 import {
-  DEFAULT_PAGE_SIZE,
   type TRecordLocations,
   type TTripTemperatures,
   type TTemperaturePoint,
@@ -7,8 +6,10 @@ import {
 import { effectiveInterval, pointTime } from '@coldtrace/domain';
 import type { Database } from '../../db/client';
 import type { RecordRow } from '../../db/schema-shipments';
-import { AppError, invalidField } from '../../http/errors';
-import type { Principal } from '../auth/principal';
+import { AppError, invalidField, notFound } from '../../kernel/errors';
+import { parseRowId } from '../../kernel/ids';
+import { pageOf, type Listed, type PageQuery } from '../../kernel/paging';
+import { organizationOf, type Principal } from '../../kernel/principal';
 import { readSeries } from '../series/series-store';
 import { DEFAULT_ORDER_BY, RECORD_FIELDS, TAG_FIELDS } from './fields';
 import { compileFilter, compileOrderBy } from './filter-sql';
@@ -35,41 +36,11 @@ import * as repo from './repository';
 /** Most words the search box may send. */
 export const MAX_SEARCH_WORDS = 20;
 
-function organizationOf(principal: Principal): string {
-  if (principal.organizationId === null) {
-    throw new AppError('FORBIDDEN', 'You are not a member of any organization.');
-  }
-  return principal.organizationId;
-}
-
-const ID_TEXT = /^\d{1,16}$/;
-
-/** A record id as stored, or null when the text cannot name one. */
-function recordIdOf(text: string): number | null {
-  if (!ID_TEXT.test(text)) return null;
-  const n = Number(text);
-  return Number.isSafeInteger(n) && n > 0 ? n : null;
-}
+export type { Listed } from '../../kernel/paging';
 
 function recordsNotFound(field: string, missing: readonly string[]): AppError {
   const names = missing.map((id) => `'${id}'`).join(', ');
-  const message = missing.length === 1 ? `Record ${names} not found` : `Records ${names} not found`;
-  return new AppError('NOT_FOUND', message, { [field]: message });
-}
-
-interface PageQuery {
-  page_number?: number | undefined;
-  page_size?: number | undefined;
-}
-
-const pageOf = (q: PageQuery): repo.Page => ({
-  number: q.page_number ?? 1,
-  size: q.page_size ?? DEFAULT_PAGE_SIZE,
-});
-
-export interface Listed<T> {
-  total: number;
-  items: T[];
+  return notFound(missing.length === 1 ? `Record ${names}` : `Records ${names}`, field);
 }
 
 export function createRecordsService(db: Database) {
@@ -108,8 +79,8 @@ export function createRecordsService(db: Database) {
     field: string,
   ): Promise<RecordRow[]> {
     const organizationId = organizationOf(principal);
-    const ids = texts.map(recordIdOf);
-    const malformed = texts.filter((_, i) => ids[i] === null);
+    const ids = texts.map(parseRowId);
+    const malformed = texts.filter((_, i) => ids[i] === undefined);
     if (malformed.length > 0) throw recordsNotFound(field, malformed);
     const rows = await repo.recordsByIds(db, organizationId, ids as number[]);
     const byId = new Map(rows.map((r) => [r.id, r]));
@@ -167,8 +138,8 @@ export function createRecordsService(db: Database) {
 
     async record(principal: Principal, recordIdText: string) {
       const organizationId = organizationOf(principal);
-      const id = recordIdOf(recordIdText);
-      const view = id === null ? undefined : await repo.findRecord(db, organizationId, id);
+      const id = parseRowId(recordIdText);
+      const view = id === undefined ? undefined : await repo.findRecord(db, organizationId, id);
       if (!view) throw recordsNotFound('record_id', [recordIdText]);
       return presentRecord(view);
     },

@@ -13,7 +13,7 @@ import { users, type UserRow } from '../../db/schema';
 import { AppError } from '../../http/errors';
 import { publish, REPORT_JOB, REPORT_RETRIES, type JobPublisher } from '../../jobs/catalogue';
 import { printedName } from '../audit/audit';
-import type { Principal } from '../auth/principal';
+import type { Principal } from '../../kernel/principal';
 import { createRecordsService } from '../records/service';
 import { readSeries } from '../series/series-store';
 import { renderCsv } from './render-csv';

@@ -3,9 +3,9 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Db } from '../../db/client';
 import type { TagRow } from '../../db/schema-shipments';
 import { notFound } from '../../http/errors';
-import { isUuid } from '../../http/ids';
+import { isUuid } from '../../kernel/ids';
 import { actorOf, recordAudit, type AuditEntry } from '../audit/audit';
-import type { Principal } from '../auth/principal';
+import type { Principal } from '../../kernel/principal';
 import { permissionsIn } from '../auth/repository';
 import * as repo from './repository';
 

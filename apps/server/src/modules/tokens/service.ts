@@ -3,7 +3,7 @@ import type { RuntimeConfig } from '../../config';
 import type { Db } from '../../db/client';
 import { AppError, invalidField, notFound } from '../../http/errors';
 import { isTokenShaped, newToken, sessionIdOf } from '../auth/cookies';
-import type { Principal } from '../auth/principal';
+import { organizationOf, type Principal } from '../../kernel/principal';
 import * as repo from './repository';
 
 /**
@@ -39,9 +39,7 @@ export async function issueToken(
       'Tokens are issued from a signed-in session, not with another token or key.',
     );
   }
-  if (principal.organizationId === null) {
-    throw new AppError('FORBIDDEN', 'You belong to no organization to issue a token for.');
-  }
+  const organizationId = organizationOf(principal);
   const days = body?.expiry_days ?? ttl.default;
   if (days > ttl.max) {
     throw invalidField('expiry_days', `A token may last at most ${ttl.max} days.`);
@@ -50,7 +48,7 @@ export async function issueToken(
   const expiry = new Date(now.getTime() + days * DAY_MS);
   const row = await repo.insertToken(db, {
     id: sessionIdOf(token),
-    organizationId: principal.organizationId,
+    organizationId,
     userId: principal.user.id,
     name: body?.name ?? '',
     created: now,

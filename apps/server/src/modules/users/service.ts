@@ -11,9 +11,9 @@ import { eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { users, type UserRow } from '../../db/schema';
 import { AppError, notFound } from '../../http/errors';
-import { isUuid } from '../../http/ids';
+import { isUuid } from '../../kernel/ids';
 import { actorOf, recordAudit, type AuditEntry } from '../audit/audit';
-import type { Principal } from '../auth/principal';
+import { organizationOf, type Principal } from '../../kernel/principal';
 import { permissionsIn } from '../auth/repository';
 import { createOrganization, setMembership } from '../orgs/repository';
 import { queueWelcomeMail } from '../password/welcome';
@@ -56,13 +56,6 @@ async function membershipIn(
   return found.membership;
 }
 
-function sessionOrganization(principal: Principal): string {
-  if (principal.organizationId === null) {
-    throw new AppError('FORBIDDEN', 'You belong to no organization.');
-  }
-  return principal.organizationId;
-}
-
 export function createUsersService(app: FastifyInstance) {
   const db = app.db;
   const audit = (request: FastifyRequest, principal: Principal, organizationId: string) => ({
@@ -77,7 +70,7 @@ export function createUsersService(app: FastifyInstance) {
     principal: Principal,
     userId: string,
   ) {
-    const organizationId = sessionOrganization(principal);
+    const organizationId = organizationOf(principal);
     const found = isUuid(userId) ? await repo.findMember(tx, organizationId, userId) : undefined;
     if (!found) throw notFound('User');
     if (found.user.id === principal.user.id) {
@@ -99,7 +92,7 @@ export function createUsersService(app: FastifyInstance) {
       }
       // A tenant's Manage Users lists its own members: the accounts of the server's
       // administrators show in the server-admin views (and to server administrators) only.
-      const rows = await repo.listUsers(db, serverAdmin ? null : sessionOrganization(principal), {
+      const rows = await repo.listUsers(db, serverAdmin ? null : organizationOf(principal), {
         serverAdmins: principal.user.isServerAdmin,
       });
       return rows.map((r) => presentUser(r.user, r.memberships));
@@ -263,7 +256,7 @@ export function createUsersService(app: FastifyInstance) {
     },
 
     async roles(principal: Principal): Promise<TRole[]> {
-      const rows = await repo.listRoles(db, sessionOrganization(principal));
+      const rows = await repo.listRoles(db, organizationOf(principal));
       return rows.map((r) => ({
         id: r.id,
         name: r.name,
