@@ -1,0 +1,272 @@
+import {
+  detectExcursions,
+  evaluationWindow,
+  pointTime,
+  reconcileAlarms,
+  wholeSeries,
+  type DetectedAlarm,
+  type Series,
+  type StoredAlarmLike,
+} from '@coldtrace/domain';
+import {
+  ALARM_CLOSE_CAUSE_LABELS,
+  type TAlarmCloseCause,
+  type TSignatureMeaning,
+} from '@coldtrace/contract';
+import type { Db } from '../../db/client';
+import type { AlarmRow, RecordRow } from '../../db/schema-shipments';
+import { AppError } from '../../http/errors';
+import { recordAudit, SYSTEM_ACTOR, type AuditActor } from '../audit/audit';
+import { asStoredTime, thresholdsOf, toDate, toSeconds } from './record-series';
+import type { EvaluatedTrip } from './reevaluate-trip';
+import * as repo from './repository';
+import type { WriteBatch } from './write-batch';
+
+/**
+ * The alarms of a record as the recomputation evaluates them: detected over
+ * the evaluation window, reconciled with the open ones (updated in place, new
+ * ones inserted, ones that stopped holding closed for good with cause, reason,
+ * who and when; never deleted, never reopened; acknowledgement and dismissal
+ * never touched), and the audit entries and signatures of raising and closing.
+ */
+
+/**
+ * A person's change that re-evaluates a record (thresholds, product, trip
+ * times, geo-fence, a travel location): it names the cause and carries the
+ * reason for change; alarms it closes are closed by that person, with that
+ * reason, and only when the change is signed (else SIGNATURE_REQUIRED and the
+ * transaction rolls back: nothing is stored).
+ */
+export interface AlarmChange {
+  cause: TAlarmCloseCause;
+  actor: AuditActor & { userId: string };
+  reason: string | null;
+  requestId?: string | null;
+  /** The change's signature (password verified by the caller); null: not signed. */
+  signature: { printedName: string; meaning: TSignatureMeaning; clientType: string } | null;
+}
+
+type StoredAlarm = StoredAlarmLike & { readonly row: AlarmRow };
+
+function storedAlarm(row: AlarmRow, series: Series, started: boolean): StoredAlarm {
+  const time = (value: Date | null, index: number) =>
+    value !== null
+      ? value.getTime() / 1000
+      : started
+        ? null
+        : asStoredTime(pointTime(series, index));
+  return {
+    row,
+    kind: row.kind,
+    above_or_below: row.aboveOrBelow,
+    first_point_idx: row.firstPointIdx,
+    last_point_idx: row.lastPointIdx,
+    start_time: time(row.startTime, row.firstPointIdx) ?? undefined,
+    end_time: time(row.endTime, row.lastPointIdx) ?? undefined,
+    duration: row.duration,
+    degree_minutes: row.degreeMinutes,
+    highest_recorded_temperature: row.highestRecordedTemperature ?? undefined,
+    lowest_recorded_temperature: row.lowestRecordedTemperature ?? undefined,
+    high_threshold: row.highThreshold,
+    low_threshold: row.lowThreshold,
+    threshold: (row.aboveOrBelow === 'ABOVE' ? row.highThreshold : row.lowThreshold) ?? undefined,
+    number_of_points: row.numberOfPoints,
+    resolved: row.state === 'CLOSED',
+  };
+}
+
+/** The evaluated columns of an alarm row. */
+function alarmColumns(alarm: DetectedAlarm, started: boolean) {
+  return {
+    lastPointIdx: alarm.last_point_idx,
+    degreeMinutes: alarm.degree_minutes,
+    startTime: started ? toDate(alarm.start_time) : null,
+    endTime: started ? toDate(alarm.end_time) : null,
+    duration: alarm.duration,
+    highThreshold: alarm.high_threshold,
+    lowThreshold: alarm.low_threshold,
+    highestRecordedTemperature: alarm.highest_recorded_temperature,
+    lowestRecordedTemperature: alarm.lowest_recorded_temperature,
+    numberOfPoints: alarm.number_of_points,
+  };
+}
+
+const utcMinute = (date: Date | null) =>
+  date === null ? null : `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+
+/** The system's explanation of an alarm it closed (no person's change). */
+function systemReason(cause: TAlarmCloseCause, begin: Date | null, end: Date | null): string {
+  if (cause === 'TRIP_WINDOW') {
+    const window =
+      begin === null
+        ? 'the trip has not begun'
+        : `the trip window is ${utcMinute(begin)} to ${utcMinute(end) ?? 'now (in transit)'}`;
+    return `The excursion lies outside the trip window: ${window}.`;
+  }
+  return 'The uploaded data no longer shows this excursion.';
+}
+
+/** What {@link evaluateAlarms} decided. */
+export interface EvaluatedAlarms {
+  /** New alarms, inserted by {@link insertAlarmsSql} with the last statement of the batch. */
+  insert: DetectedAlarm[];
+  updated: number;
+  /** The open alarms that stopped holding, closed (queued). */
+  closing: AlarmRow[];
+  cause: TAlarmCloseCause;
+  closeReason: string;
+  /** The alarms that hold (open), for the record's status. */
+  holding: { dismissed: boolean }[];
+}
+
+/**
+ * Step "alarms" of the recomputation: the excursions over the evaluation
+ * window (the trip window when the trip began) reconciled with the open
+ * alarms. Updates and closings are queued in `batch`; the new alarms are
+ * answered (their insert goes last: {@link insertAlarmsSql}). Alarms that
+ * stopped holding close for good: by the person whose signed change did it
+ * (unsigned: 400 SIGNATURE_REQUIRED, nothing stored), else by the system.
+ */
+export function evaluateAlarms(
+  db: Db,
+  batch: WriteBatch,
+  record: RecordRow,
+  input: {
+    series: Series;
+    started: boolean;
+    trip: EvaluatedTrip;
+    openAlarms: readonly AlarmRow[];
+    change: AlarmChange | undefined;
+    now: Date;
+  },
+): EvaluatedAlarms {
+  const { series, started, trip, change } = input;
+  const window =
+    started && series.temps.length > 0
+      ? evaluationWindow(series, { begin_time: trip.begin, end_time: trip.end })
+      : wholeSeries(series);
+  const detected = detectExcursions(series, thresholdsOf(record), window).map((alarm) => ({
+    ...alarm,
+    start_time: asStoredTime(alarm.start_time),
+    end_time: asStoredTime(alarm.end_time),
+  }));
+  const existing = input.openAlarms.map((row) => storedAlarm(row, series, started));
+  const plan = reconcileAlarms(existing, detected);
+  for (const update of plan.update) {
+    const next = update.next as unknown as DetectedAlarm;
+    batch.add(repo.updateAlarmSql(db, update.existing.row.id, alarmColumns(next, started)));
+  }
+  const closing = plan.resolved.map((alarm) => alarm.row);
+  if (closing.length > 0 && change !== undefined && change.signature === null) {
+    const n = closing.length;
+    const message = `This change closes ${n} alarm${n === 1 ? '' : 's'}: sign it with your password and its meaning`;
+    throw new AppError('SIGNATURE_REQUIRED', message, { password: message });
+  }
+  const tripMoved =
+    toSeconds(record.tripBeginTime) !== trip.begin || toSeconds(record.tripEndTime) !== trip.end;
+  const cause: TAlarmCloseCause = change?.cause ?? (tripMoved ? 'TRIP_WINDOW' : 'DATA_CHANGE');
+  const closeReason = change?.reason ?? systemReason(cause, toDate(trip.begin), toDate(trip.end));
+  const closed = repo.closeAlarmsSql(
+    db,
+    closing.map((row) => row.id),
+    {
+      closedAt: input.now,
+      closedByUserId: change?.actor.userId ?? null,
+      closeCause: cause,
+      closeReason,
+    },
+  );
+  if (closed) batch.add(closed);
+  const holding = [
+    ...plan.unchanged.map((a) => ({ dismissed: a.row.dismissed })),
+    ...plan.update.map((u) => ({ dismissed: u.existing.row.dismissed })),
+    ...plan.insert.map(() => ({ dismissed: false })),
+  ];
+  return { insert: plan.insert, updated: plan.update.length, closing, cause, closeReason, holding };
+}
+
+/** The insert of the new alarms (answering their ids); null: none. */
+export function insertAlarmsSql(
+  db: Db,
+  record: RecordRow,
+  alarms: readonly DetectedAlarm[],
+  started: boolean,
+  now: Date,
+) {
+  return repo.insertAlarmsSql(
+    db,
+    alarms.map((alarm) => ({
+      organizationId: record.organizationId,
+      recordId: record.id,
+      tagId: record.tagId,
+      tagSerialNumber: record.tagSerialNumber,
+      kind: alarm.kind,
+      aboveOrBelow: alarm.above_or_below,
+      firstPointIdx: alarm.first_point_idx,
+      ...alarmColumns(alarm, started),
+      created: now,
+    })),
+  );
+}
+
+/**
+ * The audit entries of raised and closed alarms (`alarm.raise`, `alarm.close`),
+ * and the CLOSE signatures of a signed change. One statement each, only when
+ * something was raised or closed.
+ */
+export async function auditAlarms(
+  db: Db,
+  record: RecordRow,
+  what: {
+    raised: readonly number[];
+    closed: readonly AlarmRow[];
+    cause: TAlarmCloseCause;
+    closeReason: string;
+    change: AlarmChange | undefined;
+    requestId: string | null;
+    at: Date;
+  },
+): Promise<void> {
+  const base = { entityType: 'alarm', recordId: record.id, field: 'state' } as const;
+  const context = (actor: AuditActor) => ({
+    organizationId: record.organizationId,
+    actor,
+    requestId: what.requestId,
+  });
+  await recordAudit(
+    db,
+    context(SYSTEM_ACTOR),
+    what.raised.map((id) => ({ ...base, action: 'alarm.raise', entityId: id, newValue: 'OPEN' })),
+  );
+  const reason = `${ALARM_CLOSE_CAUSE_LABELS[what.cause]}: ${what.closeReason}`;
+  await recordAudit(
+    db,
+    context(what.change?.actor ?? SYSTEM_ACTOR),
+    what.closed.map((alarm) => ({
+      ...base,
+      action: 'alarm.close',
+      entityId: alarm.id,
+      oldValue: 'OPEN',
+      newValue: 'CLOSED',
+      reason,
+    })),
+  );
+  const change = what.change;
+  if (change?.signature && what.closed.length > 0) {
+    const signature = change.signature;
+    await repo.insertCloseSignatures(
+      db,
+      what.closed.map((alarm) => ({
+        organizationId: record.organizationId,
+        alarmId: alarm.id,
+        recordId: record.id,
+        userId: change.actor.userId,
+        printedName: signature.printedName,
+        signedAt: what.at,
+        meaning: signature.meaning,
+        comment: what.closeReason,
+        clientType: signature.clientType,
+      })),
+    );
+  }
+}
