@@ -21,6 +21,7 @@ export const TRIP_EVENT_JOB = 'trip.event';
 export const MAIL_SEND_JOB = 'mail.send';
 export const REPORT_JOB = 'report.generate';
 export const PASSWORD_RESET_JOB = 'password.reset-request';
+export const PURGE_EXPIRED_TOKENS_JOB = 'tokens.purge-expired';
 
 /** Attempts after the first failure of an e-mail; with the back-off this spans about a day. */
 export const MAIL_RETRY_LIMIT = 12;
@@ -77,6 +78,12 @@ export const jobCatalogue = {
     does: 'A password reset was asked for an address: mails a link if it is a known, unlocked user',
     payload: z.object({ email: z.string() }),
     settings: () => ({}),
+  },
+  [PURGE_EXPIRED_TOKENS_JOB]: {
+    does: 'Daily (03:17 UTC): deletes expired user tokens and expired password links',
+    payload: z.object({}),
+    settings: () => ({ retryLimit: 3 }),
+    cron: '17 3 * * *',
   },
 } as const satisfies Record<string, JobDefinition>;
 

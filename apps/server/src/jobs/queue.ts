@@ -47,6 +47,12 @@ export interface SendJobOptions {
 export interface JobQueue {
   /** Registers a worker; workers start with `start()` (the app's onReady). */
   work<T extends object>(name: string, handler: JobHandler<T>, settings?: QueueSettings): void;
+  /**
+   * Also sends the job (registered with `work`, empty payload) on a cron
+   * schedule in UTC (pg-boss `schedule`, kept in the database: whichever
+   * instance runs workers sends it, once per time).
+   */
+  schedule(name: string, cron: string): void;
   send<T extends object>(name: string, data: T, options?: SendJobOptions): Promise<string | null>;
   start(): Promise<void>;
   /** Waits for running jobs (up to `timeoutMs`), then stops polling. */
@@ -118,11 +124,19 @@ export function createJobQueue(
     db: poolExecutor(pool),
     schema: JOB_SCHEMA,
     supervise: true,
-    schedule: false,
+    // The cron clock runs where the workers do.
+    schedule: options.runWorkers !== false,
     migrate: false,
   });
   boss.on('error', (err) => log.error({ err }, 'job queue error'));
   const workers = new Map<string, { handler: JobHandler<object>; settings: QueueSettings }>();
+  const schedules = new Map<string, string>();
+  const sendOptions = (settings: QueueSettings) => ({
+    retryLimit: settings.retryLimit ?? 10,
+    retryDelay: settings.retryDelay ?? 15,
+    retryBackoff: settings.retryBackoff ?? true,
+    expireInSeconds: settings.expireInSeconds ?? 300,
+  });
   let started: Promise<void> | undefined;
   let stopped = false;
 
@@ -134,6 +148,11 @@ export function createJobQueue(
       if (started) throw new Error(`job queue already started; register '${name}' earlier`);
       workers.set(name, { handler: handler as JobHandler<object>, settings });
     },
+    schedule(name, cron) {
+      if (started) throw new Error(`job queue already started; schedule '${name}' earlier`);
+      if (!workers.has(name)) throw new Error(`no worker registered for job '${name}'`);
+      schedules.set(name, cron);
+    },
     async send(name, data, opts = {}) {
       if (!workers.has(name)) throw new Error(`no worker registered for job '${name}'`);
       const settings = workers.get(name)!.settings;
@@ -141,10 +160,7 @@ export function createJobQueue(
         ...(opts.tx ? { db: drizzleExecutor(opts.tx) } : {}),
         ...(opts.singletonKey ? { singletonKey: opts.singletonKey } : {}),
         ...(opts.startAfter !== undefined ? { startAfter: opts.startAfter } : {}),
-        retryLimit: settings.retryLimit ?? 10,
-        retryDelay: settings.retryDelay ?? 15,
-        retryBackoff: settings.retryBackoff ?? true,
-        expireInSeconds: settings.expireInSeconds ?? 300,
+        ...sendOptions(settings),
       });
     },
     start() {
@@ -153,6 +169,14 @@ export function createJobQueue(
         await boss.start();
         for (const name of workers.keys()) {
           if (!(await boss.getQueue(name))) await boss.createQueue(name, { name });
+        }
+        for (const [name, cron] of schedules) {
+          await boss.schedule(
+            name,
+            cron,
+            {},
+            { tz: 'UTC', ...sendOptions(workers.get(name)!.settings) },
+          );
         }
         if (options.runWorkers === false) return;
         for (const [name, { handler, settings }] of workers) {

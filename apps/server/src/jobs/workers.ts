@@ -2,8 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import { onAlarmRaisedEmail, tripEventWorker } from '../modules/alarm-mail';
 import { mailSendWorker } from '../modules/mail/worker';
 import { notifyAlarmsRaised } from '../modules/notifications';
+import { deleteExpiredTokens as deleteExpiredPasswordTokens } from '../modules/password/tokens';
 import { passwordResetWorker } from '../modules/password/worker';
 import { reportWorker } from '../modules/reports/worker';
+import { deleteExpiredTokens as deleteExpiredUserTokens } from '../modules/tokens/repository';
 import { jobCatalogue, jobNames, type JobData, type JobName } from './catalogue';
 import type { JobContext } from './queue';
 
@@ -34,9 +36,19 @@ const workers: { [N in JobName]: WorkerFactory<N> } = {
   'mail.send': mailSendWorker,
   'report.generate': reportWorker,
   'password.reset-request': passwordResetWorker,
+  /** User tokens (tokens module) and password links (password module) past their expiry. */
+  'tokens.purge-expired': (app) => async () => {
+    const now = new Date();
+    const userTokens = await deleteExpiredUserTokens(app.db, now, app.config.tokenTtlDays.max);
+    const passwordLinks = await deleteExpiredPasswordTokens(app.db, now);
+    app.log.info({ userTokens, passwordLinks }, 'expired tokens purged');
+  },
 };
 
-/** Registers the catalogue's workers; each checks its payload against the job's schema. */
+/**
+ * Registers the catalogue's workers (each checks its payload against the
+ * job's schema) and the schedules of the jobs that have one.
+ */
 export function registerWorkers(app: FastifyInstance): void {
   for (const name of jobNames) register(app, name);
 }
@@ -49,4 +61,6 @@ function register<N extends JobName>(app: FastifyInstance, name: N): void {
     async (data, job) => handler(payload.parse(data) as JobData<N>, job),
     settings(app.config),
   );
+  const definition = jobCatalogue[name];
+  if ('cron' in definition) app.jobs.schedule(name, definition.cron);
 }

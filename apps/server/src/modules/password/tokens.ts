@@ -83,7 +83,14 @@ export async function revokeUserTokens(db: Db, userId: string): Promise<void> {
   await db.delete(passwordTokens).where(eq(passwordTokens.userId, userId));
 }
 
-/** Housekeeping: expired tokens. */
-export async function deleteExpiredTokens(db: Db, now: Date = new Date()): Promise<void> {
-  await db.delete(passwordTokens).where(lte(passwordTokens.expiresAt, now));
+/**
+ * Housekeeping (the daily `tokens.purge-expired` job): expired tokens go; a
+ * used one is already gone (`consumeToken`). Answers how many went.
+ */
+export async function deleteExpiredTokens(db: Db, now: Date = new Date()): Promise<number> {
+  const rows = await db
+    .delete(passwordTokens)
+    .where(lte(passwordTokens.expiresAt, now))
+    .returning({ id: passwordTokens.id });
+  return rows.length;
 }

@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, like, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, like, lte, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { memberships, organizations, roles, sessions, users, type UserRow } from '../../db/schema';
 import { userTokens, type UserTokenRow } from '../../db/schema-shipments';
@@ -96,6 +96,19 @@ export async function deleteUserSessions(
         ? and(eq(sessions.userId, userId), sql`${sessions.id} <> ${keep}`)
         : eq(sessions.userId, userId),
     );
+}
+
+/**
+ * Housekeeping (the daily `tokens.purge-expired` job): tokens that no longer
+ * work (past their expiry, or for one without expiry its creation plus the
+ * longest lifetime) are deleted. Answers how many went.
+ */
+export async function deleteExpiredTokens(db: Db, now: Date, maxDays: number): Promise<number> {
+  const rows = await db
+    .delete(userTokens)
+    .where(lte(expiresAt(maxDays), now))
+    .returning({ id: userTokens.id });
+  return rows.length;
 }
 
 export async function touchToken(db: Db, tokenId: string, now: Date): Promise<void> {
