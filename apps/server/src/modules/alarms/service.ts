@@ -7,9 +7,10 @@ import {
 } from '@coldtrace/contract';
 import type { FastifyInstance } from 'fastify';
 import type { Database } from '../../db/client';
-import { AppError } from '../../http/errors';
+import type { RequestContext } from '../../kernel/context';
+import { AppError, notFound } from '../../kernel/errors';
 import { actorOf, printedName, recordAudit } from '../audit/audit';
-import type { Principal } from '../../kernel/principal';
+import { organizationOf, type Principal } from '../../kernel/principal';
 import { recomputeRecord } from '../ingest';
 import * as notifications from '../notifications';
 import { presentAlarm } from '../records/presenter';
@@ -21,19 +22,10 @@ import * as repo from './repository';
  * organization answers 404 naming the list it came in, never data.
  */
 
-function organizationOf(principal: Principal): string {
-  if (principal.organizationId === null) {
-    throw new AppError('FORBIDDEN', 'You are not a member of any organization.');
-  }
-  return principal.organizationId;
-}
-
-function notFound(field: 'record_ids' | 'alarm_ids', missing: readonly string[]): AppError {
+function missingIds(field: 'record_ids' | 'alarm_ids', missing: readonly string[]): AppError {
   const what = field === 'record_ids' ? 'Record' : 'Alarm';
   const names = missing.map((id) => `'${id}'`).join(', ');
-  const message =
-    missing.length === 1 ? `${what} ${names} not found` : `${what}s ${names} not found`;
-  return new AppError('NOT_FOUND', message, { [field]: message });
+  return notFound(missing.length === 1 ? `${what} ${names}` : `${what}s ${names}`, field);
 }
 
 const unique = (ids: readonly string[]) => [...new Set(ids)];
@@ -59,7 +51,7 @@ async function resolveScope(
     const found = await repo.findRecords(db, organizationId, texts.map(Number));
     const known = new Set(found.map((r) => r.id));
     const missing = texts.filter((t) => !known.has(Number(t)));
-    if (missing.length > 0) throw notFound('record_ids', missing);
+    if (missing.length > 0) throw missingIds('record_ids', missing);
     recordIds = texts.map(Number);
   }
   if (body.alarm_ids === undefined) {
@@ -73,7 +65,7 @@ async function resolveScope(
     return record !== undefined && (recordIds === undefined || recordIds.includes(record));
   };
   const missing = texts.filter((t) => !inScope(t));
-  if (missing.length > 0) throw notFound('alarm_ids', missing);
+  if (missing.length > 0) throw missingIds('alarm_ids', missing);
   return {
     scope: { kind: 'alarms', alarmIds: texts.map(Number) },
     recordIds: [...new Set(found.map((a) => a.recordId))],
@@ -84,9 +76,7 @@ const permitsAlarmActions = (principal: Principal) =>
   ALARM_ACTION_PERMISSIONS.some((p) => principal.permissions.includes(p));
 
 /** Where a change comes from: the request's principal, client type and id (for the audit trail). */
-export interface ActionContext {
-  principal: Principal;
-  requestId: string;
+export interface ActionContext extends RequestContext {
   clientIp: string;
   /** The `deviceid` cookie (a known browser is not subject to the account's password throttling). */
   deviceCookie?: string | undefined;

@@ -5,9 +5,10 @@ import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/client';
 import { auditEvents } from '../../db/schema-audit';
 import { records } from '../../db/schema-shipments';
-import { AppError } from '../../http/errors';
+import { notFound } from '../../kernel/errors';
+import { pageOf } from '../../kernel/paging';
 import { registerCall } from '../../http/register-call';
-import type { Principal } from '../auth/principal';
+import { organizationOf, type Principal } from '../../kernel/principal';
 import { contentDisposition, neutralise } from '../reports/report-model';
 
 /**
@@ -19,7 +20,6 @@ import { contentDisposition, neutralise } from '../reports/report-model';
 
 type AuditRow = typeof auditEvents.$inferSelect;
 
-const DEFAULT_PAGE_SIZE = 20;
 /** Most entries one CSV export holds. */
 const MAX_CSV_ROWS = 100_000;
 
@@ -46,10 +46,7 @@ async function filterOf(
   principal: Principal,
   q: { record_id?: string | undefined; entity?: string | undefined },
 ): Promise<SQL> {
-  const organizationId = principal.organizationId;
-  if (organizationId === null) {
-    throw new AppError('FORBIDDEN', 'You are not a member of any organization.');
-  }
+  const organizationId = organizationOf(principal);
   let recordId: number | undefined;
   if (q.record_id !== undefined) {
     recordId = Number(q.record_id);
@@ -57,9 +54,7 @@ async function filterOf(
       .select({ id: records.id })
       .from(records)
       .where(and(eq(records.organizationId, organizationId), eq(records.id, recordId)));
-    if (!found) {
-      throw new AppError('NOT_FOUND', 'Record not found', { record_id: 'Record not found' });
-    }
+    if (!found) throw notFound('Record', 'record_id');
   }
   return and(
     eq(auditEvents.organizationId, organizationId),
@@ -77,14 +72,14 @@ function cell(value: unknown): string {
 export async function auditRoutes(app: FastifyInstance): Promise<void> {
   registerCall(app, auditList, async ({ query, reply, requirePrincipal }) => {
     const where = await filterOf(app.db, requirePrincipal(), query);
-    const pageSize = query.page_size ?? DEFAULT_PAGE_SIZE;
+    const page = pageOf(query);
     const rows = await app.db
       .select()
       .from(auditEvents)
       .where(where)
       .orderBy(desc(auditEvents.occurredAt), desc(auditEvents.id))
-      .limit(pageSize)
-      .offset(((query.page_number ?? 1) - 1) * pageSize);
+      .limit(page.size)
+      .offset(page.offset);
     const [count] = await app.db
       .select({ n: sql<number>`count(*)::int` })
       .from(auditEvents)

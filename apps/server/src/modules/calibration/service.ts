@@ -4,9 +4,10 @@ import type {
   TCalibrationUploadReply,
 } from '@coldtrace/contract';
 import type { Database } from '../../db/client';
-import { AppError } from '../../http/errors';
+import { AppError, notFound } from '../../kernel/errors';
+import { isUuid } from '../../kernel/ids';
 import { actorOf, printedName, recordAudit } from '../audit/audit';
-import type { Principal } from '../../kernel/principal';
+import { organizationOf, type Principal } from '../../kernel/principal';
 import { displaySettingsOf, organizationNameOf } from '../reports/service';
 import { renderCertificatePdf } from './certificate-pdf';
 import * as repo from './repository';
@@ -19,26 +20,13 @@ import { certificateUrl } from './urls';
  * their devices. Scoped to the session's organization.
  */
 
-function organizationOf(principal: Principal): string {
-  if (principal.organizationId === null) {
-    throw new AppError('FORBIDDEN', 'You are not a member of any organization.');
-  }
-  return principal.organizationId;
-}
-
 export { certificateUrl };
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-function notFound(field: string, what: string): AppError {
-  return new AppError('NOT_FOUND', `${what} not found`, { [field]: `${what} not found` });
-}
 
 export function createCalibrationService(db: Database) {
   /** The tag `deviceId` of the organization, or 404 naming device_id. */
   async function tagOf(organizationId: string, deviceId: number) {
     const [tag] = await repo.tagsOf(db, organizationId, [deviceId]);
-    if (!tag) throw notFound('device_id', `Tag ${deviceId}`);
+    if (!tag) throw notFound(`Tag ${deviceId}`, 'device_id');
     return tag;
   }
 
@@ -116,12 +104,12 @@ export function createCalibrationService(db: Database) {
 
     async pdf(principal: Principal, certificateId: string, deviceId: number) {
       const organizationId = organizationOf(principal);
-      const certificate = UUID.test(certificateId)
+      const certificate = isUuid(certificateId)
         ? await repo.findCertificate(db, organizationId, certificateId)
         : undefined;
-      if (!certificate) throw notFound('calibration_pdf_id', `Certificate '${certificateId}'`);
+      if (!certificate) throw notFound(`Certificate '${certificateId}'`, 'calibration_pdf_id');
       const device = certificate.devices.find((d) => d.tagId === deviceId);
-      if (!device) throw notFound('device_id', `Tag ${deviceId} on this certificate`);
+      if (!device) throw notFound(`Tag ${deviceId} on this certificate`, 'device_id');
       const settings = await displaySettingsOf(db, principal.user.id);
       const content = await renderCertificatePdf({
         organizationName: await organizationNameOf(db, organizationId),

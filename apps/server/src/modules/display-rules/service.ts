@@ -4,9 +4,10 @@ import type {
   TDataDisplayRuleView,
 } from '@coldtrace/contract';
 import type { Database } from '../../db/client';
-import { AppError } from '../../http/errors';
+import { AppError, notFound } from '../../kernel/errors';
+import { isUuid } from '../../kernel/ids';
 import { actorOf, changedFields, recordAudit } from '../audit/audit';
-import type { Principal } from '../../kernel/principal';
+import { organizationOf, type Principal } from '../../kernel/principal';
 import * as repo from './repository';
 
 /**
@@ -14,15 +15,6 @@ import * as repo from './repository';
  * the organization, or organization-wide, the unit and decimals temperatures
  * are shown with and the record fields hidden. Changes are audited.
  */
-
-function organizationOf(principal: Principal): string {
-  if (principal.organizationId === null) {
-    throw new AppError('FORBIDDEN', 'You are not a member of any organization.');
-  }
-  return principal.organizationId;
-}
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function present({ rule, roleName }: repo.RuleView): TDataDisplayRuleView {
   return {
@@ -77,10 +69,9 @@ export function createDisplayRulesService(db: Database) {
       const roleId = body.role_id ?? null;
       if (
         roleId !== null &&
-        (!UUID.test(roleId) || !(await repo.findRole(db, organizationId, roleId)))
+        (!isUuid(roleId) || !(await repo.findRole(db, organizationId, roleId)))
       ) {
-        const message = `Role '${roleId}' not found`;
-        throw new AppError('NOT_FOUND', message, { role_id: message });
+        throw notFound(`Role '${roleId}'`, 'role_id');
       }
       return db.transaction(async (tx) => {
         const row = await repo.insertRule(tx, {
@@ -112,14 +103,11 @@ export function createDisplayRulesService(db: Database) {
 
     async update(principal: Principal, body: TDataDisplayRulePatch, requestId: string) {
       const organizationId = organizationOf(principal);
-      const notFound = () => {
-        const message = `Rule '${body.rule_id}' not found`;
-        return new AppError('NOT_FOUND', message, { rule_id: message });
-      };
-      if (!UUID.test(body.rule_id)) throw notFound();
+      const ruleNotFound = () => notFound(`Rule '${body.rule_id}'`, 'rule_id');
+      if (!isUuid(body.rule_id)) throw ruleNotFound();
       return db.transaction(async (tx) => {
         const before = await repo.findRule(tx, organizationId, body.rule_id);
-        if (!before) throw notFound();
+        if (!before) throw ruleNotFound();
         await repo.updateRule(tx, organizationId, body.rule_id, {
           ...(body.degrees_unit !== undefined ? { degreesUnit: body.degrees_unit } : {}),
           ...(body.temperature_decimals !== undefined

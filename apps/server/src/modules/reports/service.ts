@@ -10,10 +10,11 @@ import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client';
 import { users, type UserRow } from '../../db/schema';
-import { AppError } from '../../http/errors';
+import { AppError, notFound } from '../../kernel/errors';
+import { isUuid } from '../../kernel/ids';
 import { publish, REPORT_JOB, REPORT_RETRIES, type JobPublisher } from '../../jobs/catalogue';
 import { printedName } from '../audit/audit';
-import type { Principal } from '../../kernel/principal';
+import { organizationOf, type Principal } from '../../kernel/principal';
 import { createRecordsService } from '../records/service';
 import { readSeries } from '../series/series-store';
 import { renderCsv } from './render-csv';
@@ -53,19 +54,7 @@ const RENDERERS: Record<TReportKind, (data: ReportData) => Promise<Buffer> | Buf
   xlsx: renderXlsx,
 };
 
-function organizationOf(principal: Principal): string {
-  if (principal.organizationId === null) {
-    throw new AppError('FORBIDDEN', 'You are not a member of any organization.');
-  }
-  return principal.organizationId;
-}
-
-const reportNotFound = (id: string) => {
-  const message = `Report '${id}' not found`;
-  return new AppError('NOT_FOUND', message, { report_id: message });
-};
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const reportNotFound = (id: string) => notFound(`Report '${id}'`, 'report_id');
 
 /** The download call of a report: the GET of its kind with its report_id. */
 export const reportUrl = (kind: TReportKind, id: string) =>
@@ -183,8 +172,7 @@ export function createReportsService(
       // 404 naming record_id for an unknown id or another organization's record.
       const record = await recordsService.record(principal, recordIdText).catch((error) => {
         if (error instanceof AppError && error.code === 'NOT_FOUND') {
-          const message = `Record '${recordIdText}' not found`;
-          throw new AppError('NOT_FOUND', message, { record_id: message });
+          throw notFound(`Record '${recordIdText}'`, 'record_id');
         }
         throw error;
       });
@@ -212,7 +200,7 @@ export function createReportsService(
 
     async download(principal: Principal, kind: TReportKind, reportId: string) {
       const organizationId = organizationOf(principal);
-      if (!UUID.test(reportId)) throw reportNotFound(reportId);
+      if (!isUuid(reportId)) throw reportNotFound(reportId);
       const report = await repo.findReport(db, organizationId, reportId);
       if (!report || report.kind !== kind) throw reportNotFound(reportId);
       if (report.status === 'queued') {
