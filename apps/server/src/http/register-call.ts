@@ -10,7 +10,7 @@ import {
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import '../kernel/context';
-import { AppError } from '../kernel/errors';
+import { AppError, forbidden } from '../kernel/errors';
 import type { Principal } from '../kernel/principal';
 import { checkCsrf, STATE_CHANGING_METHODS } from './csrf';
 
@@ -145,7 +145,7 @@ export function registerCall<C extends CallDef>(
       // Server administration is a person's, in a browser or with their token: never an API key's.
       const serverAdmin = principal.user.isServerAdmin && principal.kind !== 'api-key';
       if (call.serverAdmin === 'only' && !serverAdmin) {
-        throw new AppError('FORBIDDEN', 'Only a server administrator may do this.');
+        throw forbidden('Only a server administrator may do this.');
       }
       if (serverAdmin) return;
     }
@@ -154,8 +154,7 @@ export function registerCall<C extends CallDef>(
         throw new AppError('UNAUTHENTICATED', 'Authentication credentials were not provided.');
       }
       if (!permissions.some((p) => principal.permissions.includes(p))) {
-        throw new AppError(
-          'FORBIDDEN',
+        throw forbidden(
           `You do not have permission to perform this action (needs ${permissions.join(' or ')}).`,
         );
       }

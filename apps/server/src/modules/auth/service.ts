@@ -1,7 +1,7 @@
 import type { RuntimeConfig } from '../../config';
 import type { Database, Db } from '../../db/client';
 import type { UserRow } from '../../db/schema';
-import { AppError, invalidField, notFound } from '../../http/errors';
+import { AppError, forbidden, invalidField, notFound } from '../../kernel/errors';
 import { isUuid } from '../../kernel/ids';
 import { organizationOf } from '../../kernel/principal';
 import { actorOf, changedFields as auditChanges, recordAudit } from '../audit/audit';
@@ -154,7 +154,7 @@ export function createAuthService({ db, config, passwords }: AuthDeps) {
     /** Switch the session organization; another organization's id (or a malformed one) answers 404. */
     async switchOrganization(principal: Principal, organizationId: string): Promise<Principal> {
       if (principal.sessionId === null) {
-        throw new AppError('FORBIDDEN', 'Only a signed-in session can switch organization.');
+        throw forbidden('Only a signed-in session can switch organization.');
       }
       const permissions = isUuid(organizationId)
         ? await repo.permissionsIn(db, principal.user.id, organizationId)
