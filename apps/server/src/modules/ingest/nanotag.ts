@@ -10,7 +10,6 @@ import {
   type TRecordReference,
 } from '@coldtrace/contract';
 import { isKnownPosition } from '@coldtrace/domain';
-import type { Db } from '../../db/client';
 import type { RecordRow } from '../../db/schema-shipments';
 import { AppError, invalidField } from '../../http/errors';
 import { recomputeRecord, recordInterval } from './reevaluate';
@@ -29,7 +28,7 @@ import {
 } from './runs';
 import { rtSettings } from './rt';
 import { defined, type IngestContext, isoSeconds, reference, runUpload } from './upload';
-import { addLocationSample, queueMerge, uploadWrites, type UploadWrites } from './upload-writes';
+import { addLocationSample, UploadWrites } from './upload-writes';
 import { uploadKey } from './upload-key';
 
 /**
@@ -236,40 +235,34 @@ export async function nanotagPacket(
         `Field 'temps': points up to ${lastIndex} reach beyond the ${MAX_POINTS_PER_RECORD} points a record may hold`,
       );
     }
-    const writes = await uploadWrites(tx, record, false);
-    const added = queueMerge(ctx, writes, record, offset, body.temps);
-    const sampled = await addSample(tx, record, body, writes);
+    const writes = await UploadWrites.open(tx, record, false);
+    const added = writes.mergePoints(ctx.log, offset, body.temps);
+    const sampled = addSample(writes, record, body);
     if (added > 0 || sampled) {
       await recomputeRecord(tx, record, {
         now,
         seriesChanged: added > 0,
-        state: writes.state,
-        batch: writes.batch,
+        writes,
         jobs: caller.jobs,
       });
     } else {
-      await writes.batch.flush(tx);
+      await writes.flush();
     }
     return reference(record, tag);
   });
 }
 
-async function addSample(
-  tx: Db,
-  record: RecordRow,
-  body: TNanotagPacketUpload,
-  writes: UploadWrites,
-): Promise<boolean> {
+/** The frame's known position as a location sample (queued); false: the frame has none. */
+function addSample(writes: UploadWrites, record: RecordRow, body: TNanotagPacketUpload): boolean {
   const location = body.location;
   if (!location || !isKnownPosition(location)) return false;
-  await addLocationSample(
-    tx,
+  addLocationSample(
+    writes,
     record,
     location.latitude,
     location.longitude,
     new Date(body.packet_end_time_seconds * 1000),
     { frameId: body.frame_id, temperature: body.temps.at(-1) ?? null },
-    writes,
   );
   return true;
 }

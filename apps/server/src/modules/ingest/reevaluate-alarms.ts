@@ -20,7 +20,7 @@ import { recordAudit, SYSTEM_ACTOR, type AuditActor } from '../audit/audit';
 import { asStoredTime, thresholdsOf, toDate, toSeconds } from './record-series';
 import type { EvaluatedTrip } from './reevaluate-trip';
 import * as repo from './repository';
-import type { WriteBatch } from './write-batch';
+import type { UploadWrites } from './upload-writes';
 
 /**
  * The alarms of a record as the recomputation evaluates them: detected over
@@ -108,7 +108,7 @@ function systemReason(cause: TAlarmCloseCause, begin: Date | null, end: Date | n
 
 /** What {@link evaluateAlarms} decided. */
 export interface EvaluatedAlarms {
-  /** New alarms, inserted by {@link insertAlarmsSql} with the last statement of the batch. */
+  /** New alarms, inserted by {@link insertAlarmsSql} as the last statement of the writes. */
   insert: DetectedAlarm[];
   updated: number;
   /** The open alarms that stopped holding, closed (queued). */
@@ -122,14 +122,14 @@ export interface EvaluatedAlarms {
 /**
  * Step "alarms" of the recomputation: the excursions over the evaluation
  * window (the trip window when the trip began) reconciled with the open
- * alarms. Updates and closings are queued in `batch`; the new alarms are
+ * alarms. Updates and closings are queued in `writes`; the new alarms are
  * answered (their insert goes last: {@link insertAlarmsSql}). Alarms that
  * stopped holding close for good: by the person whose signed change did it
  * (unsigned: 400 SIGNATURE_REQUIRED, nothing stored), else by the system.
  */
 export function evaluateAlarms(
   db: Db,
-  batch: WriteBatch,
+  writes: UploadWrites,
   record: RecordRow,
   input: {
     series: Series;
@@ -154,7 +154,7 @@ export function evaluateAlarms(
   const plan = reconcileAlarms(existing, detected);
   for (const update of plan.update) {
     const next = update.next as unknown as DetectedAlarm;
-    batch.add(repo.updateAlarmSql(db, update.existing.row.id, alarmColumns(next, started)));
+    writes.addDerived(repo.updateAlarmSql(db, update.existing.row.id, alarmColumns(next, started)));
   }
   const closing = plan.resolved.map((alarm) => alarm.row);
   if (closing.length > 0 && change !== undefined && change.signature === null) {
@@ -176,7 +176,7 @@ export function evaluateAlarms(
       closeReason,
     },
   );
-  if (closed) batch.add(closed);
+  if (closed) writes.addDerived(closed);
   const holding = [
     ...plan.unchanged.map((a) => ({ dismissed: a.row.dismissed })),
     ...plan.update.map((u) => ({ dismissed: u.existing.row.dismissed })),

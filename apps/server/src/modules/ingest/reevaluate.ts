@@ -24,7 +24,7 @@ import {
 } from './reevaluate-alarms';
 import { evaluateTrip, type EvaluatedTrip } from './reevaluate-trip';
 import * as repo from './repository';
-import { WriteBatch } from './write-batch';
+import { type RecordStateView, UploadWrites } from './upload-writes';
 
 /**
  * Everything about a record that follows from its series, its uploads and its
@@ -53,18 +53,12 @@ export interface RecomputeOptions {
   seriesChanged?: boolean;
   now?: Date;
   /**
-   * The record's state as the caller knows it (read in this transaction,
-   * with what the caller has queued in `batch` added): nothing is read. The
-   * chunks must be all of the record's.
+   * The upload's unit of work: the writes it queued (series chunks, scan,
+   * action, location sample) and the record's state with them, read in this
+   * transaction. The recomputation reads nothing else and sends its own
+   * writes with the queued ones, in one statement. Absent: the state is read.
    */
-  state?: repo.RecordState;
-  /**
-   * Writes the caller queued (series chunks, scan, action, location sample):
-   * they go to the database with the recomputation's own writes, in one
-   * statement. They must not change the records table (the tag's state is
-   * derived from it in that statement).
-   */
-  batch?: WriteBatch;
+  writes?: UploadWrites;
   /**
    * Where newly raised alarms are announced (the `alarm.raised` job, sent in
    * this transaction); null only where nobody is to be notified (the demo
@@ -98,15 +92,16 @@ export async function recomputeRecord(
   options: RecomputeOptions,
 ): Promise<RecomputeResult> {
   const now = options.now ?? new Date();
-  const batch = options.batch ?? new WriteBatch();
-  const state = await stateOf(db, record, options.state, batch);
+  // Step "state": the upload's unit of work holds it; otherwise it is read now.
+  const writes = options.writes ?? (await UploadWrites.open(db, record, false));
+  const state = writes.state;
   const temps = assembleSeries(state.chunks);
   const series = seriesOf(record, temps);
   const started = record.startTimeSeconds !== null;
 
   const summary = summaryColumns(series, temps, started);
   const trip = await evaluateTrip(db, record, state.samples);
-  const alarms = evaluateAlarms(db, batch, record, {
+  const alarms = evaluateAlarms(db, writes, record, {
     series,
     started,
     trip,
@@ -121,7 +116,7 @@ export async function recomputeRecord(
   };
   if (options.seriesChanged) next.tempsLastUpdated = now;
 
-  const { updated, raised } = await writeAll(db, batch, record, next, alarms, started, now);
+  const { updated, raised } = await writeAll(db, writes, record, next, alarms, started, now);
   const change = options.change;
   await auditAlarms(db, record, {
     raised,
@@ -140,23 +135,6 @@ export async function recomputeRecord(
     alarmsResolved: alarms.closing.length,
     closedAlarmIds: alarms.closing.map((row) => row.id),
   };
-}
-
-/**
- * Step "state": what the recomputation reads, as the caller holds it (with
- * its queued writes already in it), else read now, after the caller's queued
- * writes are stored.
- */
-async function stateOf(
-  db: Db,
-  record: RecordRow,
-  known: repo.RecordState | undefined,
-  batch: WriteBatch,
-): Promise<repo.RecordState> {
-  if (known !== undefined) return known;
-  // What the caller queued must be stored before the record's state is read.
-  await batch.flush(db);
-  return repo.loadRecordState(db, record.id);
 }
 
 /** Step "summary": the temperature summary over the whole series, and the latest temperature. */
@@ -200,7 +178,7 @@ function tripColumns(trip: EvaluatedTrip) {
  */
 function statusColumns(
   record: RecordRow,
-  state: repo.RecordState,
+  state: RecordStateView,
   alarms: EvaluatedAlarms,
   lastPoint: Date | null,
 ) {
@@ -237,7 +215,7 @@ function statusColumns(
  */
 async function writeAll(
   db: Db,
-  batch: WriteBatch,
+  writes: UploadWrites,
   record: RecordRow,
   next: Partial<RecordRow>,
   alarms: EvaluatedAlarms,
@@ -250,11 +228,11 @@ async function writeAll(
   if (Object.keys(patch).length > 0 || alarmsChanged) {
     // The row as the update leaves it (only columns of plain values change).
     updated = { ...record, ...patch, lastModified: now };
-    batch.add(repo.updateRecordSql(db, record.id, { ...patch, lastModified: now }));
+    writes.addDerived(repo.updateRecordSql(db, record.id, { ...patch, lastModified: now }));
   }
-  batch.add(repo.refreshTagStateSql(record.tagId));
+  writes.addDerived(repo.refreshTagStateSql(record.tagId));
   const inserts = insertAlarmsSql(db, record, alarms.insert, started, now);
-  const rows = await batch.run<{ id: string | number }>(db, inserts);
+  const rows = await writes.run<{ id: string | number }>(inserts);
   const raised = inserts ? rows.map((r) => Number(r.id)) : [];
   return { updated, raised };
 }

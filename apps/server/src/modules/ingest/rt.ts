@@ -25,7 +25,7 @@ import {
   type RecordSettings,
 } from './runs';
 import { defined, type IngestContext, reference, runUpload } from './upload';
-import { queueMerge, uploadWrites } from './upload-writes';
+import { UploadWrites } from './upload-writes';
 
 /**
  * The rt protocol (tags that report over the network): configure, start and
@@ -189,18 +189,17 @@ export async function rtPacket(
     }
     record ??= await repo.lockActiveRecord(tx, caller.organizationId, tag.id);
     if (!record) throw noRecord();
-    const writes = await uploadWrites(tx, record, created);
-    const added = queueMerge(ctx, writes, record, body.temperatures_offset_index, body.temps);
+    const writes = await UploadWrites.open(tx, record, created);
+    const added = writes.mergePoints(ctx.log, body.temperatures_offset_index, body.temps);
     if (added > 0 || created) {
       await recomputeRecord(tx, record, {
         now,
         seriesChanged: added > 0,
-        state: writes.state,
-        batch: writes.batch,
+        writes,
         jobs: caller.jobs,
       });
     } else {
-      await writes.batch.flush(tx);
+      await writes.flush();
     }
     return reference(record, tag);
   });

@@ -17,17 +17,12 @@ import { chunkListSql, parseChunkList } from '../series/series-store';
  * writes.
  */
 
-/** {@link insertLocationSample} as a statement for a write batch. */
+/**
+ * A location sample, as a statement for a write batch; the same position at
+ * the same time of the same record is kept once.
+ */
 export function insertLocationSampleSql(db: Db, values: typeof locationSamples.$inferInsert): SQL {
   return db.insert(locationSamples).values(values).onConflictDoNothing().getSQL();
-}
-
-/** A location sample; the same position at the same time of the same record is kept once. */
-export async function insertLocationSample(
-  db: Db,
-  values: typeof locationSamples.$inferInsert,
-): Promise<void> {
-  await db.insert(locationSamples).values(values).onConflictDoNothing();
 }
 
 /** A location sample as the recomputation uses it. */

@@ -1,17 +1,25 @@
 import { UNKNOWN_LATITUDE, UNKNOWN_LONGITUDE, type TRecordActionType } from '@coldtrace/contract';
 import { isKnownPosition, type SeriesValue } from '@coldtrace/domain';
 import type { Db } from '../../db/client';
-import type { RecordRow, TagRow } from '../../db/schema-shipments';
+import type { SQL } from 'drizzle-orm';
+import type {
+  AlarmRow,
+  locationSamples,
+  recordActions,
+  RecordRow,
+  scans,
+  TagRow,
+} from '../../db/schema-shipments';
 import { planMerge, type SeriesConflict } from '../series/series-store';
 import * as repo from './repository';
-import type { Caller, IngestContext } from './upload';
+import type { Caller, IngestLogger } from './upload';
 import { WriteBatch } from './write-batch';
 
 /** What an action row and a reply need of a tag. */
 export type TagRef = Pick<TagRow, 'id' | 'serialNumber' | 'tagType'>;
 
-function logConflicts(ctx: IngestContext, record: RecordRow, conflicts: SeriesConflict[]): void {
-  ctx.log.warn(
+function logConflicts(log: IngestLogger, record: RecordRow, conflicts: SeriesConflict[]): void {
+  log.warn(
     {
       recordId: record.id,
       tagId: record.tagId,
@@ -22,41 +30,98 @@ function logConflicts(ctx: IngestContext, record: RecordRow, conflicts: SeriesCo
   );
 }
 
+/** The record's state as the recomputation reads it, with every write queued so far in it. */
+export type RecordStateView = {
+  readonly chunks: ReadonlyMap<number, readonly SeriesValue[]>;
+  readonly samples: readonly repo.SamplePoint[];
+  readonly alarms: readonly AlarmRow[];
+  readonly lastScan: Readonly<repo.RecordState['lastScan']>;
+  readonly lastActionAt: Date | null;
+};
+
 /**
- * Writes an upload queues (sent with the recomputation's own, in one
- * statement) and the record's state with them: the recomputation reads
- * nothing back.
+ * The unit of work of an upload: the writes it queues (sent with the
+ * recomputation's own, in one statement: see {@link WriteBatch}) and the
+ * record's state with those writes in it, owned together. Queuing a series
+ * merge, a scan, an action or a location sample updates the state the
+ * recomputation reads at once, so the two cannot drift: the recomputation
+ * reads nothing back.
  */
-export interface UploadWrites {
-  batch: WriteBatch;
-  state: repo.RecordState;
-}
+export class UploadWrites {
+  private readonly batch = new WriteBatch();
 
-/** The record's state, read once (nothing to read for a record created in this transaction). */
-export async function uploadWrites(
-  tx: Db,
-  record: RecordRow,
-  created: boolean,
-): Promise<UploadWrites> {
-  return {
-    batch: new WriteBatch(),
-    state: created ? repo.emptyRecordState() : await repo.loadRecordState(tx, record.id),
-  };
-}
+  private constructor(
+    private readonly tx: Db,
+    private readonly record: RecordRow,
+    private readonly current: repo.RecordState,
+  ) {}
 
-/** Merge points into the queued writes' state (a merge by index in memory, its write queued). */
-export function queueMerge(
-  ctx: IngestContext,
-  writes: UploadWrites,
-  record: RecordRow,
-  offset: number,
-  temps: readonly SeriesValue[],
-): number {
-  const plan = planMerge(record.organizationId, record.id, writes.state.chunks, offset, temps);
-  if (plan.conflicts.length > 0) logConflicts(ctx, record, plan.conflicts);
-  for (const [chunkNo, values] of plan.chunks) writes.state.chunks.set(chunkNo, values);
-  if (plan.write) writes.batch.add(plan.write);
-  return plan.added;
+  /** The record's state, read once (nothing to read for a record created in this transaction). */
+  static async open(tx: Db, record: RecordRow, created: boolean): Promise<UploadWrites> {
+    const state = created ? repo.emptyRecordState() : await repo.loadRecordState(tx, record.id);
+    return new UploadWrites(tx, record, state);
+  }
+
+  /** The record's state with every queued write in it. */
+  get state(): RecordStateView {
+    return this.current;
+  }
+
+  /** Merge points at `offset` (a merge by index in memory, its write queued); answers the points added. */
+  mergePoints(log: IngestLogger, offset: number, temps: readonly SeriesValue[]): number {
+    const { record, current } = this;
+    const plan = planMerge(record.organizationId, record.id, current.chunks, offset, temps);
+    if (plan.conflicts.length > 0) logConflicts(log, record, plan.conflicts);
+    for (const [chunkNo, values] of plan.chunks) current.chunks.set(chunkNo, values);
+    if (plan.write) this.batch.add(plan.write);
+    return plan.added;
+  }
+
+  /** A scan row; it is the record's latest scan unless an earlier-stored one has a later device time. */
+  addScan(values: typeof scans.$inferInsert): void {
+    this.batch.add(repo.insertScanSql(this.tx, values));
+    // The latest scan (by device time, then id: this one is the newest row).
+    const last = this.current.lastScan;
+    if (last === undefined || values.timestamp >= last.timestamp) {
+      this.current.lastScan = {
+        timestamp: values.timestamp,
+        userId: values.createdByUserId ?? null,
+      };
+    }
+  }
+
+  /** An action row. */
+  addAction(values: typeof recordActions.$inferInsert): void {
+    this.batch.add(repo.insertActionSql(this.tx, values));
+    const last = this.current.lastActionAt;
+    if (last === null || values.timestamp > last) this.current.lastActionAt = values.timestamp;
+  }
+
+  /** A location sample: kept once per (time, position), ordered by time, then insertion. */
+  addSample(values: typeof locationSamples.$inferInsert): void {
+    this.batch.add(repo.insertLocationSampleSql(this.tx, values));
+    const { latitude, longitude, timestamp } = values;
+    noteSample(this.current, { latitude, longitude, timestamp });
+  }
+
+  /**
+   * A write of the recomputation itself (the alarms, the record's row, the
+   * tag's state): it comes after the state was read for the last time, so
+   * the state does not hold it.
+   */
+  addDerived(statement: SQL): void {
+    this.batch.add(statement);
+  }
+
+  /** Send the queued writes (none: no round trip). */
+  async flush(): Promise<void> {
+    await this.batch.flush(this.tx);
+  }
+
+  /** Send the queued writes with `main` last, answering its rows (see {@link WriteBatch.run}). */
+  async run<T extends Record<string, unknown>>(main: SQL | null): Promise<T[]> {
+    return this.batch.run<T>(this.tx, main);
+  }
 }
 
 /** A sample as the table keeps it: once per (time, position), ordered by time, then insertion. */
@@ -71,18 +136,18 @@ function noteSample(state: repo.RecordState, sample: repo.SamplePoint): void {
   state.samples.splice(at, 0, sample);
 }
 
-export async function addLocationSample(
-  tx: Db,
+/** A location sample of the record (an unknown position or an invalid time is not one). */
+export function addLocationSample(
+  writes: UploadWrites,
   record: RecordRow,
   latitude: number | undefined,
   longitude: number | undefined,
   timestamp: Date,
   extra: { frameId?: string | undefined; temperature?: number | null } = {},
-  writes?: UploadWrites,
-): Promise<void> {
+): void {
   if (latitude === undefined || longitude === undefined) return;
   if (!Number.isFinite(timestamp.getTime()) || !isKnownPosition({ latitude, longitude })) return;
-  const values = {
+  writes.addSample({
     organizationId: record.organizationId,
     recordId: record.id,
     tagId: record.tagId,
@@ -91,15 +156,10 @@ export async function addLocationSample(
     timestamp,
     frameId: extra.frameId ?? null,
     temperature: extra.temperature ?? null,
-  };
-  if (writes) {
-    writes.batch.add(repo.insertLocationSampleSql(tx, values));
-    noteSample(writes.state, { latitude, longitude, timestamp });
-  } else {
-    await repo.insertLocationSample(tx, values);
-  }
+  });
 }
 
+/** An action row: queued in the upload's unit of work when given, else written now. */
 export async function writeAction(
   tx: Db,
   caller: Caller,
@@ -136,9 +196,7 @@ export async function writeAction(
     changes: action.changes ?? null,
   };
   if (writes) {
-    writes.batch.add(repo.insertActionSql(tx, values));
-    const last = writes.state.lastActionAt;
-    if (last === null || action.timestamp > last) writes.state.lastActionAt = action.timestamp;
+    writes.addAction(values);
   } else {
     await repo.insertAction(tx, values);
   }

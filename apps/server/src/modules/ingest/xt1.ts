@@ -23,7 +23,7 @@ import {
   runUpload,
   storedReply,
 } from './upload';
-import { addLocationSample, queueMerge, uploadWrites, writeAction } from './upload-writes';
+import { addLocationSample, UploadWrites, writeAction } from './upload-writes';
 
 /**
  * The xt1 protocol (the phone app reading an NFC tag): a scan (the tag's
@@ -179,54 +179,41 @@ export async function xt1Upload(
     record = await applyPatch(tx, record, next, now);
 
     // From here on every write is queued and goes with the recomputation's.
-    const writes = await uploadWrites(tx, record, resolved.created);
+    const writes = await UploadWrites.open(tx, record, resolved.created);
     const temps = body.temps ?? [];
-    const added = queueMerge(ctx, writes, record, body.temperatures_offset_index, temps);
-    await addLocationSample(
-      tx,
-      record,
-      body.latitude,
-      body.longitude,
-      timestamp,
-      { temperature: temps.at(-1) ?? null },
-      writes,
-    );
+    const added = writes.mergePoints(ctx.log, body.temperatures_offset_index, temps);
+    addLocationSample(writes, record, body.latitude, body.longitude, timestamp, {
+      temperature: temps.at(-1) ?? null,
+    });
 
     const reply = reference(record, tag);
     if (kind === 'SCAN') {
-      writes.batch.add(
-        repo.insertScanSql(tx, {
-          ...scanSummary(record, body),
-          organizationId: caller.organizationId,
-          recordId: record.id,
-          tagId: tag.id,
-          tagSerialNumber: tag.serialNumber,
-          timestamp,
-          createdByUserId: caller.userId,
-          latitude: body.latitude,
-          longitude: body.longitude,
-          tagStatus: body.tag_status ?? null,
-          measurementInterval: body.measurement_interval,
-          startDelay: body.start_delay,
-          highThreshold: body.high_threshold,
-          lowThreshold: body.low_threshold,
-          primaryReference: body.primary_reference ?? '',
-          secondaryReference: body.secondary_reference ?? '',
-          shippingReference: body.shipping_reference ?? '',
-          mobileDeviceType: body.mobile_device_type ?? null,
-          mobileAppVersion: body.mobile_app_version ?? null,
-          startTimeSeconds: body.start_time_seconds ?? null,
-          stopTime: body.stop_time_seconds != null ? new Date(body.stop_time_seconds * 1000) : null,
-          tempsOffsetIndex: body.temperatures_offset_index,
-          tempsLength: temps.length,
-          uploadKey: key,
-        }),
-      );
-      // The latest scan (by device time, then id: this one is the newest row).
-      const last = writes.state.lastScan;
-      if (last === undefined || timestamp >= last.timestamp) {
-        writes.state.lastScan = { timestamp, userId: caller.userId };
-      }
+      writes.addScan({
+        ...scanSummary(record, body),
+        organizationId: caller.organizationId,
+        recordId: record.id,
+        tagId: tag.id,
+        tagSerialNumber: tag.serialNumber,
+        timestamp,
+        createdByUserId: caller.userId,
+        latitude: body.latitude,
+        longitude: body.longitude,
+        tagStatus: body.tag_status ?? null,
+        measurementInterval: body.measurement_interval,
+        startDelay: body.start_delay,
+        highThreshold: body.high_threshold,
+        lowThreshold: body.low_threshold,
+        primaryReference: body.primary_reference ?? '',
+        secondaryReference: body.secondary_reference ?? '',
+        shippingReference: body.shipping_reference ?? '',
+        mobileDeviceType: body.mobile_device_type ?? null,
+        mobileAppVersion: body.mobile_app_version ?? null,
+        startTimeSeconds: body.start_time_seconds ?? null,
+        stopTime: body.stop_time_seconds != null ? new Date(body.stop_time_seconds * 1000) : null,
+        tempsOffsetIndex: body.temperatures_offset_index,
+        tempsLength: temps.length,
+        uploadKey: key,
+      });
     } else {
       await writeAction(
         tx,
@@ -249,8 +236,7 @@ export async function xt1Upload(
     await recomputeRecord(tx, record, {
       seriesChanged: added > 0,
       now,
-      state: writes.state,
-      batch: writes.batch,
+      writes,
       jobs: caller.jobs,
     });
     return reply;
