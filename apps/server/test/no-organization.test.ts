@@ -17,10 +17,10 @@ describe('a caller who belongs to no organization', () => {
   afterAll(async () => t.close());
 
   const expectNoOrganization = (res: { statusCode: number; json(): unknown }, call: string) => {
-    expect({ call, status: res.statusCode }).toEqual({ call, status: 400 });
+    expect({ call, status: res.statusCode }).toEqual({ call, status: 403 });
     expect({ call, ...ZErrorReply.parse(res.json()) }).toEqual({
       call,
-      code: 'BAD_REQUEST',
+      code: 'FORBIDDEN',
       message: NO_ORGANIZATION_MESSAGE,
     });
   };

@@ -57,7 +57,7 @@ describe('kernel', () => {
   it('organizationOf: the organization, or one answer for none', () => {
     expect(organizationOf({ organizationId: 'org' })).toBe('org');
     expect(() => organizationOf({ organizationId: null })).toThrow(
-      expect.objectContaining({ statusCode: 400, code: 'BAD_REQUEST' }),
+      expect.objectContaining({ statusCode: 403, code: 'FORBIDDEN' }),
     );
   });
 });

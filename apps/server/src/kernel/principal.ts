@@ -31,12 +31,12 @@ export const NO_ORGANIZATION_MESSAGE = 'You are not a member of any organization
 /**
  * The organization the principal works in: every organization-scoped call
  * starts here, and this is the only place that says what a caller who belongs
- * to no organization gets: 400 `BAD_REQUEST` (the answer the organization
- * settings test pins; before issue 12 most calls answered 403 and two 400).
+ * to no organization gets: 403 `FORBIDDEN` (what most calls answered before
+ * issue 12; two answered 400).
  */
 export function organizationOf(principal: Pick<Principal, 'organizationId'>): string {
   if (principal.organizationId === null) {
-    throw new AppError('BAD_REQUEST', NO_ORGANIZATION_MESSAGE);
+    throw new AppError('FORBIDDEN', NO_ORGANIZATION_MESSAGE);
   }
   return principal.organizationId;
 }

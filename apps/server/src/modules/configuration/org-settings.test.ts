@@ -216,6 +216,6 @@ describe('organization settings (geo-fence)', () => {
     expectError(res, 403, 'CSRF_FAILED');
 
     const { client: orphan } = await t.signIn({ orgs: [] });
-    expectError(await orphan.get(URL), 400, 'BAD_REQUEST');
+    expectError(await orphan.get(URL), 403, 'FORBIDDEN');
   });
 });
