@@ -9,7 +9,10 @@ import { notFound } from '../../kernel/errors';
 import { pageOf } from '../../kernel/paging';
 import { registerCall } from '../../http/register-call';
 import { organizationOf, type Principal } from '../../kernel/principal';
+import { resolveTimeZone } from '@coldtrace/domain';
+import { auditDisplayer } from '../reports/audit-text';
 import { contentDisposition, neutralise } from '../reports/report-model';
+import { displaySettingsOf } from '../reports/service';
 
 /**
  * Reading the audit trail (docs/decisions/notifications.md): the
@@ -89,13 +92,21 @@ export async function auditRoutes(app: FastifyInstance): Promise<void> {
   });
 
   registerCall(app, auditCsv, async ({ query, reply, requirePrincipal }) => {
-    const where = await filterOf(app.db, requirePrincipal(), query);
+    const principal = requirePrincipal();
+    const where = await filterOf(app.db, principal, query);
     const rows = await app.db
       .select()
       .from(auditEvents)
       .where(where)
       .orderBy(asc(auditEvents.occurredAt), asc(auditEvents.id))
       .limit(MAX_CSV_ROWS);
+    // The stored values as they are (for machines), then the entry as the reader
+    // reads it on the record page and in the reports: their zone, unit and words.
+    const reader = await displaySettingsOf(app.db, principal.user.id);
+    const display = auditDisplayer({
+      unit: reader.degreesUnit,
+      timeZone: resolveTimeZone(reader.timeZone),
+    });
     const header = [
       'When (UTC)',
       'Who',
@@ -108,22 +119,31 @@ export async function auditRoutes(app: FastifyInstance): Promise<void> {
       'Old value',
       'New value',
       'Reason',
+      `When (${resolveTimeZone(reader.timeZone)})`,
+      'What',
+      `Change (°${reader.degreesUnit})`,
     ];
     const csv = stringify([
       header,
-      ...rows.map((r) => [
-        r.occurredAt.toISOString(),
-        cell(r.actorName),
-        cell(r.clientType),
-        cell(r.action),
-        cell(r.entityType),
-        cell(r.entityId),
-        r.recordId === null ? '' : String(r.recordId),
-        cell(r.field),
-        cell(r.oldValue),
-        cell(r.newValue),
-        cell(r.reason),
-      ]),
+      ...rows.map((r) => {
+        const shown = display(r);
+        return [
+          r.occurredAt.toISOString(),
+          cell(r.actorName),
+          cell(r.clientType),
+          cell(r.action),
+          cell(r.entityType),
+          cell(r.entityId),
+          r.recordId === null ? '' : String(r.recordId),
+          cell(r.field),
+          cell(r.oldValue),
+          cell(r.newValue),
+          cell(r.reason),
+          shown.when,
+          neutralise(shown.what),
+          neutralise(shown.change),
+        ];
+      }),
     ]);
     const name = query.record_id ? `audit-trail-record-${query.record_id}.csv` : 'audit-trail.csv';
     void reply

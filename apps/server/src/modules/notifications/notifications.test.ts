@@ -395,12 +395,16 @@ describe('notifications, signatures and the audit trail', () => {
         .trim()
         .split('\n')
         .filter((line) => !line.includes(',alarm.raise,'));
+      // The stored values, then the entry in the reader's zone, unit and words.
       expect(lines[0]).toBe(
-        'When (UTC),Who,Client,Action,Entity,Entity id,Record id,Field,Old value,New value,Reason',
+        'When (UTC),Who,Client,Action,Entity,Entity id,Record id,Field,Old value,New value,Reason,When (UTC),What,Change (°C)',
       );
       expect(lines).toHaveLength(3);
       expect(lines[1]).toContain(",'=cmd| Evil,WEB,alarm.acknowledge,alarm,");
       expect(lines[1]).toContain(',acknowledged,false,true,"Reviewed: Checked ""twice"", fine"');
+      expect(lines[1]).toMatch(
+        /,"\d{2}\/\d{2}\/\d{4}, \d{2}:\d{2}:\d{2}",Alarm acknowledged #\d+,Acknowledged: No → Yes$/,
+      );
     });
   });
 });
