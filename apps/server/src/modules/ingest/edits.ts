@@ -7,11 +7,11 @@ import type {
 import { tripStatusFromTimes } from '@coldtrace/domain';
 import type { Db } from '../../db/client';
 import type { RecordRow } from '../../db/schema-shipments';
-import { AppError, invalidField } from '../../http/errors';
-import type { Principal } from '../auth/principal';
-import { actorOf, recordAudit } from '../audit/audit';
-import type { AlarmEventSender } from '../notifications/events';
-import type { ChangeSignature } from '../notifications/signature';
+import { AppError, invalidField, notFound } from '../../kernel/errors';
+import type { Principal } from '../../kernel/principal';
+import { actorOf, recordAudit } from '../../kernel/audit';
+import type { AlarmEventSender } from '../../jobs/catalogue';
+import type { ChangeSignature } from '../notifications';
 import { changedFields, recomputeRecord, type AlarmChange } from './reevaluate';
 import * as repo from './repository';
 import {
@@ -22,15 +22,7 @@ import {
   SHIPMENT_TEXT,
   shipmentPatch,
 } from './runs';
-import {
-  type Caller,
-  defined,
-  freshKey,
-  type IngestContext,
-  notFoundField,
-  reference,
-  runUpload,
-} from './upload';
+import { type Caller, defined, freshKey, type IngestContext, reference, runUpload } from './upload';
 import { type TagRef, writeAction } from './upload-writes';
 
 /**
@@ -134,12 +126,12 @@ async function recordForEdit(
 ): Promise<{ tag: TagRef; record: RecordRow }> {
   if (ident.record_id !== undefined) {
     const found = await repo.findRecord(tx, caller.organizationId, Number(ident.record_id));
-    if (!found) throw notFoundField('Record', 'record_id');
+    if (!found) throw notFound('Record', 'record_id');
     // The record's tag may belong to another organization by now: its lock
     // only (lock order), and the tag as the record knows it (id, serial, type).
     await repo.lockTagForRecord(tx, found.tagId);
     const record = await repo.lockRecord(tx, caller.organizationId, found.id);
-    if (!record) throw notFoundField('Record', 'record_id');
+    if (!record) throw notFound('Record', 'record_id');
     if (
       ident.tag_id !== undefined &&
       ident.tag_id !== String(record.tagId) &&

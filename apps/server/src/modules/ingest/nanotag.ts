@@ -11,7 +11,7 @@ import {
 } from '@coldtrace/contract';
 import { isKnownPosition } from '@coldtrace/domain';
 import type { RecordRow } from '../../db/schema-shipments';
-import { AppError, invalidField } from '../../http/errors';
+import { AppError, invalidField } from '../../kernel/errors';
 import { recomputeRecord, recordInterval } from './reevaluate';
 import * as repo from './repository';
 import {

@@ -15,8 +15,8 @@ import {
 } from '@coldtrace/contract';
 import type { Db } from '../../db/client';
 import type { AlarmRow, RecordRow } from '../../db/schema-shipments';
-import { AppError } from '../../http/errors';
-import { recordAudit, SYSTEM_ACTOR, type AuditActor } from '../audit/audit';
+import { AppError } from '../../kernel/errors';
+import { recordAudit, SYSTEM_ACTOR, type AuditActor } from '../../kernel/audit';
 import { asStoredTime, thresholdsOf, toDate, toSeconds } from './record-series';
 import type { EvaluatedTrip } from './reevaluate-trip';
 import * as repo from './repository';

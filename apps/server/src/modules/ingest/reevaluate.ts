@@ -13,7 +13,7 @@ import {
   publishTripChange,
   type AlarmEventSender,
 } from '../../jobs/catalogue';
-import { assembleSeries } from '../series/series-store';
+import { assembleSeries } from '../../kernel/series-store';
 import { changedFields, seriesOf, toDate } from './record-series';
 import {
   auditAlarms,

@@ -17,7 +17,7 @@ import {
   type DeviceUser,
 } from '../../../test/shipment-factories';
 import { alarms } from '../../db/schema-shipments';
-import { reevaluateRecord } from './index';
+import { reevaluateRecord } from '../../../test/recompute';
 
 const XT1 = '/api/devices/xt1/';
 const RT = '/api/devices/rt/';

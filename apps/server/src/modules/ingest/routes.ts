@@ -25,7 +25,7 @@ import {
 import type { TSignatureMeaning } from '@coldtrace/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { registerCall } from '../../http/register-call';
-import type { Principal } from '../auth/principal';
+import type { Principal } from '../../kernel/principal';
 import { verifyChangeSignature } from '../notifications';
 import * as service from './service';
 

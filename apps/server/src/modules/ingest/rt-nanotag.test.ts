@@ -12,7 +12,7 @@ import {
   tagBySerial,
 } from '../../../test/shipment-factories';
 import { locationSamples, recordActions, records, tags } from '../../db/schema-shipments';
-import { readSeries } from '../series/series-store';
+import { readSeries } from '../../kernel/series-store';
 
 const RT = '/api/devices/rt/';
 const NANOTAG = '/api/devices/nanotag/';

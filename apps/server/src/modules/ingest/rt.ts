@@ -8,7 +8,7 @@ import type {
   TRtStopUpload,
 } from '@coldtrace/contract';
 import type { RecordRow, TagRow } from '../../db/schema-shipments';
-import { AppError, invalidField } from '../../http/errors';
+import { AppError, invalidField } from '../../kernel/errors';
 import { recomputeRecord } from './reevaluate';
 import * as repo from './repository';
 import {

@@ -1,10 +1,10 @@
 import type { TRecordActionType, TRecordReference, TTagType } from '@coldtrace/contract';
 import type { Db } from '../../db/client';
 import type { RecordRow, TagConfiguration, TagRow, records } from '../../db/schema-shipments';
-import { AppError, invalidField } from '../../http/errors';
+import { AppError, invalidField, notFound } from '../../kernel/errors';
 import { changedFields, recomputeRecord } from './reevaluate';
 import * as repo from './repository';
-import { type Caller, defined, freshKey, notFoundField, reference } from './upload';
+import { type Caller, defined, freshKey, reference } from './upload';
 import { writeAction } from './upload-writes';
 
 /**
@@ -99,7 +99,7 @@ export async function resolveTag(
       })) ?? (await repo.lockTagBySerial(tx, org, serialNumber));
   }
   // Looked up in the organization: this holds by construction (and stays checked).
-  if (!tag || tag.organizationId !== caller.organizationId) throw notFoundField('Tag', 'tag_id');
+  if (!tag || tag.organizationId !== caller.organizationId) throw notFound('Tag', 'tag_id');
   return tag;
 }
 
@@ -247,7 +247,7 @@ export async function resolveRecord(
   const start = lookup.start ?? null;
   if (lookup.recordId !== undefined) {
     const record = await repo.lockRecord(tx, caller.organizationId, Number(lookup.recordId));
-    if (!record) throw notFoundField('Record', 'record_id');
+    if (!record) throw notFound('Record', 'record_id');
     if (record.tagId !== tag.id) {
       throw invalidField('record_id', `Field 'record_id': the record belongs to another tag`);
     }
@@ -362,7 +362,7 @@ export async function checkTravelLocations(
   );
   for (const [field, id] of wanted) {
     if (id != null && !found.has(Number(id))) {
-      throw notFoundField('Travel location', field, `Travel location ${id} not found`);
+      throw notFound(`Travel location ${id}`, field);
     }
   }
 }

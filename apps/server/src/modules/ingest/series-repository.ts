@@ -9,7 +9,7 @@ import {
   type AlarmRow,
 } from '../../db/schema-shipments';
 import { fromDriverRow } from './driver-row';
-import { chunkListSql, parseChunkList } from '../series/series-store';
+import { chunkListSql, parseChunkList } from '../../kernel/series-store';
 
 /**
  * A record's series and location samples as the recomputation reads them

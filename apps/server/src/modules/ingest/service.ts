@@ -1,11 +1,3 @@
-import { RECORD_ACTION_TYPES } from '@coldtrace/contract';
-import type { Database } from '../../db/client';
-import type { RecordRow } from '../../db/schema-shipments';
-import type { AlarmEventSender } from '../notifications/events';
-import { recomputeRecord } from './reevaluate';
-import * as repo from './repository';
-import { notFoundField } from './upload';
-
 /**
  * The ingest service: every upload call of the phone app, rt tags and
  * nanotags, and a person's edits of a record, one function per contract call
@@ -32,32 +24,3 @@ export {
   nanotagTransmitInterval,
 } from './nanotag';
 export { reevaluateTrips, xt1TripEdit, xt1UpdateShipment } from './edits';
-
-// ---------------------------------------------------------------- for other modules
-
-/**
- * Recompute a record (summary, alarms, status, trip, tag state) after a
- * change made elsewhere (e.g. an alarm acknowledgement does not need it; a
- * geo-fence or travel location edit does). 404 for another organization's
- * record. Locks the tag, then the record, like every upload.
- */
-export async function reevaluateRecord(
-  db: Database,
-  organizationId: string,
-  recordId: number,
-  jobs: AlarmEventSender | null,
-): Promise<RecordRow> {
-  return db.transaction(async (tx) => {
-    const found = await repo.findRecord(tx, organizationId, recordId);
-    if (!found) throw notFoundField('Record', 'record_id');
-    await repo.lockTagForRecord(tx, found.tagId);
-    const record = await repo.lockRecord(tx, organizationId, recordId);
-    if (!record) throw notFoundField('Record', 'record_id');
-    return (await recomputeRecord(tx, record, { jobs })).record;
-  });
-}
-
-/** Display name of a record action type (`action_type_display`). */
-export function actionTypeDisplay(type: string): string {
-  return (RECORD_ACTION_TYPES as Record<string, string>)[type] ?? type;
-}

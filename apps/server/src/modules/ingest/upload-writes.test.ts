@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/helpers';
 import { deviceUser, recordOf, scannedShipment } from '../../../test/shipment-factories';
-import { assembleSeries } from '../series/series-store';
+import { assembleSeries } from '../../kernel/series-store';
 import * as repo from './repository';
 import { UploadWrites } from './upload-writes';
 

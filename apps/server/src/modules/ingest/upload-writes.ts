@@ -10,7 +10,7 @@ import type {
   scans,
   TagRow,
 } from '../../db/schema-shipments';
-import { planMerge, type SeriesConflict } from '../series/series-store';
+import { planMerge, type SeriesConflict } from '../../kernel/series-store';
 import * as repo from './repository';
 import type { Caller, IngestLogger } from './upload';
 import { WriteBatch } from './write-batch';

@@ -1,10 +1,10 @@
 import type { TRecordReference } from '@coldtrace/contract';
 import type { Database, Transaction } from '../../db/client';
 import type { TagRow } from '../../db/schema-shipments';
-import { AppError, invalidField } from '../../http/errors';
-import type { Principal } from '../auth/principal';
-import type { AlarmEventSender } from '../notifications/events';
-import type { ChangeSignature } from '../notifications/signature';
+import { invalidField } from '../../kernel/errors';
+import { organizationOf, type Principal } from '../../kernel/principal';
+import type { AlarmEventSender } from '../../jobs/catalogue';
+import type { ChangeSignature } from '../notifications';
 import * as repo from './repository';
 import { uploadKey } from './upload-key';
 import { randomUUID } from 'node:crypto';
@@ -15,8 +15,8 @@ import { randomUUID } from 'node:crypto';
  * work. Decisions: docs/decisions/shipment-ingest.md.
  *
  * - One prologue ({@link runUpload}): the caller (an organization is
- *   required), the server time, the device times checked against it, the
- *   upload key.
+ *   required: the kernel's `organizationOf`), the server time, the device
+ *   times checked against it, the upload key.
  * - One transaction per upload; the tag row, then the record row, are locked
  *   (`SELECT ... FOR UPDATE`), so concurrent uploads of one tag serialize.
  * - Idempotency: uploads with an upload key (scans and actions) are looked up
@@ -57,15 +57,10 @@ export interface Caller {
 const MAX_FUTURE_SECONDS = 86_400;
 const UPLOAD_KEY_CONSTRAINTS = new Set(['scans_upload_key', 'record_actions_upload_key']);
 
+/** The caller of an upload: its organization, by the kernel's one check (`organizationOf`). */
 function callerOf({ principal, jobs }: IngestContext): Caller {
-  if (principal.organizationId === null) {
-    throw new AppError('FORBIDDEN', 'You belong to no organization to upload into.');
-  }
-  return { organizationId: principal.organizationId, userId: principal.user.id, jobs };
+  return { organizationId: organizationOf(principal), userId: principal.user.id, jobs };
 }
-
-export const notFoundField = (what: string, field: string, reason = `${what} not found`) =>
-  new AppError('NOT_FOUND', `${what} not found`, { [field]: reason });
 
 /** Drop undefined members (so spreading never overwrites with undefined). */
 export function defined<T extends object>(value: T): Partial<T> {
@@ -139,7 +134,7 @@ export interface Upload {
 }
 
 /**
- * Run one upload. The prologue: the caller (403 without an organization), the
+ * Run one upload. The prologue: the caller (refused without an organization), the
  * server time, the device times checked (400 naming the field when more than
  * a day ahead), the upload key. Then a replay (same upload key) answers the
  * stored reply without a transaction; otherwise `work` runs in a transaction

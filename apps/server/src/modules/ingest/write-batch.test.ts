@@ -13,9 +13,9 @@ import {
   xt1Body,
 } from '../../../test/shipment-factories';
 import { alarms, locationSamples, scans } from '../../db/schema-shipments';
-import { readSeries } from '../series/series-store';
+import { readSeries } from '../../kernel/series-store';
 import * as repo from './repository';
-import { reevaluateRecord } from './service';
+import { reevaluateRecord } from '../../../test/recompute';
 import { WriteBatch } from './write-batch';
 
 const XT1 = '/api/devices/xt1/';

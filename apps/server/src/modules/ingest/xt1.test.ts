@@ -16,7 +16,7 @@ import {
 } from '../../../test/shipment-factories';
 import { roles } from '../../db/schema';
 import { locationSamples, recordActions, scans } from '../../db/schema-shipments';
-import { STORED_DECIMALS, readSeries } from '../series/series-store';
+import { STORED_DECIMALS, readSeries } from '../../kernel/series-store';
 
 const XT1 = '/api/devices/xt1/';
 const HOUR = 3600;
