@@ -25,7 +25,7 @@ import {
 } from '../../../../tools/simulator/src/index';
 import type { Principal } from '../modules/auth/principal';
 import { createConfigurationService } from '../modules/configuration/service';
-import * as ingest from '../modules/ingest/service';
+import * as ingest from '../modules/ingest';
 import { notifyAlarmsRaised } from '../modules/notifications';
 import type { Database } from '../db/client';
 import type { UserRow } from '../db/schema';

@@ -171,7 +171,7 @@ export async function insertLogEntry(
 // ---------------------------------------------------------------- records and people
 
 /** The record row of the organization (the one ingest reads). */
-export { findRecord } from '../ingest/repository';
+export { findRecord } from '../ingest';
 
 export async function lockRecordRecipients(
   db: Db,
