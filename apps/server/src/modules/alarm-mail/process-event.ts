@@ -8,8 +8,8 @@ import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/client';
 import type { AlarmMailEventRow, NotificationSettingRow } from '../../db/schema-alarm-mail';
 import type { AlarmRow, RecordRow } from '../../db/schema-shipments';
-import { queueMail } from '../mail/outbox';
-import { publicOrigin } from '../password/links';
+import { queueMail } from '../mail';
+import { publicOrigin } from '../password';
 import {
   DEFAULT_BODIES,
   DEFAULT_SUBJECTS,

@@ -11,7 +11,7 @@ import type {
 } from '@coldtrace/contract';
 import type { Database, Db } from '../../db/client';
 import type { NotificationRuleRow, NotificationSettingRow } from '../../db/schema-alarm-mail';
-import { actorOf, changedFields, recordAudit, type AuditContext } from '../audit/audit';
+import { actorOf, changedFields, recordAudit, type AuditContext } from '../../kernel/audit';
 import type { RequestContext } from '../../kernel/context';
 import { notFound } from '../../kernel/errors';
 import { pageOf } from '../../kernel/paging';

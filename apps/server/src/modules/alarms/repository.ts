@@ -2,7 +2,7 @@ import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { alarmSignatures } from '../../db/schema-notifications';
 import { alarms, records, tags, type RecordRow } from '../../db/schema-shipments';
-import { selectAlarmViews } from '../records/repository';
+import { selectAlarmViews } from '../records';
 
 /**
  * Database access of the alarm actions. Every query scopes by the

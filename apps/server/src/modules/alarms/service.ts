@@ -9,11 +9,11 @@ import type { FastifyInstance } from 'fastify';
 import type { Database } from '../../db/client';
 import type { RequestContext } from '../../kernel/context';
 import { AppError, notFound } from '../../kernel/errors';
-import { actorOf, printedName, recordAudit } from '../audit/audit';
+import { actorOf, printedName, recordAudit } from '../../kernel/audit';
 import { organizationOf, type Principal } from '../../kernel/principal';
 import { recomputeRecord } from '../ingest';
 import * as notifications from '../notifications';
-import { presentAlarm } from '../records/presenter';
+import { presentAlarm } from '../records';
 import * as repo from './repository';
 
 /**

@@ -10,9 +10,9 @@ import { pageOf } from '../../kernel/paging';
 import { registerCall } from '../../http/register-call';
 import { organizationOf, type Principal } from '../../kernel/principal';
 import { resolveTimeZone } from '@coldtrace/domain';
-import { auditDisplayer } from '../reports/audit-text';
-import { contentDisposition, neutralise } from '../reports/report-model';
-import { displaySettingsOf } from '../reports/service';
+import { auditDisplayer } from '../reports';
+import { contentDisposition, neutralise } from '../reports';
+import { displaySettingsOf } from '../reports';
 
 /**
  * Reading the audit trail (docs/decisions/notifications.md): the

@@ -1,6 +1,6 @@
 import type { TUser } from '@coldtrace/contract';
 import type { Database } from '../../db/client';
-import { hasAgreedToActiveTerms } from '../legal/repository';
+import { hasAgreedToActiveTerms } from '../legal';
 import type { Principal } from './principal';
 import * as repo from './repository';
 import { shownTimeZone } from './time-zones';

@@ -5,8 +5,8 @@ import type { Database } from '../../db/client';
 import type { PrincipalResolver } from '../../kernel/context';
 import type { Principal } from '../../kernel/principal';
 import { isTokenShaped, sessionIdOf } from './cookies';
-import { apiKeyPrincipal } from '../keys/service';
-import { tokenPrincipal } from '../tokens/service';
+import { apiKeyPrincipal } from '../keys';
+import { tokenPrincipal } from '../tokens';
 import * as repo from './repository';
 
 export type { Principal } from '../../kernel/principal';

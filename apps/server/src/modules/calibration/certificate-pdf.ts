@@ -12,9 +12,9 @@ import {
   printable,
   section,
   table,
-} from '../reports/pdf-layout';
-import { useFont, writeText } from '../reports/pdf-fonts';
-import { formatWall, wallClock } from '../reports/report-model';
+} from '../reports';
+import { useFont, writeText } from '../reports';
+import { formatWall, wallClock } from '../reports';
 
 export interface CertificateDevice {
   tagId: number;

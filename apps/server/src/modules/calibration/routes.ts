@@ -1,7 +1,7 @@
 import { xt1CalibrationList, xt1CalibrationPdf, xt1CalibrationUpload } from '@coldtrace/contract';
 import type { FastifyInstance } from 'fastify';
 import { registerCall } from '../../http/register-call';
-import { contentDisposition } from '../reports/report-model';
+import { contentDisposition } from '../reports';
 import { createCalibrationService } from './service';
 
 /** Calibration certificates: upload, list a tag's, download one as PDF. */

@@ -6,9 +6,9 @@ import type {
 import type { Database } from '../../db/client';
 import { AppError, notFound } from '../../kernel/errors';
 import { isUuid } from '../../kernel/ids';
-import { actorOf, printedName, recordAudit } from '../audit/audit';
+import { actorOf, printedName, recordAudit } from '../../kernel/audit';
 import { organizationOf, type Principal } from '../../kernel/principal';
-import { displaySettingsOf, organizationNameOf } from '../reports/service';
+import { displaySettingsOf, organizationNameOf } from '../reports';
 import { renderCertificatePdf } from './certificate-pdf';
 import * as repo from './repository';
 import { certificateUrl } from './urls';

@@ -20,7 +20,7 @@ import {
 } from '@coldtrace/domain';
 import type { Database, Db } from '../../db/client';
 import { AppError, notFound } from '../../http/errors';
-import { actorOf, changedFields as auditChanges, recordAudit } from '../audit/audit';
+import { actorOf, changedFields as auditChanges, recordAudit } from '../../kernel/audit';
 import { parseRowId } from '../../kernel/ids';
 import { organizationOf, type Principal } from '../../kernel/principal';
 import { reevaluateTrips } from '../ingest';

@@ -3,7 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEvents } from '../../db/schema-audit';
 import { createTestApp, type TestApp, type TestClient, type TestOrg } from '../../../test/helpers';
-import { ensureBuiltInRoles } from '../orgs/repository';
+import { ensureBuiltInRoles } from '../orgs';
 
 const RULES = '/api/data-display-rules/';
 

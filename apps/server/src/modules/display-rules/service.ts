@@ -6,7 +6,7 @@ import type {
 import type { Database } from '../../db/client';
 import { AppError, notFound } from '../../kernel/errors';
 import { isUuid } from '../../kernel/ids';
-import { actorOf, changedFields, recordAudit } from '../audit/audit';
+import { actorOf, changedFields, recordAudit } from '../../kernel/audit';
 import { organizationOf, type Principal } from '../../kernel/principal';
 import * as repo from './repository';
 

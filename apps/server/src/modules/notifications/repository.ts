@@ -3,7 +3,7 @@ import type { Db } from '../../db/client';
 import { memberships, roles } from '../../db/schema';
 import { notifications } from '../../db/schema-notifications';
 import { alarms } from '../../db/schema-shipments';
-import { selectAlarmViews } from '../records/repository';
+import { selectAlarmViews } from '../records';
 
 /** Database access of the bell notifications; every query scopes by the organization. */
 

@@ -4,8 +4,8 @@ import { notFound } from '../../kernel/errors';
 import { pageOf } from '../../kernel/paging';
 import { organizationOf } from '../../kernel/principal';
 import { registerCall } from '../../http/register-call';
-import { presentAlarm } from '../records/presenter';
-import { recordsByIds } from '../records/repository';
+import { presentAlarm } from '../records';
+import { recordsByIds } from '../records';
 import * as repo from './repository';
 
 /** The bell: GET notifications/ (docs/decisions/notifications.md); its `alarm.raised` worker is in `jobs/workers.ts`. */

@@ -1,10 +1,10 @@
 import type { TSignatureMeaning } from '@coldtrace/contract';
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../http/errors';
-import { printedName } from '../audit/audit';
-import { DEVICE_COOKIE } from '../auth/device-cookie';
+import { printedName } from '../../kernel/audit';
+import { DEVICE_COOKIE } from '../auth';
 import type { Principal } from '../../kernel/principal';
-import { createPasswordGuard, throttledError } from '../auth/throttle';
+import { createPasswordGuard, throttledError } from '../auth';
 
 /**
  * Verifying the password an electronic signature re-enters (21 CFR Part 11

@@ -1,5 +1,5 @@
 import type { RuntimeConfig } from '../../config';
-import type { SecretLinkRoute } from '../mail/secret-links';
+import type { SecretLinkRoute } from '../mail';
 
 /** Where e-mailed links point: PUBLIC_ORIGIN, or the default local address. */
 export const DEFAULT_PUBLIC_ORIGIN = 'http://localhost:8000';

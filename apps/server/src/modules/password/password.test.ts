@@ -4,7 +4,7 @@ import { sessions } from '../../db/schema';
 import { mailOutbox, passwordTokens } from '../../db/schema-mail';
 import { createTestApp, TEST_PASSWORD, uid, type TestApp } from '../../../test/helpers';
 import { lastMailTo } from '../../../test/mail-helpers';
-import { generatePassword } from '../auth/passwords';
+import { generatePassword } from '../auth';
 import { passwordProblem } from './rules';
 import { MAIL_SEND_JOB, PASSWORD_RESET_JOB } from '../../jobs/catalogue';
 import { queueWelcomeMail } from './welcome';

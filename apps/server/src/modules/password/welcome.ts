@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/client';
-import { queueMail } from '../mail/outbox';
+import { queueMail } from '../mail';
 import { passwordLink } from './links';
 import { issueToken } from './tokens';
 

@@ -28,8 +28,8 @@ import type {
   ScanRow,
   TagRow,
 } from '../../db/schema-shipments';
-import { certificateUrl } from '../calibration/urls';
-import { roundStored } from '../series/series-store';
+import { certificateUrl } from '../calibration';
+import { roundStored } from '../../kernel/series-store';
 
 /**
  * Database rows to the contract's entities (spec section 3): ids as decimal

@@ -10,7 +10,7 @@ import { AppError, invalidField, notFound } from '../../kernel/errors';
 import { parseRowId } from '../../kernel/ids';
 import { pageOf, type Listed, type PageQuery } from '../../kernel/paging';
 import { organizationOf, type Principal } from '../../kernel/principal';
-import { readSeries } from '../series/series-store';
+import { readSeries } from '../../kernel/series-store';
 import { DEFAULT_ORDER_BY, RECORD_FIELDS, TAG_FIELDS } from './fields';
 import { compileFilter, compileOrderBy } from './filter-sql';
 import { parseInstantRange } from './iso-range';

@@ -7,7 +7,7 @@ import { reports } from '../../db/schema-reports';
 import { alarms } from '../../db/schema-shipments';
 import { createTestApp, type TestApp, type TestClient, type TestOrg } from '../../../test/helpers';
 import { epoch, iso, serial, xt1Body } from '../../../test/shipment-factories';
-import { recordAudit } from '../audit/audit';
+import { recordAudit } from '../../kernel/audit';
 import { contentDisposition, neutralise } from './report-model';
 import { REPORT_JOB } from '../../jobs/catalogue';
 

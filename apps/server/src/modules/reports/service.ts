@@ -13,10 +13,10 @@ import { users, type UserRow } from '../../db/schema';
 import { AppError, notFound } from '../../kernel/errors';
 import { isUuid } from '../../kernel/ids';
 import { publish, REPORT_JOB, REPORT_RETRIES, type JobPublisher } from '../../jobs/catalogue';
-import { printedName } from '../audit/audit';
+import { printedName } from '../../kernel/audit';
 import { organizationOf, type Principal } from '../../kernel/principal';
-import { createRecordsService } from '../records/service';
-import { readSeries } from '../series/series-store';
+import { createRecordsService } from '../records';
+import { readSeries } from '../../kernel/series-store';
 import { renderCsv } from './render-csv';
 import { renderPdf } from './render-pdf';
 import { renderXlsx } from './render-xlsx';
@@ -28,7 +28,7 @@ import {
   type ReportTiming,
 } from './report-model';
 import * as repo from './repository';
-import { effectiveDisplayRule } from '../display-rules/service';
+import { effectiveDisplayRule } from '../display-rules';
 
 /**
  * Reports (docs/decisions/reports.md): the POST stores a `queued` row and

@@ -4,7 +4,7 @@ import { createTestApp, type TestApp } from '../../../test/helpers';
 import { serial, tagBySerial } from '../../../test/shipment-factories';
 import { auditEvents } from '../../db/schema-audit';
 import { records, tags } from '../../db/schema-shipments';
-import { setMembership } from '../orgs/repository';
+import { setMembership } from '../orgs';
 
 const ASSIGN = '/api/devices/xt1/admin/assign-tags/';
 

@@ -4,9 +4,9 @@ import type { Db } from '../../db/client';
 import type { TagRow } from '../../db/schema-shipments';
 import { notFound } from '../../http/errors';
 import { isUuid } from '../../kernel/ids';
-import { actorOf, recordAudit, type AuditEntry } from '../audit/audit';
+import { actorOf, recordAudit, type AuditEntry } from '../../kernel/audit';
 import type { Principal } from '../../kernel/principal';
-import { permissionsIn } from '../auth/repository';
+import { permissionsIn } from '../auth';
 import * as repo from './repository';
 
 /**

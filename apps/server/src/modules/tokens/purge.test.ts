@@ -5,8 +5,8 @@ import { insertToken, TokenClient } from '../../../test/shipment-factories';
 import { passwordTokens } from '../../db/schema-mail';
 import { userTokens } from '../../db/schema-shipments';
 import { PURGE_EXPIRED_TOKENS_JOB } from '../../jobs/catalogue';
-import { sessionIdOf } from '../auth/cookies';
-import { consumeToken, hashToken, issueToken as issuePasswordToken } from '../password/tokens';
+import { sessionIdOf } from '../auth';
+import { consumeToken, hashToken, issueToken as issuePasswordToken } from '../password';
 
 const DAY_MS = 86_400_000;
 

@@ -5,8 +5,8 @@ import { createTestApp, type TestApp } from '../../../test/helpers';
 import { insertToken, TokenClient } from '../../../test/shipment-factories';
 import { memberships, users } from '../../db/schema';
 import { userTokens } from '../../db/schema-shipments';
-import { sessionIdOf } from '../auth/cookies';
-import { issueToken as issuePasswordToken } from '../password/tokens';
+import { sessionIdOf } from '../auth';
+import { issueToken as issuePasswordToken } from '../password';
 
 describe('user tokens', () => {
   let t: TestApp;

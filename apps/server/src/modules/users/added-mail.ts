@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/client';
-import { queueMail } from '../mail/outbox';
-import { publicOrigin } from '../password/links';
-import { escapeHtml, htmlMail } from '../password/welcome';
+import { queueMail } from '../mail';
+import { publicOrigin } from '../password';
+import { escapeHtml, htmlMail } from '../password';
 
 export interface AddedUser {
   email: string;

@@ -12,12 +12,12 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { users, type UserRow } from '../../db/schema';
 import { AppError, notFound } from '../../http/errors';
 import { isUuid } from '../../kernel/ids';
-import { actorOf, recordAudit, type AuditEntry } from '../audit/audit';
+import { actorOf, recordAudit, type AuditEntry } from '../../kernel/audit';
 import { organizationOf, type Principal } from '../../kernel/principal';
-import { permissionsIn } from '../auth/repository';
-import { createOrganization, setMembership } from '../orgs/repository';
-import { queueWelcomeMail } from '../password/welcome';
-import { revokeUserCredentials } from '../tokens/service';
+import { permissionsIn } from '../auth';
+import { createOrganization, setMembership } from '../orgs';
+import { queueWelcomeMail } from '../password';
+import { revokeUserCredentials } from '../tokens';
 import { queueAddedToOrganizationMail } from './added-mail';
 import * as repo from './repository';
 

@@ -1,0 +1,4 @@
+/**
+ * The legal module's entry: other modules import it from here only (issue 12).
+ */
+export { hasAgreedToActiveTerms } from './repository';

@@ -1,0 +1,5 @@
+/**
+ * The mail module's entry: other modules import it from here only (issue 12).
+ */
+export { queueMail } from './outbox';
+export { type SecretLinkRoute } from './secret-links';
