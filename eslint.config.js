@@ -3,6 +3,7 @@ import js from '@eslint/js';
 import globals from 'globals';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
+import serverBoundaries from './tools/eslint/server-boundaries.js';
 
 /** Dependency direction (docs/ARCHITECTURE.md): contract and domain import nothing from the apps. */
 const appImports = [
@@ -84,6 +85,12 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  {
+    // Module boundaries (issue 12): tests under apps/server/test may reach any file.
+    files: ['apps/server/src/**/*.ts'],
+    plugins: { server: serverBoundaries },
+    rules: { 'server/module-imports': 'error' },
   },
   {
     files: ['apps/server/**/*.ts'],

@@ -11,7 +11,7 @@ import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from '../apps/serv
 import { runMigrations } from '../apps/server/src/db/migrate';
 import { sessions, users } from '../apps/server/src/db/schema';
 import { userTokens } from '../apps/server/src/db/schema-shipments';
-import { newToken, sessionIdOf } from '../apps/server/src/modules/auth/cookies';
+import { newToken, sessionIdOf } from '../apps/server/src/modules/identity/auth/cookies';
 import { createOrganization, setMembership } from '../apps/server/src/modules/orgs/repository';
 
 /**

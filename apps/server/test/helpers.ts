@@ -16,7 +16,7 @@ import { loadConfig, type RuntimeConfig } from '../src/config';
 import { openDatabase, type Database, type DatabaseHandle } from '../src/db/client';
 import { EMBEDDED_OWNER_ROLE } from '../src/db/roles';
 import { termsOfService, tosAgreements, users, type UserRow } from '../src/db/schema';
-import { hashPassword } from '../src/modules/auth/passwords';
+import { hashPassword } from '../src/modules/identity/auth/passwords';
 import { findActiveTerms } from '../src/modules/legal/repository';
 import { createOrganization, setMembership } from '../src/modules/orgs/repository';
 

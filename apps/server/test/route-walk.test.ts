@@ -4,7 +4,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { roles as rolesTable } from '../src/db/schema';
 import { alarms } from '../src/db/schema-shipments';
-import { sessionIdOf } from '../src/modules/auth/cookies';
+import { sessionIdOf } from '../src/modules/identity/auth/cookies';
 import { setMembership } from '../src/modules/orgs/repository';
 import { readSeries } from '../src/modules/series/series-store';
 import { createTestApp, TEST_PASSWORD, uid, type TestApp, type TestClient } from './helpers';

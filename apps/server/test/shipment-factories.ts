@@ -12,7 +12,7 @@ import {
   userTokens,
   type RecordRow,
 } from '../src/db/schema-shipments';
-import { newToken, sessionIdOf } from '../src/modules/auth/cookies';
+import { newToken, sessionIdOf } from '../src/modules/identity/auth/cookies';
 import { readSeries } from '../src/modules/series/series-store';
 import { uid, type RoleName, type TestApp, type TestClient, type TestOrg } from './helpers';
 

@@ -1,11 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { onAlarmRaisedEmail, tripEventWorker } from '../modules/alarm-mail';
-import { mailSendWorker } from '../modules/mail/worker';
+import { mailSendWorker } from '../modules/mail';
 import { notifyAlarmsRaised } from '../modules/notifications';
-import { deleteExpiredTokens as deleteExpiredPasswordTokens } from '../modules/password/tokens';
-import { passwordResetWorker } from '../modules/password/worker';
-import { reportWorker } from '../modules/reports/worker';
-import { deleteExpiredTokens as deleteExpiredUserTokens } from '../modules/tokens/repository';
+import { deleteExpiredPasswordTokens, deleteExpiredUserTokens } from '../modules/identity';
+import { passwordResetWorker } from '../modules/identity';
+import { reportWorker } from '../modules/reports';
 import { jobCatalogue, jobNames, type JobData, type JobName } from './catalogue';
 import type { JobContext } from './queue';
 

@@ -7,7 +7,7 @@ import type { Principal } from './principal';
 
 /**
  * Finds who makes a request. The auth module registers the one implementation
- * (`app.principals`, `modules/auth/principal.ts`); `registerCall` asks it once
+ * (`app.principals`, `modules/identity/auth/principal.ts`); `registerCall` asks it once
  * per call, after rejecting unsafe header text and before the CSRF check.
  */
 export interface PrincipalResolver {
@@ -23,7 +23,7 @@ export interface RequestContext {
   requestId: string;
 }
 
-/** What the app decorates Fastify with (set in `app.ts`; `passwords` in `modules/auth/passwords.ts`). */
+/** What the app decorates Fastify with (set in `app.ts`; `passwords` in `modules/identity/auth/passwords.ts`). */
 declare module 'fastify' {
   interface FastifyInstance {
     config: RuntimeConfig;

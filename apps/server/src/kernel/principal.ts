@@ -9,9 +9,9 @@ export type PrincipalKind = 'session' | 'token' | 'api-key';
  * (`Authorization: Token ...`, kind `token`: the token's user and
  * organization, with the user's role there), or an API key
  * (`Authorization: Api-Key ...` or `X-Api-Key`, kind `api-key`: the key's
- * organization and permissions; `modules/keys`). Tokens and
+ * organization and permissions; `modules/identity/keys`). Tokens and
  * keys skip the CSRF check because a browser never attaches them by itself.
- * The auth module finds it (`modules/auth/principal.ts`); everything else reads it.
+ * The auth module finds it (`modules/identity/auth/principal.ts`); everything else reads it.
  */
 export interface Principal {
   kind: PrincipalKind;

@@ -23,8 +23,8 @@ import {
   type PlaceKey,
   type ShipmentPlan,
 } from '../../../../tools/simulator/src/index';
-import type { Principal } from '../modules/auth/principal';
-import { createConfigurationService } from '../modules/configuration/service';
+import type { Principal } from '../modules/identity';
+import { createConfigurationService } from '../modules/configuration';
 import * as ingest from '../modules/ingest';
 import { notifyAlarmsRaised } from '../modules/notifications';
 import type { Database } from '../db/client';

@@ -1,9 +1,9 @@
 import { and, count, eq, sql } from 'drizzle-orm';
 import type { Config } from '../config';
-import { findActiveTerms } from '../modules/legal/repository';
-import { generatePassword, hashPassword } from '../modules/auth/passwords';
-import { passwordProblem } from '../modules/password/rules';
-import { createOrganization, ensureBuiltInRoles, setMembership } from '../modules/orgs/repository';
+import { findActiveTerms } from '../modules/legal';
+import { generatePassword, hashPassword } from '../modules/identity';
+import { passwordProblem } from '../modules/identity';
+import { createOrganization, ensureBuiltInRoles, setMembership } from '../modules/orgs';
 import type { Database, Db } from '../db/client';
 import { seedDemoRecords, type DemoRecordsResult } from './seed-demo';
 import {

@@ -370,3 +370,7 @@ export const reportsCalls = [
   dataDisplayRulesCreate,
   dataDisplayRulesUpdate,
 ] as const;
+
+/** The link to the PDF of a calibration certificate, for one of its devices (xt1CalibrationPdf). */
+export const certificateUrl = (id: string, deviceId: number): string =>
+  `${xt1CalibrationPdf.path}?calibration_pdf_id=${encodeURIComponent(id)}&device_id=${deviceId}`;

@@ -1,3 +1,4 @@
 /** The alarm-mail module's entry for other modules: the jobs' workers (`jobs/workers.ts`). */
 export { onAlarmRaisedEmail } from './hooks';
 export { tripEventWorker } from './worker';
+export { alarmMailModule } from './routes';

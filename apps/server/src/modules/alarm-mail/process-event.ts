@@ -9,7 +9,7 @@ import type { Db } from '../../db/client';
 import type { AlarmMailEventRow, NotificationSettingRow } from '../../db/schema-alarm-mail';
 import type { AlarmRow, RecordRow } from '../../db/schema-shipments';
 import { queueMail } from '../mail';
-import { publicOrigin } from '../password';
+import { publicOrigin } from '../identity';
 import {
   DEFAULT_BODIES,
   DEFAULT_SUBJECTS,

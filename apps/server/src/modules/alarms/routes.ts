@@ -1,7 +1,7 @@
 import { xt1AlarmAcknowledge, xt1AlarmDismiss } from '@coldtrace/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { registerCall } from '../../http/register-call';
-import { DEVICE_COOKIE } from '../auth';
+import { DEVICE_COOKIE } from '../identity';
 import type { Principal } from '../../kernel/principal';
 import { createAlarmsService, type ActionContext } from './service';
 

@@ -1,7 +1,8 @@
-import type {
-  TCalibrationSummary,
-  TCalibrationUpload,
-  TCalibrationUploadReply,
+import {
+  certificateUrl,
+  type TCalibrationSummary,
+  type TCalibrationUpload,
+  type TCalibrationUploadReply,
 } from '@coldtrace/contract';
 import type { Database } from '../../db/client';
 import { AppError, notFound } from '../../kernel/errors';
@@ -11,7 +12,6 @@ import { organizationOf, type Principal } from '../../kernel/principal';
 import { displaySettingsOf, organizationNameOf } from '../reports';
 import { renderCertificatePdf } from './certificate-pdf';
 import * as repo from './repository';
-import { certificateUrl } from './urls';
 
 /**
  * Calibration certificates (docs/decisions/reports.md, "Calibration
@@ -19,8 +19,6 @@ import { certificateUrl } from './urls';
  * calibrated devices), stored, and rendered as PDF on request for one of
  * their devices. Scoped to the session's organization.
  */
-
-export { certificateUrl };
 
 export function createCalibrationService(db: Database) {
   /** The tag `deviceId` of the organization, or 404 naming device_id. */

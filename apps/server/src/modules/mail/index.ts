@@ -3,3 +3,4 @@
  */
 export { queueMail } from './outbox';
 export { type SecretLinkRoute } from './secret-links';
+export { mailSendWorker } from './worker';

@@ -5,7 +5,7 @@ import { loggerOptions } from '../../logger';
 import { createTestApp, uid, type TestApp } from '../../../test/helpers';
 import { startSmtpSink, type SmtpSink } from '../../../test/smtp-sink';
 import { lastMailTo } from '../../../test/mail-helpers';
-import { queueWelcomeMail } from '../password';
+import { queueWelcomeMail } from '../identity';
 import { MAIL_SEND_JOB, PASSWORD_RESET_JOB } from '../../jobs/catalogue';
 import { REMOVED_LINK, withoutSecretLinks } from './secret-links';
 

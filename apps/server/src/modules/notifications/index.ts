@@ -2,3 +2,4 @@
 export { dismissForUser } from './repository';
 export { notifyAlarmsRaised } from './fanout';
 export { verifyChangeSignature, verifySignaturePassword, type ChangeSignature } from './signature';
+export { notificationsRoutes } from './routes';

@@ -2,9 +2,9 @@ import type { TSignatureMeaning } from '@coldtrace/contract';
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../http/errors';
 import { printedName } from '../../kernel/audit';
-import { DEVICE_COOKIE } from '../auth';
+import { DEVICE_COOKIE } from '../identity';
 import type { Principal } from '../../kernel/principal';
-import { createPasswordGuard, throttledError } from '../auth';
+import { createPasswordGuard, throttledError } from '../identity';
 
 /**
  * Verifying the password an electronic signature re-enters (21 CFR Part 11

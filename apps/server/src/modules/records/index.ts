@@ -4,3 +4,4 @@
 export { presentAlarm } from './presenter';
 export { recordsByIds, selectAlarmViews } from './repository';
 export { createRecordsService } from './service';
+export { recordsRoutes } from './routes';

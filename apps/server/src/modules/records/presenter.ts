@@ -1,4 +1,5 @@
 import {
+  certificateUrl,
   ALARM_KINDS,
   ALARM_STATUSES,
   BATTERY_HEALTHS,
@@ -28,7 +29,6 @@ import type {
   ScanRow,
   TagRow,
 } from '../../db/schema-shipments';
-import { certificateUrl } from '../calibration';
 import { roundStored } from '../../kernel/series-store';
 
 /**

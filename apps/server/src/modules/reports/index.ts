@@ -17,3 +17,5 @@ export {
   table,
 } from './pdf-layout';
 export { useFont, writeText } from './pdf-fonts';
+export { reportsRoutes } from './routes';
+export { reportWorker } from './worker';

@@ -6,7 +6,7 @@ import { notFound } from '../../http/errors';
 import { isUuid } from '../../kernel/ids';
 import { actorOf, recordAudit, type AuditEntry } from '../../kernel/audit';
 import type { Principal } from '../../kernel/principal';
-import { permissionsIn } from '../auth';
+import { permissionsIn } from '../identity';
 import * as repo from './repository';
 
 /**

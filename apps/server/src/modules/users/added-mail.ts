@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/client';
 import { queueMail } from '../mail';
-import { publicOrigin } from '../password';
-import { escapeHtml, htmlMail } from '../password';
+import { publicOrigin } from '../identity';
+import { escapeHtml, htmlMail } from '../identity';
 
 export interface AddedUser {
   email: string;

@@ -14,10 +14,10 @@ import { AppError, notFound } from '../../http/errors';
 import { isUuid } from '../../kernel/ids';
 import { actorOf, recordAudit, type AuditEntry } from '../../kernel/audit';
 import { organizationOf, type Principal } from '../../kernel/principal';
-import { permissionsIn } from '../auth';
+import { permissionsIn } from '../identity';
 import { createOrganization, setMembership } from '../orgs';
-import { queueWelcomeMail } from '../password';
-import { revokeUserCredentials } from '../tokens';
+import { queueWelcomeMail } from '../identity';
+import { revokeUserCredentials } from '../identity';
 import { queueAddedToOrganizationMail } from './added-mail';
 import * as repo from './repository';
 

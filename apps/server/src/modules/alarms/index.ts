@@ -1,0 +1,4 @@
+/**
+ * The alarms module's entry: the only way in from outside the module (issue 12).
+ */
+export { alarmsRoutes } from './routes';
