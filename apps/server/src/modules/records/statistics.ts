@@ -1,0 +1,119 @@
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { locationSamples, records, scans, tags } from '../../db/schema-shipments';
+import { sqlTimestamp } from './iso-range';
+
+/** Counts and aggregates of the read side (statistics, locations of records). */
+
+// ---------------------------------------------------------------- statistics
+
+export interface Statistics {
+  num_records: number;
+  num_alarm_records: number;
+  num_no_alarm_records: number;
+  num_active_records: number;
+  num_stopped_records: number;
+  scans_made: number;
+  running_tags: number;
+  idle_tags: number;
+}
+
+/**
+ * Counts of the organization's records (all, or those created in
+ * [from, to)), their scans, and tags. In a range, scans are the scans of those
+ * records and tags those with such a record; without one, every scan and tag
+ * of the organization. A record is in alarm when its computed status (which
+ * leaves dismissed alarms out) is Alarm.
+ */
+export async function statistics(
+  db: Db,
+  organizationId: string,
+  range?: { from: Date; to: Date },
+): Promise<Statistics> {
+  const inRange = (created: typeof records.created) =>
+    range
+      ? sql`${created} >= ${sqlTimestamp(range.from)}::timestamptz AND ${created} < ${sqlTimestamp(range.to)}::timestamptz`
+      : undefined;
+  const [recordCounts] = await db
+    .select({
+      all: sql<number>`count(*)::int`,
+      alarm: sql<number>`(count(*) FILTER (WHERE ${records.computedStatus} = 'Alarm'))::int`,
+      active: sql<number>`(count(*) FILTER (WHERE ${records.active}))::int`,
+    })
+    .from(records)
+    .where(and(eq(records.organizationId, organizationId), inRange(records.created)));
+
+  const [scanCount] = range
+    ? await db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(scans)
+        .innerJoin(records, eq(records.id, scans.recordId))
+        .where(
+          and(
+            eq(scans.organizationId, organizationId),
+            eq(records.organizationId, organizationId),
+            inRange(records.created),
+          ),
+        )
+    : await db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(scans)
+        .where(eq(scans.organizationId, organizationId));
+
+  const [tagCounts] = await db
+    .select({
+      running: sql<number>`(count(*) FILTER (WHERE ${tags.running}))::int`,
+      idle: sql<number>`(count(*) FILTER (WHERE NOT ${tags.running}))::int`,
+    })
+    .from(tags)
+    .where(
+      and(
+        eq(tags.organizationId, organizationId),
+        range
+          ? sql`EXISTS (SELECT 1 FROM records r WHERE r.tag_id = ${tags.id} AND r.organization_id = ${tags.organizationId} AND r.created >= ${sqlTimestamp(range.from)}::timestamptz AND r.created < ${sqlTimestamp(range.to)}::timestamptz)`
+          : undefined,
+      ),
+    );
+
+  const all = recordCounts?.all ?? 0;
+  const alarm = recordCounts?.alarm ?? 0;
+  const active = recordCounts?.active ?? 0;
+  return {
+    num_records: all,
+    num_alarm_records: alarm,
+    num_no_alarm_records: all - alarm,
+    num_active_records: active,
+    num_stopped_records: all - active,
+    scans_made: scanCount?.n ?? 0,
+    running_tags: tagCounts?.running ?? 0,
+    idle_tags: tagCounts?.idle ?? 0,
+  };
+}
+
+// ---------------------------------------------------------------- aggregates
+
+/** Known positions of the records, oldest first (the sentinels and off-globe values left out). */
+export async function listLocations(db: Db, organizationId: string, recordIds: readonly number[]) {
+  if (recordIds.length === 0) return [];
+  return db
+    .select({
+      recordId: locationSamples.recordId,
+      latitude: locationSamples.latitude,
+      longitude: locationSamples.longitude,
+      timestamp: locationSamples.timestamp,
+    })
+    .from(locationSamples)
+    .where(
+      and(
+        eq(locationSamples.organizationId, organizationId),
+        inArray(locationSamples.recordId, [...recordIds]),
+        sql`${locationSamples.latitude} BETWEEN -90 AND 90`,
+        sql`${locationSamples.longitude} BETWEEN -180 AND 180`,
+      ),
+    )
+    .orderBy(
+      asc(locationSamples.recordId),
+      asc(locationSamples.timestamp),
+      asc(locationSamples.id),
+    );
+}
