@@ -15,7 +15,13 @@ import {
   type TagRow,
   type TravelLocationRow,
 } from '../src/db/schema-shipments';
-import { mergeIntoSeries } from '../src/modules/series/series-store';
+import type { Db } from '../src/db/client';
+import {
+  planMerge,
+  readChunks,
+  SERIES_CHUNK_SIZE,
+  type MergeResult,
+} from '../src/kernel/series-store';
 import { uid, type TestOrg } from './helpers';
 
 /**
@@ -186,3 +192,26 @@ export function recordFactories(db: Database) {
 }
 
 export type RecordFactories = ReturnType<typeof recordFactories>;
+
+/**
+ * (Test helper: the server merges through an upload's unit of work.) Merges `temps` starting at `offset` into the stored series (merge by index):
+ * gaps are filled, an existing point keeps its first value, a conflicting one
+ * is reported. Only the touched chunks are read and written (one statement
+ * each way); run it inside the transaction that holds the record's row lock
+ * so concurrent uploads serialize.
+ */
+async function mergeIntoSeries(
+  db: Db,
+  organizationId: string,
+  recordId: number,
+  offset: number,
+  temps: readonly SeriesValue[],
+): Promise<MergeResult> {
+  if (temps.length === 0) return { added: 0, conflicts: [], chunks: new Map() };
+  const firstChunk = Math.floor(offset / SERIES_CHUNK_SIZE);
+  const lastChunk = Math.floor((offset + temps.length - 1) / SERIES_CHUNK_SIZE);
+  const stored = await readChunks(db, recordId, { fromChunk: firstChunk, toChunk: lastChunk });
+  const { write, ...merged } = planMerge(organizationId, recordId, stored, offset, temps);
+  if (write) await db.execute(write);
+  return merged;
+}

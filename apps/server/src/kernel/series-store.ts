@@ -113,7 +113,7 @@ export interface MergeResult {
 }
 
 /** Chunks of a record (all, or chunk numbers from..to), parsed. */
-async function readChunks(
+export async function readChunks(
   db: Db,
   recordId: number,
   range?: { fromChunk: number; toChunk: number },
@@ -149,7 +149,7 @@ export function assembleSeries(chunks: ReadonlyMap<number, readonly SeriesValue[
 
 /**
  * Reads the whole series (or points [from, to]) of a record; missing chunks are
- * gaps. `known`: chunks the caller holds already (from {@link mergeIntoSeries}
+ * gaps. `known`: chunks the caller holds already (from a merge
  * in the same transaction), used instead of reading them.
  */
 export async function readSeries(
@@ -255,29 +255,6 @@ function chunksWrite(
     select ${recordId}, c.chunk_no, ${organizationId}, c.temps::real[]
     from unnest(${numbers}::int[], ${arrays}::text[]) as c(chunk_no, temps)
     on conflict (record_id, chunk_no) do update set temps = excluded.temps`;
-}
-
-/**
- * Merges `temps` starting at `offset` into the stored series (merge by index):
- * gaps are filled, an existing point keeps its first value, a conflicting one
- * is reported. Only the touched chunks are read and written (one statement
- * each way); run it inside the transaction that holds the record's row lock
- * so concurrent uploads serialize.
- */
-export async function mergeIntoSeries(
-  db: Db,
-  organizationId: string,
-  recordId: number,
-  offset: number,
-  temps: readonly SeriesValue[],
-): Promise<MergeResult> {
-  if (temps.length === 0) return { added: 0, conflicts: [], chunks: new Map() };
-  const firstChunk = Math.floor(offset / SERIES_CHUNK_SIZE);
-  const lastChunk = Math.floor((offset + temps.length - 1) / SERIES_CHUNK_SIZE);
-  const stored = await readChunks(db, recordId, { fromChunk: firstChunk, toChunk: lastChunk });
-  const { write, ...merged } = planMerge(organizationId, recordId, stored, offset, temps);
-  if (write) await db.execute(write);
-  return merged;
 }
 
 /**
