@@ -12,14 +12,7 @@ import {
   type NotificationRuleRow,
   type NotificationSettingRow,
 } from '../../db/schema-alarm-mail';
-import {
-  alarms,
-  records,
-  scans,
-  travelLocations,
-  type AlarmRow,
-  type RecordRow,
-} from '../../db/schema-shipments';
+import { alarms, scans, travelLocations, type AlarmRow } from '../../db/schema-shipments';
 
 /**
  * Database access of the alarm-mail module. Every query of the calls takes
@@ -170,25 +163,8 @@ export async function insertLogEntry(
 
 // ---------------------------------------------------------------- records and people
 
-/** The record row of the organization (the one ingest reads). */
-export { findRecord } from '../ingest';
-
-export async function lockRecordRecipients(
-  db: Db,
-  organizationId: string,
-  id: number,
-): Promise<RecordRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(records)
-    .where(and(eq(records.organizationId, organizationId), eq(records.id, id)))
-    .for('update');
-  return row;
-}
-
-export async function setAlarmRecipients(db: Db, id: number, recipients: string[]): Promise<void> {
-  await db.update(records).set({ alarmRecipients: recipients }).where(eq(records.id, id));
-}
+/** The record row of the organization; locking it; setting its alarm recipients (records module). */
+export { findRecordRow as findRecord, lockRecordRecipients, setAlarmRecipients } from '../records';
 
 export async function locationNames(
   db: Db,

@@ -239,7 +239,7 @@ export function createAlarmMailService(db: Database) {
           Number(body.record_id),
         );
         if (!record) throw notFound(`Record '${body.record_id}'`, 'record_id');
-        await repo.setAlarmRecipients(tx, record.id, recipients);
+        await repo.setAlarmRecipients(tx, audit.organizationId, record.id, recipients);
         await recordAudit(
           tx,
           audit,

@@ -1,24 +1,18 @@
-import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { alarmSignatures } from '../../db/schema-notifications';
-import { alarms, records, tags, type RecordRow } from '../../db/schema-shipments';
+import { alarms } from '../../db/schema-shipments';
 import { selectAlarmViews } from '../records';
 
 /**
  * Database access of the alarm actions. Every query scopes by the
- * organization. Records are locked in the ingest module's order (tags, then
- * records, each by ascending id), so a dismissal and an upload of the same
- * tag serialize without deadlocks.
+ * organization. Records are locked (by the records module) in the ingest
+ * module's order (tags, then records, each by ascending id), so a dismissal
+ * and an upload of the same tag serialize without deadlocks.
  */
 
-/** The organization's records among `ids` (id, tag). */
-export async function findRecords(db: Db, organizationId: string, ids: readonly number[]) {
-  if (ids.length === 0) return [];
-  return db
-    .select({ id: records.id, tagId: records.tagId })
-    .from(records)
-    .where(and(eq(records.organizationId, organizationId), inArray(records.id, [...ids])));
-}
+/** The organization's records among `ids` (id, tag) (records module). */
+export { recordTags as findRecords } from '../records';
 
 /** The organization's alarms among `ids` (id, record). */
 export async function findAlarms(db: Db, organizationId: string, ids: readonly number[]) {
@@ -115,33 +109,5 @@ export async function listCovered(db: Db, organizationId: string, scope: AlarmSc
     .orderBy(sql`${alarms.startTime} DESC NULLS LAST`, desc(alarms.id));
 }
 
-/**
- * Locks the records (and first their tags) for a change that recomputes
- * them; answers the locked rows in ascending id order.
- */
-export async function lockRecords(
-  db: Db,
-  organizationId: string,
-  recordIds: readonly number[],
-): Promise<RecordRow[]> {
-  if (recordIds.length === 0) return [];
-  const owners = await db
-    .select({ tagId: records.tagId })
-    .from(records)
-    .where(and(eq(records.organizationId, organizationId), inArray(records.id, [...recordIds])));
-  const tagIds = [...new Set(owners.map((o) => o.tagId))];
-  if (tagIds.length > 0) {
-    await db
-      .select({ id: tags.id })
-      .from(tags)
-      .where(inArray(tags.id, tagIds))
-      .orderBy(asc(tags.id))
-      .for('update');
-  }
-  return db
-    .select()
-    .from(records)
-    .where(and(eq(records.organizationId, organizationId), inArray(records.id, [...recordIds])))
-    .orderBy(asc(records.id))
-    .for('update');
-}
+/** Locks the records (and first their tags) for a change that recomputes them (records module). */
+export { lockRecordsForRecompute as lockRecords } from '../records';

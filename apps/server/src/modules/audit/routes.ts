@@ -4,7 +4,6 @@ import { and, asc, desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/client';
 import { auditEvents } from '../../db/schema-audit';
-import { records } from '../../db/schema-shipments';
 import { notFound } from '../../kernel/errors';
 import { pageOf } from '../../kernel/paging';
 import { registerCall } from '../../http/register-call';
@@ -13,6 +12,7 @@ import { resolveTimeZone } from '@coldtrace/domain';
 import { auditDisplayer } from '../reports';
 import { contentDisposition, neutralise } from '../reports';
 import { displaySettingsOf } from '../reports';
+import { recordExists } from '../records';
 
 /**
  * Reading the audit trail (docs/decisions/notifications.md): the
@@ -53,11 +53,7 @@ async function filterOf(
   let recordId: number | undefined;
   if (q.record_id !== undefined) {
     recordId = Number(q.record_id);
-    const [found] = await db
-      .select({ id: records.id })
-      .from(records)
-      .where(and(eq(records.organizationId, organizationId), eq(records.id, recordId)));
-    if (!found) throw notFound('Record', 'record_id');
+    if (!(await recordExists(db, organizationId, recordId))) throw notFound('Record', 'record_id');
   }
   return and(
     eq(auditEvents.organizationId, organizationId),

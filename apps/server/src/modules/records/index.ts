@@ -2,6 +2,16 @@
  * The records module's entry: other modules import it from here only (issue 12).
  */
 export { presentAlarm } from './presenter';
+export {
+  findRecordRow,
+  lockRecordRecipients,
+  lockRecordsForRecompute,
+  recordCountsByOrganization,
+  recordExists,
+  recordTags,
+  tagHasActiveRecord,
+} from './lookups';
+export { markReportExists, setAlarmRecipients } from './record-columns';
 export { recordsByIds, selectAlarmViews } from './repository';
 export { createRecordsService } from './service';
 export { recordsRoutes } from './routes';

@@ -3,7 +3,7 @@ import type { Db } from '../../db/client';
 import { organizations, userSettings } from '../../db/schema';
 import { auditEvents } from '../../db/schema-audit';
 import { reports, type ReportRow } from '../../db/schema-reports';
-import { records } from '../../db/schema-shipments';
+import { markReportExists } from '../records';
 import type { ReportAuditLine } from './report-model';
 
 /** Reports: the rows of `reports` and what the job reads besides the records service. */
@@ -70,12 +70,7 @@ export async function completeReport(db: Db, id: string, content: Buffer): Promi
       })
       .where(and(eq(reports.id, id), sql`${reports.status} <> 'ready'`))
       .returning({ organizationId: reports.organizationId, recordId: reports.recordId });
-    if (row) {
-      await tx
-        .update(records)
-        .set({ reportExists: true })
-        .where(and(eq(records.organizationId, row.organizationId), eq(records.id, row.recordId)));
-    }
+    if (row) await markReportExists(tx, row.organizationId, row.recordId);
   });
 }
 

@@ -1,7 +1,7 @@
 import { and, arrayContains, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { memberships, roles } from '../../db/schema';
-import { records, tags, type TagRow } from '../../db/schema-shipments';
+import { tags, type TagRow } from '../../db/schema-shipments';
 import { insertTag, refreshTagState } from '../ingest';
 
 /**
@@ -61,20 +61,7 @@ export { insertTag };
  * there, started (running) or not yet started (configured or a shipment
  * created, waiting for the start).
  */
-export async function tagInUse(db: Db, tag: Pick<TagRow, 'id' | 'organizationId'>) {
-  const [row] = await db
-    .select({ id: records.id })
-    .from(records)
-    .where(
-      and(
-        eq(records.organizationId, tag.organizationId),
-        eq(records.tagId, tag.id),
-        eq(records.active, true),
-      ),
-    )
-    .limit(1);
-  return row !== undefined;
-}
+export { tagHasActiveRecord as tagInUse } from '../records';
 
 /**
  * Move the tag into another organization. What it carried of its old one

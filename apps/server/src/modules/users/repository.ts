@@ -1,7 +1,8 @@
-import { and, asc, count, eq, inArray, max, sql } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { memberships, organizations, roles, users, type UserRow } from '../../db/schema';
-import { records, tags } from '../../db/schema-shipments';
+import { tags } from '../../db/schema-shipments';
+import { recordCountsByOrganization } from '../records';
 
 /** Database access of user administration. Queries that take an organization scope by it. */
 
@@ -127,14 +128,7 @@ export async function organizationSummaries(db: Db) {
       .select({ organizationId: tags.organizationId, n: count() })
       .from(tags)
       .groupBy(tags.organizationId),
-    db
-      .select({
-        organizationId: records.organizationId,
-        n: count(),
-        latest: max(records.lastModified),
-      })
-      .from(records)
-      .groupBy(records.organizationId),
+    recordCountsByOrganization(db),
   ]);
   return orgs.map((org) => {
     const stats = recordStats.find((r) => r.organizationId === org.id);
