@@ -69,7 +69,7 @@ export function permissionsTable(
     '',
     'Every call works in the organization of the session (or of the token or API key): another',
     "organization's ids answer 404. The permission is checked in that organization; a list means",
-    'any one of them. `apps/server/test/route-walk.test.ts` walks this whole table as an anonymous',
+    'any one of them. `apps/server/test/route-walk*.test.ts` walk this whole table as an anonymous',
     "visitor, a Viewer, another organization's Administrator (session and token) and with another",
     "organization's API key. API keys authenticate only the calls marked “user token or API key”",
     '(spec section 6, "Key authentication accepts a token or an API key").',
