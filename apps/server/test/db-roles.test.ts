@@ -14,7 +14,7 @@ import {
 } from '../src/db/roles';
 import { alarmMailEvents, notificationLog } from '../src/db/schema-alarm-mail';
 import { alarmSignatures } from '../src/db/schema-notifications';
-import { recordAudit } from '../src/modules/audit/audit';
+import { recordAudit } from '../src/kernel/audit';
 import { createTestApp, uid, type TestApp } from './helpers';
 import { recordFactories } from './record-factories';
 

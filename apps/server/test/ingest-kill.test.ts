@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { scans } from '../src/db/schema-shipments';
-import { readSeries } from '../src/modules/series/series-store';
+import { readSeries } from '../src/kernel/series-store';
 import { useServerProcesses } from './server-process';
 import { epoch, insertToken, recordOf, serial } from './shipment-factories';
 import { freePort } from './smtp-sink';

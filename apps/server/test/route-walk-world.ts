@@ -5,7 +5,7 @@ import pg from 'pg';
 import { expect, inject } from 'vitest';
 import { alarms } from '../src/db/schema-shipments';
 import { sessionIdOf } from '../src/modules/identity/auth/cookies';
-import { readSeries } from '../src/modules/series/series-store';
+import { readSeries } from '../src/kernel/series-store';
 import {
   CALLS,
   fillerRequest,

@@ -17,7 +17,7 @@ import {
 } from '../src/db/schema-shipments';
 import { DEMO_ORGANIZATIONS, seed, seedDemo } from '../src/seed/seed';
 import { DEMO_RECORD_COUNT } from '../src/seed/seed-demo';
-import { readSeries } from '../src/modules/series/series-store';
+import { readSeries } from '../src/kernel/series-store';
 import { createTestApp, type TestApp } from './helpers';
 
 const quiet = { info: () => undefined, warn: (m: string) => console.warn(m) };

@@ -13,7 +13,7 @@ import {
   type RecordRow,
 } from '../src/db/schema-shipments';
 import { newToken, sessionIdOf } from '../src/modules/identity/auth/cookies';
-import { readSeries } from '../src/modules/series/series-store';
+import { readSeries } from '../src/kernel/series-store';
 import { uid, type RoleName, type TestApp, type TestClient, type TestOrg } from './helpers';
 
 /**

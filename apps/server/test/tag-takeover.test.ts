@@ -10,7 +10,7 @@ import {
   scans,
   tags,
 } from '../src/db/schema-shipments';
-import { readSeries } from '../src/modules/series/series-store';
+import { readSeries } from '../src/kernel/series-store';
 import { createTestApp, type TestApp } from './helpers';
 import {
   deviceUser,

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/helpers';
-import { changedFields, recordAudit } from './audit';
+import { changedFields, recordAudit } from '../../kernel/audit';
 
 describe('audit trail', () => {
   let t: TestApp;
