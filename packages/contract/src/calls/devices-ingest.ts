@@ -14,6 +14,7 @@ import {
   ZTagType,
 } from '../enums';
 import { changeReasonShape } from '../entities/alarms';
+import type { TPermissionName } from '../permissions';
 import { ZRecordReference } from '../entities/records';
 import { ZRequestResult } from '../entities/telemetry';
 import { ZTripEditResult } from '../entities/uploads';
@@ -241,6 +242,50 @@ export const ZXt1StartUpload = z
   .superRefine(checkThresholdOrder)
   .meta({ id: 'Xt1StartUpload' });
 export type TXt1StartUpload = z.infer<typeof ZXt1StartUpload>;
+
+/**
+ * The permission each field of update-shipment needs (docs/decisions/
+ * shipment-ingest.md): the server checks it, the web shows a field the user
+ * may not change read-only.
+ */
+export const SHIPMENT_FIELD_PERMISSIONS = {
+  primary_reference: 'readerEditRef1',
+  program_name: 'readerEditRef1',
+  po_number: 'readerEditRef1',
+  carrier: 'readerEditRef1',
+  product_designation: 'readerEditRef1',
+  shipper_name_address_id: 'readerEditRef1',
+  receiver_name_address_id: 'readerEditRef1',
+  secondary_reference: 'readerEditRef2',
+  shipping_reference: 'readerEditRefShip',
+  high_threshold: 'readerConfig',
+  low_threshold: 'readerConfig',
+  num_consecutive_excursions: 'readerConfig',
+  cumulative_high_threshold: 'readerConfig',
+  cumulative_low_threshold: 'readerConfig',
+  cumulative_duration_high: 'readerConfig',
+  cumulative_duration_low: 'readerConfig',
+} as const satisfies Record<string, TPermissionName>;
+export type TShipmentEditField = keyof typeof SHIPMENT_FIELD_PERMISSIONS;
+
+/**
+ * The update-shipment fields whose change re-evaluates the alarms, so a reason
+ * for change is needed when the record has alarms (docs/decisions/
+ * alarm-lifecycle.md), by the cause an alarm they close gets.
+ */
+export const REGULATED_SHIPMENT_FIELDS = {
+  THRESHOLD_CHANGE: [
+    'high_threshold',
+    'low_threshold',
+    'num_consecutive_excursions',
+    'cumulative_high_threshold',
+    'cumulative_low_threshold',
+    'cumulative_duration_high',
+    'cumulative_duration_low',
+  ],
+  PRODUCT_CHANGE: ['product_designation'],
+  LOCATION_CHANGE: ['shipper_name_address_id', 'receiver_name_address_id'],
+} as const satisfies Record<string, readonly TShipmentEditField[]>;
 
 /**
  * Update-shipment upload (spec section 3), bounded. The record is named by

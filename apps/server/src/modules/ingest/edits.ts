@@ -1,8 +1,10 @@
-import type {
-  TRecordReference,
-  TTripEditResult,
-  TXt1TripEditUpload,
-  TXt1UpdateShipmentUpload,
+import {
+  REGULATED_SHIPMENT_FIELDS,
+  SHIPMENT_FIELD_PERMISSIONS,
+  type TRecordReference,
+  type TTripEditResult,
+  type TXt1TripEditUpload,
+  type TXt1UpdateShipmentUpload,
 } from '@coldtrace/contract';
 import { tripStatusFromTimes } from '@coldtrace/domain';
 import type { Db } from '../../db/client';
@@ -67,16 +69,8 @@ async function auditEdit(
 }
 
 /** Fields of update-shipment whose change re-evaluates the alarms (regulated: reason for change). */
-const THRESHOLD_FIELDS = new Set([
-  'high_threshold',
-  'low_threshold',
-  'num_consecutive_excursions',
-  'cumulative_high_threshold',
-  'cumulative_low_threshold',
-  'cumulative_duration_high',
-  'cumulative_duration_low',
-]);
-const LOCATION_FIELDS = new Set(['shipper_name_address_id', 'receiver_name_address_id']);
+const THRESHOLD_FIELDS = new Set<string>(REGULATED_SHIPMENT_FIELDS.THRESHOLD_CHANGE);
+const LOCATION_FIELDS = new Set<string>(REGULATED_SHIPMENT_FIELDS.LOCATION_CHANGE);
 
 /**
  * A person's regulated change of a record (thresholds, product, trip times,
@@ -158,24 +152,7 @@ async function recordForEdit(
   return { tag, record };
 }
 
-const EDIT_PERMISSIONS: Record<string, string> = {
-  primary_reference: 'readerEditRef1',
-  program_name: 'readerEditRef1',
-  po_number: 'readerEditRef1',
-  carrier: 'readerEditRef1',
-  product_designation: 'readerEditRef1',
-  shipper_name_address_id: 'readerEditRef1',
-  receiver_name_address_id: 'readerEditRef1',
-  secondary_reference: 'readerEditRef2',
-  shipping_reference: 'readerEditRefShip',
-  high_threshold: 'readerConfig',
-  low_threshold: 'readerConfig',
-  num_consecutive_excursions: 'readerConfig',
-  cumulative_high_threshold: 'readerConfig',
-  cumulative_low_threshold: 'readerConfig',
-  cumulative_duration_high: 'readerConfig',
-  cumulative_duration_low: 'readerConfig',
-};
+const EDIT_PERMISSIONS: Record<string, string> = SHIPMENT_FIELD_PERMISSIONS;
 
 const EDIT_COLUMNS: Record<string, keyof RecordRow> = {
   ...Object.fromEntries(SHIPMENT_TEXT),

@@ -1,25 +1,14 @@
-import {
-  CONSECUTIVE_FIELD,
-  DURATION_FIELDS,
-  PARTY_FIELDS,
-  THRESHOLD_FIELDS,
-  type ShipmentField,
-  type ShipmentFormValues,
-} from './shipment-form';
+import { REGULATED_SHIPMENT_FIELDS } from '@coldtrace/contract';
+import type { ShipmentField, ShipmentFormValues } from './shipment-form';
 
 /**
  * The shipment fields whose change needs a reason when the record has alarms
  * (they decide which alarms hold: thresholds, limits, product, origin and
- * destination; docs/decisions/alarm-lifecycle.md). References, carrier, PO
- * and program do not.
+ * destination; docs/decisions/alarm-lifecycle.md): the contract's list, the
+ * one the server checks. References, carrier, PO and program do not.
  */
-export const REASON_FIELDS: readonly ShipmentField[] = [
-  ...THRESHOLD_FIELDS,
-  ...DURATION_FIELDS,
-  CONSECUTIVE_FIELD,
-  'product_designation',
-  ...PARTY_FIELDS,
-];
+export const REASON_FIELDS: readonly ShipmentField[] =
+  Object.values(REGULATED_SHIPMENT_FIELDS).flat();
 
 /** True when the edit changes a field that needs a reason for change. */
 export function touchesReasonFields(

@@ -1,6 +1,7 @@
 import {
   MAX_TEMPERATURE_C,
   MIN_TEMPERATURE_C,
+  SHIPMENT_FIELD_PERMISSIONS as CONTRACT_FIELD_PERMISSIONS,
   type TDegreesUnit,
   type TDropdownInfo,
   type TPermissionName,
@@ -63,24 +64,8 @@ export type ShipmentChanges = Partial<
  * docs/decisions/shipment-ingest.md): a field the user may not change is
  * shown read-only.
  */
-export const SHIPMENT_FIELD_PERMISSIONS: Record<ShipmentField, TPermissionName> = {
-  primary_reference: 'readerEditRef1',
-  program_name: 'readerEditRef1',
-  po_number: 'readerEditRef1',
-  carrier: 'readerEditRef1',
-  product_designation: 'readerEditRef1',
-  shipper_name_address_id: 'readerEditRef1',
-  receiver_name_address_id: 'readerEditRef1',
-  secondary_reference: 'readerEditRef2',
-  shipping_reference: 'readerEditRefShip',
-  high_threshold: 'readerConfig',
-  low_threshold: 'readerConfig',
-  num_consecutive_excursions: 'readerConfig',
-  cumulative_high_threshold: 'readerConfig',
-  cumulative_low_threshold: 'readerConfig',
-  cumulative_duration_high: 'readerConfig',
-  cumulative_duration_low: 'readerConfig',
-};
+export const SHIPMENT_FIELD_PERMISSIONS: Record<ShipmentField, TPermissionName> =
+  CONTRACT_FIELD_PERMISSIONS;
 
 /** Permissions that open the dialog at all (any one). */
 export const SHIPMENT_EDIT_PERMISSIONS = [
