@@ -5,6 +5,7 @@
  */
 import { filterGrammarBench } from './filter-grammar';
 import { ingestBench } from './ingest';
+import { packetsBench } from './packets';
 import { passwordHashBench } from './password-hash';
 import { reportsBench } from './reports';
 import { webBench } from './web';
@@ -12,6 +13,7 @@ import { webBench } from './web';
 const benches: Record<string, () => Promise<void>> = {
   'filter-grammar': filterGrammarBench,
   ingest: ingestBench,
+  packets: packetsBench,
   'password-hash': passwordHashBench,
   reports: reportsBench,
   web: webBench,

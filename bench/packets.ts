@@ -1,0 +1,96 @@
+import { deviceToken, startBench } from './bench-server';
+import { createRng, excursionEvent, temperatureSeries } from '../tools/simulator/src/index';
+import { fmt } from './measure';
+
+/**
+ * Packets to a growing record (issue 13): 60-point rt packets sent one after
+ * another to one record until it holds BENCH_PACKETS_POINTS points (default
+ * 60,000), through HTTP with a device token, on a throwaway database. Each
+ * packet merges its points, recomputes the summary, the alarms and the trip,
+ * as in production. The series holds two warm and one cold excursion, so
+ * alarms open, grow and stay open while the record grows.
+ *
+ * Printed: the median cost of a packet over the first tenth of the packets
+ * (the baseline: a short record) and over the last tenth, and their ratio.
+ * Target of the issue on the 2-core machine: last / first <= 1.2 (the cost of
+ * a packet depends on the points it brings, not on the points stored).
+ */
+
+const POINTS = Number(process.env.BENCH_PACKETS_POINTS ?? 60_000);
+const PACKET = 60;
+const INTERVAL = 60;
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+};
+
+async function post(baseUrl: string, token: string, path: string, body: object): Promise<void> {
+  const res = await fetch(`${baseUrl}/api/devices/rt/${path}`, {
+    method: 'POST',
+    headers: { authorization: `Token ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (res.status !== 200) throw new Error(`${path} answered ${res.status}: ${text.slice(0, 300)}`);
+}
+
+export async function packetsBench(): Promise<void> {
+  const bench = await startBench();
+  try {
+    const token = await deviceToken(bench.handle);
+    const start = Math.floor(Date.now() / 1000) - POINTS * INTERVAL - 3600;
+    const rng = createRng(13);
+    const events = [
+      excursionEvent('warm', start + 0.3 * POINTS * INTERVAL, rng),
+      excursionEvent('cold', start + 0.6 * POINTS * INTERVAL, rng),
+      excursionEvent('warm', start + 0.95 * POINTS * INTERVAL, rng),
+    ];
+    const temps = temperatureSeries(
+      {
+        productClass: 'refrigerated',
+        startSeconds: start,
+        intervalSeconds: INTERVAL,
+        points: POINTS,
+        events,
+      },
+      rng,
+    );
+    const tag = 'BENCH-RT-0001';
+    await post(bench.baseUrl, token, 'configure-action/', {
+      tag_id: tag,
+      high_threshold: 8,
+      low_threshold: 2,
+      num_consecutive_excursions: 2,
+      measurement_interval: INTERVAL,
+    });
+    await post(bench.baseUrl, token, 'start-action/', { tag_id: tag, start_time_seconds: start });
+
+    const costs: number[] = [];
+    for (let offset = 0; offset < POINTS; offset += PACKET) {
+      const body = {
+        tag_id: tag,
+        start_time_seconds: start,
+        temperatures_offset_index: offset,
+        temps: temps.slice(offset, offset + PACKET),
+      };
+      const began = performance.now();
+      await post(bench.baseUrl, token, 'packets/', body);
+      costs.push(performance.now() - began);
+    }
+    const tenth = Math.max(1, Math.floor(costs.length / 10));
+    const first = median(costs.slice(0, tenth));
+    const last = median(costs.slice(-tenth));
+    const ratio = last / first;
+    console.log(
+      `${fmt(costs.length, 0)} packets of ${PACKET} points to one record (${fmt(POINTS, 0)} points at the end)`,
+    );
+    console.log(`  first tenth: ${fmt(first, 2)} ms per packet (median; the baseline)`);
+    console.log(`  last tenth:  ${fmt(last, 2)} ms per packet (median)`);
+    console.log(
+      `  ratio:       ${fmt(ratio, 2)} (${ratio <= 1.2 ? 'meets' : 'misses'} the 1.2 target)`,
+    );
+  } finally {
+    await bench.close();
+  }
+}
