@@ -16,3 +16,4 @@ export * from './excursions';
 export * from './trips';
 export * from './rule-engine';
 export * from './audit-display';
+export * from './series-reduction';
