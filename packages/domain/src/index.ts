@@ -17,3 +17,4 @@ export * from './trips';
 export * from './rule-engine';
 export * from './audit-display';
 export * from './series-reduction';
+export * from './running-aggregates';

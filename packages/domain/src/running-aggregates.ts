@@ -1,0 +1,431 @@
+import type { TAboveOrBelow } from '@coldtrace/contract';
+import { parseDurationString } from './duration';
+import {
+  consecutiveExcursionsRequired,
+  compareAlarms,
+  type AlarmThresholds,
+  type DetectedAlarm,
+} from './excursions';
+import { CELSIUS_TO_KELVIN, MKT_ACTIVATION_ENERGY_OVER_R } from './mean-kinetic-temperature';
+import { pointTime, type Series, type SeriesValue } from './series';
+import type { TemperatureSummary } from './temperature-summary';
+
+/**
+ * Running aggregates of a record's series (issue 13, docs/decisions/incremental-recompute.md):
+ * what the temperature summary and the alarm evaluation need, kept so that
+ * appending points updates them in O(new points) instead of a pass over the
+ * whole series.
+ *
+ * - {@link emptyAggregates} starts from nothing under a {@link AggregateBasis}
+ *   (the series' times, the alarm rules in force, the evaluation window);
+ * - {@link appendPoints} folds the points from the end of the series on;
+ * - {@link summaryOf} and {@link openAlarmsOf} answer what
+ *   `temperatureSummary` and `detectExcursions` answer for the same series.
+ *
+ * A fold is a plain loop in index order that carries its state exactly (a
+ * JSON round trip keeps every number), so folding a series packet by packet
+ * gives bit for bit what one fold of the whole series gives. Points before the
+ * end (a filled gap) or a change of the basis are not folds: the caller
+ * starts again from {@link emptyAggregates} (property tests:
+ * running-aggregates.test.ts).
+ */
+
+/** What the aggregates were computed under; any change means folding again from the start. */
+export interface AggregateBasis {
+  readonly startTimeSeconds: number;
+  readonly startDelay: number;
+  readonly intervalSeconds: number;
+  readonly high: number | null;
+  readonly low: number | null;
+  /** Consecutive points an excursion needs ({@link consecutiveExcursionsRequired}). */
+  readonly required: number;
+  readonly cumulativeHigh: number | null;
+  readonly cumulativeLow: number | null;
+  /** Cumulative limits in seconds; null: that direction raises nothing. */
+  readonly cumulativeLimitHigh: number | null;
+  readonly cumulativeLimitLow: number | null;
+  /** First index alarms look at (the evaluation window's start). */
+  readonly windowFrom: number;
+  /** Last index alarms look at; null: the end of the series, wherever it is. */
+  readonly windowTo: number | null;
+}
+
+/** The points of one alarm so far (an excursion run, or a cumulative span). */
+export interface SpanState {
+  readonly first: number;
+  readonly last: number;
+  readonly count: number;
+  /** Σ |T - threshold|, in index order. */
+  readonly excess: number;
+  readonly highest: number;
+  readonly lowest: number;
+}
+
+type ByDirection<T> = { readonly ABOVE: T; readonly BELOW: T };
+
+export interface RunningAggregates {
+  readonly version: 1;
+  readonly basis: AggregateBasis;
+  /** The series' length: index of the last value + 1 (trailing gaps are not stored). */
+  readonly length: number;
+  readonly count: number;
+  readonly highest: number | null;
+  readonly lowest: number | null;
+  readonly firstIdx: number | null;
+  readonly lastIdx: number | null;
+  /** The value at `lastIdx` (the latest temperature). */
+  readonly latest: number | null;
+  /** Mean kinetic temperature as a running log-sum-exp: Σ exp(x_i - max), n values. */
+  readonly mkt: { readonly max: number | null; readonly sum: number; readonly n: number };
+  /** The excursion run open at the end of the series, per direction (null: none). */
+  readonly runs: ByDirection<SpanState | null>;
+  /** The cumulative span per direction (null: no point beyond yet). */
+  readonly cumulative: ByDirection<SpanState | null>;
+}
+
+const DIRECTIONS = ['ABOVE', 'BELOW'] as const;
+
+function finiteOrNull(value: number | null | undefined): number | null {
+  return typeof value === 'number' && Number.isFinite(value) ? value : null;
+}
+
+function limitOf(threshold: number | null, text: string | null | undefined): number | null {
+  if (threshold === null || text == null) return null;
+  return parseDurationString(text);
+}
+
+/**
+ * The basis of a series under alarm rules and an evaluation window
+ * (`windowFrom`..`windowTo` as `evaluationWindow` bounds it, `windowTo` null
+ * while the window runs to the end of the series).
+ */
+export function aggregateBasis(
+  series: Pick<Series, 'startTimeSeconds' | 'startDelay' | 'intervalSeconds'>,
+  thresholds: AlarmThresholds,
+  window: { from: number; to: number | null },
+): AggregateBasis {
+  const cumulativeHigh = finiteOrNull(thresholds.cumulative_high_threshold);
+  const cumulativeLow = finiteOrNull(thresholds.cumulative_low_threshold);
+  return {
+    startTimeSeconds: series.startTimeSeconds,
+    startDelay: series.startDelay,
+    intervalSeconds: series.intervalSeconds,
+    high: finiteOrNull(thresholds.high_threshold),
+    low: finiteOrNull(thresholds.low_threshold),
+    required: consecutiveExcursionsRequired(thresholds.num_consecutive_excursions),
+    cumulativeHigh,
+    cumulativeLow,
+    cumulativeLimitHigh: limitOf(cumulativeHigh, thresholds.cumulative_duration_high),
+    cumulativeLimitLow: limitOf(cumulativeLow, thresholds.cumulative_duration_low),
+    windowFrom: Math.max(0, window.from),
+    windowTo: window.to,
+  };
+}
+
+/** Whether two bases are the same (aggregates of one are valid under the other). */
+export function sameBasis(a: AggregateBasis, b: AggregateBasis): boolean {
+  return (Object.keys(a) as (keyof AggregateBasis)[]).every((key) => Object.is(a[key], b[key]));
+}
+
+/** Nothing folded yet. */
+export function emptyAggregates(basis: AggregateBasis): RunningAggregates {
+  return {
+    version: 1,
+    basis,
+    length: 0,
+    count: 0,
+    highest: null,
+    lowest: null,
+    firstIdx: null,
+    lastIdx: null,
+    latest: null,
+    mkt: { max: null, sum: 0, n: 0 },
+    runs: { ABOVE: null, BELOW: null },
+    cumulative: { ABOVE: null, BELOW: null },
+  };
+}
+
+/** A mutable copy of a span (the fold's working copy). */
+type Span = { -readonly [K in keyof SpanState]: SpanState[K] };
+
+function addTo(span: Span | null, index: number, t: number, threshold: number): Span {
+  if (span === null) {
+    return {
+      first: index,
+      last: index,
+      count: 1,
+      excess: Math.abs(t - threshold),
+      highest: t,
+      lowest: t,
+    };
+  }
+  span.last = index;
+  span.count++;
+  span.excess += Math.abs(t - threshold);
+  if (t > span.highest) span.highest = t;
+  if (t < span.lowest) span.lowest = t;
+  return span;
+}
+
+const isBeyond = (t: number, threshold: number, direction: TAboveOrBelow) =>
+  direction === 'ABOVE' ? t > threshold : t < threshold;
+
+/** What a fold found besides the new state. */
+export interface FoldResult {
+  readonly state: RunningAggregates;
+  /**
+   * Excursion alarms whose run ended within the folded points (a gap, a point
+   * back within limits, the window's end): final; those of at least the
+   * required length, in the order they ended.
+   */
+  readonly closed: DetectedAlarm[];
+}
+
+/**
+ * Folds the series values at indices `from`, `from + 1`, ... into `state`.
+ * `from` must be at least `state.length` (indices in between are gaps):
+ * points before the end are not a fold (start again from
+ * {@link emptyAggregates}). Trailing gaps of `values` are ignored (the
+ * series does not keep them).
+ *
+ * @throws RangeError when `from` lies before the end of the folded series.
+ */
+export function appendPoints(
+  state: RunningAggregates,
+  values: readonly SeriesValue[],
+  from: number = state.length,
+): FoldResult {
+  if (!Number.isSafeInteger(from) || from < state.length) {
+    throw new RangeError(`points from ${from} lie before the end of the series (${state.length})`);
+  }
+  let end = values.length;
+  while (end > 0 && finiteOrNull(values[end - 1]) === null) end--;
+  if (end === 0) return { state, closed: [] };
+
+  const basis = state.basis;
+  let { count, highest, lowest, firstIdx, lastIdx, latest } = state;
+  let mktMax = state.mkt.max;
+  let mktSum = state.mkt.sum;
+  let mktN = state.mkt.n;
+  const runs: Record<TAboveOrBelow, Span | null> = {
+    ABOVE: state.runs.ABOVE && { ...state.runs.ABOVE },
+    BELOW: state.runs.BELOW && { ...state.runs.BELOW },
+  };
+  const cumulative: Record<TAboveOrBelow, Span | null> = {
+    ABOVE: state.cumulative.ABOVE && { ...state.cumulative.ABOVE },
+    BELOW: state.cumulative.BELOW && { ...state.cumulative.BELOW },
+  };
+  const thresholds = { ABOVE: basis.high, BELOW: basis.low };
+  const cumulativeThresholds = { ABOVE: basis.cumulativeHigh, BELOW: basis.cumulativeLow };
+  const closed: DetectedAlarm[] = [];
+  const close = (direction: TAboveOrBelow) => {
+    const run = runs[direction];
+    if (run !== null && run.count >= basis.required) {
+      closed.push(excursionAlarm(basis, direction, run));
+    }
+    runs[direction] = null;
+  };
+  // A gap between the end and `from` ends the open runs.
+  if (from > state.length) {
+    close('ABOVE');
+    close('BELOW');
+  }
+  const windowTo = basis.windowTo ?? Infinity;
+
+  for (let j = 0; j < end; j++) {
+    const index = from + j;
+    const t = finiteOrNull(values[j]);
+    if (t !== null) {
+      count++;
+      if (highest === null || t > highest) highest = t;
+      if (lowest === null || t < lowest) lowest = t;
+      firstIdx ??= index;
+      lastIdx = index;
+      latest = t;
+      const kelvin = t + CELSIUS_TO_KELVIN;
+      if (kelvin > 0) {
+        const x = -MKT_ACTIVATION_ENERGY_OVER_R / kelvin;
+        if (mktMax === null) {
+          mktMax = x;
+          mktSum = 1;
+        } else if (x > mktMax) {
+          mktSum = mktSum * Math.exp(mktMax - x) + 1;
+          mktMax = x;
+        } else {
+          mktSum += Math.exp(x - mktMax);
+        }
+        mktN++;
+      }
+    }
+    if (index < basis.windowFrom || index > windowTo) {
+      // Outside the window: the window's end closes the runs open at it.
+      if (index === windowTo + 1) {
+        close('ABOVE');
+        close('BELOW');
+      }
+      continue;
+    }
+    for (const direction of DIRECTIONS) {
+      const threshold = thresholds[direction];
+      if (threshold !== null) {
+        if (t !== null && isBeyond(t, threshold, direction)) {
+          runs[direction] = addTo(runs[direction], index, t, threshold);
+        } else {
+          close(direction);
+        }
+      }
+      const cumulativeThreshold = cumulativeThresholds[direction];
+      if (
+        cumulativeThreshold !== null &&
+        t !== null &&
+        isBeyond(t, cumulativeThreshold, direction)
+      ) {
+        cumulative[direction] = addTo(cumulative[direction], index, t, cumulativeThreshold);
+      }
+    }
+  }
+  return {
+    state: {
+      version: 1,
+      basis,
+      length: from + end,
+      count,
+      highest,
+      lowest,
+      firstIdx,
+      lastIdx,
+      latest,
+      mkt: { max: mktMax, sum: mktSum, n: mktN },
+      runs,
+      cumulative,
+    },
+    closed,
+  };
+}
+
+function alarmOf(
+  basis: AggregateBasis,
+  kind: DetectedAlarm['kind'],
+  direction: TAboveOrBelow,
+  span: SpanState,
+  threshold: number,
+  thresholds: { high: number | null; low: number | null },
+): DetectedAlarm {
+  const series = basis;
+  return {
+    kind,
+    above_or_below: direction,
+    first_point_idx: span.first,
+    last_point_idx: span.last,
+    start_time: pointTime(series, span.first),
+    end_time: pointTime(series, span.last),
+    duration: span.count * basis.intervalSeconds,
+    degree_minutes: (span.excess * basis.intervalSeconds) / 60,
+    highest_recorded_temperature: span.highest,
+    lowest_recorded_temperature: span.lowest,
+    high_threshold: thresholds.high,
+    low_threshold: thresholds.low,
+    threshold,
+    number_of_points: span.count,
+  };
+}
+
+function excursionAlarm(basis: AggregateBasis, direction: TAboveOrBelow, run: SpanState) {
+  const threshold = (direction === 'ABOVE' ? basis.high : basis.low)!;
+  return alarmOf(basis, 'excursion', direction, run, threshold, {
+    high: basis.high,
+    low: basis.low,
+  });
+}
+
+/**
+ * The alarms the state still holds open to change: the excursion run open at
+ * the end (when long enough) and the cumulative spans over their limit,
+ * sorted like `detectExcursions`. With the {@link FoldResult.closed} alarms
+ * of every fold since {@link emptyAggregates}, they are exactly what
+ * `detectExcursions` finds over the window.
+ */
+export function openAlarmsOf(state: RunningAggregates): DetectedAlarm[] {
+  const basis = state.basis;
+  const alarms: DetectedAlarm[] = [];
+  for (const direction of DIRECTIONS) {
+    const run = state.runs[direction];
+    if (run !== null && run.count >= basis.required) {
+      alarms.push(excursionAlarm(basis, direction, run));
+    }
+  }
+  const limits = { ABOVE: basis.cumulativeLimitHigh, BELOW: basis.cumulativeLimitLow };
+  const thresholds = { ABOVE: basis.cumulativeHigh, BELOW: basis.cumulativeLow };
+  for (const direction of DIRECTIONS) {
+    const span = state.cumulative[direction];
+    const limit = limits[direction];
+    if (span === null || limit === null) continue;
+    if (span.count * basis.intervalSeconds > limit) {
+      alarms.push(
+        alarmOf(basis, 'cumulative', direction, span, thresholds[direction]!, {
+          high: basis.cumulativeHigh,
+          low: basis.cumulativeLow,
+        }),
+      );
+    }
+  }
+  return alarms.sort(compareAlarms);
+}
+
+/**
+ * The keys (`alarmKey`) of the alarms a fold from `state` on may change:
+ * the open runs' and the cumulative spans'. Every other alarm found so far
+ * is final.
+ */
+export function changeableAlarmStarts(
+  state: RunningAggregates,
+): { kind: DetectedAlarm['kind']; above_or_below: TAboveOrBelow; first_point_idx: number }[] {
+  const out: {
+    kind: DetectedAlarm['kind'];
+    above_or_below: TAboveOrBelow;
+    first_point_idx: number;
+  }[] = [];
+  for (const direction of DIRECTIONS) {
+    const run = state.runs[direction];
+    if (run !== null)
+      out.push({ kind: 'excursion', above_or_below: direction, first_point_idx: run.first });
+    const span = state.cumulative[direction];
+    if (span !== null) {
+      out.push({ kind: 'cumulative', above_or_below: direction, first_point_idx: span.first });
+    }
+  }
+  return out;
+}
+
+/** The temperature summary of the whole series, as `temperatureSummary` answers it. */
+export function summaryOf(state: RunningAggregates): TemperatureSummary {
+  const { firstIdx, lastIdx, basis, mkt } = state;
+  const first = firstIdx === null ? null : pointTime(basis, firstIdx);
+  const last = lastIdx === null ? null : pointTime(basis, lastIdx);
+  return {
+    highest_recorded_temperature: state.highest,
+    lowest_recorded_temperature: state.lowest,
+    number_of_points: state.count,
+    first_point: first,
+    last_point: last,
+    record_duration:
+      firstIdx === null || lastIdx === null ? null : (lastIdx - firstIdx) * basis.intervalSeconds,
+    mean_kinetic_temp:
+      mkt.max === null || mkt.n === 0
+        ? null
+        : MKT_ACTIVATION_ENERGY_OVER_R / -(mkt.max + Math.log(mkt.sum / mkt.n)) - CELSIUS_TO_KELVIN,
+  };
+}
+
+/**
+ * Whether a JSON value (as stored) is a state of this version; anything else
+ * is ignored and the record folded again from the start.
+ */
+export function isRunningAggregates(value: unknown): value is RunningAggregates {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    (value as { version?: unknown }).version === 1 &&
+    typeof (value as { length?: unknown }).length === 'number'
+  );
+}
