@@ -13,6 +13,19 @@ export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 export type CallAuth = 'public' | 'session' | 'device' | 'key';
 
 /**
+ * Where a call works (issue 12), declared by every call that is not public and
+ * enforced by the server before the handler runs:
+ * - `organization`: in the caller's organization (the session organization, the
+ *   token's or the key's); a caller who belongs to none gets 403 `FORBIDDEN`
+ *   "You are not a member of any organization.", and every read and write of the
+ *   handler names that organization;
+ * - `account`: the caller's own account (their session, settings, tokens,
+ *   password, the organizations they belong to), with or without an organization;
+ * - `server`: server administration across organizations (server administrators only).
+ */
+export type CallScope = 'organization' | 'account' | 'server';
+
+/**
  * One call of the API, written once: the server registers its route from it
  * (validation and OpenAPI), the web client is typed from it.
  */
@@ -20,6 +33,7 @@ export interface CallDef<
   Body extends z.ZodType | undefined = z.ZodType | undefined,
   Query extends z.ZodType | undefined = z.ZodType | undefined,
   Reply extends z.ZodType | null = z.ZodType | null,
+  Scope extends CallScope = CallScope,
 > {
   /** Operation name used in messages ("... when calling {operationId}") and in OpenAPI. */
   readonly operationId: string;
@@ -29,6 +43,8 @@ export interface CallDef<
   readonly summary: string;
   readonly tag: string;
   readonly auth: CallAuth;
+  /** Where the call works ({@link CallScope}); every call but a public one declares it. */
+  readonly scope?: Scope;
   /** Permission needed; an array means any one of them. */
   readonly permission?: TPermissionName | readonly TPermissionName[];
   /**
@@ -54,7 +70,8 @@ export function defineCall<
   Body extends z.ZodType | undefined = undefined,
   Query extends z.ZodType | undefined = undefined,
   Reply extends z.ZodType | null = null,
->(def: CallDef<Body, Query, Reply>): CallDef<Body, Query, Reply> {
+  Scope extends CallScope = CallScope,
+>(def: CallDef<Body, Query, Reply, Scope>): CallDef<Body, Query, Reply, Scope> {
   return def;
 }
 

@@ -2,6 +2,7 @@ import { defineCall } from '@coldtrace/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createTestApp, type TestApp } from '../../test/helpers';
+import { NO_ORGANIZATION_MESSAGE } from '../kernel/principal';
 import { registerCall } from './register-call';
 
 /** Test-only calls exercising what the foundation's own calls do not: permissions, other auth kinds, query, 204. */
@@ -12,6 +13,7 @@ const needsAdminUser = defineCall({
   summary: 'test',
   tag: 'test',
   auth: 'session',
+  scope: 'organization',
   permission: ['sysAdminUser', 'sysAdminOrgInfo'],
   body: z.object({ name: z.string().min(1) }),
   reply: z.object({ hello: z.string(), org: z.string().nullable() }),
@@ -24,6 +26,7 @@ const listWithQuery = defineCall({
   summary: 'test',
   tag: 'test',
   auth: 'session',
+  scope: 'organization',
   permission: 'sysDataRead',
   query: z.object({ page_size: z.coerce.number().int().min(1) }),
   reply: z.object({ page_size: z.number() }),
@@ -36,6 +39,7 @@ const deviceOnly = defineCall({
   summary: 'test',
   tag: 'test',
   auth: 'device',
+  scope: 'organization',
   reply: null,
 });
 
@@ -46,6 +50,7 @@ const keyOnly = defineCall({
   summary: 'test',
   tag: 'test',
   auth: 'key',
+  scope: 'organization',
   reply: null,
 });
 
@@ -56,7 +61,19 @@ const nothing = defineCall({
   summary: 'test',
   tag: 'test',
   auth: 'session',
+  scope: 'account',
   reply: null,
+});
+
+const inOrganization = defineCall({
+  operationId: 'testInOrganization',
+  method: 'GET',
+  path: '/api/test/in-organization/',
+  summary: 'test',
+  tag: 'test',
+  auth: 'session',
+  scope: 'organization',
+  reply: z.object({ org: z.string() }),
 });
 
 const badReply = defineCall({
@@ -72,6 +89,7 @@ const badReply = defineCall({
 describe('registerCall', () => {
   let t: TestApp;
   let handled = 0;
+  let handledInOrganization = 0;
   beforeAll(async () => {
     t = await createTestApp({
       register: (app) => {
@@ -83,6 +101,10 @@ describe('registerCall', () => {
         registerCall(app, deviceOnly, async () => undefined);
         registerCall(app, keyOnly, async () => undefined);
         registerCall(app, nothing, async () => undefined);
+        registerCall(app, inOrganization, async ({ organizationId }) => {
+          handledInOrganization += 1;
+          return { org: organizationId() };
+        });
         registerCall(
           app,
           badReply,
@@ -145,5 +167,31 @@ describe('registerCall', () => {
     const res = await t.client().get('/api/test/bad-reply/');
     expect(res.statusCode).toBe(500);
     expect(res.json()).toEqual({ code: 'INTERNAL', message: 'Internal server error' });
+  });
+
+  it('an organization-scoped call gives its handler the caller’s organization', async () => {
+    const { client, orgs } = await t.signIn();
+    const res = await client.get('/api/test/in-organization/');
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ org: orgs[0]!.id });
+  });
+
+  it('refuses an organization-scoped call to a caller of no organization before the handler runs; an account call works', async () => {
+    const before = handledInOrganization;
+    const { client } = await t.signIn({ orgs: [] });
+    const res = await client.get('/api/test/in-organization/');
+    expect(res.statusCode).toBe(403);
+    expect(res.json()).toEqual({ code: 'FORBIDDEN', message: NO_ORGANIZATION_MESSAGE });
+    expect(handledInOrganization).toBe(before);
+    expect((await client.request({ method: 'DELETE', url: '/api/test/nothing/' })).statusCode).toBe(
+      204,
+    );
+  });
+
+  it('will not register a call that does not say where it works', () => {
+    const { scope: _scope, ...unscoped } = inOrganization;
+    expect(() => registerCall(t.app, unscoped, async () => ({ org: 'x' }))).toThrow(
+      /testInOrganization declares no scope/,
+    );
   });
 });

@@ -11,7 +11,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import '../kernel/context';
 import { AppError, forbidden } from '../kernel/errors';
-import type { Principal } from '../kernel/principal';
+import { organizationOf, type Principal } from '../kernel/principal';
 import { checkCsrf, STATE_CHANGING_METHODS } from './csrf';
 
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
@@ -30,9 +30,22 @@ export interface CallContext<Body, Query> {
   requirePrincipal(): Principal;
 }
 
+/**
+ * What the handler of an organization-scoped call gets besides (`scope:
+ * 'organization'` in the contract): the organization the guard checked, which
+ * every read and write of the handler names.
+ */
+export interface OrganizationContext {
+  /** The caller's organization (the guard answered 403 when the caller has none). */
+  organizationId(): string;
+}
+
 export type CallHandler<C> =
-  C extends CallDef<infer B, infer Q, infer R>
-    ? (ctx: CallContext<Out<B>, Out<Q>>) => Promise<ReplyOut<R>>
+  C extends CallDef<infer B, infer Q, infer R, infer S>
+    ? (
+        ctx: CallContext<Out<B>, Out<Q>> &
+          ('organization' extends S ? OrganizationContext : unknown),
+      ) => Promise<ReplyOut<R>>
     : never;
 
 /** OpenAPI security requirements of a call (schemes declared in `openapi.ts`). */
@@ -100,6 +113,12 @@ export function registerCall<C extends CallDef>(
   call: C,
   handler: CallHandler<C>,
 ): void {
+  if (call.auth !== 'public' && call.scope === undefined) {
+    // The contract test (call-scope.test.ts) says so too; this stops a server that would guess.
+    throw new Error(
+      `${call.operationId} declares no scope: every call that is not public says where it works (CallScope in packages/contract/src/call.ts)`,
+    );
+  }
   const permissions =
     call.permission === undefined
       ? []
@@ -147,6 +166,7 @@ export function registerCall<C extends CallDef>(
       if (call.serverAdmin === 'only' && !serverAdmin) {
         throw forbidden('Only a server administrator may do this.');
       }
+      // A server administrator's call ('only'), or one they may make across organizations ('also').
       if (serverAdmin) return;
     }
     if (permissions.length > 0) {
@@ -159,6 +179,8 @@ export function registerCall<C extends CallDef>(
         );
       }
     }
+    // The one access check of the call's scope: an organization-scoped call needs an organization.
+    if (call.scope === 'organization' && principal !== null) organizationOf(principal);
   };
 
   const response: Record<string, z.ZodType> = {
@@ -186,7 +208,9 @@ export function registerCall<C extends CallDef>(
     preValidation: async (request: FastifyRequest) => rejectUnsafeText('body', request.body),
     handler: async (request, reply) => {
       const principal = request.principal;
-      const run = handler as (ctx: CallContext<unknown, unknown>) => Promise<unknown>;
+      const run = handler as unknown as (
+        ctx: CallContext<unknown, unknown> & OrganizationContext,
+      ) => Promise<unknown>;
       const result = await run({
         request,
         reply,
@@ -198,6 +222,12 @@ export function registerCall<C extends CallDef>(
             throw new AppError('UNAUTHENTICATED', 'Authentication credentials were not provided.');
           }
           return principal;
+        },
+        organizationId: () => {
+          if (principal === null) {
+            throw new AppError('UNAUTHENTICATED', 'Authentication credentials were not provided.');
+          }
+          return organizationOf(principal);
         },
       });
       if (call.reply === null) return reply.code(204).send();

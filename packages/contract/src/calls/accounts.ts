@@ -68,6 +68,7 @@ export const authPasswordChange = defineCall({
     "Change the signed-in user's password; the user's other sessions end and reset links die. The reply is the full user",
   tag: 'auth',
   auth: 'session',
+  scope: 'account',
   body: ZPasswordChange,
   reply: ZUser,
 });
@@ -80,6 +81,7 @@ export const authTosPost = defineCall({
     'Publish new terms of service (server administrators); every user must agree to them again',
   tag: 'auth',
   auth: 'session',
+  scope: 'server',
   serverAdmin: 'only',
   body: ZContentForm,
   reply: ZTermsOfService,
@@ -92,6 +94,7 @@ export const authPrivacyPolicyPost = defineCall({
   summary: 'Publish a new privacy policy (server administrators)',
   tag: 'auth',
   auth: 'session',
+  scope: 'server',
   serverAdmin: 'only',
   body: ZContentForm,
   reply: ZPrivacyPolicy,
@@ -104,6 +107,7 @@ export const authTosAgreement = defineCall({
   summary: 'Agree to the active terms of service (by id); the reply is the terms agreed to',
   tag: 'auth',
   auth: 'session',
+  scope: 'account',
   body: ZTosAgreement,
   reply: ZTermsOfService,
 });

@@ -30,6 +30,7 @@ export const authSessionGet = defineCall({
   summary: 'The signed-in user',
   tag: 'auth',
   auth: 'session',
+  scope: 'account',
   reply: ZUser,
 });
 
@@ -40,6 +41,7 @@ export const authSessionSwitch = defineCall({
   summary: 'Switch the session to another organization of the user; the reply is the full user',
   tag: 'auth',
   auth: 'session',
+  scope: 'account',
   body: ZOrgSwitch,
   reply: ZUser,
 });
@@ -86,6 +88,7 @@ export const authOrgs = defineCall({
   summary: "The user's organizations",
   tag: 'auth',
   auth: 'session',
+  scope: 'account',
   reply: z.array(ZOrg),
 });
 
@@ -96,6 +99,7 @@ export const authAdminOrgs = defineCall({
   summary: 'The organizations the user administers (holds sysAdminUser in)',
   tag: 'auth',
   auth: 'session',
+  scope: 'account',
   reply: z.array(ZOrg),
 });
 
@@ -106,6 +110,7 @@ export const authUserSettings = defineCall({
   summary: 'Set the temperature unit or the time zone',
   tag: 'auth',
   auth: 'session',
+  scope: 'account',
   body: ZUserSettingsUpdate,
   reply: ZUserSettings,
 });
@@ -117,6 +122,7 @@ export const authUserOrgSettings = defineCall({
   summary: 'Set the alarm e-mail flags for the session organization',
   tag: 'auth',
   auth: 'session',
+  scope: 'organization',
   body: ZOrgLevelUserSettingsUpdate,
   reply: ZOrgLevelUserSettings,
 });

@@ -190,6 +190,7 @@ export const xt1Sensors = defineCall({
   summary: "All sensors: the organization's tags in the extended view",
   tag: TAG,
   auth: 'session',
+  scope: 'organization',
   permission: 'sysDataRead',
   reply: z.array(ZTagExtended),
 });
@@ -202,6 +203,7 @@ export const xt1Details = defineCall({
   description: `${FILTER_NOTE} ${TOTAL_NOTE}`,
   tag: TAG,
   auth: 'session',
+  scope: 'organization',
   permission: 'sysAdminUser',
   query: z.object({
     filter: filterParam(),
@@ -223,6 +225,7 @@ export const xt1Records = defineCall({
     `each tag. ${TOTAL_NOTE}`,
   tag: TAG,
   auth: 'session',
+  scope: 'organization',
   permission: 'sysDataRead',
   query: z.object({
     filter: filterParam(),
@@ -245,6 +248,7 @@ export const xt1Record = defineCall({
   summary: 'One record',
   tag: TAG,
   auth: 'session',
+  scope: 'organization',
   permission: 'sysDataRead',
   query: z.object({ record_id: z.string().trim().min(1).max(40) }),
   reply: ZRecord,
@@ -257,6 +261,7 @@ export const xt1RecordIds = defineCall({
   summary: "References of the organization's records (newest first)",
   tag: TAG,
   auth: 'session',
+  scope: 'organization',
   permission: 'sysDataRead',
   reply: z.array(ZRecordReference),
 });
@@ -268,6 +273,7 @@ export const xt1LatestRecord = defineCall({
   summary: 'The latest record of a tag, by tag id or serial number (404 when none)',
   tag: TAG,
   auth: 'session',
+  scope: 'organization',
   permission: 'sysDataRead',
   query: z.object({ tag_id_or_serial_number: z.string().trim().min(1).max(200) }),
   reply: ZRecord,
@@ -280,6 +286,7 @@ export const xt1RecordActions = defineCall({
   summary: 'Actions of records, oldest first',
   tag: TAG,
   auth: 'session',
+  scope: 'organization',
   permission: 'sysDataRead',
   query: z.object({ record_ids: recordIdsParam(MAX_RECORD_IDS) }),
   reply: z.array(ZRecordAction),
@@ -292,6 +299,7 @@ export const xt1RecordScans = defineCall({
   summary: 'Scans of records, newest first (latest=true: the latest scan of each record)',
   tag: TAG,
   auth: 'session',
+  scope: 'organization',
   permission: 'sysDataRead',
   query: z.object({
     record_ids: recordIdsParam(MAX_RECORD_IDS),
@@ -309,6 +317,7 @@ export const xt1StatisticsSummary = defineCall({
   summary: "Counts of the organization's records, scans and tags",
   tag: TAG,
   auth: 'session',
+  scope: 'organization',
   permission: 'sysDataRead',
   reply: ZRecordStatistics,
 });
@@ -323,6 +332,7 @@ export const xt1StatisticsFiltered = defineCall({
     'without an offset is UTC. start_date must not be after end_date.',
   tag: TAG,
   auth: 'session',
+  scope: 'organization',
   permission: 'sysDataRead',
   query: z.object({ start_date: zQueryDate(), end_date: zQueryDate() }),
   reply: ZRecordStatistics,
@@ -335,6 +345,7 @@ export const xt1Alarms = defineCall({
   summary: 'Excursion alarms, open and closed (acknowledged and dismissed ones only when asked)',
   tag: TAG,
   auth: 'session',
+  scope: 'organization',
   permission: 'sysDataRead',
   query: z.object({
     include_acknowledged: zQueryBool()
@@ -360,6 +371,7 @@ export const xt1ScansList = defineCall({
   description: TOTAL_NOTE,
   tag: TAG,
   auth: 'session',
+  scope: 'organization',
   permission: 'sysDataRead',
   query: z.object({ ...paging }),
   reply: z.array(ZScan),
@@ -375,6 +387,7 @@ export const aggregateLocations = defineCall({
     `record_ids). ${TOTAL_NOTE}`,
   tag: 'aggregate',
   auth: 'session',
+  scope: 'organization',
   permission: 'sysDataRead',
   query: z.object({
     record_ids: recordIdsParam(MAX_RECORD_IDS),
@@ -392,6 +405,7 @@ export const aggregateRecordTemperatures = defineCall({
   description: `At most ${MAX_TEMPERATURE_RECORD_IDS} record ids per call.`,
   tag: 'aggregate',
   auth: 'session',
+  scope: 'organization',
   permission: 'sysDataRead',
   query: z.object({ record_ids: recordIdsParam(MAX_TEMPERATURE_RECORD_IDS) }),
   reply: z.array(ZTripTemperatures),

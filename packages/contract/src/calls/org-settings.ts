@@ -95,6 +95,7 @@ export const authOrgSettingsGet = defineCall({
     "The session organization's settings (geo-fence; defaults 1000 m and 2 points until changed)",
   tag: 'auth',
   auth: 'session',
+  scope: 'organization',
   reply: ZOrganizationSettings,
 });
 
@@ -105,6 +106,7 @@ export const authOrgSettingsUpdate = defineCall({
   summary: "Change the session organization's geo-fence settings (radii in metres, see schema)",
   tag: 'auth',
   auth: 'session',
+  scope: 'organization',
   permission: ['sysAdminLoc', 'sysAdminOrgInfo', 'sysAdminUser'],
   description:
     'Radii are stored and answered in metres (`*_radius_meters`) with the unit chosen for ' +

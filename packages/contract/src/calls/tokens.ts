@@ -43,6 +43,7 @@ export const authTokenCreate = defineCall({
     "permissions of the user's role in the organization it was issued in.",
   tag: 'auth',
   auth: 'session',
+  scope: 'organization',
   body: ZTokenCreate.nullish(),
   reply: ZIssuedToken,
 });
@@ -70,6 +71,7 @@ export const authTokenList = defineCall({
   description: 'An addition to the spec (issue 10).',
   tag: 'auth',
   auth: 'session',
+  scope: 'account',
   reply: z.array(ZTokenInfo),
 });
 
@@ -85,6 +87,7 @@ export const authTokenRevoke = defineCall({
     "An addition to the spec (issue 10). Another user's token id, or an unknown one, answers 404.",
   tag: 'auth',
   auth: 'session',
+  scope: 'account',
   body: ZTokenRevoke,
   reply: null,
 });
@@ -97,6 +100,7 @@ export const authSessionsRevokeOthers = defineCall({
   description: 'An addition to the spec (issue 10): sign out on every other browser.',
   tag: 'auth',
   auth: 'session',
+  scope: 'account',
   reply: null,
 });
 

@@ -7,7 +7,6 @@ import { auditEvents } from '../../db/schema-audit';
 import { notFound } from '../../kernel/errors';
 import { pageOf } from '../../kernel/paging';
 import { registerCall } from '../../http/register-call';
-import { organizationOf, type Principal } from '../../kernel/principal';
 import { resolveTimeZone } from '@coldtrace/domain';
 import { auditDisplayer } from '../reports';
 import { contentDisposition, neutralise } from '../reports';
@@ -46,10 +45,9 @@ function present(row: AuditRow): TAuditEvent {
 
 async function filterOf(
   db: Db,
-  principal: Principal,
+  organizationId: string,
   q: { record_id?: string | undefined; entity?: string | undefined },
 ): Promise<SQL> {
-  const organizationId = organizationOf(principal);
   let recordId: number | undefined;
   if (q.record_id !== undefined) {
     recordId = Number(q.record_id);
@@ -69,8 +67,8 @@ function cell(value: unknown): string {
 }
 
 export async function auditRoutes(app: FastifyInstance): Promise<void> {
-  registerCall(app, auditList, async ({ query, reply, requirePrincipal }) => {
-    const where = await filterOf(app.db, requirePrincipal(), query);
+  registerCall(app, auditList, async ({ query, reply, organizationId }) => {
+    const where = await filterOf(app.db, organizationId(), query);
     const page = pageOf(query);
     const rows = await app.db
       .select()
@@ -87,9 +85,9 @@ export async function auditRoutes(app: FastifyInstance): Promise<void> {
     return rows.map(present);
   });
 
-  registerCall(app, auditCsv, async ({ query, reply, requirePrincipal }) => {
+  registerCall(app, auditCsv, async ({ query, reply, requirePrincipal, organizationId }) => {
     const principal = requirePrincipal();
-    const where = await filterOf(app.db, principal, query);
+    const where = await filterOf(app.db, organizationId(), query);
     const rows = await app.db
       .select()
       .from(auditEvents)
