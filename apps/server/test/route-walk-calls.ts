@@ -176,6 +176,7 @@ export function victimRequests(
     auditCsv: recordQuery('record_id'),
     aggregateLocations: [{ query: { record_ids: v.recordIds.join(',') } }],
     aggregateRecordTemperatures: [{ query: { record_ids: v.recordIds.join(',') } }],
+    aggregateRecordSeries: [{ query: { record_id: v.xt1.recordId, width: '400' } }],
     xt1ScanUpload: xt1({ temps: [99.9, 99.9, 99.9] }),
     xt1StartAction: xt1(),
     xt1StopAction: xt1({ record_id: v.xt1.recordId, stop_time_seconds: now }),

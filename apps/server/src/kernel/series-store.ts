@@ -170,12 +170,9 @@ export async function readSeries(
       chunks.set(chunkNo, values);
     }
   }
+  // Assembled at absolute indices (missing chunks before the range are gaps).
   const out = assembleSeries(chunks);
-  if (range) {
-    const first = chunkRange!.fromChunk * SERIES_CHUNK_SIZE;
-    return out.slice(range.from - first, range.to - first + 1);
-  }
-  return out;
+  return range ? out.slice(range.from, range.to + 1) : out;
 }
 
 /** A merge decided in memory (see {@link planMerge}); `write` stores it. */

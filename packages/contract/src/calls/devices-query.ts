@@ -8,7 +8,7 @@ import {
   ZRecordStatistics,
   ZScan,
 } from '../entities/records';
-import { ZRecordLocations, ZTripTemperatures } from '../entities/series';
+import { ZRecordLocations, ZRecordSeries, ZTripTemperatures } from '../entities/series';
 import { ZTagExtended } from '../entities/tags';
 
 /**
@@ -411,6 +411,44 @@ export const aggregateRecordTemperatures = defineCall({
   reply: z.array(ZTripTemperatures),
 });
 
+/** Pixel columns a series reply may be reduced to. */
+export const MIN_SERIES_WIDTH = 100;
+export const MAX_SERIES_WIDTH = 4000;
+
+export const aggregateRecordSeries = defineCall({
+  operationId: 'aggregateRecordSeries',
+  method: 'GET',
+  path: '/api/devices/aggregate/record-series/',
+  summary: "One record's temperature series, compact, for the chart (reduced to width when long)",
+  description:
+    'The timing once (first_point_time, interval_seconds) and the temperatures as a number ' +
+    'array (°C, null for a gap). width: the pixel columns drawn; a series longer than twice ' +
+    'that is reduced to the lowest and highest value per column (a gap kept where a column has ' +
+    'one) with every point beyond a threshold kept exactly, each at the index `indices` gives. ' +
+    'from and to (ISO 8601, both optional): only the points in that window (a zoom), with one ' +
+    'neighbour either side; at full resolution when the window holds at most 2 x width points. ' +
+    'Without width: every point. Decisions: docs/decisions/compact-series.md.',
+  tag: 'aggregate',
+  auth: 'session',
+  scope: 'organization',
+  permission: 'sysDataRead',
+  query: z.object({
+    record_id: z.string().trim().min(1).max(40),
+    width: zQueryInt(MIN_SERIES_WIDTH, MAX_SERIES_WIDTH)
+      .optional()
+      .meta({
+        description: `Pixel columns of the chart, ${MIN_SERIES_WIDTH} to ${MAX_SERIES_WIDTH} (default: no reduction)`,
+      }),
+    from: zQueryDate().optional().meta({
+      description: 'Start of the window (ISO 8601 date or date-time; default: the first point)',
+    }),
+    to: zQueryDate().optional().meta({
+      description: 'End of the window (ISO 8601; a date is its whole day; default: the last point)',
+    }),
+  }),
+  reply: ZRecordSeries,
+});
+
 export const devicesQueryCalls = [
   xt1Sensors,
   xt1Details,
@@ -426,4 +464,5 @@ export const devicesQueryCalls = [
   xt1ScansList,
   aggregateLocations,
   aggregateRecordTemperatures,
+  aggregateRecordSeries,
 ] as const;

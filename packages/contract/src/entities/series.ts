@@ -81,3 +81,48 @@ export const ZRecordLocations = z
   })
   .meta({ id: 'RecordLocations' });
 export type TRecordLocations = z.infer<typeof ZRecordLocations>;
+
+/**
+ * The compact series of one record for the chart (issue 13,
+ * docs/decisions/compact-series.md): the timing once, the temperatures as a
+ * plain number array (°C at the store's precision, null for a gap). Point
+ * `i` is taken at `first_point_time + i x interval_seconds` (domain rules
+ * section 1). A full-resolution reply holds every point from `from_index` to
+ * `to_index`; a reduced one (long series, `width` given) holds per pixel
+ * column the lowest and highest value and a gap where the column has one,
+ * plus every point in excursion exactly, each at the index `indices` gives.
+ * One reply of GET /api/devices/aggregate/record-series/.
+ */
+export const ZRecordSeries = z
+  .object({
+    record_id: z.string(),
+    /** The record's start time (ISO 8601), null before it started. */
+    start_time: z.string().nullable(),
+    /** Time of point 0 (start time plus start delay), null when the points cannot be placed in time. */
+    first_point_time: z.string().nullable(),
+    /** Seconds between points (the calculated interval when present), null when unknown. */
+    interval_seconds: z.number().nullable(),
+    /** Points in the record's series (its last index + 1, gaps included). */
+    length: z.number().int(),
+    /** Points with a value (not gaps) from from_index to to_index. */
+    point_count: z.number().int(),
+    /** First and last index the reply covers (the window; the whole series without from/to). */
+    from_index: z.number().int(),
+    to_index: z.number().int(),
+    /** Whether points were left out (min/max per column, excursions kept). */
+    reduced: z.boolean(),
+    /** Consecutive points per pixel column (1: full resolution). */
+    bucket_size: z.number().int(),
+    /** Reduced only: the index of each temperature, ascending. */
+    indices: z.array(z.number().int()).optional(),
+    /** °C, null for a gap: from_index onwards one per index, or one per entry of indices. */
+    temperatures: z.array(z.number().nullable()),
+    high_threshold: z.number().nullable(),
+    low_threshold: z.number().nullable(),
+    cumulative_high_threshold: z.number().nullable(),
+    cumulative_low_threshold: z.number().nullable(),
+    trip_begin_time: z.string().nullable(),
+    trip_end_time: z.string().nullable(),
+  })
+  .meta({ id: 'RecordSeries' });
+export type TRecordSeries = z.infer<typeof ZRecordSeries>;

@@ -17,6 +17,7 @@ import {
 } from '@coldtrace/contract';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { registerCall } from '../../http/register-call';
+import { registerRecordSeries } from './series-compact';
 import { createRecordsService, type Listed } from './service';
 
 /** Answers a page and puts the total number of matching rows in `x-total-count`. */
@@ -88,4 +89,6 @@ export async function recordsRoutes(app: FastifyInstance): Promise<void> {
   registerCall(app, aggregateRecordTemperatures, async ({ query, requirePrincipal }) =>
     service.temperatures(requirePrincipal(), query.record_ids),
   );
+
+  registerRecordSeries(app);
 }
