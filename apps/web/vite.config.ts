@@ -3,8 +3,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 // eslint-disable-next-line no-restricted-imports -- build-time only, never bundled
 import { fileURLToPath } from 'node:url';
+// eslint-disable-next-line no-restricted-imports -- build-time only, never bundled
+import { constants as zlibConstants } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
+import { compression, defineAlgorithm } from 'vite-plugin-compression2';
 
 /** The repository's changelog, served and emitted as `/changelog.md` (spec section 2, /changelog). */
 const CHANGELOG_SOURCE = fileURLToPath(new URL('../../CHANGELOG.md', import.meta.url));
@@ -67,6 +70,25 @@ function vendorChunk(id: string): string | null {
   return 'vendor';
 }
 
+/**
+ * A `.br` and a `.gz` next to each text file of the build (not the source maps), at
+ * brotli's and gzip's best levels: compressed once here, the server sends them as
+ * they are (`preCompressed` in apps/server/src/http/web-app.ts). A file that does
+ * not shrink keeps no compressed copy.
+ */
+function precompress(): Plugin {
+  return compression({
+    include: /\.(html|css|js|mjs|json|svg|md|txt|webmanifest)$/,
+    threshold: 0,
+    skipIfLargerOrEqual: true,
+    algorithms: [
+      defineAlgorithm('brotliCompress', { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11 } }),
+      defineAlgorithm('gzip', { level: 9 }),
+    ],
+    logLevel: 'silent',
+  });
+}
+
 /** Chunk names of the `mui-parts` group list every chunk that uses them: keep the prefix only. */
 function chunkFileName({ name }: { name: string }): string {
   return `assets/${name.replace(/~.*$/, '')}-[hash].js`;
@@ -74,7 +96,7 @@ function chunkFileName({ name }: { name: string }): string {
 
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
-  plugins: [react(), changelogPlugin()],
+  plugins: [react(), changelogPlugin(), precompress()],
   server: {
     port: 5173,
     proxy: { '/api': { target: 'http://localhost:8000', changeOrigin: false } },

@@ -6,6 +6,7 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import { fastifyTrustProxy, type RuntimeConfig } from './config';
 import type { Database } from './db/client';
 import './kernel/context';
+import { registerCompression } from './http/compression';
 import { installErrorHandler, sendError, toAppError } from './http/errors';
 import { registerOpenApi } from './http/openapi';
 import { securityHeaders } from './http/security-headers';
@@ -81,6 +82,9 @@ export const coldtraceApp = fp<AppOptions>(
     await app.register(cookie);
     // CSP, HSTS over https, nosniff, frame and referrer policies on every reply.
     await app.register(securityHeaders, { mapTileUrl: config.mapTileUrl });
+    // br or gzip replies as the client asks (COMPRESSION=off: a proxy compresses instead).
+    // Before any route: it hooks the routes added after it.
+    if (config.compression) await registerCompression(app);
 
     app.addHook('onSend', async (request, reply, payload) => {
       void reply.header('x-request-id', request.id);

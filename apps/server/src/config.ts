@@ -240,6 +240,7 @@ const envSchema = z.object({
   LOGIN_MAX_FAILURES_PER_ADDRESS: int('LOGIN_MAX_FAILURES_PER_ADDRESS', 1, 1_000_000, 20),
   LOGIN_THROTTLE_WINDOW_MINUTES: int('LOGIN_THROTTLE_WINDOW_MINUTES', 1, 24 * 60, 15),
   BODY_LIMIT_BYTES: int('BODY_LIMIT_BYTES', 1024, 1024 * 1024 * 1024, 1024 * 1024),
+  COMPRESSION: bool('COMPRESSION', true),
   WEB_DIST: z.preprocess(
     blankToUndefined,
     z.string().default('apps/web/dist').transform(resolvePath),
@@ -317,6 +318,12 @@ export interface Config {
   argon2: { memoryCost: number; timeCost: number };
   loginThrottle: { maxPerAccount: number; maxPerAddress: number; windowMinutes: number };
   bodyLimitBytes: number;
+  /**
+   * COMPRESSION (default on): API replies of 1 KiB or more are sent br or gzip when the
+   * client accepts it. Off when a proxy in front compresses instead. The web app's
+   * precompressed files are served either way.
+   */
+  compression: boolean;
   /** Absolute path of the built web app. */
   webDist: string;
   /** First port tried for the embedded PostgreSQL; `exact` when EMBEDDED_PG_PORT was given. */
@@ -403,6 +410,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       windowMinutes: e.LOGIN_THROTTLE_WINDOW_MINUTES,
     },
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
+    compression: e.COMPRESSION,
     webDist: e.WEB_DIST,
     embeddedPg:
       e.EMBEDDED_PG_PORT === 0

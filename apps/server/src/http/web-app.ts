@@ -22,6 +22,12 @@ const isApiPath = (url: string) => url === '/api' || url.startsWith('/api/');
  * such as /allrecords load the app. Hashed assets under /assets/ are
  * immutable; everything else revalidates. Unknown /api/ paths (and other
  * methods) answer a JSON 404.
+ *
+ * The build writes a `.br` and a `.gz` next to each text file (vite.config.ts):
+ * a client that accepts br gets the `.br` (else gzip the `.gz`, else the file
+ * itself) with `Content-Encoding` and `Vary: accept-encoding`, index.html of
+ * the history fallback included. No work per request: the files were
+ * compressed once, at brotli's and gzip's best levels.
  */
 export async function registerWebApp(app: FastifyInstance, webDist: string): Promise<void> {
   const built = existsSync(path.join(webDist, 'index.html'));
@@ -31,6 +37,7 @@ export async function registerWebApp(app: FastifyInstance, webDist: string): Pro
       index: 'index.html',
       dotfiles: 'ignore',
       cacheControl: false,
+      preCompressed: true,
       setHeaders: (reply, filePath) => {
         const relative = path.relative(webDist, filePath).split(path.sep).join('/');
         void reply.header(
