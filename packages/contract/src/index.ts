@@ -2,6 +2,7 @@ export * from './enums';
 export * from './permissions';
 export * from './errors';
 export * from './text-safety';
+export * from './ids';
 export * from './call';
 export * from './constants';
 export * from './entities/org';

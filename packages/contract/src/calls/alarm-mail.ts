@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { zRowId } from '../ids';
 import { defineCall } from '../call';
 import { ZAlarmRecipients } from '../entities/alarms';
 import { ZNotificationLogEntry, ZNotificationSetting } from '../entities/notification-settings';
@@ -114,10 +115,7 @@ const zEmail = z
 const zEmails = z
   .array(zEmail)
   .max(MAX_NOTIFICATION_ADDRESSES, `must list at most ${MAX_NOTIFICATION_ADDRESSES} addresses`);
-const zId = z
-  .string()
-  .trim()
-  .regex(/^\d{1,15}$/, 'must be a decimal id');
+const zId = zRowId();
 const zOptionalText = (max: number) => z.string().max(max).nullable().optional();
 
 // ---------------------------------------------------------------- alarm recipients

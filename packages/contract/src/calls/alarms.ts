@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { zRowId } from '../ids';
 import { defineCall } from '../call';
 import { ZClientType } from '../enums';
 import {
@@ -49,10 +50,7 @@ export const ALARM_ACTION_PERMISSIONS = [
   'sysReportEdit',
 ] as const satisfies readonly TPermissionName[];
 
-const zId = z
-  .string()
-  .trim()
-  .regex(/^\d{1,15}$/, 'must be a decimal id');
+const zId = zRowId();
 const zIds = z
   .array(zId)
   .min(1, 'must name at least one id')

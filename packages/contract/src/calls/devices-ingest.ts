@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { zRowId } from '../ids';
 import { defineCall } from '../call';
 import {
   DEFAULT_TEMPERATURES_OFFSET_INDEX,
@@ -73,10 +74,7 @@ export type TRecordActionType = keyof typeof RECORD_ACTION_TYPES;
 const zTagId = z.string().trim().min(1).max(64);
 const zSerialNumber = z.string().trim().min(1).max(64);
 /** Ids of records and travel locations: decimal text. */
-const zId = z
-  .string()
-  .trim()
-  .regex(/^\d{1,15}$/, 'must be a decimal id');
+const zId = zRowId();
 const zText = (max = 255) => z.string().max(max).nullable().optional();
 
 const zTemperature = z.number().min(MIN_TEMPERATURE_C).max(MAX_TEMPERATURE_C);

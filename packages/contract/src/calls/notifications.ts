@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { zRowId } from '../ids';
 import { defineCall } from '../call';
 import { ZNotification } from '../entities/alarms';
 import { MAX_PAGE_NUMBER, MAX_PAGE_SIZE, zQueryInt } from './devices-query';
@@ -17,10 +18,7 @@ const paging = {
     .optional()
     .meta({ description: `Rows per page, 1 to ${MAX_PAGE_SIZE} (default 20)` }),
 };
-const zRecordId = z
-  .string()
-  .trim()
-  .regex(/^\d{1,15}$/, 'must be a decimal id');
+const zRecordId = zRowId();
 
 export const xt1Notifications = defineCall({
   operationId: 'xt1Notifications',
