@@ -29,6 +29,6 @@ export async function reevaluateRecord(
       .where(ofOrganization(organizationId, recordId))
       .for('update');
     if (!record) throw new Error('Record not found');
-    return (await recomputeRecord(tx, record, { jobs })).record;
+    return (await recomputeRecord(tx, record, { jobs, full: true })).record;
   });
 }

@@ -19,6 +19,7 @@ describe('planMerge (merge by index in memory)', () => {
     expect(first[4]).toBe(asFloat4Decimal(5.001));
     expect(plan.chunks.get(1)).toHaveLength(13);
     expect(plan.write).not.toBeNull();
+    expect([plan.firstAdded, plan.lastAdded]).toEqual([3, 3 + temps.length - 1]);
   });
 
   it('an empty stored chunk and an absent one give the same chunks; a replay writes nothing', () => {
@@ -30,6 +31,7 @@ describe('planMerge (merge by index in memory)', () => {
     const replay = planMerge(ORG, 1, absent.chunks, 2, temps);
     expect(replay.added).toBe(0);
     expect(replay.write).toBeNull();
+    expect([replay.firstAdded, replay.lastAdded]).toEqual([null, null]);
     expect(replay.chunks).toEqual(absent.chunks);
   });
 
@@ -39,5 +41,7 @@ describe('planMerge (merge by index in memory)', () => {
     expect(plan.added).toBe(2);
     expect(plan.chunks.get(0)).toEqual([5, 6, 7, 9]);
     expect(plan.conflicts).toEqual([{ index: 2, kept: 7, offered: 8 }]);
+    // The gaps filled: index 1 (before the end: a late point) and index 3.
+    expect([plan.firstAdded, plan.lastAdded]).toEqual([1, 3]);
   });
 });

@@ -179,6 +179,13 @@ export async function readSeries(
 export interface MergePlan extends MergeResult {
   /** The statement that writes the changed chunks (one INSERT ... ON CONFLICT), or null: nothing changed. */
   write: SQL | null;
+  /**
+   * The lowest and highest index that gained a value (null: none). An upload
+   * whose points all lie at or after the series' end appends; one that fills
+   * a gap before it changes the past (docs/decisions/incremental-recompute.md).
+   */
+  firstAdded: number | null;
+  lastAdded: number | null;
 }
 
 /**
@@ -196,10 +203,21 @@ export function planMerge(
   offset: number,
   temps: readonly SeriesValue[],
 ): MergePlan {
-  if (temps.length === 0) return { added: 0, conflicts: [], chunks: new Map(), write: null };
+  if (temps.length === 0) {
+    return {
+      added: 0,
+      conflicts: [],
+      chunks: new Map(),
+      write: null,
+      firstAdded: null,
+      lastAdded: null,
+    };
+  }
   const firstChunk = Math.floor(offset / SERIES_CHUNK_SIZE);
   const lastChunk = Math.floor((offset + temps.length - 1) / SERIES_CHUNK_SIZE);
   let added = 0;
+  let firstAdded: number | null = null;
+  let lastAdded: number | null = null;
   const conflicts: SeriesConflict[] = [];
   const changed: { chunkNo: number; temps: SeriesValue[] }[] = [];
   const chunks = new Map<number, SeriesValue[]>();
@@ -218,6 +236,8 @@ export function planMerge(
         if (v == null || !Number.isFinite(v)) continue;
         values[i - base] = asFloat4Decimal(v);
         chunkAdded++;
+        firstAdded ??= i;
+        lastAdded = i;
       }
     } else {
       const slice = temps.slice(from - offset, to - offset).map(asStored);
@@ -228,13 +248,30 @@ export function planMerge(
         conflicts.push({ index: base + c.index, kept: c.kept, offered: c.offered });
       }
       values = merged.temps.map((v) => (v === null ? null : asFloat4Decimal(v)));
+      if (merged.added > 0) {
+        // The gaps the slice filled: the first and last offered values where nothing was stored.
+        for (let i = from; i < to; i++) {
+          const was = existing[i - base];
+          if ((was == null || !Number.isFinite(was)) && values[i - base] != null) {
+            firstAdded ??= i;
+            lastAdded = i;
+          }
+        }
+      }
     }
     added += chunkAdded;
     if (chunkAdded > 0) changed.push({ chunkNo, temps: values });
     // A chunk that was never stored and got no value stays absent (as a read would find it).
     if (existing !== undefined || chunkAdded > 0) chunks.set(chunkNo, values);
   }
-  return { added, conflicts, chunks, write: chunksWrite(organizationId, recordId, changed) };
+  return {
+    added,
+    conflicts,
+    chunks,
+    write: chunksWrite(organizationId, recordId, changed),
+    firstAdded,
+    lastAdded,
+  };
 }
 
 /** One statement writing chunks (insert or replace). */
@@ -269,12 +306,18 @@ export function parseChunkList(text: string | null): Map<number, SeriesValue[]> 
 }
 
 /**
- * A scalar subquery: the record's chunks (but those numbered in `except`) as
- * text for {@link parseChunkList}; null when there are none.
+ * A scalar subquery: the record's chunks (but those numbered in `except`;
+ * only those in `range` when given) as text for {@link parseChunkList}; null
+ * when there are none.
  */
-export function chunkListSql(recordId: number, except: readonly number[] = []): SQL {
+export function chunkListSql(
+  recordId: number,
+  except: readonly number[] = [],
+  range?: { fromChunk: number; toChunk: number },
+): SQL {
   const exclude =
     except.length > 0 ? sql` and chunk_no <> all(${`{${except.join(',')}}`}::int[])` : sql``;
+  const within = range ? sql` and chunk_no between ${range.fromChunk} and ${range.toChunk}` : sql``;
   return sql`(select string_agg(chunk_no::text || '=' || temps::text, ';')
-    from record_series_chunks where record_id = ${recordId}${exclude})`;
+    from record_series_chunks where record_id = ${recordId}${within}${exclude})`;
 }

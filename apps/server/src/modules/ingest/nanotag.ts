@@ -235,7 +235,10 @@ export async function nanotagPacket(
         `Field 'temps': points up to ${lastIndex} reach beyond the ${MAX_POINTS_PER_RECORD} points a record may hold`,
       );
     }
-    const writes = await UploadWrites.open(tx, record, false);
+    const writes = await UploadWrites.open(tx, record, false, {
+      offset,
+      count: body.temps.length,
+    });
     const added = writes.mergePoints(ctx.log, offset, body.temps);
     const sampled = addSample(writes, record, body);
     if (added > 0 || sampled) {

@@ -1,9 +1,7 @@
 import {
-  detectExcursions,
-  evaluationWindow,
   pointTime,
   reconcileAlarms,
-  wholeSeries,
+  type AlarmKeyFields,
   type DetectedAlarm,
   type Series,
   type StoredAlarmLike,
@@ -17,7 +15,7 @@ import type { Db } from '../../db/client';
 import type { AlarmRow, RecordRow } from '../../db/schema-shipments';
 import { AppError } from '../../kernel/errors';
 import { recordAudit, SYSTEM_ACTOR, type AuditActor } from '../../kernel/audit';
-import { asStoredTime, thresholdsOf, toDate, toSeconds } from './record-series';
+import { asStoredTime, toDate, toSeconds } from './record-series';
 import type { EvaluatedTrip } from './reevaluate-trip';
 import * as repo from './repository';
 import type { UploadWrites } from './upload-writes';
@@ -120,9 +118,11 @@ export interface EvaluatedAlarms {
 }
 
 /**
- * Step "alarms" of the recomputation: the excursions over the evaluation
- * window (the trip window when the trip began) reconciled with the open
- * alarms. Updates and closings are queued in `writes`; the new alarms are
+ * Step "alarms" of the recomputation: the excursions found over the
+ * evaluation window (the trip window when the trip began; step "series",
+ * aggregates.ts) reconciled with the open alarms in scope (all of them after
+ * a full recompute; after an append, those the new points can change: the
+ * others are final and hold as stored). Updates and closings are queued in `writes`; the new alarms are
  * answered (their insert goes last: {@link insertAlarmsSql}). Alarms that
  * stopped holding close for good: by the person whose signed change did it
  * (unsigned: 400 SIGNATURE_REQUIRED, nothing stored), else by the system.
@@ -132,25 +132,32 @@ export function evaluateAlarms(
   writes: UploadWrites,
   record: RecordRow,
   input: {
+    /** The series' times (its start, delay and interval). */
     series: Series;
     started: boolean;
     trip: EvaluatedTrip;
+    /** The alarms found (step "series"). */
+    detected: readonly DetectedAlarm[];
     openAlarms: readonly AlarmRow[];
+    /** The open alarms `detected` is reconciled with; the others hold as stored. */
+    inScope: (alarm: AlarmKeyFields) => boolean;
     change: AlarmChange | undefined;
     now: Date;
   },
 ): EvaluatedAlarms {
   const { series, started, trip, change } = input;
-  const window =
-    started && series.temps.length > 0
-      ? evaluationWindow(series, { begin_time: trip.begin, end_time: trip.end })
-      : wholeSeries(series);
-  const detected = detectExcursions(series, thresholdsOf(record), window).map((alarm) => ({
+  const detected = input.detected.map((alarm) => ({
     ...alarm,
     start_time: asStoredTime(alarm.start_time),
     end_time: asStoredTime(alarm.end_time),
   }));
-  const existing = input.openAlarms.map((row) => storedAlarm(row, series, started));
+  const existing: StoredAlarm[] = [];
+  const final: AlarmRow[] = [];
+  for (const row of input.openAlarms) {
+    const alarm = storedAlarm(row, series, started);
+    if (input.inScope(alarm)) existing.push(alarm);
+    else final.push(row);
+  }
   const plan = reconcileAlarms(existing, detected);
   for (const update of plan.update) {
     const next = update.next as unknown as DetectedAlarm;
@@ -178,6 +185,7 @@ export function evaluateAlarms(
   );
   if (closed) writes.addDerived(closed);
   const holding = [
+    ...final.map((row) => ({ dismissed: row.dismissed })),
     ...plan.unchanged.map((a) => ({ dismissed: a.row.dismissed })),
     ...plan.update.map((u) => ({ dismissed: u.existing.row.dismissed })),
     ...plan.insert.map(() => ({ dismissed: false })),

@@ -1,11 +1,4 @@
-import {
-  computedStatus,
-  recordStatus,
-  temperatureSummary,
-  wholeSeries,
-  type Series,
-  type SeriesValue,
-} from '@coldtrace/domain';
+import { computedStatus, recordStatus, summaryOf, type RunningAggregates } from '@coldtrace/domain';
 import type { Db } from '../../db/client';
 import type { RecordRow } from '../../db/schema-shipments';
 import {
@@ -13,7 +6,7 @@ import {
   publishTripChange,
   type AlarmEventSender,
 } from '../../jobs/catalogue';
-import { assembleSeries } from '../../kernel/series-store';
+import { evaluateSeries } from './aggregates';
 import { changedFields, seriesOf, toDate } from './record-series';
 import {
   auditAlarms,
@@ -51,6 +44,11 @@ export interface RecomputeOptions {
   requestId?: string | null;
   /** The series gained points in this transaction (temps_last_updated moves). */
   seriesChanged?: boolean;
+  /**
+   * Recompute over the whole series even where folding the new points into
+   * the running aggregates would do (tests compare the two).
+   */
+  full?: boolean;
   now?: Date;
   /**
    * The upload's unit of work: the writes it queued (series chunks, scan,
@@ -92,20 +90,23 @@ export async function recomputeRecord(
   options: RecomputeOptions,
 ): Promise<RecomputeResult> {
   const now = options.now ?? new Date();
-  // Step "state": the upload's unit of work holds it; otherwise it is read now.
-  const writes = options.writes ?? (await UploadWrites.open(db, record, false));
+  // Step "state": the upload's unit of work holds it; otherwise it is read now
+  // (no series chunks: a full recompute reads them when it needs them).
+  const writes = options.writes ?? (await UploadWrites.open(db, record, false, 'none'));
   const state = writes.state;
-  const temps = assembleSeries(state.chunks);
-  const series = seriesOf(record, temps);
   const started = record.startTimeSeconds !== null;
 
-  const summary = summaryColumns(series, temps, started);
   const trip = await evaluateTrip(db, record, state.samples);
+  // Step "series": the running aggregates, folded or recomputed (aggregates.ts).
+  const evaluated = await evaluateSeries(writes, record, { trip, started, full: options.full });
+  const summary = summaryColumns(evaluated.state, started);
   const alarms = evaluateAlarms(db, writes, record, {
-    series,
+    series: seriesOf(record, []),
     started,
     trip,
+    detected: evaluated.detected,
     openAlarms: state.alarms,
+    inScope: evaluated.inScope,
     change: options.change,
     now,
   });
@@ -138,16 +139,8 @@ export async function recomputeRecord(
 }
 
 /** Step "summary": the temperature summary over the whole series, and the latest temperature. */
-function summaryColumns(series: Series, temps: readonly SeriesValue[], started: boolean) {
-  const summary = temperatureSummary(series, wholeSeries(series));
-  let latestTemp: number | null = null;
-  for (let i = temps.length - 1; i >= 0; i--) {
-    const t = temps[i];
-    if (t != null) {
-      latestTemp = t;
-      break;
-    }
-  }
+function summaryColumns(aggregates: RunningAggregates, started: boolean) {
+  const summary = summaryOf(aggregates);
   return {
     highestRecordedTemperature: summary.highest_recorded_temperature,
     lowestRecordedTemperature: summary.lowest_recorded_temperature,
@@ -155,9 +148,9 @@ function summaryColumns(series: Series, temps: readonly SeriesValue[], started: 
     firstPoint: started ? toDate(summary.first_point) : null,
     lastPoint: started ? toDate(summary.last_point) : null,
     numberOfPoints: summary.number_of_points,
-    seriesLength: temps.length,
+    seriesLength: aggregates.length,
     recordDuration: summary.record_duration,
-    latestTemp,
+    latestTemp: aggregates.latest,
   } satisfies Partial<RecordRow>;
 }
 

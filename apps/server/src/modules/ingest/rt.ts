@@ -189,7 +189,10 @@ export async function rtPacket(
     }
     record ??= await repo.lockActiveRecord(tx, caller.organizationId, tag.id);
     if (!record) throw noRecord();
-    const writes = await UploadWrites.open(tx, record, created);
+    const writes = await UploadWrites.open(tx, record, created, {
+      offset: body.temperatures_offset_index,
+      count: body.temps.length,
+    });
     const added = writes.mergePoints(ctx.log, body.temperatures_offset_index, body.temps);
     if (added > 0 || created) {
       await recomputeRecord(tx, record, {

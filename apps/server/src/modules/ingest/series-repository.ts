@@ -8,6 +8,7 @@ import {
   scans,
   type AlarmRow,
 } from '../../db/schema-shipments';
+import { recordAggregates } from '../../db/schema-aggregates';
 import { fromDriverRow } from './driver-row';
 import { chunkListSql, parseChunkList } from '../../kernel/series-store';
 
@@ -44,11 +45,35 @@ export interface RecordState {
   alarms: AlarmRow[];
   lastScan: { timestamp: Date; userId: string | null } | undefined;
   lastActionAt: Date | null;
+  /**
+   * The record's running aggregates as stored (`record_aggregates.state`, the
+   * domain's `RunningAggregates`; null: none yet): see aggregates.ts.
+   */
+  aggregates: unknown;
+  /**
+   * Whether `chunks` holds every stored chunk (else only those of the range
+   * asked for: an append needs no more; a full recompute reads the rest).
+   */
+  chunksComplete: boolean;
 }
 
 /** The state of a record that has nothing stored yet (created in this transaction). */
 export function emptyRecordState(): RecordState {
-  return { chunks: new Map(), samples: [], alarms: [], lastScan: undefined, lastActionAt: null };
+  return {
+    chunks: new Map(),
+    samples: [],
+    alarms: [],
+    lastScan: undefined,
+    lastActionAt: null,
+    aggregates: null,
+    chunksComplete: true,
+  };
+}
+
+/** Chunk numbers `fromChunk`..`toChunk` of a record (an upload's points). */
+export interface ChunkRange {
+  fromChunk: number;
+  toChunk: number;
 }
 
 const asDate = (v: string | Date | null | undefined): Date | null =>
@@ -57,12 +82,22 @@ const asDate = (v: string | Date | null | undefined): Date | null =>
 /**
  * The {@link RecordState} of a record in one round trip. `knownChunks`:
  * chunks the caller holds already (merged in this transaction), not read.
+ * `chunkRange`: read only those chunks (the ones an upload's points touch),
+ * when the record has running aggregates to fold them into; without
+ * aggregates every chunk is read (the recomputation will need them all).
  */
 export async function loadRecordState(
   db: Db,
   recordId: number,
   knownChunks?: ReadonlyMap<number, SeriesValue[]>,
+  chunkRange?: ChunkRange,
 ): Promise<RecordState> {
+  const except = knownChunks ? [...knownChunks.keys()] : [];
+  const chunkList = chunkListSql(recordId, except);
+  const chunkSql = chunkRange
+    ? sql`case when ${aggregatesSql(recordId)} is null then ${chunkList}
+        else ${chunkListSql(recordId, except, chunkRange)} end`
+    : chunkList;
   const result = await db.execute<{
     chunks: string | null;
     samples: [number, number, string][] | null;
@@ -70,8 +105,9 @@ export async function loadRecordState(
     scan_at: string | Date | null;
     scan_user: string | null;
     action_at: string | Date | null;
+    aggregates: unknown;
   }>(sql`
-    select ${chunkListSql(recordId, knownChunks ? [...knownChunks.keys()] : [])} as chunks,
+    select ${chunkSql} as chunks, ${aggregatesSql(recordId)} as aggregates,
       (select json_agg(json_build_array(l.latitude, l.longitude, l.timestamp)
                        order by l.timestamp, l.id)
          from ${locationSamples} l where l.record_id = ${recordId}) as samples,
@@ -99,5 +135,22 @@ export async function loadRecordState(
     alarms: (row.alarms ?? []).map((a) => fromDriverRow(alarms, a)),
     lastScan: scanAt ? { timestamp: scanAt, userId: row.scan_user ?? null } : undefined,
     lastActionAt: asDate(row.action_at),
+    aggregates: row.aggregates ?? null,
+    chunksComplete: chunkRange === undefined || row.aggregates == null,
   };
+}
+
+/** The record's stored running aggregates (a scalar subquery; null: none). */
+function aggregatesSql(recordId: number): SQL {
+  return sql`(select state from ${recordAggregates} where record_id = ${recordId})`;
+}
+
+/**
+ * The write of a record's running aggregates (insert or replace), for the
+ * upload's write batch.
+ */
+export function upsertAggregatesSql(organizationId: string, recordId: number, state: unknown): SQL {
+  return sql`insert into ${recordAggregates} (record_id, organization_id, state)
+    values (${recordId}, ${organizationId}, ${JSON.stringify(state)}::jsonb)
+    on conflict (record_id) do update set state = excluded.state`;
 }

@@ -10,7 +10,12 @@ import type {
   scans,
   TagRow,
 } from '../../db/schema-shipments';
-import { planMerge, type SeriesConflict } from '../../kernel/series-store';
+import {
+  planMerge,
+  readChunks,
+  SERIES_CHUNK_SIZE,
+  type SeriesConflict,
+} from '../../kernel/series-store';
 import * as repo from './repository';
 import type { Caller, IngestLogger } from './upload';
 import { WriteBatch } from './write-batch';
@@ -37,6 +42,9 @@ export type RecordStateView = {
   readonly alarms: readonly AlarmRow[];
   readonly lastScan: Readonly<repo.RecordState['lastScan']>;
   readonly lastActionAt: Date | null;
+  /** The running aggregates as stored (before this upload); null: none. */
+  readonly aggregates: unknown;
+  readonly chunksComplete: boolean;
 };
 
 /**
@@ -49,17 +57,45 @@ export type RecordStateView = {
  */
 export class UploadWrites {
   private readonly batch = new WriteBatch();
+  /** The lowest and highest index the merges of this upload gave a value (null: none). */
+  private added: { first: number; last: number } | null = null;
 
   private constructor(
     private readonly tx: Db,
     private readonly record: RecordRow,
     private readonly current: repo.RecordState,
+    private readonly range?: repo.ChunkRange,
   ) {}
 
-  /** The record's state, read once (nothing to read for a record created in this transaction). */
-  static async open(tx: Db, record: RecordRow, created: boolean): Promise<UploadWrites> {
-    const state = created ? repo.emptyRecordState() : await repo.loadRecordState(tx, record.id);
-    return new UploadWrites(tx, record, state);
+  /**
+   * The record's state, read once (nothing to read for a record created in
+   * this transaction). `points`: the indices the upload's points cover; when
+   * the record has running aggregates, only the chunks they touch are read
+   * (an append needs no more; {@link wholeSeries} reads the rest when the
+   * recomputation must go over the whole series); `'none'`: the upload
+   * brings no points (none read then). Absent: every chunk is read.
+   */
+  static async open(
+    tx: Db,
+    record: RecordRow,
+    created: boolean,
+    points?: { offset: number; count: number } | 'none',
+  ): Promise<UploadWrites> {
+    let range: repo.ChunkRange | undefined;
+    if (points === 'none') range = { fromChunk: 0, toChunk: -1 };
+    else if (points !== undefined) {
+      range =
+        points.count > 0
+          ? {
+              fromChunk: Math.floor(points.offset / SERIES_CHUNK_SIZE),
+              toChunk: Math.floor((points.offset + points.count - 1) / SERIES_CHUNK_SIZE),
+            }
+          : { fromChunk: 0, toChunk: -1 };
+    }
+    const state = created
+      ? repo.emptyRecordState()
+      : await repo.loadRecordState(tx, record.id, undefined, range);
+    return new UploadWrites(tx, record, state, range);
   }
 
   /** The record's state with every queued write in it. */
@@ -70,11 +106,44 @@ export class UploadWrites {
   /** Merge points at `offset` (a merge by index in memory, its write queued); answers the points added. */
   mergePoints(log: IngestLogger, offset: number, temps: readonly SeriesValue[]): number {
     const { record, current } = this;
+    if (!current.chunksComplete && temps.length > 0) {
+      const fromChunk = Math.floor(offset / SERIES_CHUNK_SIZE);
+      const toChunk = Math.floor((offset + temps.length - 1) / SERIES_CHUNK_SIZE);
+      const range = this.range;
+      if (!range || fromChunk < range.fromChunk || toChunk > range.toChunk) {
+        throw new Error('mergePoints: points outside the chunks the unit of work was opened for');
+      }
+    }
     const plan = planMerge(record.organizationId, record.id, current.chunks, offset, temps);
+    if (plan.firstAdded !== null && plan.lastAdded !== null) {
+      this.added = {
+        first: Math.min(plan.firstAdded, this.added?.first ?? Infinity),
+        last: Math.max(plan.lastAdded, this.added?.last ?? -Infinity),
+      };
+    }
     if (plan.conflicts.length > 0) logConflicts(log, record, plan.conflicts);
     for (const [chunkNo, values] of plan.chunks) current.chunks.set(chunkNo, values);
     if (plan.write) this.batch.add(plan.write);
     return plan.added;
+  }
+
+  /** The lowest and highest index this upload's merges gave a value; null: none. */
+  get addedPoints(): { first: number; last: number } | null {
+    return this.added;
+  }
+
+  /**
+   * The state's chunks, completed with every stored chunk not read yet (one
+   * round trip, only when the state was read for an append).
+   */
+  async wholeSeries(): Promise<ReadonlyMap<number, readonly SeriesValue[]>> {
+    const current = this.current;
+    if (!current.chunksComplete) {
+      const rest = await readChunks(this.tx, this.record.id, undefined, current.chunks);
+      for (const [chunkNo, values] of rest) current.chunks.set(chunkNo, values);
+      current.chunksComplete = true;
+    }
+    return current.chunks;
   }
 
   /** A scan row; it is the record's latest scan unless an earlier-stored one has a later device time. */

@@ -179,8 +179,11 @@ export async function xt1Upload(
     record = await applyPatch(tx, record, next, now);
 
     // From here on every write is queued and goes with the recomputation's.
-    const writes = await UploadWrites.open(tx, record, resolved.created);
     const temps = body.temps ?? [];
+    const writes = await UploadWrites.open(tx, record, resolved.created, {
+      offset: body.temperatures_offset_index,
+      count: temps.length,
+    });
     const added = writes.mergePoints(ctx.log, body.temperatures_offset_index, temps);
     addLocationSample(writes, record, body.latitude, body.longitude, timestamp, {
       temperature: temps.at(-1) ?? null,

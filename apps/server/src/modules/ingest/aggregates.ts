@@ -1,0 +1,142 @@
+import {
+  aggregateBasis,
+  alarmKey,
+  appendPoints,
+  changeableAlarmStarts,
+  compareAlarms,
+  emptyAggregates,
+  firstIndexAtOrAfter,
+  isRunningAggregates,
+  lastIndexAtOrBefore,
+  openAlarmsOf,
+  sameBasis,
+  type AlarmKeyFields,
+  type DetectedAlarm,
+  type RunningAggregates,
+  type Series,
+  type SeriesValue,
+} from '@coldtrace/domain';
+import { isDeepStrictEqual } from 'node:util';
+import type { RecordRow } from '../../db/schema-shipments';
+import { assembleSeries, SERIES_CHUNK_SIZE } from '../../kernel/series-store';
+import { seriesOf, thresholdsOf } from './record-series';
+import type { EvaluatedTrip } from './reevaluate-trip';
+import * as repo from './repository';
+import type { UploadWrites } from './upload-writes';
+
+/**
+ * Step "series" of the recomputation (issue 13,
+ * docs/decisions/incremental-recompute.md): the record's running aggregates
+ * (`@coldtrace/domain`'s `appendPoints`), from which the summary and the
+ * alarms follow.
+ *
+ * - An upload that only appends (every point it added lies at or after the
+ *   end the aggregates were folded to) under the same basis (series times,
+ *   alarm rules, evaluation window) folds only its new points: O(new points),
+ *   and only the chunks it touched were read.
+ * - Anything else is a full recompute over the whole series (the chunks not
+ *   read yet are read then): a late packet filling a gap before the end, a
+ *   threshold, product, interval or start edit, a trip window that moved, a
+ *   record without aggregates yet (created, or stored before they existed).
+ */
+
+export interface EvaluatedSeries {
+  /** The aggregates after this upload, to store. */
+  state: RunningAggregates;
+  /** The alarms the evaluation found that may differ from the stored ones. */
+  detected: DetectedAlarm[];
+  /**
+   * Which stored open alarms `detected` is reconciled with: every one (a full
+   * recompute), or, for an append, those the new points can change (the run
+   * open at the old end, the cumulative spans, anything from the old end on).
+   * The others are final: they hold as stored.
+   */
+  inScope: (alarm: AlarmKeyFields) => boolean;
+  /** Whether this was a full recompute. */
+  full: boolean;
+}
+
+/** The evaluation window's bounds (domain rules §2), as indices independent of the series' length. */
+function windowOf(
+  times: Series,
+  trip: EvaluatedTrip,
+  started: boolean,
+): { from: number; to: number | null } {
+  const usable = Number.isFinite(times.intervalSeconds) && times.intervalSeconds > 0;
+  if (!started || !usable || trip.begin === null || !Number.isFinite(trip.begin)) {
+    return { from: 0, to: null };
+  }
+  const from = firstIndexAtOrAfter(times, trip.begin);
+  const to =
+    trip.end === null || !Number.isFinite(trip.end) ? null : lastIndexAtOrBefore(times, trip.end);
+  return { from, to };
+}
+
+/** Values at indices `from`..`to - 1` of the chunks (missing: gaps). */
+function sliceOf(
+  chunks: ReadonlyMap<number, readonly SeriesValue[]>,
+  from: number,
+  to: number,
+): SeriesValue[] {
+  const out = new Array<SeriesValue>(Math.max(0, to - from));
+  for (let i = from; i < to; i++) {
+    const chunk = chunks.get(Math.floor(i / SERIES_CHUNK_SIZE));
+    out[i - from] = chunk?.[i % SERIES_CHUNK_SIZE] ?? null;
+  }
+  return out;
+}
+
+const allAlarms = () => true;
+
+/**
+ * The record's aggregates after this upload (see the module comment);
+ * `full` forces a full recompute. The aggregates' write is queued in
+ * `writes` when they changed.
+ */
+export async function evaluateSeries(
+  writes: UploadWrites,
+  record: RecordRow,
+  input: { trip: EvaluatedTrip; started: boolean; full?: boolean },
+): Promise<EvaluatedSeries> {
+  const times = seriesOf(record, []);
+  const basis = aggregateBasis(
+    times,
+    thresholdsOf(record),
+    windowOf(times, input.trip, input.started),
+  );
+  const stored = writes.state.aggregates;
+  const previous = isRunningAggregates(stored) ? stored : null;
+  const added = writes.addedPoints;
+  let result: EvaluatedSeries;
+  if (
+    input.full !== true &&
+    previous !== null &&
+    sameBasis(previous.basis, basis) &&
+    (added === null || added.first >= previous.length)
+  ) {
+    const values =
+      added === null ? [] : sliceOf(writes.state.chunks, previous.length, added.last + 1);
+    const { state, closed } = appendPoints(previous, values, previous.length);
+    const changeable = new Set(changeableAlarmStarts(previous).map(alarmKey));
+    result = {
+      state,
+      detected: [...closed, ...openAlarmsOf(state)].sort(compareAlarms),
+      inScope: (alarm) =>
+        changeable.has(alarmKey(alarm)) || alarm.first_point_idx >= previous.length,
+      full: false,
+    };
+  } else {
+    const temps = assembleSeries(await writes.wholeSeries());
+    const { state, closed } = appendPoints(emptyAggregates(basis), temps, 0);
+    result = {
+      state,
+      detected: [...closed, ...openAlarmsOf(state)].sort(compareAlarms),
+      inScope: allAlarms,
+      full: true,
+    };
+  }
+  if (!isDeepStrictEqual(result.state, stored)) {
+    writes.addDerived(repo.upsertAggregatesSql(record.organizationId, record.id, result.state));
+  }
+  return result;
+}
