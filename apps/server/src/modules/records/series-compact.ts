@@ -7,7 +7,6 @@ import type { RecordRow } from '../../db/schema-shipments';
 import { registerCall } from '../../http/register-call';
 import { invalidField, notFound } from '../../kernel/errors';
 import { parseRowId } from '../../kernel/ids';
-import { organizationOf } from '../../kernel/principal';
 import { parseRealArray, readSeries, SERIES_CHUNK_SIZE } from '../../kernel/series-store';
 import { parseInstantRange } from './iso-range';
 import { findRecordRow } from './lookups';
@@ -139,7 +138,7 @@ export async function recordSeries(
 
 /** Registers the call (one line in routes.ts). */
 export function registerRecordSeries(app: FastifyInstance): void {
-  registerCall(app, aggregateRecordSeries, async ({ query, requirePrincipal }) =>
-    recordSeries(app.db, organizationOf(requirePrincipal()), query),
+  registerCall(app, aggregateRecordSeries, async ({ query, organizationId }) =>
+    recordSeries(app.db, organizationId(), query),
   );
 }

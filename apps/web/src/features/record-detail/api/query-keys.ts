@@ -12,6 +12,8 @@ export const recordDetailKeys = {
   alarms: (recordId: string) => ['xt1', 'record', recordId, 'alarms'] as const,
   /** The record's audit trail (GET /api/audit/?record_id=). */
   audit: (recordId: string) => ['xt1', 'record', recordId, 'audit'] as const,
-  temperatures: (recordId: string) => ['aggregate', 'record-temperatures', recordId] as const,
+  /** The compact series for the chart: the overview (width only) or a zoom window. */
+  series: (recordId: string, window: { width?: number; from?: string; to?: string }) =>
+    ['aggregate', 'record-series', recordId, window] as const,
   locations: (recordId: string) => ['aggregate', 'locations', recordId] as const,
 };

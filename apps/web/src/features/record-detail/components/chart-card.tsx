@@ -8,16 +8,23 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useTheme } from '@mui/material/styles';
 import useMediaQuery from '@mui/material/useMediaQuery';
-import { lazy, Suspense, useId, useMemo, useState, type ReactNode } from 'react';
+import {
+  lazy,
+  Suspense,
+  useCallback,
+  useEffect,
+  useId,
+  useMemo,
+  useState,
+  type ReactNode,
+} from 'react';
 import { statusColors } from '../../../app/theme';
 import { EmptyState } from '../../../components/empty-state';
 import { LoadError } from '../../../components/load-error';
 import { useAppSettings } from '../../../lib/app-settings';
 import { formatTemperatureWith } from '../../../lib/display-rule';
-import { useRecordTemperatures } from '../api/get-record-temperatures';
+import { useRecordSeries, type SeriesWindow } from '../api/get-record-series';
 import {
-  buildTemperatureSeries,
-  chartReadings,
   excursionBands,
   tripWindow,
   type ChartReading,
@@ -25,6 +32,15 @@ import {
   type ExcursionBand,
   type TimeBand,
 } from '../chart-data';
+import {
+  isoOfSeconds,
+  pointsOf,
+  seriesColumns,
+  seriesTiming,
+  toChartSeries,
+  toReadings,
+  withWindow,
+} from '../compact-series';
 import { formatCount, formatThresholds } from '../display';
 import { ChartDataTable } from './chart-data-table';
 import type { PointReadingOptions } from './chart-navigation';
@@ -147,6 +163,36 @@ export function chartDescription(
   return parts.join(' ');
 }
 
+/** The data table of a reduced chart: every point, asked of the server when the table is shown. */
+function FullDataTable({
+  id,
+  recordId,
+  options,
+}: {
+  id: string;
+  recordId: string;
+  options: PointReadingOptions;
+}) {
+  const full = useRecordSeries(recordId, {});
+  const readings = useMemo(() => {
+    const timing = full.data ? seriesTiming(full.data) : null;
+    return full.data && timing ? toReadings(pointsOf(full.data), timing) : null;
+  }, [full.data]);
+  if (full.isError) {
+    return (
+      <LoadError
+        what="the readings"
+        error={full.error}
+        onRetry={() => void full.refetch()}
+        retrying={full.isFetching}
+      />
+    );
+  }
+  if (!readings)
+    return <Skeleton variant="rounded" height={200} aria-label="Loading the readings" />;
+  return <ChartDataTable id={id} readings={readings} options={options} />;
+}
+
 export function ChartCard({
   recordId,
   record,
@@ -166,18 +212,52 @@ export function ChartCard({
   const { temperatureDecimals: decimals } = useAppSettings();
   const formatTemperature = (celsius: number | null | undefined) =>
     formatTemperatureWith(celsius, unit, decimals);
-  const temperatures = useRecordTemperatures(recordId);
-  const points = temperatures.data?.temperatures;
-  const series = useMemo(
-    () => (points ? buildTemperatureSeries(points, unit) : null),
-    [points, unit],
+  // The overview: reduced on the server to the screen's pixel columns (asked once per visit).
+  const [columns] = useState(() =>
+    typeof window === 'undefined'
+      ? 1000
+      : seriesColumns(window.innerWidth, window.devicePixelRatio || 1),
   );
-  // The same points for the keyboard and the data table (Celsius, as stored), read
-  // the first time either asks (a record may hold 100,000 points).
+  const temperatures = useRecordSeries(recordId, { width: columns });
+  const overview = temperatures.data;
+  // The zoomed window (Unix seconds), fetched at full resolution once the drag settles.
+  const [zoom, setZoom] = useState<SeriesWindow | null>(null);
+  const [pending, setPending] = useState<SeriesWindow | null>(null);
+  useEffect(() => {
+    const timer = setTimeout(() => setZoom(pending), 150);
+    return () => clearTimeout(timer);
+  }, [pending]);
+  const onZoom = useCallback(
+    (range: { min: number; max: number } | null) =>
+      setPending(
+        range === null
+          ? null
+          : { width: columns, from: isoOfSeconds(range.min), to: isoOfSeconds(range.max) },
+      ),
+    [columns],
+  );
+  const zoomed = useRecordSeries(recordId, overview?.reduced ? zoom : null);
+  const windowReply = overview?.reduced && zoom ? zoomed.data : undefined;
+  const timing = useMemo(() => (overview ? seriesTiming(overview) : null), [overview]);
+  const drawn = useMemo(() => {
+    if (!overview) return null;
+    const points = pointsOf(overview);
+    return windowReply ? withWindow(points, windowReply) : points;
+  }, [overview, windowReply]);
+  const series = useMemo(
+    () =>
+      overview && drawn
+        ? timing
+          ? toChartSeries(drawn, timing, unit, overview.point_count)
+          : { xs: [], ys: [], points: 0 }
+        : null,
+    [overview, drawn, timing, unit],
+  );
+  // The points drawn for the keyboard (Celsius, as stored), read the first time it asks.
   const readings = useMemo(() => {
     let cached: ChartReading[] | undefined;
-    return () => (cached ??= points ? chartReadings(points) : []);
-  }, [points]);
+    return () => (cached ??= drawn && timing ? toReadings(drawn, timing) : []);
+  }, [drawn, timing]);
   const reading: PointReadingOptions = useMemo(
     () => ({
       unit,
@@ -217,7 +297,7 @@ export function ChartCard({
   } else if (series.points === 0) {
     body = (
       <EmptyState>
-        {points && points.length > 0
+        {overview && overview.point_count > 0
           ? 'The record has no start time yet, so its points cannot be placed in time.'
           : 'No temperatures recorded yet: the chart appears after the first scan or packet.'}
       </EmptyState>
@@ -244,6 +324,7 @@ export function ChartCard({
             label={description}
             readings={readings}
             reading={reading}
+            onZoom={overview?.reduced ? onZoom : undefined}
           />
         </Suspense>
         <Typography component="figcaption" variant="body2" color="text.secondary" sx={{ mt: 1 }}>
@@ -251,6 +332,10 @@ export function ChartCard({
           {formatTemperature(record.highest_recorded_temperature)} · lowest{' '}
           {formatTemperature(record.lowest_recorded_temperature)} · mean kinetic temperature{' '}
           {formatTemperature(record.mean_kinetic_temp)}
+          {overview?.reduced &&
+            (windowReply && !windowReply.reduced
+              ? ' · every point of the zoomed span drawn'
+              : ' · drawn as the lowest and highest per pixel column, excursions exact; zoom in for every point')}
         </Typography>
       </Box>
     );
@@ -267,7 +352,12 @@ export function ChartCard({
         >
           {tableShown ? 'Hide data table' : 'Show data table'}
         </Button>
-        {tableShown && <ChartDataTable id={tableId} readings={readings()} options={reading} />}
+        {tableShown &&
+          (overview?.reduced ? (
+            <FullDataTable id={tableId} recordId={recordId} options={reading} />
+          ) : (
+            <ChartDataTable id={tableId} readings={readings()} options={reading} />
+          ))}
       </>
     );
   }

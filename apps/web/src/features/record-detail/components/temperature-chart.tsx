@@ -49,6 +49,12 @@ export interface TemperatureChartProps {
   readings: () => readonly ChartReading[];
   /** How a point is read out (unit, decimals, zone, thresholds in Celsius). */
   reading: PointReadingOptions;
+  /**
+   * Told the span shown (Unix seconds) when the user zooms, null when the whole
+   * series is shown again: the card then fetches that window at full resolution
+   * and hands a new `series`, which replaces the data without moving the zoom.
+   */
+  onZoom?: ((range: { min: number; max: number } | null) => void) | undefined;
 }
 
 interface Decorations {
@@ -184,6 +190,7 @@ export default function TemperatureChart({
   label,
   readings,
   reading,
+  onZoom,
 }: TemperatureChartProps) {
   const containerRef = useRef<HTMLDivElement>(null);
   const plotRef = useRef<uPlot | null>(null);
@@ -196,14 +203,23 @@ export default function TemperatureChart({
   } | null>(null);
   const active = highlight?.readings === readings ? highlight.position : null;
   const helpId = useId();
+  // The data drawn and the zoom listener, read by the plot's hooks (a new series does not remake the plot).
+  const seriesRef = useRef(series);
+  const onZoomRef = useRef(onZoom);
+  const drawnRef = useRef<ChartSeries | null>(null);
+  useEffect(() => {
+    seriesRef.current = series;
+    onZoomRef.current = onZoom;
+  }, [series, onZoom]);
 
-  // The plot: made again when the data, unit, zone, size or thresholds change.
+  // The plot: made again when the unit, zone, size or thresholds change.
   useEffect(() => {
     const container = containerRef.current;
     if (!container) return;
+    const series = seriesRef.current;
+    drawnRef.current = series;
     const degrees = `°${unit}`;
     const format = (v: number) => `${v.toFixed(1)} ${degrees}`;
-    const extent = seriesExtent(series.ys);
     const lines = [
       {
         value: high,
@@ -228,7 +244,10 @@ export default function TemperatureChart({
       scales: {
         x: { time: true },
         y: {
-          range: () => temperatureRange(extent?.[0], extent?.[1], [high, low]),
+          range: () => {
+            const extent = seriesExtent(seriesRef.current.ys);
+            return temperatureRange(extent?.[0], extent?.[1], [high, low]);
+          },
         },
       },
       series: [
@@ -270,13 +289,15 @@ export default function TemperatureChart({
           (u, key) => {
             if (key !== 'x') return;
             const { min, max } = u.scales.x ?? {};
-            const first = series.xs[0];
-            const last = series.xs[series.xs.length - 1];
-            setZoomed(
+            const { xs } = seriesRef.current;
+            const first = xs[0];
+            const last = xs[xs.length - 1];
+            const zoomedIn =
               min != null && max != null && first !== undefined && last !== undefined
                 ? min > first || max < last
-                : false,
-            );
+                : false;
+            setZoomed(zoomedIn);
+            onZoomRef.current?.(zoomedIn ? { min: min!, max: max! } : null);
           },
         ],
       },
@@ -301,7 +322,15 @@ export default function TemperatureChart({
       plot.destroy();
       plotRef.current = null;
     };
-  }, [series, unit, timeZone, high, low, height]);
+  }, [unit, timeZone, high, low, height]);
+
+  // New data (a zoom window arrived, or went): drawn in place, the zoom kept.
+  useEffect(() => {
+    const plot = plotRef.current;
+    if (!plot || drawnRef.current === series) return;
+    drawnRef.current = series;
+    plot.setData([series.xs, series.ys], false);
+  }, [series]);
 
   // The shading follows the alarms and the trip without redrawing the plot from scratch.
   useEffect(() => {
@@ -339,8 +368,9 @@ export default function TemperatureChart({
 
   const resetZoom = () => {
     const plot = plotRef.current;
-    const first = series.xs[0];
-    const last = series.xs[series.xs.length - 1];
+    const { xs } = seriesRef.current;
+    const first = xs[0];
+    const last = xs[xs.length - 1];
     if (plot && first !== undefined && last !== undefined) {
       plot.setScale('x', { min: first, max: last });
     }
