@@ -39,8 +39,20 @@ export const serviceUnavailable = () =>
  * field that held the id) when given.
  */
 export function notFound(what: string, field?: string): AppError {
-  const message = `${what} not found`;
-  return new AppError('NOT_FOUND', message, field === undefined ? undefined : { [field]: message });
+  return notFoundSaying(`${what} not found`, field);
+}
+
+/**
+ * 404 `NOT_FOUND` in other words than "<what> not found" (several ids at once, a
+ * lookup by something else than an id, a route or a file), naming `field` with
+ * `fieldMessage` (the message itself by default) when given.
+ */
+export function notFoundSaying(message: string, field?: string, fieldMessage = message): AppError {
+  return new AppError(
+    'NOT_FOUND',
+    message,
+    field === undefined ? undefined : { [field]: fieldMessage },
+  );
 }
 
 /** 403 `FORBIDDEN`: the caller is known but may not do this. */

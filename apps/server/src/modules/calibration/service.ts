@@ -5,7 +5,7 @@ import {
   type TCalibrationUploadReply,
 } from '@coldtrace/contract';
 import type { Database } from '../../db/client';
-import { AppError, notFound } from '../../kernel/errors';
+import { AppError, notFound, notFoundSaying } from '../../kernel/errors';
 import { isUuid } from '../../kernel/ids';
 import { actorOf, printedName, recordAudit } from '../../kernel/audit';
 import { organizationOf, type Principal } from '../../kernel/principal';
@@ -46,7 +46,7 @@ export function createCalibrationService(db: Database) {
       const missing = ids.filter((id) => !known.has(id));
       if (missing.length > 0) {
         const message = `Tag${missing.length > 1 ? 's' : ''} ${missing.join(', ')} not found`;
-        throw new AppError('NOT_FOUND', message, { calibrated_devices: message });
+        throw notFoundSaying(message, 'calibrated_devices');
       }
       const certificate = await db.transaction(async (tx) => {
         const row = await repo.insertCertificate(
