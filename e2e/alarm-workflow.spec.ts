@@ -110,6 +110,9 @@ test.describe('alarm workflow', () => {
     await test.step('Dismiss All empties the list', async () => {
       const menu = page.getByRole('dialog', { name: 'Notifications' });
       await menu.getByRole('button', { name: 'Dismiss All' }).click();
+      // It asks first, naming how many (issue 14).
+      const confirm = page.getByRole('dialog', { name: /^Dismiss \d+ notifications?\?$/ });
+      await confirm.getByRole('button', { name: /^Dismiss \d+$/ }).click();
       await expect(menu.getByText('No new notifications')).toBeVisible();
       await expect(menu.getByRole('button', { name: 'Dismiss All' })).toBeHidden();
       await page.keyboard.press('Escape');

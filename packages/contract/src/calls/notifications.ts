@@ -27,7 +27,9 @@ export const xt1Notifications = defineCall({
   summary: "The session user's notifications not yet dismissed, newest first, paged",
   description:
     'A notification is an alarm-type item carrying record_id: the alarm (id is the alarm id) ' +
-    'that raised it. Paged: page_number is 1-based, page_size 1..1000 (default 20); the total ' +
+    'that raised it, with occurred_at (when the alarm happened), primary_reference and reference ' +
+    '(the primary reference, else the record id). Newest first: by occurred_at, then by alarm id. ' +
+    'Acknowledging an alarm clears its notifications for everyone. Paged: page_number is 1-based, page_size 1..1000 (default 20); the total ' +
     'is in the x-total-count header. Needs notifyReceive.',
   tag: 'xt1',
   auth: 'session',

@@ -191,9 +191,17 @@ export type TExcursionAlarm = z.infer<typeof ZExcursionAlarm>;
 
 /**
  * "A notification is an alarm-type item carrying record_id." The bell's items
- * (GET /api/devices/xt1/notifications/): the alarm fields, record_id included.
+ * (GET /api/devices/xt1/notifications/): the alarm fields, record_id included,
+ * and (ours, issue 14) when the alarm happened and the shipment's reference.
  */
-export const ZNotification = ZExcursionAlarm.extend({}).meta({ id: 'Notification' });
+export const ZNotification = ZExcursionAlarm.extend({
+  /** When the alarm happened (UTC): its first point's time, else when it was raised. The bell's order, newest first. */
+  occurred_at: z.string().optional(),
+  /** The shipment's primary reference, null when it has none. */
+  primary_reference: z.string().nullable().optional(),
+  /** What the bell names the shipment by: the primary reference, else the record id. */
+  reference: z.string().optional(),
+}).meta({ id: 'Notification' });
 export type TNotification = z.infer<typeof ZNotification>;
 
 /**

@@ -144,6 +144,13 @@ export function createAlarmsService(app: FastifyInstance) {
             reason,
           })),
         );
+        // Acknowledged: the alarm leaves every user's bell (docs/decisions/notifications.md).
+        await notifications.clearForAlarms(
+          tx,
+          organizationId,
+          await repo.coveredIds(tx, organizationId, scope),
+          at,
+        );
       });
       const rows = await repo.listCovered(db, organizationId, scope);
       return rows.map(presentAlarm);

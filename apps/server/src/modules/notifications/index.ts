@@ -1,5 +1,5 @@
 /** The notifications module's entry for other modules. */
-export { dismissForUser } from './repository';
+export { clearForAlarms, dismissForUser } from './repository';
 export { notifyAlarmsRaised } from './fanout';
 export { verifyChangeSignature, verifySignaturePassword, type ChangeSignature } from './signature';
 export { notificationsRoutes } from './routes';

@@ -116,7 +116,8 @@ describe('notifications, signatures and the audit trail', () => {
 
     it('pages newest first with the total in x-total-count', async () => {
       const a = await shipment();
-      const b = await shipment();
+      // Newest by when the alarms happened: b's excursions come later in its series than a's.
+      const b = await shipment(operator, [5, 5, 5, 5, 5, 5, 5, 5, 9, 9.5, 5, 5, 1, 1.5, 5]);
       const page1 = await operator.get(`${NOTIFICATIONS}?page_size=2&page_number=1`);
       expect(page1.statusCode).toBe(200);
       const items = z.array(ZNotification).parse(page1.json());

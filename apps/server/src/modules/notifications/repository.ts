@@ -12,8 +12,10 @@ const NOTIFIED_PERMISSIONS = ['sysDataRead', 'notifyReceive'];
 
 /**
  * One notification per member who may be notified and per alarm of the
- * event that still exists in the organization; existing (user, alarm) pairs
- * are left alone. Answers how many were made.
+ * event that still exists in the organization and is not acknowledged yet
+ * (an acknowledgement clears the bell: a fan-out that runs after it must not
+ * bring it back); existing (user, alarm) pairs are left alone. Answers how
+ * many were made.
  */
 export async function createNotifications(
   db: Db,
@@ -29,6 +31,7 @@ export async function createNotifications(
      where m.organization_id = ${event.organizationId}::uuid
        and r.permission_names @> ${sql.raw(`array['${NOTIFIED_PERMISSIONS.join("','")}']::text[]`)}
        and a.record_id = ${event.recordId}
+       and not a.acknowledged
        and a.id in (${sql.join(
          event.alarmIds.map((id) => sql`${id}`),
          sql`, `,
@@ -36,6 +39,9 @@ export async function createNotifications(
     on conflict (user_id, alarm_id) do nothing`);
   return result.rowCount ?? 0;
 }
+
+/** When the alarm happened: its first point's time, else when it was raised (the bell's order). */
+export const occurredAt = sql<Date>`coalesce(${alarms.startTime}, ${alarms.created})`;
 
 export interface NotificationQuery {
   recordId?: number;
@@ -52,7 +58,10 @@ function openOf(organizationId: string, userId: string, recordId?: number): SQL 
   )!;
 }
 
-/** The user's notifications not dismissed, newest first, with their alarms; and the total. */
+/**
+ * The user's notifications not dismissed, newest first (by when the alarm
+ * happened, then by alarm id), with their alarms; and the total.
+ */
 export async function listOpen(
   db: Db,
   organizationId: string,
@@ -63,7 +72,7 @@ export async function listOpen(
   const rows = await selectAlarmViews(db)
     .innerJoin(notifications, eq(notifications.alarmId, alarms.id))
     .where(where)
-    .orderBy(desc(notifications.created), desc(notifications.id))
+    .orderBy(desc(occurredAt), desc(alarms.id))
     .limit(q.limit)
     .offset(q.offset);
   const [count] = await db
@@ -96,4 +105,30 @@ export async function dismissForUser(
     .where(and(openOf(organizationId, userId), which))
     .returning({ alarmId: notifications.alarmId });
   return rows.map((r) => r.alarmId);
+}
+
+/**
+ * Acknowledging clears the bell: every user's open notifications of the
+ * alarms are dismissed (in the acknowledgement's transaction). Answers how
+ * many were cleared.
+ */
+export async function clearForAlarms(
+  db: Db,
+  organizationId: string,
+  alarmIds: readonly number[],
+  at: Date,
+): Promise<number> {
+  if (alarmIds.length === 0) return 0;
+  const rows = await db
+    .update(notifications)
+    .set({ dismissedAt: at })
+    .where(
+      and(
+        eq(notifications.organizationId, organizationId),
+        inArray(notifications.alarmId, [...alarmIds]),
+        isNull(notifications.dismissedAt),
+      ),
+    )
+    .returning({ id: notifications.id });
+  return rows.length;
 }

@@ -27,7 +27,22 @@ export async function notificationsRoutes(app: FastifyInstance): Promise<void> {
         offset: page.offset,
       });
       void reply.header(TOTAL_COUNT_HEADER, String(listed.total));
-      return listed.rows.map(presentAlarm);
+      const recordIds = [...new Set(listed.rows.map((r) => r.alarm.recordId))];
+      const references = new Map(
+        (await recordsByIds(app.db, organizationId, recordIds)).map((r) => [
+          r.id,
+          r.primaryReference?.trim() ? r.primaryReference.trim() : null,
+        ]),
+      );
+      return listed.rows.map((row) => {
+        const primary = references.get(row.alarm.recordId) ?? null;
+        return {
+          ...presentAlarm(row),
+          occurred_at: (row.alarm.startTime ?? row.alarm.created).toISOString(),
+          primary_reference: primary,
+          reference: primary ?? String(row.alarm.recordId),
+        };
+      });
     },
   );
 }

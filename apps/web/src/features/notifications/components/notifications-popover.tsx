@@ -12,18 +12,22 @@ import ListItemText from '@mui/material/ListItemText';
 import Popover from '@mui/material/Popover';
 import Typography from '@mui/material/Typography';
 import type { UseQueryResult } from '@tanstack/react-query';
-import { useEffect, useId, useRef } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { errorMessage } from '../../../components/error-handler';
+import { useAppSettings } from '../../../lib/app-settings';
 import { useDismissNotifications } from '../api/dismiss-notifications';
 import type { NotificationList } from '../api/get-notifications';
-import { notificationDetail, notificationText } from '../bell-text';
+import { notificationLines, notificationText } from '../bell-text';
+import { DismissAllDialog } from './dismiss-all-dialog';
 
 /**
  * The bell's menu (loaded on first use by `NotificationsBell`): each alarm as
- * 'Record {id} has an alarm' linking to the record, each dismissible (removed
- * only once the server has dismissed it), or all at once with 'Dismiss All';
- * 'No new notifications' when empty.
+ * 'Record {id} has an alarm' linking to the record, under it the alarm's kind
+ * and direction, when it happened (the user's time zone) and the shipment's
+ * reference, newest first; each dismissible (removed only once the server has
+ * dismissed it), or all at once with 'Dismiss All' after a confirmation
+ * naming how many; 'No new notifications' when empty.
  */
 export function NotificationsPopover({
   id,
@@ -41,6 +45,8 @@ export function NotificationsPopover({
   query: UseQueryResult<NotificationList>;
 }) {
   const dismiss = useDismissNotifications();
+  const settings = useAppSettings();
+  const [confirmAll, setConfirmAll] = useState(false);
   const titleId = useId();
   const items = query.data?.items ?? [];
   const pendingIds = new Set(dismiss.isPending ? dismiss.variables.map((n) => n.id) : []);
@@ -114,7 +120,14 @@ export function NotificationsPopover({
               to={`/recorddetails/${n.record_id}`}
               onClick={close}
             >
-              <ListItemText primary={notificationText(n)} secondary={notificationDetail(n)} />
+              <ListItemText
+                primary={notificationText(n)}
+                secondary={notificationLines(n, settings).map((line) => (
+                  <span key={line} style={{ display: 'block' }}>
+                    {line}
+                  </span>
+                ))}
+              />
             </ListItemButton>
           </ListItem>
         ))}
@@ -161,7 +174,7 @@ export function NotificationsPopover({
         {items.length > 0 ? (
           <Button
             size="small"
-            onClick={() => dismiss.mutate(items)}
+            onClick={() => setConfirmAll(true)}
             loading={dismiss.isPending && dismiss.variables.length > 1}
             disabled={dismiss.isPending}
           >
@@ -171,6 +184,16 @@ export function NotificationsPopover({
       </Box>
       <Divider />
       {content}
+      <DismissAllDialog
+        open={confirmAll}
+        count={items.length}
+        total={query.data?.total ?? items.length}
+        onCancel={() => setConfirmAll(false)}
+        onConfirm={() => {
+          setConfirmAll(false);
+          dismiss.mutate(items);
+        }}
+      />
       {dismiss.isError ? (
         <Alert severity="error" role="alert" sx={{ m: 1 }}>
           Could not dismiss: {errorMessage(dismiss.error)}

@@ -1,0 +1,54 @@
+import Button from '@mui/material/Button';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogContentText from '@mui/material/DialogContentText';
+import DialogTitle from '@mui/material/DialogTitle';
+import { useId } from 'react';
+import { dismissAllQuestion, dismissAllText } from '../bell-text';
+
+/**
+ * 'Dismiss All' asks first (issue 14): how many notifications leave the
+ * user's bell, and that the alarms themselves stay on their records.
+ */
+export function DismissAllDialog({
+  open,
+  count,
+  total,
+  onCancel,
+  onConfirm,
+}: {
+  open: boolean;
+  /** The notifications listed (the ones dismissed). */
+  count: number;
+  /** All of the user's notifications (more than listed when over a page). */
+  total: number;
+  onCancel: () => void;
+  onConfirm: () => void;
+}) {
+  const titleId = useId();
+  const textId = useId();
+  return (
+    <Dialog
+      open={open}
+      onClose={onCancel}
+      aria-labelledby={titleId}
+      aria-describedby={textId}
+      maxWidth="xs"
+      fullWidth
+    >
+      <DialogTitle id={titleId}>{dismissAllQuestion(count)}</DialogTitle>
+      <DialogContent>
+        <DialogContentText id={textId}>{dismissAllText(count, total)}</DialogContentText>
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onCancel} autoFocus>
+          Cancel
+        </Button>
+        <Button onClick={onConfirm} color="warning" variant="contained">
+          Dismiss {count}
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+}
