@@ -333,7 +333,7 @@ export function ChartCard({
           {formatTemperature(record.lowest_recorded_temperature)} · mean kinetic temperature{' '}
           {formatTemperature(record.mean_kinetic_temp)}
           {overview?.reduced &&
-            (windowReply && !windowReply.reduced
+            (windowReply && !windowReply.reduced && !zoomed.isPlaceholderData
               ? ' · every point of the zoomed span drawn'
               : ' · drawn as the lowest and highest per pixel column, excursions exact; zoom in for every point')}
         </Typography>

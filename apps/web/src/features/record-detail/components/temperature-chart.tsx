@@ -329,7 +329,11 @@ export default function TemperatureChart({
     const plot = plotRef.current;
     if (!plot || drawnRef.current === series) return;
     drawnRef.current = series;
+    const { min, max } = plot.scales.x ?? {};
     plot.setData([series.xs, series.ys], false);
+    // uPlot redraws new data on a scale change only: the same span again.
+    if (min != null && max != null) plot.setScale('x', { min, max });
+    else plot.redraw();
   }, [series]);
 
   // The shading follows the alarms and the trip without redrawing the plot from scratch.
