@@ -256,8 +256,20 @@ export const records = pgTable(
     active: boolean('active').notNull().default(true),
   },
   (t) => [
-    index('records_org_last_action_idx').on(t.organizationId, t.lastActionTaken.desc().nullsLast()),
+    // The records list's default order, ties by id (docs/decisions/list-performance.md).
+    index('records_org_last_action_idx').on(
+      t.organizationId,
+      t.lastActionTaken.desc().nullsLast(),
+      t.id.desc().nullsFirst(),
+    ),
     index('records_org_created_idx').on(t.organizationId, t.created),
+    index('records_shipper_location_idx').on(t.shipperLocationId),
+    index('records_receiver_location_idx').on(t.receiverLocationId),
+    // The search box's text (records/fields.ts RECORD_SEARCH_TEXT), trigram-indexed for contains.
+    index('records_search_idx').using(
+      'gin',
+      sql`(${t.id}::text || E'\\n' || ${t.tagSerialNumber} || E'\\n' || ${t.primaryReference} || E'\\n' || ${t.secondaryReference} || E'\\n' || ${t.shippingReference} || E'\\n' || ${t.programName} || E'\\n' || ${t.carrier} || E'\\n' || ${t.productDesignation} || E'\\n' || ${t.poNumber}) extensions.gin_trgm_ops`,
+    ),
     /**
      * One record per run: a run of a tag is identified, within the
      * organization, by its start_time_seconds (NULL: not started yet). A tag
@@ -460,6 +472,10 @@ export const alarms = pgTable(
       .where(sql`${t.state} = 'OPEN'`),
     index('alarms_record_idx').on(t.recordId),
     index('alarms_org_created_idx').on(t.organizationId, t.created),
+    // The default alarm list: neither acknowledged nor dismissed, newest first.
+    index('alarms_org_unacknowledged_idx')
+      .on(t.organizationId, t.startTime.desc().nullsLast(), t.id.desc().nullsFirst())
+      .where(sql`${t.acknowledged} = false AND ${t.dismissed} = false`),
   ],
 );
 

@@ -91,20 +91,27 @@ export const RECORD_FIELDS: FieldCatalog = {
   report_exists: { type: 'boolean', expr: records.reportExists },
 };
 
-/** What `search` looks in (spec section 5, "Search filter"). */
-export const RECORD_SEARCH_FIELDS = [
-  sql`(${records.id})::text`,
-  records.tagSerialNumber,
-  records.primaryReference,
-  records.secondaryReference,
-  records.shippingReference,
-  records.programName,
-  shipper.name,
-  receiver.name,
-  records.carrier,
-  records.productDesignation,
-  records.poNumber,
-] as const;
+/**
+ * What `search` looks in (spec section 5, "Search filter"): the record's id,
+ * tag serial number, references, program name, carrier, product designation
+ * and PO number as one text, one field a line (all are NOT NULL), exactly the
+ * expression of the trigram index `records_search_idx` (migration 0007); and
+ * the shipper and receiver names (repository.ts `searchCondition`).
+ */
+export const RECORD_SEARCH_TEXT = sql`(${sql.join(
+  [
+    sql`${records.id}::text`,
+    records.tagSerialNumber,
+    records.primaryReference,
+    records.secondaryReference,
+    records.shippingReference,
+    records.programName,
+    records.carrier,
+    records.productDesignation,
+    records.poNumber,
+  ],
+  sql.raw(` || E'\\n' || `),
+)})`;
 
 /** Fields of `GET details/` (tags in the extended view; references come from the latest record). */
 export const TAG_FIELDS: FieldCatalog = {

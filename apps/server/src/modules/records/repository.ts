@@ -2,18 +2,26 @@ import { and, asc, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { users } from '../../db/schema';
 import { calibrationCertificateDevices, calibrationCertificates } from '../../db/schema-reports';
-import { recordActions, records, scans, tags, type RecordRow } from '../../db/schema-shipments';
+import {
+  recordActions,
+  records,
+  scans,
+  tags,
+  travelLocations,
+  type RecordRow,
+} from '../../db/schema-shipments';
 import {
   lastReceiver,
   lastRecord,
   lastShipper,
   receiver,
-  RECORD_SEARCH_FIELDS,
+  RECORD_SEARCH_TEXT,
   scannedBy,
   shipper,
 } from './fields';
 import { escapeLike } from './filter-sql';
 import type { ActionView, RecordView, ScanView, TagView } from './presenter';
+import { organizationCounts } from './statistics';
 
 /**
  * Queries of the read side. Every function takes the organization and scopes
@@ -120,15 +128,35 @@ function toRecordView(row: RecordViewRow): RecordView {
 /**
  * The search box (spec section 5): every whitespace-separated word is a
  * case-insensitive contains test over the search fields; a record matches when
- * any word matches any field.
+ * any word matches any field. The record's own fields are tested as one text
+ * (RECORD_SEARCH_TEXT, which a trigram index covers; a word has no whitespace,
+ * so it matches the joined text exactly when it matches one of the fields),
+ * the shipper and receiver names as the ids of the organization's travel
+ * locations whose name matches, looked up first (a small table), so every
+ * test is on `records`, the planner knows the ids, and the indexes answer the OR.
  */
-export function searchCondition(words: readonly string[]): SQL | undefined {
+export async function searchCondition(
+  db: Db,
+  organizationId: string,
+  words: readonly string[],
+): Promise<SQL | undefined> {
   if (words.length === 0) return undefined;
-  const tests = words.flatMap((word) => {
-    const pattern = `%${escapeLike(word)}%`;
-    return RECORD_SEARCH_FIELDS.map((field) => sql`${field} ILIKE ${pattern}`);
-  });
-  return or(...tests);
+  const patterns = words.map((word) => `%${escapeLike(word)}%`);
+  const locations = await db
+    .select({ id: travelLocations.id })
+    .from(travelLocations)
+    .where(
+      and(
+        eq(travelLocations.organizationId, organizationId),
+        or(...patterns.map((p) => sql`${travelLocations.name} ILIKE ${p}`)),
+      ),
+    );
+  const ids = locations.map((l) => l.id);
+  return or(
+    ...patterns.map((p) => sql`${RECORD_SEARCH_TEXT} ILIKE ${p}`),
+    ids.length > 0 ? inArray(records.shipperLocationId, ids) : undefined,
+    ids.length > 0 ? inArray(records.receiverLocationId, ids) : undefined,
+  );
 }
 
 /** Only the latest record of each tag in the organization (the highest id: the last created). */
@@ -146,8 +174,10 @@ export async function listRecords(
   q: RecordListQuery,
 ): Promise<Paged<RecordView>> {
   const where = and(eq(records.organizationId, organizationId), ...q.conditions);
-  const [count] = await countRecords(db).where(where);
-  const total = count?.n ?? 0;
+  // The whole list: the maintained count (exact), not a count(*) over every record.
+  const total = q.conditions.every((c) => c === undefined)
+    ? (await organizationCounts(db, organizationId)).records
+    : ((await countRecords(db).where(where))[0]?.n ?? 0);
   if (total === 0 || offsetOf(q.page) >= total) return { total, rows: [] };
   const rows = await selectRecordViews(db)
     .where(where)
@@ -374,11 +404,8 @@ export async function listScans(
   page: Page,
 ): Promise<Paged<ScanView>> {
   const where = eq(scans.organizationId, organizationId);
-  const [count] = await db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(scans)
-    .where(where);
-  const total = count?.n ?? 0;
+  // Every scan of the organization: the maintained count (exact), not a count(*).
+  const total = (await organizationCounts(db, organizationId)).scans;
   if (total === 0 || offsetOf(page) >= total) return { total, rows: [] };
   const rows = await selectScanViews(db)
     .where(where)

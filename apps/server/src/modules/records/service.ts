@@ -127,7 +127,7 @@ export function createRecordsService(db: Database) {
       const { total, rows } = await repo.listRecords(db, organizationId, {
         conditions: [
           compileFilter(q.filter, RECORD_FIELDS),
-          repo.searchCondition(words),
+          await repo.searchCondition(db, organizationId, words),
           q.latest ? repo.latestOfTag : undefined,
         ],
         orderBy: compileOrderBy(q.order_by, RECORD_FIELDS, DEFAULT_ORDER_BY),

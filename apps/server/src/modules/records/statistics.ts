@@ -1,5 +1,6 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { recordCountDeltas } from '../../db/schema-record-counts';
 import { locationSamples, records, scans, tags } from '../../db/schema-shipments';
 import { sqlTimestamp } from './iso-range';
 
@@ -22,14 +23,27 @@ export interface Statistics {
  * Counts of the organization's records (all, or those created in
  * [from, to)), their scans, and tags. In a range, scans are the scans of those
  * records and tags those with such a record; without one, every scan and tag
- * of the organization. A record is in alarm when its computed status (which
- * leaves dismissed alarms out) is Alarm.
+ * of the organization (kept exact by triggers, `organizationCounts`). A record
+ * is in alarm when its computed status (which leaves dismissed alarms out) is Alarm.
  */
 export async function statistics(
   db: Db,
   organizationId: string,
   range?: { from: Date; to: Date },
 ): Promise<Statistics> {
+  if (!range) {
+    const counts = await organizationCounts(db, organizationId);
+    return {
+      num_records: counts.records,
+      num_alarm_records: counts.alarmRecords,
+      num_no_alarm_records: counts.records - counts.alarmRecords,
+      num_active_records: counts.activeRecords,
+      num_stopped_records: counts.records - counts.activeRecords,
+      scans_made: counts.scans,
+      running_tags: counts.runningTags,
+      idle_tags: counts.tags - counts.runningTags,
+    };
+  }
   const inRange = (created: typeof records.created) =>
     range
       ? sql`${created} >= ${sqlTimestamp(range.from)}::timestamptz AND ${created} < ${sqlTimestamp(range.to)}::timestamptz`
@@ -88,6 +102,64 @@ export async function statistics(
     running_tags: tagCounts?.running ?? 0,
     idle_tags: tagCounts?.idle ?? 0,
   };
+}
+
+// ---------------------------------------------------------------- counts
+
+export interface OrganizationCounts {
+  records: number;
+  alarmRecords: number;
+  activeRecords: number;
+  scans: number;
+  tags: number;
+  runningTags: number;
+}
+
+/** Fold an organization's count rows into one once it has more than this many. */
+export const COUNT_ROWS_TO_FOLD = 64;
+
+/**
+ * The organization's exact counts: the sums of its `record_count_deltas`
+ * rows (one statement, so one snapshot: exactly what a count(*) would say in
+ * it). When the rows pile up past COUNT_ROWS_TO_FOLD they are folded into one
+ * (same sums, one transaction; skipped when another request is folding them).
+ */
+export async function organizationCounts(
+  db: Db,
+  organizationId: string,
+): Promise<OrganizationCounts> {
+  const [row] = await db
+    .select({
+      rows: sql<number>`count(*)::int`,
+      records: sql<number>`coalesce(sum(${recordCountDeltas.records}), 0)::int`,
+      alarmRecords: sql<number>`coalesce(sum(${recordCountDeltas.alarmRecords}), 0)::int`,
+      activeRecords: sql<number>`coalesce(sum(${recordCountDeltas.activeRecords}), 0)::int`,
+      scans: sql<number>`coalesce(sum(${recordCountDeltas.scans}), 0)::int`,
+      tags: sql<number>`coalesce(sum(${recordCountDeltas.tags}), 0)::int`,
+      runningTags: sql<number>`coalesce(sum(${recordCountDeltas.runningTags}), 0)::int`,
+    })
+    .from(recordCountDeltas)
+    .where(eq(recordCountDeltas.organizationId, organizationId));
+  const { rows, ...counts } = row!;
+  if (rows > COUNT_ROWS_TO_FOLD) await foldCounts(db, organizationId);
+  return counts;
+}
+
+/** Replace the organization's count rows by one row of their sums (unless another transaction is at it). */
+export async function foldCounts(db: Db, organizationId: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    const lock = await tx.execute<{ ok: boolean }>(
+      sql`SELECT pg_try_advisory_xact_lock(hashtextextended(${`record_count_deltas:${organizationId}`}, 0)) AS ok`,
+    );
+    if (!lock.rows[0]?.ok) return;
+    await tx.execute(sql`WITH gone AS (
+        DELETE FROM record_count_deltas WHERE organization_id = ${organizationId} RETURNING *)
+      INSERT INTO record_count_deltas (organization_id, records, alarm_records, active_records, scans, tags, running_tags)
+      SELECT ${organizationId}::uuid, coalesce(sum(records), 0), coalesce(sum(alarm_records), 0),
+        coalesce(sum(active_records), 0), coalesce(sum(scans), 0), coalesce(sum(tags), 0),
+        coalesce(sum(running_tags), 0)
+      FROM gone`);
+  });
 }
 
 // ---------------------------------------------------------------- aggregates

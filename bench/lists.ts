@@ -1,0 +1,296 @@
+import { spawn } from 'node:child_process';
+import cluster from 'node:cluster';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer, type AddressInfo } from 'node:net';
+import { availableParallelism, tmpdir } from 'node:os';
+import path from 'node:path';
+import { SESSION_COOKIE } from '@coldtrace/contract';
+import { drizzle } from 'drizzle-orm/node-postgres';
+import Fastify from 'fastify';
+import pg from 'pg';
+import { REPO_ROOT } from '../apps/server/src/config';
+import type { Database } from '../apps/server/src/db/client';
+import * as baseSchema from '../apps/server/src/db/schema';
+import * as shipmentSchema from '../apps/server/src/db/schema-shipments';
+import * as notificationsSchema from '../apps/server/src/db/schema-notifications';
+import * as reportsSchema from '../apps/server/src/db/schema-reports';
+import type { Principal } from '../apps/server/src/kernel/principal';
+import { createRecordsService } from '../apps/server/src/modules/records/service';
+import { benchUser, startBench, startServerProcess } from './bench-server';
+import { fillRecords } from './fill-records';
+import { fmt } from './measure';
+
+/**
+ * List throughput on a large organization (issue 13, item 4): the records
+ * list (page 1, default order), a filtered search, the statistics summary and
+ * the alarm list, at 50 concurrent connections (autocannon, in its own
+ * process) against the real server (`startServerProcess`, WEB_CONCURRENCY
+ * processes, logging as in production) and against a bare Fastify + pg server
+ * running the very SQL statements the app runs for that page (recorded from
+ * the records service), in the same run: req/s, p50/p99 and the ratio.
+ *
+ * LISTS_RECORDS (default 1,000,000): the organization's size.
+ * LISTS_SECONDS (default 5): seconds of load per call and server.
+ * LISTS_PROCESSES (default: the cores, at most 2): server processes on each side.
+ */
+
+const CONNECTIONS = 50;
+
+interface Call {
+  name: string;
+  path: string;
+  /** The records service call whose SQL the baseline replays. */
+  run(service: ReturnType<typeof createRecordsService>, principal: Principal): Promise<unknown>;
+}
+
+const SEARCH_FILTER = 'carrier__equals=DHL^computed_status__is=Alarm';
+const CALLS: Call[] = [
+  {
+    name: 'records list, page 1',
+    path: '/api/devices/xt1/records/?page_number=1&page_size=20',
+    run: (s, p) => s.records(p, { page_number: 1, page_size: 20 }),
+  },
+  {
+    name: 'filtered search',
+    path: `/api/devices/xt1/records/?page_number=1&page_size=20&filter=${encodeURIComponent(SEARCH_FILTER)}&search=PR-1000`,
+    run: (s, p) =>
+      s.records(p, { page_number: 1, page_size: 20, filter: SEARCH_FILTER, search: 'PR-1000' }),
+  },
+  {
+    name: 'statistics summary',
+    path: '/api/devices/xt1/records/statistics/summary/',
+    run: (s, p) => s.summary(p),
+  },
+  {
+    name: 'alarm list',
+    path: '/api/devices/xt1/alarms/',
+    run: (s, p) => s.alarms(p, {}),
+  },
+];
+
+interface Statement {
+  text: string;
+  values: unknown[];
+}
+
+/** The statements `call` sends to PostgreSQL, recorded from a pool that passes them on. */
+async function recordStatements(
+  pool: pg.Pool,
+  organizationId: string,
+  call: Call,
+): Promise<Statement[]> {
+  const seen: Statement[] = [];
+  const recording = new Proxy(pool, {
+    get(target, key, receiver) {
+      if (key !== 'query') return Reflect.get(target, key, receiver) as unknown;
+      return (config: string | { text: string; values?: unknown[] }, values?: unknown[]) => {
+        if (typeof config === 'string') seen.push({ text: config, values: values ?? [] });
+        else seen.push({ text: config.text, values: config.values ?? values ?? [] });
+        return (target.query as (...a: unknown[]) => unknown)(config, values);
+      };
+    },
+  });
+  const schema = { ...baseSchema, ...shipmentSchema, ...notificationsSchema, ...reportsSchema };
+  const db = drizzle({ client: recording, schema }) as unknown as Database;
+  const principal = {
+    kind: 'session',
+    organizationId,
+    permissions: ['sysDataRead'],
+    sessionId: null,
+  } as unknown as Principal;
+  await call.run(createRecordsService(db), principal);
+  return seen;
+}
+
+interface Load {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
+/** autocannon in its own process, so it does not share the event loop with either server. */
+async function load(url: string, cookie: string, seconds: number): Promise<Load> {
+  const bin = path.join(REPO_ROOT, 'node_modules/autocannon/autocannon.js');
+  const child = spawn(
+    process.execPath,
+    [bin, '-j', '-c', String(CONNECTIONS), '-d', String(seconds), '-H', `cookie=${cookie}`, url],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  if (code !== 0) throw new Error(`autocannon exited with ${code}: ${err}`);
+  const r = JSON.parse(out) as {
+    requests: { average: number };
+    latency: { p50: number; p99: number };
+    non2xx: number;
+    errors: number;
+  };
+  return {
+    rps: r.requests.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    errors: r.non2xx + r.errors,
+  };
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** The bare baseline as a process (`--lists-baseline`), with `processes` workers. */
+async function startBaseline(
+  databaseUrl: string,
+  statements: Statement[][],
+  processes: number,
+): Promise<{ baseUrl: string; close(): Promise<void> }> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'coldtrace-lists-'));
+  const file = path.join(dir, 'statements.json');
+  await writeFile(file, JSON.stringify(statements));
+  const port = await freePort();
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', path.join(REPO_ROOT, 'bench/lists.ts'), '--lists-baseline'],
+    {
+      cwd: REPO_ROOT,
+      env: {
+        ...process.env,
+        LISTS_DATABASE_URL: databaseUrl,
+        LISTS_STATEMENTS: file,
+        LISTS_PORT: String(port),
+        LISTS_PROCESSES: String(processes),
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  let output = '';
+  child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  for (let waited = 0; (output.match(/listening/g) ?? []).length < processes; waited += 50) {
+    if (waited > 60_000) throw new Error(`the baseline did not start: ${output}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    async close() {
+      child.kill('SIGTERM');
+      await exited;
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The baseline server: GET /<n> runs call n's statements in order and answers the last one's rows as JSON. */
+async function baselineMain(): Promise<void> {
+  const processes = Number(process.env.LISTS_PROCESSES ?? 1);
+  if (cluster.isPrimary && processes > 1) {
+    for (let i = 0; i < processes; i++) cluster.fork();
+    process.on('SIGTERM', () => {
+      for (const worker of Object.values(cluster.workers ?? {})) worker?.kill('SIGTERM');
+      process.exit(0);
+    });
+    return;
+  }
+  const statements = JSON.parse(
+    await readFile(process.env.LISTS_STATEMENTS!, 'utf8'),
+  ) as Statement[][];
+  const pool = new pg.Pool({ connectionString: process.env.LISTS_DATABASE_URL, max: 10 });
+  const app = Fastify({ logger: false });
+  app.get<{ Params: { n: string } }>('/:n', async (request, reply) => {
+    let rows: unknown[] = [];
+    for (const s of statements[Number(request.params.n)]!) {
+      rows = (await pool.query(s.text, s.values)).rows;
+    }
+    void reply.header('x-total-count', String(rows.length));
+    return rows;
+  });
+  await app.listen({ port: Number(process.env.LISTS_PORT), host: '127.0.0.1' });
+  process.stdout.write('listening\n');
+  process.on(
+    'SIGTERM',
+    () =>
+      void app
+        .close()
+        .then(() => pool.end())
+        .then(() => process.exit(0)),
+  );
+}
+
+export async function listsBench(): Promise<void> {
+  const size = Number(process.env.LISTS_RECORDS ?? 1_000_000);
+  const seconds = Number(process.env.LISTS_SECONDS ?? 5);
+  const processes = Number(process.env.LISTS_PROCESSES ?? Math.min(2, availableParallelism()));
+  const bench = await startBench();
+  try {
+    const { sessionCookie } = await benchUser(bench.handle);
+    const { rows } = await bench.handle.pool.query<{ id: string }>(
+      "SELECT id FROM organizations WHERE name = 'Bench Organization'",
+    );
+    const organizationId = rows[0]!.id;
+    const filled = await fillRecords(bench.handle.pool, organizationId, size);
+    console.log(
+      `filled ${fmt(filled.records, 0)} records (${fmt(filled.tags, 0)} tags, ${fmt(filled.scans, 0)} scans, ` +
+        `${fmt(filled.alarms, 0)} alarms, ${fmt(filled.openAlarms, 0)} unacknowledged) in ${fmt(filled.seconds)} s`,
+    );
+    const statements: Statement[][] = [];
+    for (const call of CALLS) {
+      const recorded = await recordStatements(bench.handle.pool, organizationId, call);
+      statements.push(recorded);
+      console.log(`  ${call.name}: ${recorded.length} statement(s)`);
+    }
+    const cookie = `${SESSION_COOKIE}=${sessionCookie}`;
+    const results: { call: string; app: Load; base: Load }[] = [];
+    // One side at a time, so neither competes with the other for the two cores.
+    const server = await startServerProcess(bench, processes);
+    // The server put the terms of use in place as it started: the bench user agrees to them.
+    await bench.handle.pool.query(
+      `INSERT INTO tos_agreements (user_id, tos_id)
+       SELECT u.id, t.id FROM users u CROSS JOIN terms_of_service t WHERE u.username = 'bench' AND t.active
+       ON CONFLICT DO NOTHING`,
+    );
+    const appLoads: Load[] = [];
+    try {
+      for (const call of CALLS) {
+        await load(`${server.baseUrl}${call.path}`, cookie, 1); // warm-up
+        appLoads.push(await load(`${server.baseUrl}${call.path}`, cookie, seconds));
+      }
+    } finally {
+      await server.close();
+    }
+    const baseline = await startBaseline(bench.databaseUrl, statements, processes);
+    try {
+      for (const [i, call] of CALLS.entries()) {
+        await load(`${baseline.baseUrl}/${i}`, cookie, 1);
+        results.push({
+          call: call.name,
+          app: appLoads[i]!,
+          base: await load(`${baseline.baseUrl}/${i}`, cookie, seconds),
+        });
+      }
+    } finally {
+      await baseline.close();
+    }
+    console.log(
+      `${fmt(size, 0)} records, ${CONNECTIONS} connections, ${seconds} s each, ${processes} server process(es) per side`,
+    );
+    for (const { call, app, base } of results) {
+      console.log(
+        `  ${call.padEnd(20)} app ${fmt(app.rps, 0).padStart(6)} req/s p50 ${fmt(app.p50)} ms p99 ${fmt(app.p99)} ms` +
+          `${app.errors ? ` (${app.errors} errors)` : ''} | bare ${fmt(base.rps, 0).padStart(6)} req/s ` +
+          `p50 ${fmt(base.p50)} ms p99 ${fmt(base.p99)} ms | ratio ${fmt(app.rps / base.rps, 2)}`,
+      );
+    }
+  } finally {
+    await bench.close();
+  }
+}
+
+if (process.argv.includes('--lists-baseline')) await baselineMain();
