@@ -96,7 +96,7 @@ describe('compressed API replies', () => {
     }
   });
 
-  it('a reply under the threshold goes out plain even when br is accepted', async () => {
+  it('a reply under the threshold (the CSRF token) goes out plain even when br is accepted', async () => {
     const bare = await client.get('/api/auth/csrf/');
     expect(bare.statusCode).toBe(200);
     expect(bare.rawPayload.length).toBeGreaterThan(0);

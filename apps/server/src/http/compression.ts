@@ -6,11 +6,14 @@ import type { FastifyInstance } from 'fastify';
 export const COMPRESSION_THRESHOLD_BYTES = 1024;
 
 /**
- * Brotli quality of dynamic replies. 11 (zlib's default) takes seconds on a
- * 4 MB series; 4 costs a few ms per MB and keeps most of the gain
- * (docs/decisions/compression.md has the figures).
+ * Brotli quality of dynamic replies, measured (docs/decisions/compression.md,
+ * `npm run bench -- compression`): 11 (zlib's default) takes 8 s on the 4.3 MB
+ * series of a 60,000-point record; 4 (the plugin's default) 40-90 ms, which
+ * halved the series replies per second at 10 clients on this 2-core machine;
+ * 2 takes 20-30 ms there and is smaller still (367 kB against 417 kB), and
+ * costs under 1 ms per 300 kB of ordinary JSON for 5-10 % more bytes than 4.
  */
-export const BROTLI_QUALITY = 4;
+export const BROTLI_QUALITY = 2;
 
 /** gzip level for clients without br: zlib's default, 6. */
 export const GZIP_LEVEL = 6;
