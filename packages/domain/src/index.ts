@@ -18,3 +18,4 @@ export * from './rule-engine';
 export * from './audit-display';
 export * from './series-reduction';
 export * from './running-aggregates';
+export * from './calibration';
