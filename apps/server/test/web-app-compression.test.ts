@@ -104,6 +104,17 @@ for (const compression of [true, false]) {
       expect(body).toBe('<svg xmlns="http://www.w3.org/2000/svg"/>');
     });
 
+    it('HEAD answers the headers of the copy a GET would send, without a body', async () => {
+      const res = await t.inject({
+        method: 'HEAD',
+        url: '/assets/index-abc123.js',
+        headers: { 'accept-encoding': 'br' },
+      });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-encoding']).toBe('br');
+      expect(res.rawPayload.length).toBe(0);
+    });
+
     it('a missing asset is still a 404, its .br is not guessed into existence', async () => {
       const res = await get('/assets/gone-999.js', 'br');
       expect(res.statusCode).toBe(404);

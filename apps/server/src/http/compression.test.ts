@@ -63,6 +63,7 @@ describe('compressed API replies', () => {
     expect(res.rawPayload.length).toBeLessThan(Buffer.byteLength(plain.body) / 5);
     expect(brotliDecompressSync(res.rawPayload).toString('utf8')).toBe(plain.body);
     // What else the reply carries is unchanged: the list count, the security headers.
+    expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
     expect(res.headers[TOTAL_COUNT_HEADER]).toBe('1');
     expect(res.headers[TOTAL_COUNT_HEADER]).toBe(plain.headers[TOTAL_COUNT_HEADER]);
     for (const header of [
