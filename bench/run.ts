@@ -8,6 +8,7 @@ import { ingestBench } from './ingest';
 import { packetsBench } from './packets';
 import { passwordHashBench } from './password-hash';
 import { reportsBench } from './reports';
+import { seriesBench } from './series';
 import { webBench } from './web';
 
 const benches: Record<string, () => Promise<void>> = {
@@ -16,6 +17,7 @@ const benches: Record<string, () => Promise<void>> = {
   packets: packetsBench,
   'password-hash': passwordHashBench,
   reports: reportsBench,
+  series: seriesBench,
   web: webBench,
 };
 

@@ -1,5 +1,6 @@
 import { ZRecordSeries, type TRecordSeries } from '@coldtrace/contract';
 import type { SeriesValue } from '@coldtrace/domain';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { roles } from '../../db/schema';
 import type { RecordRow } from '../../db/schema-shipments';
@@ -218,6 +219,29 @@ describe('GET aggregate/record-series/', () => {
     const res = await admin.get(`${URL}?record_id=${unstarted.id}&from=2025-03-05`);
     expect(res.statusCode).toBe(400);
     expect(res.json().fields.from).toMatch(/no start time/);
+  });
+
+  it('answers what is stored now: a write after a read is in the next reply', async () => {
+    const growing = await f.record(orgA, undefined, { startTimeSeconds: START, highThreshold: 8 });
+    await f.series(growing, 0, longTemps.slice(0, 1000));
+    const url = `record_id=${growing.id}&width=100`;
+    const before = await series(url);
+    expect(await series(url)).toEqual(before);
+    expect(before).toMatchObject({ length: 1000, point_count: 1000, reduced: true });
+    // A gap filled and points appended (a late packet, then a new one).
+    await f.series(growing, 1000, [9.5, null, 6]);
+    await f.series(growing, 1001, [7]);
+    const after = await series(url);
+    expect(after).toMatchObject({ length: 1003, point_count: 1003 });
+    expect(after.temperatures[after.indices!.indexOf(1000)]).toBe(9.5);
+    expect(after.indices).toContain(1001);
+    // A threshold edit changes which points are excursions kept exactly.
+    await t.db.execute(sql`update records set high_threshold = 5.9 where id = ${growing.id}`);
+    const edited = await series(url);
+    const above = longTemps.slice(0, 1000).filter((v) => v !== null && v > 5.9).length;
+    expect(edited.temperatures.filter((v) => v !== null && v > 5.9).length).toBeGreaterThanOrEqual(
+      above,
+    );
   });
 
   it('answers 401 without a session and 403 without sysDataRead', async () => {

@@ -52,11 +52,74 @@ async function storedLength(db: Database, organizationId: string, recordId: numb
   return Number(last.chunk_no) * SERIES_CHUNK_SIZE + end;
 }
 
+/**
+ * A version of a record's stored series: its chunks' count and row versions
+ * (PostgreSQL's xmin, new on every write of a chunk). Read from the row
+ * headers only (the arrays are not read), so it costs a fraction of a read.
+ */
+async function seriesVersion(db: Database, organizationId: string, recordId: number) {
+  const result = await db.execute<{ n: string; mx: string; sm: string }>(
+    sql`select count(*) as n, coalesce(max(xmin::text::bigint), 0) as mx,
+          coalesce(sum(xmin::text::bigint), 0) as sm
+        from record_series_chunks
+        where record_id = ${recordId} and organization_id = ${organizationId}`,
+  );
+  const row = result.rows[0];
+  return row ? `${row.n}:${row.mx}:${row.sm}` : '0';
+}
+
+/** The part of a reply that comes from the stored points (the rest is the record row's). */
+type SeriesPart = Pick<
+  TRecordSeries,
+  | 'length'
+  | 'point_count'
+  | 'from_index'
+  | 'to_index'
+  | 'reduced'
+  | 'bucket_size'
+  | 'indices'
+  | 'temperatures'
+>;
+
+/**
+ * Series parts answered lately, per app (several readers of one record's
+ * chart cost one read and reduction), each under what it was computed from:
+ * the record, the series version, the timing, the thresholds and the query.
+ * A write to the series changes its version, so a stale part is never
+ * answered. Only parts of at most {@link CACHED_VALUES} values are kept.
+ */
+export class SeriesCache {
+  private readonly parts = new Map<string, SeriesPart>();
+  constructor(private readonly capacity = 64) {}
+
+  get(key: string): SeriesPart | undefined {
+    const part = this.parts.get(key);
+    if (part !== undefined) {
+      // Most recently used last.
+      this.parts.delete(key);
+      this.parts.set(key, part);
+    }
+    return part;
+  }
+
+  set(key: string, part: SeriesPart): void {
+    if (part.temperatures.length > CACHED_VALUES) return;
+    this.parts.set(key, part);
+    while (this.parts.size > this.capacity) {
+      this.parts.delete(this.parts.keys().next().value!);
+    }
+  }
+}
+
+/** Largest part kept by {@link SeriesCache} (a reduced overview holds a few thousand). */
+const CACHED_VALUES = 20_000;
+
 /** The reply of {@link aggregateRecordSeries} for the organization's record. */
 export async function recordSeries(
   db: Database,
   organizationId: string,
   query: SeriesQuery,
+  cache?: SeriesCache,
 ): Promise<TRecordSeries> {
   const from = query.from === undefined ? null : instantOf(query.from, 'from', false);
   const to = query.to === undefined ? null : instantOf(query.to, 'to', true);
@@ -77,6 +140,59 @@ export async function recordSeries(
       ? null
       : record.startTimeSeconds + record.startDelay;
 
+  const key = cache
+    ? [
+        record.id,
+        await seriesVersion(db, organizationId, record.id),
+        firstPoint,
+        interval,
+        record.highThreshold,
+        record.lowThreshold,
+        from,
+        to,
+        query.width,
+      ].join('|')
+    : '';
+  let part = cache?.get(key);
+  if (!part) {
+    part = await seriesPart(
+      db,
+      organizationId,
+      record,
+      query.width,
+      from,
+      to,
+      firstPoint,
+      interval,
+    );
+    cache?.set(key, part);
+  }
+  return {
+    record_id: String(record.id),
+    start_time: record.startTimeSeconds === null ? null : secondsIso(record.startTimeSeconds),
+    first_point_time: firstPoint === null ? null : secondsIso(firstPoint),
+    interval_seconds: interval,
+    ...part,
+    high_threshold: record.highThreshold,
+    low_threshold: record.lowThreshold,
+    cumulative_high_threshold: record.cumulativeHighThreshold,
+    cumulative_low_threshold: record.cumulativeLowThreshold,
+    trip_begin_time: iso(record.tripBeginTime),
+    trip_end_time: iso(record.tripEndTime),
+  };
+}
+
+/** The stored points of the reply: read (the window's chunks only) and reduced. */
+async function seriesPart(
+  db: Database,
+  organizationId: string,
+  record: RecordRow,
+  width: number | undefined,
+  from: number | null,
+  to: number | null,
+  firstPoint: number | null,
+  interval: number | null,
+): Promise<SeriesPart> {
   let length: number;
   let fromIndex = 0;
   let temps: SeriesValue[];
@@ -105,19 +221,11 @@ export async function recordSeries(
   let pointCount = 0;
   for (const v of temps) if (v !== null) pointCount++;
   const reduction =
-    query.width === undefined
+    width === undefined
       ? null
-      : reduceSeries(temps, {
-          width: query.width,
-          high: record.highThreshold,
-          low: record.lowThreshold,
-        });
+      : reduceSeries(temps, { width, high: record.highThreshold, low: record.lowThreshold });
 
-  const reply: TRecordSeries = {
-    record_id: String(record.id),
-    start_time: record.startTimeSeconds === null ? null : secondsIso(record.startTimeSeconds),
-    first_point_time: firstPoint === null ? null : secondsIso(firstPoint),
-    interval_seconds: interval,
+  const part: SeriesPart = {
     length,
     point_count: pointCount,
     from_index: fromIndex,
@@ -125,20 +233,15 @@ export async function recordSeries(
     reduced: reduction?.reduced ?? false,
     bucket_size: reduction?.bucketSize ?? 1,
     temperatures: reduction?.values ?? temps,
-    high_threshold: record.highThreshold,
-    low_threshold: record.lowThreshold,
-    cumulative_high_threshold: record.cumulativeHighThreshold,
-    cumulative_low_threshold: record.cumulativeLowThreshold,
-    trip_begin_time: iso(record.tripBeginTime),
-    trip_end_time: iso(record.tripEndTime),
   };
-  if (reduction?.indices) reply.indices = reduction.indices.map((i) => i + fromIndex);
-  return reply;
+  if (reduction?.indices) part.indices = reduction.indices.map((i) => i + fromIndex);
+  return part;
 }
 
 /** Registers the call (one line in routes.ts). */
 export function registerRecordSeries(app: FastifyInstance): void {
+  const cache = new SeriesCache();
   registerCall(app, aggregateRecordSeries, async ({ query, organizationId }) =>
-    recordSeries(app.db, organizationId(), query),
+    recordSeries(app.db, organizationId(), query, cache),
   );
 }
