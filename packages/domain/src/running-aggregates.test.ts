@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { evaluationWindow, firstIndexAtOrAfter, lastIndexAtOrBefore } from './evaluation-window';
 import {
+  alarmKey,
   compareAlarms,
   detectExcursions,
   type AlarmThresholds,
@@ -10,6 +11,10 @@ import {
 import {
   aggregateBasis,
   appendPoints,
+  appendTracked,
+  emptyTracked,
+  rewindTo,
+  type TrackedAggregates,
   changeableAlarmStarts,
   emptyAggregates,
   openAlarmsOf,
@@ -129,6 +134,7 @@ function expectAgree(got: ReturnType<typeof incremental>, want: ReturnType<typeo
 
 describe('running aggregates: incremental against full recompute', () => {
   it('agree after every upload of a random sequence (late, duplicate, gapped packets)', () => {
+    const options = { every: 4, keep: 2 };
     fc.assert(
       fc.property(
         thresholds,
@@ -139,10 +145,10 @@ describe('running aggregates: incremental against full recompute', () => {
         (rules, interval, trip, packets, skipGaps) => {
           let temps: SeriesValue[] = [];
           const basis = basisFor(fullSeries([], interval), rules, trip);
-          let tracked: Tracked = { state: emptyAggregates(basis), closed: [] };
-          let refolds = 0;
+          let tracked: TrackedAggregates = emptyTracked(basis);
+          let closed: DetectedAlarm[] = [];
           for (const p of packets) {
-            const before = tracked.state.length;
+            const before = tracked.current.length;
             const merged = mergeSlice(temps, p.offset, p.temps);
             // The lowest index the upload changed (a gap filled before the end is a late packet).
             let firstChanged = -1;
@@ -154,24 +160,36 @@ describe('running aggregates: incremental against full recompute', () => {
             }
             temps = merged.temps;
             const series = fullSeries(temps, interval);
-            if (firstChanged >= before) {
-              // An append: fold only the new points, through a JSON round trip (as stored).
-              const stored = JSON.parse(JSON.stringify(tracked.state)) as RunningAggregates;
+            if (firstChanged >= 0) {
+              // An append folds from the end; a late packet from the newest checkpoint before it
+              // (alarms that ended before that checkpoint are final), else from the start.
+              const rewound =
+                firstChanged >= before
+                  ? tracked
+                  : (rewindTo(tracked, firstChanged) ?? emptyTracked(basis));
+              const at = rewound.current.length;
+              if (rewound !== tracked) {
+                // Final: the alarms that ended before the checkpoint and are not open in it.
+                const open = new Set(changeableAlarmStarts(rewound.current).map(alarmKey));
+                closed = closed.filter((a) => a.last_point_idx < at && !open.has(alarmKey(a)));
+              }
+              // Stored as JSON between uploads.
+              const stored = JSON.parse(JSON.stringify(rewound)) as TrackedAggregates;
               // Either the slice from the end (gaps included) or from the first new value on.
-              let from = before;
+              let from = at;
               if (skipGaps) while (series.temps[from] === null) from++;
-              const result = appendPoints(stored, series.temps.slice(from), from);
-              tracked = { state: result.state, closed: [...tracked.closed, ...result.closed] };
-            } else if (firstChanged >= 0) {
-              // A late packet: fold again from the start.
-              refolds++;
-              const result = appendPoints(emptyAggregates(basis), series.temps);
-              tracked = { state: result.state, closed: result.closed };
+              const result = appendTracked(stored, series.temps.slice(from), from, options);
+              tracked = result.tracked;
+              closed = [...closed, ...result.closed];
             }
-            expect(tracked.state.length).toBe(series.temps.length);
-            expectAgree(incremental(tracked), full(series, rules, trip));
+            expect(tracked.current.length).toBe(series.temps.length);
+            expect(tracked.checkpoints.length).toBeLessThanOrEqual(2);
+            expectAgree(incremental({ state: tracked.current, closed }), full(series, rules, trip));
+            // Bit for bit the state of one fold of the whole series.
+            expect(tracked.current).toEqual(
+              appendTracked(emptyTracked(basis), series.temps, 0, options).tracked.current,
+            );
           }
-          return refolds >= 0;
         },
       ),
       { numRuns: 400 },
@@ -230,6 +248,31 @@ describe('running aggregates: incremental against full recompute', () => {
       ),
       { numRuns: 200 },
     );
+  });
+});
+
+describe('running aggregates: checkpoints', () => {
+  it('are the states at the last multiples of `every` passed, however the points came', () => {
+    const basis = aggregateBasis(
+      { startTimeSeconds: START, startDelay: 0, intervalSeconds: 60 },
+      { high_threshold: 8 },
+      { from: 0, to: null },
+    );
+    const values = [1, 9, 9, 2, 3, 9, 4, 5, 9, 9, 9];
+    const options = { every: 4, keep: 2 };
+    const once = appendTracked(emptyTracked(basis), values, 0, options).tracked;
+    expect(once.checkpoints.map((c) => c.length)).toEqual([4, 8]);
+    expect(once.checkpoints[1]).toEqual(
+      appendPoints(emptyAggregates(basis), values.slice(0, 8)).state,
+    );
+    let packets = emptyTracked(basis);
+    for (let at = 0; at < values.length; at += 3) {
+      packets = appendTracked(packets, values.slice(at, at + 3), at, options).tracked;
+    }
+    expect(packets).toEqual(once);
+    expect(rewindTo(once, 9)?.current.length).toBe(8);
+    expect(rewindTo(once, 6)).toEqual({ current: once.checkpoints[0], checkpoints: [] });
+    expect(rewindTo(once, 3)).toBeNull();
   });
 });
 

@@ -429,3 +429,85 @@ export function isRunningAggregates(value: unknown): value is RunningAggregates 
     typeof (value as { length?: unknown }).length === 'number'
   );
 }
+
+/**
+ * Aggregates with checkpoints: the exact states of the fold at the last
+ * `keep` multiples of `every` it passed (the series' chunk boundaries), so
+ * a late point (a gap filled before the end) is folded again from the newest
+ * checkpoint before it instead of from the start.
+ */
+export interface TrackedAggregates {
+  readonly current: RunningAggregates;
+  /** Oldest first; each a state {@link appendPoints} can continue from. */
+  readonly checkpoints: readonly RunningAggregates[];
+}
+
+export interface CheckpointOptions {
+  /** Take a checkpoint at every multiple of this index (the chunk size). */
+  readonly every: number;
+  /** Checkpoints kept (the newest ones). */
+  readonly keep: number;
+}
+
+/** Nothing folded yet, no checkpoints. */
+export function emptyTracked(basis: AggregateBasis): TrackedAggregates {
+  return { current: emptyAggregates(basis), checkpoints: [] };
+}
+
+/**
+ * {@link appendPoints} on tracked aggregates: the same state (the values are
+ * folded in pieces cut at the multiples of `every`, which gives bit for bit
+ * what one fold gives), and a checkpoint taken before each multiple folded.
+ */
+export function appendTracked(
+  tracked: TrackedAggregates,
+  values: readonly SeriesValue[],
+  from: number,
+  options: CheckpointOptions,
+): { tracked: TrackedAggregates; closed: DetectedAlarm[] } {
+  let state = tracked.current;
+  const checkpoints = [...tracked.checkpoints];
+  const closed: DetectedAlarm[] = [];
+  let j = 0;
+  while (j < values.length) {
+    const index = from + j;
+    if (index > 0 && index % options.every === 0 && checkpoints.at(-1)?.length !== state.length) {
+      checkpoints.push(state);
+      if (checkpoints.length > options.keep) checkpoints.shift();
+    }
+    const boundary = (Math.floor(index / options.every) + 1) * options.every;
+    const end = Math.min(values.length, boundary - from);
+    const piece = appendPoints(state, values.slice(j, end), index);
+    state = piece.state;
+    closed.push(...piece.closed);
+    j = end;
+  }
+  return { tracked: { current: state, checkpoints }, closed };
+}
+
+/**
+ * The newest checkpoint a change at `index` (and after) can be folded again
+ * from: tracked aggregates holding it and the checkpoints before it, or null
+ * when none lies at or before `index` (fold from the start).
+ */
+export function rewindTo(tracked: TrackedAggregates, index: number): TrackedAggregates | null {
+  for (let k = tracked.checkpoints.length - 1; k >= 0; k--) {
+    const checkpoint = tracked.checkpoints[k]!;
+    if (checkpoint.length <= index) {
+      return { current: checkpoint, checkpoints: tracked.checkpoints.slice(0, k) };
+    }
+  }
+  return null;
+}
+
+/** Whether a JSON value (as stored) is tracked aggregates of this version. */
+export function isTrackedAggregates(value: unknown): value is TrackedAggregates {
+  const v = value as { current?: unknown; checkpoints?: unknown } | null;
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    isRunningAggregates(v.current) &&
+    Array.isArray(v.checkpoints) &&
+    v.checkpoints.every(isRunningAggregates)
+  );
+}

@@ -1,18 +1,19 @@
 import {
   aggregateBasis,
   alarmKey,
-  appendPoints,
+  appendTracked,
   changeableAlarmStarts,
   compareAlarms,
-  emptyAggregates,
+  emptyTracked,
   firstIndexAtOrAfter,
-  isRunningAggregates,
+  isTrackedAggregates,
   lastIndexAtOrBefore,
   openAlarmsOf,
+  rewindTo,
   sameBasis,
   type AlarmKeyFields,
   type DetectedAlarm,
-  type RunningAggregates,
+  type TrackedAggregates,
   type Series,
   type SeriesValue,
 } from '@coldtrace/domain';
@@ -41,8 +42,8 @@ import type { UploadWrites } from './upload-writes';
  */
 
 export interface EvaluatedSeries {
-  /** The aggregates after this upload, to store. */
-  state: RunningAggregates;
+  /** The aggregates after this upload (with their checkpoints), to store. */
+  state: TrackedAggregates;
   /** The alarms the evaluation found that may differ from the stored ones. */
   detected: DetectedAlarm[];
   /**
@@ -88,6 +89,9 @@ function sliceOf(
 
 const allAlarms = () => true;
 
+/** Checkpoints at the chunk boundaries: the last two (a late point up to a chunk or two back). */
+const CHECKPOINTS = { every: SERIES_CHUNK_SIZE, keep: 2 } as const;
+
 /**
  * The record's aggregates after this upload (see the module comment);
  * `full` forces a full recompute. The aggregates' write is queued in
@@ -105,32 +109,42 @@ export async function evaluateSeries(
     windowOf(times, input.trip, input.started),
   );
   const stored = writes.state.aggregates;
-  const previous = isRunningAggregates(stored) ? stored : null;
+  const previous =
+    input.full !== true && isTrackedAggregates(stored) && sameBasis(stored.current.basis, basis)
+      ? stored
+      : null;
   const added = writes.addedPoints;
+  // Where to fold from: the end (an append), the newest checkpoint before a late point, or the start.
+  let from: TrackedAggregates | null = null;
+  if (previous !== null) {
+    from =
+      added === null || added.first >= previous.current.length
+        ? previous
+        : rewindTo(previous, added.first);
+  }
   let result: EvaluatedSeries;
-  if (
-    input.full !== true &&
-    previous !== null &&
-    sameBasis(previous.basis, basis) &&
-    (added === null || added.first >= previous.length)
-  ) {
-    const values =
-      added === null ? [] : sliceOf(writes.state.chunks, previous.length, added.last + 1);
-    const { state, closed } = appendPoints(previous, values, previous.length);
-    const changeable = new Set(changeableAlarmStarts(previous).map(alarmKey));
+  if (from !== null) {
+    const start = from.current.length;
+    const end = Math.max(previous!.current.length, added === null ? 0 : added.last + 1);
+    const chunks =
+      from === previous
+        ? writes.state.chunks
+        : await writes.chunksFrom(Math.floor(start / SERIES_CHUNK_SIZE));
+    const folded = appendTracked(from, sliceOf(chunks, start, end), start, CHECKPOINTS);
+    const current = folded.tracked.current;
+    const changeable = new Set(changeableAlarmStarts(from.current).map(alarmKey));
     result = {
-      state,
-      detected: [...closed, ...openAlarmsOf(state)].sort(compareAlarms),
-      inScope: (alarm) =>
-        changeable.has(alarmKey(alarm)) || alarm.first_point_idx >= previous.length,
+      state: folded.tracked,
+      detected: [...folded.closed, ...openAlarmsOf(current)].sort(compareAlarms),
+      inScope: (alarm) => changeable.has(alarmKey(alarm)) || alarm.first_point_idx >= start,
       full: false,
     };
   } else {
     const temps = assembleSeries(await writes.wholeSeries());
-    const { state, closed } = appendPoints(emptyAggregates(basis), temps, 0);
+    const folded = appendTracked(emptyTracked(basis), temps, 0, CHECKPOINTS);
     result = {
-      state,
-      detected: [...closed, ...openAlarmsOf(state)].sort(compareAlarms),
+      state: folded.tracked,
+      detected: [...folded.closed, ...openAlarmsOf(folded.tracked.current)].sort(compareAlarms),
       inScope: allAlarms,
       full: true,
     };

@@ -160,4 +160,92 @@ describe('incremental recompute through uploads', () => {
     // The sequences did exercise the incremental path.
     expect(appended).toBeGreaterThan(30);
   }, 240_000);
+
+  it('a late packet past a chunk boundary folds again from the checkpoint before it; one before every checkpoint recomputes the whole series', async () => {
+    const sn = serial('RTLATE');
+    const start = epoch(new Date()) - 3 * 86_400;
+    await user.device.post(`${RT}configure-action/`, {
+      tag_id: sn,
+      high_threshold: 8,
+      low_threshold: 2,
+      num_consecutive_excursions: 3,
+      measurement_interval: 60,
+    });
+    const started = await user.device.post(`${RT}start-action/`, {
+      tag_id: sn,
+      start_time_seconds: start,
+    });
+    const recordId = started.json().record_id as string;
+    // 2,400 points: warm from 1,480 to 1,580 and from 2,300 on, cold at 90-200.
+    const value = (i: number) =>
+      (i >= 1480 && i < 1580) || i >= 2300 ? 9 : i >= 90 && i < 200 ? 1 : 5;
+    const send = async (from: number, to: number) => {
+      if (from === to) return;
+      const res = await user.device.post(`${RT}packets/`, {
+        tag_id: sn,
+        start_time_seconds: start,
+        temperatures_offset_index: from,
+        temps: Array.from({ length: to - from }, (_, k) => value(from + k)),
+      });
+      expect(res.statusCode, res.body).toBe(200);
+    };
+    const unchangedByFullRecompute = async () => {
+      const record = await recordOf(t.db, recordId);
+      const alarms = await alarmsOf(t.db, recordId);
+      const aggregates = await t.db
+        .select()
+        .from(recordAggregates)
+        .where(eq(recordAggregates.recordId, Number(recordId)));
+      await reevaluateRecord(t.db, user.org.id, Number(recordId), null);
+      expect(await recordOf(t.db, recordId)).toEqual(record);
+      expect(await alarmsOf(t.db, recordId)).toEqual(alarms);
+      expect(
+        await t.db
+          .select()
+          .from(recordAggregates)
+          .where(eq(recordAggregates.recordId, Number(recordId))),
+      ).toEqual(aggregates);
+      return { record, alarms };
+    };
+    // Everything but 100-160 and 1,500-1,560, in packets of 300.
+    for (let from = 0; from < 2400; from += 300) {
+      const to = from + 300;
+      const holes = [
+        [100, 160],
+        [1500, 1560],
+      ].filter(([a, b]) => a! >= from && b! <= to);
+      let at = from;
+      for (const [a, b] of holes) {
+        await send(at, a!);
+        at = b!;
+      }
+      await send(at, to);
+    }
+    let state = await unchangedByFullRecompute();
+    expect(state.record.numberOfPoints).toBe(2400 - 120);
+    // Two warm runs around the hole, then one: the late packet joins them.
+    const warm = (alarms: typeof state.alarms) =>
+      alarms.filter((a) => a.aboveOrBelow === 'ABOVE' && a.kind === 'excursion');
+    expect(warm(state.alarms).map((a) => [a.firstPointIdx, a.state])).toEqual([
+      [1480, 'OPEN'],
+      [1560, 'OPEN'],
+      [2300, 'OPEN'],
+    ]);
+    await send(1500, 1560);
+    state = await unchangedByFullRecompute();
+    expect(warm(state.alarms).map((a) => [a.firstPointIdx, a.lastPointIdx, a.state])).toEqual([
+      [1480, 1579, 'OPEN'],
+      [1560, 1579, 'CLOSED'],
+      [2300, 2399, 'OPEN'],
+    ]);
+    // Before both checkpoints (1,024 and 2,048): the whole series.
+    await send(100, 160);
+    state = await unchangedByFullRecompute();
+    expect(state.record.numberOfPoints).toBe(2400);
+    expect(
+      state.alarms
+        .filter((a) => a.aboveOrBelow === 'BELOW' && a.state === 'OPEN')
+        .map((a) => [a.firstPointIdx, a.lastPointIdx]),
+    ).toEqual([[90, 199]]);
+  }, 120_000);
 });

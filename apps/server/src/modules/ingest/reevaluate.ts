@@ -99,7 +99,7 @@ export async function recomputeRecord(
   const trip = await evaluateTrip(db, record, state.samples);
   // Step "series": the running aggregates, folded or recomputed (aggregates.ts).
   const evaluated = await evaluateSeries(writes, record, { trip, started, full: options.full });
-  const summary = summaryColumns(evaluated.state, started);
+  const summary = summaryColumns(evaluated.state.current, started);
   const alarms = evaluateAlarms(db, writes, record, {
     series: seriesOf(record, []),
     started,

@@ -146,6 +146,20 @@ export class UploadWrites {
     return current.chunks;
   }
 
+  /**
+   * The state's chunks, completed with the stored chunks numbered `fromChunk`
+   * and up not read yet (one round trip, only when some may be missing).
+   */
+  async chunksFrom(fromChunk: number): Promise<ReadonlyMap<number, readonly SeriesValue[]>> {
+    const current = this.current;
+    if (!current.chunksComplete) {
+      const range = { fromChunk, toChunk: 2_147_483_647 };
+      const rest = await readChunks(this.tx, this.record.id, range, current.chunks);
+      for (const [chunkNo, values] of rest) current.chunks.set(chunkNo, values);
+    }
+    return current.chunks;
+  }
+
   /** A scan row; it is the record's latest scan unless an earlier-stored one has a later device time. */
   addScan(values: typeof scans.$inferInsert): void {
     this.batch.add(repo.insertScanSql(this.tx, values));
