@@ -24,6 +24,12 @@ export interface Principal {
   sessionId: string | null;
   /** The key's prefix for kind `api-key`. */
   apiKeyPrefix?: string;
+  /**
+   * Kind `session`: whether the user had agreed to the active terms when the
+   * session was looked up for this request (read in the same query; the terms
+   * gate asks the database itself when absent).
+   */
+  agreedToActiveTerms?: boolean;
 }
 
 export const NO_ORGANIZATION_MESSAGE = 'You are not a member of any organization.';

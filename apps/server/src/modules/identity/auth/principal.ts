@@ -96,6 +96,7 @@ export async function sessionPrincipal(
     organizationId,
     permissions: [...new Set(permissions)],
     sessionId,
+    agreedToActiveTerms: found.agreedToActiveTerms,
   };
 }
 

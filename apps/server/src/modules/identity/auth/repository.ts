@@ -6,6 +6,8 @@ import {
   organizations,
   roles,
   sessions,
+  termsOfService,
+  tosAgreements,
   userOrgSettings,
   userSettings,
   users,
@@ -74,7 +76,18 @@ export interface SessionWithUser {
   user: UserRow;
   /** The role's permissions in the session organization; null when not (or no longer) a member. */
   permissionNames: string[] | null;
+  /**
+   * The user has agreed to the active terms of service (the highest active
+   * version), or none are published: read with the session so a request makes
+   * one round trip for both (docs/decisions/list-performance.md).
+   */
+  agreedToActiveTerms: boolean;
 }
+
+/** legal/repository.ts `hasAgreedToActiveTerms` as a column of the session lookup. */
+const agreedToActiveTerms = sql<boolean>`NOT EXISTS (
+  SELECT 1 FROM (SELECT t.id FROM ${termsOfService} t WHERE t.active ORDER BY t.version DESC LIMIT 1) active_terms
+  WHERE NOT EXISTS (SELECT 1 FROM ${tosAgreements} a WHERE a.user_id = ${users.id} AND a.tos_id = active_terms.id))`;
 
 export async function findLiveSession(
   db: Db,
@@ -82,7 +95,12 @@ export async function findLiveSession(
   now: Date,
 ): Promise<SessionWithUser | undefined> {
   const rows = await db
-    .select({ session: sessions, user: users, permissionNames: roles.permissionNames })
+    .select({
+      session: sessions,
+      user: users,
+      permissionNames: roles.permissionNames,
+      agreedToActiveTerms,
+    })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .leftJoin(
