@@ -1,15 +1,14 @@
 import { aggregateRecordSeries, type TRecordSeries } from '@coldtrace/contract';
 import { effectiveInterval, reduceSeries, type SeriesValue } from '@coldtrace/domain';
-import { sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Database } from '../../db/client';
-import type { RecordRow } from '../../db/schema-shipments';
+import { records, type RecordRow } from '../../db/schema-shipments';
 import { registerCall } from '../../http/register-call';
 import { invalidField, notFound } from '../../kernel/errors';
 import { parseRowId } from '../../kernel/ids';
 import { parseRealArray, readSeries, SERIES_CHUNK_SIZE } from '../../kernel/series-store';
 import { parseInstantRange } from './iso-range';
-import { findRecordRow } from './lookups';
 import { iso, secondsIso } from './presenter';
 
 /**
@@ -53,19 +52,22 @@ async function storedLength(db: Database, organizationId: string, recordId: numb
 }
 
 /**
- * A version of a record's stored series: its chunks' count and row versions
- * (PostgreSQL's xmin, new on every write of a chunk). Read from the row
- * headers only (the arrays are not read), so it costs a fraction of a read.
+ * The organization's record and a version of its stored series, in one
+ * query: the chunks' count and row versions (PostgreSQL's xmin, new on every
+ * write of a chunk), read from the row headers only (not the arrays).
  */
-async function seriesVersion(db: Database, organizationId: string, recordId: number) {
-  const result = await db.execute<{ n: string; mx: string; sm: string }>(
-    sql`select count(*) as n, coalesce(max(xmin::text::bigint), 0) as mx,
-          coalesce(sum(xmin::text::bigint), 0) as sm
-        from record_series_chunks
-        where record_id = ${recordId} and organization_id = ${organizationId}`,
-  );
-  const row = result.rows[0];
-  return row ? `${row.n}:${row.mx}:${row.sm}` : '0';
+async function recordWithVersion(db: Database, organizationId: string, id: number) {
+  const [row] = await db
+    .select({
+      ...getTableColumns(records),
+      seriesVersion: sql<string>`(select count(*) || ':' || coalesce(max(c.xmin::text::bigint), 0)
+        || ':' || coalesce(sum(c.xmin::text::bigint), 0)
+        from record_series_chunks c
+        where c.record_id = ${records.id} and c.organization_id = ${records.organizationId})`,
+    })
+    .from(records)
+    .where(and(eq(records.id, id), eq(records.organizationId, organizationId)));
+  return row;
 }
 
 /** The part of a reply that comes from the stored points (the rest is the record row's). */
@@ -127,9 +129,9 @@ export async function recordSeries(
     throw invalidField('to', 'must be after from');
   }
   const id = parseRowId(query.record_id);
-  const record: RecordRow | undefined =
-    id === undefined ? undefined : await findRecordRow(db, organizationId, id);
-  if (!record) throw notFound(`Record '${query.record_id}'`, 'record_id');
+  const found = id === undefined ? undefined : await recordWithVersion(db, organizationId, id);
+  if (!found) throw notFound(`Record '${query.record_id}'`, 'record_id');
+  const { seriesVersion, ...record } = found;
 
   const interval = effectiveInterval({
     measurement_interval: record.measurementInterval,
@@ -143,7 +145,7 @@ export async function recordSeries(
   const key = cache
     ? [
         record.id,
-        await seriesVersion(db, organizationId, record.id),
+        seriesVersion,
         firstPoint,
         interval,
         record.highThreshold,
