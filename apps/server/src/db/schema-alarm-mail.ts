@@ -3,6 +3,7 @@ import {
   bigint,
   bigserial,
   index,
+  integer,
   jsonb,
   pgTable,
   text,
@@ -68,6 +69,15 @@ export const notificationSettings = pgTable(
       () => travelLocations.id,
       { onDelete: 'set null' },
     ),
+    /**
+     * Escalation (issue 14, docs/decisions/escalation.md), Alarm settings only:
+     * minutes after an alarm's e-mail before its recipients are reminded while
+     * it is unacknowledged; null: no reminder.
+     */
+    remindAfterMinutes: integer('remind_after_minutes'),
+    /** Minutes after an alarm's e-mail before `escalation_emails` are told; null: no escalation. */
+    escalateAfterMinutes: integer('escalate_after_minutes'),
+    escalationEmails: textList('escalation_emails'),
   },
   (t) => [index('notification_settings_org_type_idx').on(t.organizationId, t.notificationType)],
 );
@@ -176,8 +186,17 @@ export const notificationLog = pgTable(
     }),
     /** sent: queued in the mail outbox; test: a Test setting, nothing sent. */
     status: text('status', { enum: ['sent', 'test'] }).notNull(),
+    /** Escalation (issue 14): the alarm reminded about or escalated, and which step; null otherwise. */
+    alarmId: bigint('alarm_id', { mode: 'number' }).references(() => alarms.id, {
+      onDelete: 'set null',
+    }),
+    step: text('step', { enum: ['reminder', 'escalation'] }),
   },
   (t) => [
+    // Each step of each alarm is written once per setting: a job run twice sends once.
+    uniqueIndex('notification_log_alarm_step_key')
+      .on(t.alarmId, t.settingId, t.step)
+      .where(sql`${t.step} IS NOT NULL`),
     uniqueIndex('notification_log_event_message_key').on(t.eventId, t.messageKey),
     index('notification_log_org_created_idx').on(t.organizationId, t.created),
     index('notification_log_record_idx').on(t.recordId),

@@ -22,6 +22,11 @@ export const MAIL_SEND_JOB = 'mail.send';
 export const REPORT_JOB = 'report.generate';
 export const PASSWORD_RESET_JOB = 'password.reset-request';
 export const PURGE_EXPIRED_TOKENS_JOB = 'tokens.purge-expired';
+export const ALARM_ESCALATION_JOB = 'alarm.escalate';
+
+/** The steps of an escalating notification setting (docs/decisions/escalation.md). */
+export const ESCALATION_STEPS = ['reminder', 'escalation'] as const;
+export type EscalationStep = (typeof ESCALATION_STEPS)[number];
 
 /** Attempts after the first failure of an e-mail; with the back-off this spans about a day. */
 export const MAIL_RETRY_LIMIT = 12;
@@ -78,6 +83,16 @@ export const jobCatalogue = {
     does: 'A password reset was asked for an address: mails a link if it is a known, unlocked user',
     payload: z.object({ email: z.string() }),
     settings: () => ({}),
+  },
+  [ALARM_ESCALATION_JOB]: {
+    does: 'An alarm e-mailed under an escalating setting: at its time, reminds (or escalates) unless acknowledged or dismissed',
+    payload: z.object({
+      organizationId: z.string(),
+      alarmId: id,
+      settingId: id,
+      step: z.enum(ESCALATION_STEPS),
+    }),
+    settings: () => ({ retryLimit: 20, retryDelay: 5, retryBackoff: true }),
   },
   [PURGE_EXPIRED_TOKENS_JOB]: {
     does: 'Daily (03:17 UTC): deletes expired user tokens and expired password links',

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { onAlarmRaisedEmail, tripEventWorker } from '../modules/alarm-mail';
+import { alarmEscalationWorker, onAlarmRaisedEmail, tripEventWorker } from '../modules/alarm-mail';
 import { mailSendWorker } from '../modules/mail';
 import { notifyAlarmsRaised } from '../modules/notifications';
 import { deleteExpiredPasswordTokens, deleteExpiredUserTokens } from '../modules/identity';
@@ -32,6 +32,7 @@ const workers: { [N in JobName]: WorkerFactory<N> } = {
     });
   },
   'trip.event': tripEventWorker,
+  'alarm.escalate': alarmEscalationWorker,
   'mail.send': mailSendWorker,
   'report.generate': reportWorker,
   'password.reset-request': passwordResetWorker,

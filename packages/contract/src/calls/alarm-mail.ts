@@ -117,6 +117,15 @@ const zEmails = z
   .max(MAX_NOTIFICATION_ADDRESSES, `must list at most ${MAX_NOTIFICATION_ADDRESSES} addresses`);
 const zId = zRowId();
 const zOptionalText = (max: number) => z.string().max(max).nullable().optional();
+/** Escalation delays (issue 14): whole minutes, at most a week. */
+export const MAX_ESCALATION_MINUTES = 7 * 24 * 60;
+const zEscalationMinutes = z
+  .number()
+  .int('must be a whole number of minutes')
+  .min(1, 'must be at least 1 minute')
+  .max(MAX_ESCALATION_MINUTES, `must be at most ${MAX_ESCALATION_MINUTES} minutes (a week)`)
+  .nullable()
+  .optional();
 
 // ---------------------------------------------------------------- alarm recipients
 
@@ -184,6 +193,17 @@ const settingFields = {
     .nullable()
     .optional()
     .describe('Receiver travel-location id the record must have'),
+  remind_after_minutes: zEscalationMinutes.describe(
+    'Alarm settings: minutes after the alarm e-mail before its recipients are reminded while the ' +
+      'alarm is unacknowledged (1 to 10080); null: no reminder',
+  ),
+  escalate_after_minutes: zEscalationMinutes.describe(
+    'Alarm settings: minutes after the alarm e-mail before escalation_emails are told while the ' +
+      'alarm is unacknowledged (1 to 10080, after remind_after_minutes); null: no escalation',
+  ),
+  escalation_emails: zEmails
+    .optional()
+    .describe('Who is told at escalate_after_minutes (required with it)'),
 };
 
 /** Body of POST /api/notifications/settings/. */

@@ -39,6 +39,10 @@ export const ZNotificationSetting = z
     organization: z.string().optional(),
     origin: z.string().nullable().optional(),
     destination: z.string().nullable().optional(),
+    /** Escalation (ours, issue 14; docs/decisions/escalation.md). */
+    remind_after_minutes: z.number().int().nullable().optional(),
+    escalate_after_minutes: z.number().int().nullable().optional(),
+    escalation_emails: z.array(z.string()).optional(),
   })
   .meta({ id: 'NotificationSetting' });
 export type TNotificationSetting = z.infer<typeof ZNotificationSetting>;
@@ -82,6 +86,9 @@ export const ZNotificationLogEntry = z
     ...customTemplateFields,
     organization: z.string().optional(),
     record: z.string().nullable().optional(),
+    /** A reminder or escalation (ours, issue 14): its alarm and step; null for the first e-mail. */
+    alarm: z.string().nullable().optional(),
+    step: z.enum(['reminder', 'escalation']).nullable().optional(),
   })
   .meta({ id: 'NotificationLogEntry' });
 export type TNotificationLogEntry = z.infer<typeof ZNotificationLogEntry>;

@@ -171,3 +171,17 @@ export const DEFAULT_BODIES: Record<TNotificationType, string> = {
   Departure: `Record {record_id} has departed at {time}.\n\n${SUMMARY}\n\nOpen the record: {link}\n`,
   Arrival: `Record {record_id} has arrived at {time}.\n\n${SUMMARY}\n\nOpen the record: {link}\n`,
 };
+
+/**
+ * Reminder and escalation e-mails (issue 14, docs/decisions/escalation.md):
+ * the alarm is still unacknowledged; `{minutes}` is the setting's delay.
+ */
+export const ESCALATION_SUBJECTS = {
+  reminder: 'Reminder: record {record_id} has an unacknowledged alarm (tag {serial_number})',
+  escalation:
+    'Escalation: record {record_id} has an alarm unacknowledged for {minutes} minutes (tag {serial_number})',
+} as const;
+
+export const ESCALATION_BODY =
+  'Record {record_id} has an alarm that nobody has acknowledged for {minutes} minutes.\n\n' +
+  `{alarms}\n\n${SUMMARY}\n\nOpen the record to review and acknowledge it: {link}\n`;

@@ -1,4 +1,5 @@
 /** The alarm-mail module's entry for other modules: the jobs' workers (`jobs/workers.ts`). */
 export { onAlarmRaisedEmail } from './hooks';
 export { tripEventWorker } from './worker';
+export { alarmEscalationWorker } from './escalation';
 export { alarmMailModule } from './routes';

@@ -33,6 +33,9 @@ export function presentSetting(row: NotificationSettingRow): TNotificationSettin
     organization: row.organizationId,
     origin: idText(row.originLocationId),
     destination: idText(row.destinationLocationId),
+    remind_after_minutes: row.remindAfterMinutes,
+    escalate_after_minutes: row.escalateAfterMinutes,
+    escalation_emails: row.escalationEmails,
   };
 }
 
@@ -64,5 +67,7 @@ export function presentLogEntry(row: NotificationLogRow): TNotificationLogEntry 
     custom_template_attachment: row.customTemplateAttachment,
     organization: row.organizationId,
     record: idText(row.recordId),
+    alarm: idText(row.alarmId),
+    step: row.step,
   };
 }

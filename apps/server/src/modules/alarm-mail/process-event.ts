@@ -20,6 +20,7 @@ import {
   type SettingSource,
   type TemplateValues,
 } from './compose';
+import { scheduleEscalations } from './escalation';
 import * as repo from './repository';
 
 /**
@@ -93,7 +94,7 @@ function describeAlarm(alarm: AlarmRow): string {
   );
 }
 
-function templateValues(
+export function templateValues(
   app: FastifyInstance,
   event: AlarmMailEventRow,
   record: RecordRow,
@@ -190,19 +191,20 @@ export async function processEvent(
     if (alarms.length === 0) return done();
   }
 
-  const settings: SettingSource[] = (
+  const matching = (
     await repo.activeSettings(tx, event.organizationId, event.notificationType)
-  )
-    .filter((s) => settingMatches(s, record))
-    .map((s) => ({
-      id: s.id,
-      status: s.status === 'Test' ? 'Test' : 'Enabled',
-      to: s.toList,
-      cc: s.ccList,
-      bcc: s.bccList,
-      subjectTemplate: s.customTemplateSubject,
-      bodyTemplate: s.customTemplateEmail,
-    }));
+  ).filter((s) => settingMatches(s, record));
+  // Escalation (issue 14): reminders and escalations of these alarms, at their times.
+  if (alarms.length > 0) await scheduleEscalations(app, tx, alarms, matching);
+  const settings: SettingSource[] = matching.map((s) => ({
+    id: s.id,
+    status: s.status === 'Test' ? 'Test' : 'Enabled',
+    to: s.toList,
+    cc: s.ccList,
+    bcc: s.bccList,
+    subjectTemplate: s.customTemplateSubject,
+    bodyTemplate: s.customTemplateEmail,
+  }));
   const people = event.notificationType === 'Alarm' ? await alarmPeople(tx, record) : [];
   const messages = planMessages(settings, people);
   if (messages.length === 0) return done();

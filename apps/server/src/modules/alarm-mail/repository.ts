@@ -351,3 +351,53 @@ export async function alarmsToAnnounce(
     )
     .orderBy(asc(alarms.id));
 }
+
+// ---------------------------------------------------------------- escalation
+
+/**
+ * A reminder's or escalation's log entry: written once per alarm, setting and
+ * step (any conflict, on the event's message key or on the alarm and step,
+ * writes nothing). Answers whether it was written.
+ */
+export async function insertEscalationEntry(
+  db: Db,
+  values: typeof notificationLog.$inferInsert,
+): Promise<boolean> {
+  const rows = await db
+    .insert(notificationLog)
+    .values(values)
+    .onConflictDoNothing()
+    .returning({ id: notificationLog.id });
+  return rows.length > 0;
+}
+
+/**
+ * The alarm, locked until the caller's transaction ends: an acknowledgement
+ * (which updates the row) commits before the check or after the e-mail is
+ * written, never in between.
+ */
+export async function lockAlarm(
+  db: Db,
+  organizationId: string,
+  alarmId: number,
+): Promise<AlarmRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(alarms)
+    .where(and(eq(alarms.organizationId, organizationId), eq(alarms.id, alarmId)))
+    .for('update');
+  return row;
+}
+
+/** The event that e-mailed the alarm first (its log entries hang from it). */
+export async function eventOfAlarm(
+  db: Db,
+  alarmId: number,
+): Promise<AlarmMailEventRow | undefined> {
+  const [row] = await db
+    .select({ event: alarmMailEvents })
+    .from(alarmMailEventAlarms)
+    .innerJoin(alarmMailEvents, eq(alarmMailEvents.id, alarmMailEventAlarms.eventId))
+    .where(eq(alarmMailEventAlarms.alarmId, alarmId));
+  return row?.event;
+}

@@ -13,7 +13,7 @@ import type { Database, Db } from '../../db/client';
 import type { NotificationRuleRow, NotificationSettingRow } from '../../db/schema-alarm-mail';
 import { actorOf, changedFields, recordAudit, type AuditContext } from '../../kernel/audit';
 import type { RequestContext } from '../../kernel/context';
-import { notFound } from '../../kernel/errors';
+import { AppError, notFound } from '../../kernel/errors';
 import { pageOf } from '../../kernel/paging';
 import { organizationOf } from '../../kernel/principal';
 import { addressKey } from './compose';
@@ -80,8 +80,59 @@ function settingValues(
     values.originLocationId = body.origin === null ? null : Number(body.origin);
   if (body.destination !== undefined)
     values.destinationLocationId = body.destination === null ? null : Number(body.destination);
+  if (body.remind_after_minutes !== undefined)
+    values.remindAfterMinutes = body.remind_after_minutes;
+  if (body.escalate_after_minutes !== undefined)
+    values.escalateAfterMinutes = body.escalate_after_minutes;
+  if (body.escalation_emails !== undefined)
+    values.escalationEmails = uniqueAddresses(body.escalation_emails);
   return values;
 }
+
+const refused = (field: string, message: string) =>
+  new AppError('VALIDATION_ERROR', `${field}: ${message}`, { [field]: message });
+
+/**
+ * The escalation fields of a setting as it will be stored (issue 14,
+ * docs/decisions/escalation.md): only Alarm settings escalate, escalation
+ * needs its addresses and addresses need a delay, and escalation comes after
+ * the reminder. 400 naming the field.
+ */
+export function checkEscalation(setting: {
+  notificationType: string;
+  remindAfterMinutes: number | null;
+  escalateAfterMinutes: number | null;
+  escalationEmails: readonly string[];
+}): void {
+  const { remindAfterMinutes: remind, escalateAfterMinutes: escalate } = setting;
+  if (setting.notificationType !== 'Alarm') {
+    for (const [field, value] of [
+      ['remind_after_minutes', remind],
+      ['escalate_after_minutes', escalate],
+    ] as const) {
+      if (value !== null) throw refused(field, 'only Alarm settings remind or escalate');
+    }
+    if (setting.escalationEmails.length > 0)
+      throw refused('escalation_emails', 'only Alarm settings escalate');
+    return;
+  }
+  if (escalate !== null && setting.escalationEmails.length === 0)
+    throw refused('escalation_emails', 'must list at least one address to escalate to');
+  if (escalate === null && setting.escalationEmails.length > 0)
+    throw refused('escalate_after_minutes', 'must be set when escalation_emails lists addresses');
+  if (escalate !== null && remind !== null && escalate <= remind)
+    throw refused(
+      'escalate_after_minutes',
+      `must be later than remind_after_minutes (${remind} minutes)`,
+    );
+}
+
+const ESCALATION_KEYS = [
+  'notification_type',
+  'remind_after_minutes',
+  'escalate_after_minutes',
+  'escalation_emails',
+] as const;
 
 async function checkLocations(
   db: Database,
@@ -269,6 +320,12 @@ export function createAlarmMailService(db: Database) {
       body: TNotificationSettingCreate,
     ): Promise<TNotificationSetting> {
       const values = settingValues(body, ctx.principal.user.id) as repo.SettingValues;
+      checkEscalation({
+        notificationType: values.notificationType,
+        remindAfterMinutes: values.remindAfterMinutes ?? null,
+        escalateAfterMinutes: values.escalateAfterMinutes ?? null,
+        escalationEmails: values.escalationEmails ?? [],
+      });
       await checkLocations(db, organizationOf(ctx.principal), values);
       return audited.create(ctx, SETTINGS, values);
     },
@@ -279,6 +336,11 @@ export function createAlarmMailService(db: Database) {
       body: TNotificationSettingUpdate,
     ): Promise<TNotificationSetting> {
       const values = settingValues(body);
+      if (ESCALATION_KEYS.some((key) => body[key] !== undefined)) {
+        // Checked against the setting as it will be (another organization's id: 404 below).
+        const before = await repo.settingRows.find(db, organizationOf(ctx.principal), Number(id));
+        if (before) checkEscalation({ ...before, ...values });
+      }
       await checkLocations(db, organizationOf(ctx.principal), values);
       return audited.update(ctx, SETTINGS, id, values);
     },
