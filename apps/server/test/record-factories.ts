@@ -15,7 +15,9 @@ import {
   type TagRow,
   type TravelLocationRow,
 } from '../src/db/schema-shipments';
+import { eq } from 'drizzle-orm';
 import type { Db } from '../src/db/client';
+import { recordAggregates } from '../src/db/schema-aggregates';
 import {
   planMerge,
   readChunks,
@@ -213,5 +215,7 @@ async function mergeIntoSeries(
   const stored = await readChunks(db, recordId, { fromChunk: firstChunk, toChunk: lastChunk });
   const { write, ...merged } = planMerge(organizationId, recordId, stored, offset, temps);
   if (write) await db.execute(write);
+  // Written past the upload's unit of work: the running aggregates no longer hold (the next recompute rebuilds them).
+  if (write) await db.delete(recordAggregates).where(eq(recordAggregates.recordId, recordId));
   return merged;
 }
