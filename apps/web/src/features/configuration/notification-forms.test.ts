@@ -53,12 +53,72 @@ describe('notification setting form', () => {
       custom_template_subject: 'Departed {record_id}',
       custom_template_email: null,
       comment: null,
+      // Only Alarm settings escalate: other types clear it.
+      remind_after_minutes: null,
+      escalate_after_minutes: null,
+      escalation_emails: [],
     });
     expect(settingValuesOf({ ...body, id: '1' })).toMatchObject({
       product_name: 'Insulin',
       to_list: 'a@x.test, b@x.test',
       carrier_name: '',
     });
+  });
+});
+
+describe('escalation fields (issue 14)', () => {
+  const alarm = { ...emptySettingValues(), to_list: 'qa@x.test' };
+
+  it('sends whole minutes and the second list for an Alarm setting, and reads them back', () => {
+    const values = {
+      ...alarm,
+      remind_after_minutes: ' 30 ',
+      escalate_after_minutes: '120',
+      escalation_emails: 'boss@x.test; qp@x.test',
+    };
+    expect(validateSettingForm(values)).toEqual({});
+    const body = settingBody(values);
+    expect(body).toMatchObject({
+      remind_after_minutes: 30,
+      escalate_after_minutes: 120,
+      escalation_emails: ['boss@x.test', 'qp@x.test'],
+    });
+    expect(settingValuesOf({ ...body, id: '1' })).toMatchObject({
+      remind_after_minutes: '30',
+      escalate_after_minutes: '120',
+      escalation_emails: 'boss@x.test, qp@x.test',
+    });
+    expect(settingBody(alarm)).toMatchObject({
+      remind_after_minutes: null,
+      escalate_after_minutes: null,
+      escalation_emails: [],
+    });
+  });
+
+  it('names each bad field as the server would', () => {
+    const check = (extra: Partial<typeof alarm>) => validateSettingForm({ ...alarm, ...extra });
+    expect(Object.keys(check({ remind_after_minutes: '-5' }))).toEqual(['remind_after_minutes']);
+    expect(Object.keys(check({ remind_after_minutes: '1.5' }))).toEqual(['remind_after_minutes']);
+    expect(Object.keys(check({ remind_after_minutes: '0' }))).toEqual(['remind_after_minutes']);
+    expect(Object.keys(check({ remind_after_minutes: '10081' }))).toEqual(['remind_after_minutes']);
+    expect(check({ escalate_after_minutes: '60' })).toEqual({
+      escalation_emails: 'Add at least one address to escalate to',
+    });
+    expect(Object.keys(check({ escalation_emails: 'boss@x.test' }))).toEqual([
+      'escalate_after_minutes',
+    ]);
+    expect(Object.keys(check({ escalation_emails: 'boss', escalate_after_minutes: '60' }))).toEqual(
+      ['escalation_emails'],
+    );
+    expect(
+      check({
+        remind_after_minutes: '60',
+        escalate_after_minutes: '60',
+        escalation_emails: 'boss@x.test',
+      }),
+    ).toEqual({ escalate_after_minutes: 'Must be later than the reminder (60 minutes)' });
+    // Hidden for other types: not checked, not sent.
+    expect(check({ notification_type: 'Arrival', remind_after_minutes: 'soon' })).toEqual({});
   });
 });
 

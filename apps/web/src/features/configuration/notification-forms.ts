@@ -1,13 +1,14 @@
-import type {
-  TFunctionOperator,
-  TNotificationRule,
-  TNotificationSetting,
-  TNotificationSettingCreate,
-  TNotificationStatus,
-  TNotificationType,
-  TRuleCombinator,
-  TRuleField,
-  TUnaryOperator,
+import {
+  MAX_ESCALATION_MINUTES,
+  type TFunctionOperator,
+  type TNotificationRule,
+  type TNotificationSetting,
+  type TNotificationSettingCreate,
+  type TNotificationStatus,
+  type TNotificationType,
+  type TRuleCombinator,
+  type TRuleField,
+  type TUnaryOperator,
 } from '@coldtrace/contract';
 import type { FormErrors } from './form-fields';
 
@@ -33,6 +34,10 @@ export interface NotificationSettingFormValues {
   custom_template_subject: string;
   custom_template_email: string;
   comment: string;
+  /** Escalation (issue 14), Alarm settings only: whole minutes as typed, empty for none. */
+  remind_after_minutes: string;
+  escalate_after_minutes: string;
+  escalation_emails: string;
 }
 export type NotificationSettingField = keyof NotificationSettingFormValues;
 
@@ -49,6 +54,9 @@ export const NOTIFICATION_SETTING_FIELDS: readonly NotificationSettingField[] = 
   'custom_template_subject',
   'custom_template_email',
   'comment',
+  'remind_after_minutes',
+  'escalate_after_minutes',
+  'escalation_emails',
 ];
 
 const ADDRESS = /^[^\s@,;]+@[^\s@,;]+\.[^\s@,;]+$/;
@@ -78,6 +86,9 @@ export function emptySettingValues(): NotificationSettingFormValues {
     custom_template_subject: '',
     custom_template_email: '',
     comment: '',
+    remind_after_minutes: '',
+    escalate_after_minutes: '',
+    escalation_emails: '',
   };
 }
 
@@ -95,7 +106,58 @@ export function settingValuesOf(setting: TNotificationSetting): NotificationSett
     custom_template_subject: setting.custom_template_subject ?? '',
     custom_template_email: setting.custom_template_email ?? '',
     comment: setting.comment ?? '',
+    remind_after_minutes: minutesText(setting.remind_after_minutes),
+    escalate_after_minutes: minutesText(setting.escalate_after_minutes),
+    escalation_emails: (setting.escalation_emails ?? []).join(', '),
   };
+}
+
+const minutesText = (minutes: number | null | undefined) =>
+  minutes === null || minutes === undefined ? '' : String(minutes);
+
+/** A typed delay: null when empty, NaN when not a whole number. */
+function minutesOf(text: string): number | null {
+  const trimmed = text.trim();
+  if (trimmed === '') return null;
+  return /^\d+$/.test(trimmed) ? Number(trimmed) : Number.NaN;
+}
+
+/**
+ * The escalation fields (the server checks the same, 400 naming the field):
+ * whole minutes from 1 to a week, escalation with its addresses and after
+ * the reminder. Only Alarm settings escalate; other types send none.
+ */
+function validateEscalation(
+  values: NotificationSettingFormValues,
+  errors: FormErrors<NotificationSettingField>,
+): void {
+  if (values.notification_type !== 'Alarm') return;
+  const remind = minutesOf(values.remind_after_minutes);
+  const escalate = minutesOf(values.escalate_after_minutes);
+  for (const [field, value] of [
+    ['remind_after_minutes', remind],
+    ['escalate_after_minutes', escalate],
+  ] as const) {
+    if (value !== null && !(value >= 1 && value <= MAX_ESCALATION_MINUTES)) {
+      errors[field] = `Enter whole minutes from 1 to ${MAX_ESCALATION_MINUTES} (a week)`;
+    }
+  }
+  const emails = parseAddressList(values.escalation_emails);
+  const bad = emails.find((a) => !isEmailAddress(a));
+  if (bad !== undefined) errors.escalation_emails = `'${bad}' is not an e-mail address`;
+  else if (escalate !== null && emails.length === 0)
+    errors.escalation_emails = 'Add at least one address to escalate to';
+  if (escalate === null && emails.length > 0 && !errors.escalate_after_minutes)
+    errors.escalate_after_minutes = 'Say after how many minutes these addresses are told';
+  if (
+    remind !== null &&
+    escalate !== null &&
+    !errors.remind_after_minutes &&
+    !errors.escalate_after_minutes &&
+    escalate <= remind
+  ) {
+    errors.escalate_after_minutes = `Must be later than the reminder (${remind} minutes)`;
+  }
 }
 
 export function validateSettingForm(
@@ -113,6 +175,7 @@ export function validateSettingForm(
   if (values.status !== 'Disabled' && count === 0 && !errors.to_list) {
     errors.to_list = 'Add at least one address (or set the status to Disabled)';
   }
+  validateEscalation(values, errors);
   return errors;
 }
 
@@ -132,6 +195,13 @@ export function settingBody(values: NotificationSettingFormValues): TNotificatio
     custom_template_subject: orNull(values.custom_template_subject),
     custom_template_email: orNull(values.custom_template_email),
     comment: orNull(values.comment),
+    ...(values.notification_type === 'Alarm'
+      ? {
+          remind_after_minutes: minutesOf(values.remind_after_minutes),
+          escalate_after_minutes: minutesOf(values.escalate_after_minutes),
+          escalation_emails: parseAddressList(values.escalation_emails),
+        }
+      : { remind_after_minutes: null, escalate_after_minutes: null, escalation_emails: [] }),
   };
 }
 

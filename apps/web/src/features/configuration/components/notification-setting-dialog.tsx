@@ -131,6 +131,21 @@ export function NotificationSettingDialog({
     />
   );
 
+  const minutes = (field: NotificationSettingField, label: string, help: string) => (
+    <TextField
+      label={label}
+      value={values[field]}
+      onChange={(event) => form.set(field, event.target.value)}
+      error={Boolean(errors[field])}
+      helperText={errors[field] ?? help}
+      fullWidth
+      autoComplete="off"
+      slotProps={{
+        htmlInput: { inputMode: 'numeric', maxLength: 6 },
+      }}
+    />
+  );
+
   const products: Choice[] = (dropdown.data?.product_definitions ?? []).map((p) => ({
     value: p.product_name ?? '',
     label: p.product_name ?? '',
@@ -236,6 +251,32 @@ export function NotificationSettingDialog({
           Temperatures are in °C, times in UTC. One person named by several settings or
           subscriptions gets one e-mail per event.
         </Typography>
+        {values.notification_type === 'Alarm' ? (
+          <Stack spacing={2} component="fieldset" sx={{ border: 0, p: 0, m: 0 }}>
+            <Typography component="legend" variant="subtitle2" sx={{ mb: 1 }}>
+              Escalation while the alarm is unacknowledged
+            </Typography>
+            <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
+              {minutes(
+                'remind_after_minutes',
+                'Remind after (minutes)',
+                'To, Cc and Bcc are reminded; empty: no reminder',
+              )}
+              {minutes(
+                'escalate_after_minutes',
+                'Escalate after (minutes)',
+                'The escalation list is told; empty: no escalation',
+              )}
+            </Stack>
+            {text(
+              'escalation_emails',
+              'Escalate to',
+              'E-mail addresses told at the escalation time. Reminders and escalations stop when ' +
+                'the alarm is acknowledged or dismissed.',
+              { maxLength: 20_000 },
+            )}
+          </Stack>
+        ) : null}
         {text('comment', 'Comment', 'For your colleagues; not sent', {
           maxLength: NOTIFICATION_TEMPLATE_MAX_LENGTH,
         })}
