@@ -167,9 +167,6 @@ function addTo(span: Span | null, index: number, t: number, threshold: number): 
   return span;
 }
 
-const isBeyond = (t: number, threshold: number, direction: TAboveOrBelow) =>
-  direction === 'ABOVE' ? t > threshold : t < threshold;
-
 /** What a fold found besides the new state. */
 export interface FoldResult {
   readonly state: RunningAggregates;
@@ -215,8 +212,7 @@ export function appendPoints(
     ABOVE: state.cumulative.ABOVE && { ...state.cumulative.ABOVE },
     BELOW: state.cumulative.BELOW && { ...state.cumulative.BELOW },
   };
-  const thresholds = { ABOVE: basis.high, BELOW: basis.low };
-  const cumulativeThresholds = { ABOVE: basis.cumulativeHigh, BELOW: basis.cumulativeLow };
+  const { high, low, cumulativeHigh, cumulativeLow } = basis;
   const closed: DetectedAlarm[] = [];
   const close = (direction: TAboveOrBelow) => {
     const run = runs[direction];
@@ -265,22 +261,21 @@ export function appendPoints(
       }
       continue;
     }
-    for (const direction of DIRECTIONS) {
-      const threshold = thresholds[direction];
-      if (threshold !== null) {
-        if (t !== null && isBeyond(t, threshold, direction)) {
-          runs[direction] = addTo(runs[direction], index, t, threshold);
-        } else {
-          close(direction);
-        }
+    // Both directions written out: this loop is an upload's whole cost.
+    if (high !== null) {
+      if (t !== null && t > high) runs.ABOVE = addTo(runs.ABOVE, index, t, high);
+      else if (runs.ABOVE !== null) close('ABOVE');
+    }
+    if (low !== null) {
+      if (t !== null && t < low) runs.BELOW = addTo(runs.BELOW, index, t, low);
+      else if (runs.BELOW !== null) close('BELOW');
+    }
+    if (t !== null) {
+      if (cumulativeHigh !== null && t > cumulativeHigh) {
+        cumulative.ABOVE = addTo(cumulative.ABOVE, index, t, cumulativeHigh);
       }
-      const cumulativeThreshold = cumulativeThresholds[direction];
-      if (
-        cumulativeThreshold !== null &&
-        t !== null &&
-        isBeyond(t, cumulativeThreshold, direction)
-      ) {
-        cumulative[direction] = addTo(cumulative[direction], index, t, cumulativeThreshold);
+      if (cumulativeLow !== null && t < cumulativeLow) {
+        cumulative.BELOW = addTo(cumulative.BELOW, index, t, cumulativeLow);
       }
     }
   }
