@@ -3,6 +3,7 @@ import {
   describeRule,
   emptyCondition,
   emptySettingValues,
+  escalationText,
   parseAddressList,
   ruleBody,
   ruleValuesOf,
@@ -93,6 +94,23 @@ describe('escalation fields (issue 14)', () => {
       escalate_after_minutes: null,
       escalation_emails: [],
     });
+  });
+
+  it('says the escalation in the settings table', () => {
+    const base = { notification_type: 'Alarm' as const, status: 'Enabled' as const };
+    expect(escalationText(base)).toBe('None');
+    expect(escalationText({ ...base, remind_after_minutes: 30 })).toBe('Remind after 30 min');
+    expect(
+      escalationText({
+        ...base,
+        remind_after_minutes: 30,
+        escalate_after_minutes: 120,
+        escalation_emails: ['boss@x.test'],
+      }),
+    ).toBe('Remind after 30 min; escalate after 120 min to boss@x.test');
+    expect(
+      escalationText({ ...base, escalate_after_minutes: 60, escalation_emails: ['b@x.test'] }),
+    ).toBe('Escalate after 60 min to b@x.test');
   });
 
   it('names each bad field as the server would', () => {

@@ -160,6 +160,19 @@ function validateEscalation(
   }
 }
 
+/** The settings table's Escalation cell: 'Remind after 30 min; escalate after 120 min to a@x'. */
+export function escalationText(setting: TNotificationSetting): string {
+  const parts = [
+    setting.remind_after_minutes ? `Remind after ${setting.remind_after_minutes} min` : null,
+    setting.escalate_after_minutes
+      ? `escalate after ${setting.escalate_after_minutes} min to ${(setting.escalation_emails ?? []).join(', ')}`
+      : null,
+  ].filter((part): part is string => part !== null);
+  if (parts.length === 0) return 'None';
+  const text = parts.join('; ');
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
 export function validateSettingForm(
   values: NotificationSettingFormValues,
 ): FormErrors<NotificationSettingField> {

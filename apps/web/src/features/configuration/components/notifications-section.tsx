@@ -44,7 +44,7 @@ import {
 } from '../api/list-notification-log';
 import { useNotificationRules } from '../api/list-notification-rules';
 import { useNotificationSettings } from '../api/list-notification-settings';
-import { describeRule } from '../notification-forms';
+import { describeRule, escalationText } from '../notification-forms';
 import { ConfigList, ConfigSection, EditButton } from './config-list';
 import { NotificationRuleDialog } from './notification-rule-dialog';
 import { NotificationSettingDialog } from './notification-setting-dialog';
@@ -125,6 +125,12 @@ const SETTING_COLUMNS: DataColumn<TNotificationSetting>[] = [
     header: 'Subject',
     minWidth: 160,
     render: (row) => row.custom_template_subject ?? 'Standard',
+  },
+  {
+    key: 'escalation',
+    header: 'Escalation',
+    minWidth: 160,
+    render: (row) => escalationText(row),
   },
 ];
 
