@@ -3,6 +3,7 @@
  * prints its figures. Each benchmark measures a baseline in the same run and
  * prints ratios against it, so figures compare across machines.
  */
+import { compressionBench } from './compression';
 import { filterGrammarBench } from './filter-grammar';
 import { ingestBench } from './ingest';
 import { packetsBench } from './packets';
@@ -12,6 +13,7 @@ import { seriesBench } from './series';
 import { webBench } from './web';
 
 const benches: Record<string, () => Promise<void>> = {
+  compression: compressionBench,
   'filter-grammar': filterGrammarBench,
   ingest: ingestBench,
   packets: packetsBench,
