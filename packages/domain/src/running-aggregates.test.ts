@@ -262,16 +262,21 @@ describe('running aggregates: checkpoints', () => {
     const options = { every: 4, keep: 2 };
     const once = appendTracked(emptyTracked(basis), values, 0, options).tracked;
     expect(once.checkpoints.map((c) => c.length)).toEqual([4, 8]);
-    expect(once.checkpoints[1]).toEqual(
-      appendPoints(emptyAggregates(basis), values.slice(0, 8)).state,
-    );
+    const { basis: _basis, ...atEight } = appendPoints(
+      emptyAggregates(basis),
+      values.slice(0, 8),
+    ).state;
+    expect(once.checkpoints[1]).toEqual(atEight);
     let packets = emptyTracked(basis);
     for (let at = 0; at < values.length; at += 3) {
       packets = appendTracked(packets, values.slice(at, at + 3), at, options).tracked;
     }
     expect(packets).toEqual(once);
     expect(rewindTo(once, 9)?.current.length).toBe(8);
-    expect(rewindTo(once, 6)).toEqual({ current: once.checkpoints[0], checkpoints: [] });
+    expect(rewindTo(once, 6)).toEqual({
+      current: { ...once.checkpoints[0], basis },
+      checkpoints: [],
+    });
     expect(rewindTo(once, 3)).toBeNull();
   });
 });

@@ -417,6 +417,10 @@ export function summaryOf(state: RunningAggregates): TemperatureSummary {
  * is ignored and the record folded again from the start.
  */
 export function isRunningAggregates(value: unknown): value is RunningAggregates {
+  return isState(value) && typeof (value as { basis?: unknown }).basis === 'object';
+}
+
+function isState(value: unknown): boolean {
   return (
     typeof value === 'object' &&
     value !== null &&
@@ -434,7 +438,7 @@ export function isRunningAggregates(value: unknown): value is RunningAggregates 
 export interface TrackedAggregates {
   readonly current: RunningAggregates;
   /** Oldest first; each a state {@link appendPoints} can continue from. */
-  readonly checkpoints: readonly RunningAggregates[];
+  readonly checkpoints: readonly Checkpoint[];
 }
 
 export interface CheckpointOptions {
@@ -443,6 +447,9 @@ export interface CheckpointOptions {
   /** Checkpoints kept (the newest ones). */
   readonly keep: number;
 }
+
+/** A state of the fold without its basis (the current state's: a new basis starts over). */
+export type Checkpoint = Omit<RunningAggregates, 'basis'>;
 
 /** Nothing folded yet, no checkpoints. */
 export function emptyTracked(basis: AggregateBasis): TrackedAggregates {
@@ -467,7 +474,8 @@ export function appendTracked(
   while (j < values.length) {
     const index = from + j;
     if (index > 0 && index % options.every === 0 && checkpoints.at(-1)?.length !== state.length) {
-      checkpoints.push(state);
+      const { basis: _basis, ...checkpoint } = state;
+      checkpoints.push(checkpoint);
       if (checkpoints.length > options.keep) checkpoints.shift();
     }
     const boundary = (Math.floor(index / options.every) + 1) * options.every;
@@ -489,7 +497,10 @@ export function rewindTo(tracked: TrackedAggregates, index: number): TrackedAggr
   for (let k = tracked.checkpoints.length - 1; k >= 0; k--) {
     const checkpoint = tracked.checkpoints[k]!;
     if (checkpoint.length <= index) {
-      return { current: checkpoint, checkpoints: tracked.checkpoints.slice(0, k) };
+      return {
+        current: { ...checkpoint, basis: tracked.current.basis },
+        checkpoints: tracked.checkpoints.slice(0, k),
+      };
     }
   }
   return null;
@@ -503,6 +514,6 @@ export function isTrackedAggregates(value: unknown): value is TrackedAggregates 
     v !== null &&
     isRunningAggregates(v.current) &&
     Array.isArray(v.checkpoints) &&
-    v.checkpoints.every(isRunningAggregates)
+    v.checkpoints.every(isState)
   );
 }
