@@ -98,6 +98,12 @@ export const calibrationCertificateDevices = pgTable(
     tagId: bigint('tag_id', { mode: 'number' }).notNull(),
     tagType: text('tag_type'),
     calibrationTimestamp: timestamptz('calibration_timestamp'),
+    /**
+     * When the next calibration is due (issue 14 item 7): as the certificate
+     * states it, else the calibration (or upload) time plus the organization's
+     * validity in months at the upload. Fixed at the upload.
+     */
+    calibrationDue: timestamptz('calibration_due').notNull(),
   },
   (t) => [
     primaryKey({ columns: [t.certificateId, t.tagId] }),

@@ -100,6 +100,12 @@ export const organizationSettings = pgTable('organization_settings', {
   departureRadiusUnits: text('departure_radius_units').notNull().default('m'),
   numPointsToArrive: integer('num_points_to_arrive').notNull().default(2),
   numPointsToDepart: integer('num_points_to_depart').notNull().default(2),
+  /** Calibration lifecycle (issue 14 item 7): validity of a certificate without a due date. */
+  calibrationValidityMonths: integer('calibration_validity_months').notNull().default(12),
+  /** A tag's calibration is DUE_SOON this many days before its due date. */
+  calibrationDueSoonDays: integer('calibration_due_soon_days').notNull().default(30),
+  /** Starting a shipment on a tag whose calibration expired: WARN or REFUSE. */
+  expiredCalibrationStart: text('expired_calibration_start').notNull().default('WARN'),
 });
 
 // ---------------------------------------------------------------- device tokens
@@ -235,6 +241,8 @@ export const records = pgTable(
     lastLongitude: doublePrecision('last_longitude'),
     memoryHealth: text('memory_health'),
     batteryHealth: text('battery_health'),
+    /** Set when the shipment started on a tag whose calibration had expired (WARN; issue 14 item 7). */
+    calibrationWarning: text('calibration_warning'),
     // trip
     tripBeginTime: timestamptz('trip_begin_time'),
     tripEndTime: timestamptz('trip_end_time'),

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineCall } from '../call';
 import { ZDistanceUnit } from '../enums';
 import { changeReasonShape } from '../entities/alarms';
+import { ZExpiredCalibrationStart } from '../entities/calibration';
 import { ZOrganizationSettings } from '../entities/org-settings';
 
 /**
@@ -77,12 +78,47 @@ export const ZGeoFenceSettingsUpdate = z
   });
 export type TGeoFenceSettingsUpdate = z.infer<typeof ZGeoFenceSettingsUpdate>;
 
-/** Body of PATCH /api/auth/org-settings/. */
+/** Longest calibration validity: 10 years. */
+export const CALIBRATION_MAX_VALIDITY_MONTHS = 120;
+/** Longest due-soon window: a year. */
+export const CALIBRATION_MAX_DUE_SOON_DAYS = 365;
+
+/** The calibration part of the PATCH body: any subset (issue 14 item 7). */
+export const ZCalibrationSettingsUpdate = z
+  .object({
+    calibration_validity_months: z
+      .number()
+      .int()
+      .min(1)
+      .max(CALIBRATION_MAX_VALIDITY_MONTHS)
+      .optional()
+      .describe('Validity of a certificate that states no due date, 1 to 120 months'),
+    calibration_due_soon_days: z
+      .number()
+      .int()
+      .min(0)
+      .max(CALIBRATION_MAX_DUE_SOON_DAYS)
+      .optional()
+      .describe('Days before the due date a calibration is DUE_SOON, 0 to 365'),
+    expired_calibration_start: ZExpiredCalibrationStart.optional(),
+  })
+  .meta({ id: 'CalibrationSettingsUpdate' });
+export type TCalibrationSettingsUpdate = z.infer<typeof ZCalibrationSettingsUpdate>;
+
+/**
+ * Body of PATCH /api/auth/org-settings/: the geo-fence, the calibration
+ * settings or both (at least one of them).
+ */
 export const ZOrganizationSettingsUpdate = z
   .object({
     id: z.string().optional().describe('Ignored (the organization of the session is edited)'),
-    geo_fence_settings: ZGeoFenceSettingsUpdate,
+    geo_fence_settings: ZGeoFenceSettingsUpdate.optional(),
+    calibration_settings: ZCalibrationSettingsUpdate.optional(),
     ...changeReasonShape,
+  })
+  .refine((b) => b.geo_fence_settings !== undefined || b.calibration_settings !== undefined, {
+    message: 'Send geo_fence_settings or calibration_settings',
+    path: ['geo_fence_settings'],
   })
   .meta({ id: 'OrganizationSettingsUpdate' });
 export type TOrganizationSettingsUpdate = z.infer<typeof ZOrganizationSettingsUpdate>;
@@ -103,7 +139,8 @@ export const authOrgSettingsUpdate = defineCall({
   operationId: 'authOrgSettingsUpdate',
   method: 'PATCH',
   path: '/api/auth/org-settings/',
-  summary: "Change the session organization's geo-fence settings (radii in metres, see schema)",
+  summary:
+    "Change the session organization's geo-fence (radii in metres, see schema) or calibration settings",
   tag: 'auth',
   auth: 'session',
   scope: 'organization',

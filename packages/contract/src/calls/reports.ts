@@ -153,6 +153,14 @@ export const ZCalibrationUpload = ZCalibrationCertificate.extend({
         device_id: z.number().int().positive(),
         tag_type: ZTagType.optional(),
         calibration_timestamp: z.iso.datetime({ offset: true }).nullable().optional(),
+        calibration_due: z.iso
+          .datetime({ offset: true })
+          .optional()
+          .describe(
+            'When the next calibration is due, as the certificate states it; without it, the ' +
+              "calibration time (else the upload time) plus the organization's " +
+              'calibration_validity_months (default 12). Must be after calibration_timestamp.',
+          ),
       }),
     )
     .min(1, 'must list at least one device')
@@ -175,6 +183,7 @@ export const ZCalibrationSummary = z
     tag_type: ZTagType.nullable(),
     model_name: z.string(),
     calibration_timestamp: z.string().nullable(),
+    calibration_due: z.string().describe('When the next calibration is due (issue 14 item 7)'),
     created: z.string(),
     pdf_url: z.string(),
   })

@@ -17,14 +17,30 @@ export const ZCalibration = z
 export type TCalibration = z.infer<typeof ZCalibration>;
 
 /**
+ * A tag's calibration state at a time (issue 14 item 7,
+ * docs/decisions/calibration-lifecycle.md): NONE without a certificate, else
+ * VALID, DUE_SOON (within the organization's calibration_due_soon_days of the
+ * due date) or EXPIRED (from the due date on).
+ */
+export const CALIBRATION_STATES = ['NONE', 'VALID', 'DUE_SOON', 'EXPIRED'] as const;
+export const ZCalibrationState = z.enum(CALIBRATION_STATES);
+export type TCalibrationState = z.infer<typeof ZCalibrationState>;
+
+/** What starting a shipment on a tag whose calibration expired does. */
+export const EXPIRED_CALIBRATION_STARTS = ['WARN', 'REFUSE'] as const;
+export const ZExpiredCalibrationStart = z.enum(EXPIRED_CALIBRATION_STARTS);
+export type TExpiredCalibrationStart = z.infer<typeof ZExpiredCalibrationStart>;
+
+/**
  * A record's `tag_calibration`: the Calibration of the tag's latest
  * certificate in the record's organization (latest calibration time, then
- * latest upload), with the certificate's id and the link to its PDF. The
- * upload carries no calibration interval, so no due date is stated.
+ * latest upload), with the certificate's id, the link to its PDF and its due
+ * date (issue 14 item 7).
  */
 export const ZRecordCalibration = ZCalibration.extend({
   calibration_pdf_id: z.string().optional(),
   pdf_url: z.string().optional(),
+  calibration_due: z.string().optional().describe('When the next calibration is due (ISO 8601)'),
 }).meta({ id: 'RecordCalibration' });
 export type TRecordCalibration = z.infer<typeof ZRecordCalibration>;
 

@@ -212,6 +212,7 @@ const entities: Record<string, EntityCase> = {
   OrganizationSettings: {
     schema: ZOrganizationSettings,
     fields: 'id geo_fence_settings',
+    extra: 'calibration_settings',
     required: [],
   },
   GeoFenceSettings: {
@@ -250,6 +251,7 @@ const entities: Record<string, EntityCase> = {
       'last_latitude last_longitude memory_health battery_health',
       'trip report_exists',
     ].join(' '),
+    extra: 'calibration_state calibration_due calibration_warning',
     required: [],
     lists: ['scans', 'alarm_recipients'],
   },
@@ -271,6 +273,7 @@ const entities: Record<string, EntityCase> = {
   TagExtended: {
     schema: ZTagExtended,
     fields: `id created serial_number belongs_to ${REFS} program_name shipper_name_address receiver_name_address carrier product_designation po_number last_record_id tag_type last_action_taken last_scanned last_scanned_location last_temp running`,
+    extra: 'calibration_state calibration_due',
     required: [],
   },
   RecordAction: {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ZDistanceUnit } from '../enums';
+import { ZExpiredCalibrationStart } from './calibration';
 
 /**
  * Organization-level entities of spec section 3 ("Organization"): the
@@ -38,13 +39,38 @@ export const ZGeoFenceSettings = z
 export type TGeoFenceSettings = z.infer<typeof ZGeoFenceSettings>;
 
 /**
+ * The calibration lifecycle settings of an organization (issue 14 item 7;
+ * ours, beyond the spec; docs/decisions/calibration-lifecycle.md).
+ */
+export const ZCalibrationSettings = z
+  .object({
+    calibration_validity_months: z
+      .number()
+      .int()
+      .optional()
+      .describe('Validity of a certificate that states no due date, in months (default 12)'),
+    calibration_due_soon_days: z
+      .number()
+      .int()
+      .optional()
+      .describe('A calibration is DUE_SOON this many days before its due date (default 30)'),
+    expired_calibration_start: ZExpiredCalibrationStart.optional().describe(
+      'Starting a shipment on a tag whose calibration expired: WARN (default) starts it and ' +
+        'records the warning, REFUSE answers 409',
+    ),
+  })
+  .meta({ id: 'CalibrationSettings' });
+export type TCalibrationSettings = z.infer<typeof ZCalibrationSettings>;
+
+/**
  * "Organization settings: id, geo_fence_settings." Reply of GET and PATCH
- * /api/auth/org-settings/, and the PATCH body.
+ * /api/auth/org-settings/, and the PATCH body; calibration_settings is ours.
  */
 export const ZOrganizationSettings = z
   .object({
     id: z.string().optional(),
     geo_fence_settings: ZGeoFenceSettings.optional(),
+    calibration_settings: ZCalibrationSettings.optional(),
   })
   .meta({ id: 'OrganizationSettings' });
 export type TOrganizationSettings = z.infer<typeof ZOrganizationSettings>;

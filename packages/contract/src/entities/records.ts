@@ -9,7 +9,7 @@ import {
   ZTagType,
   ZTripStatus,
 } from '../enums';
-import { ZRecordCalibration } from './calibration';
+import { ZCalibrationState, ZRecordCalibration } from './calibration';
 import { ZNameAddressRef, cumulativeFields, referenceFields, thresholdFields } from './common';
 
 /**
@@ -95,6 +95,23 @@ export const ZRecord = z
     trip: ZTrip.optional(),
     // Report.
     report_exists: z.boolean().optional(),
+    // Calibration lifecycle (issue 14 item 7; ours, beyond the spec).
+    calibration_state: ZCalibrationState.optional().describe(
+      "The tag's calibration state at the shipment's start (start_time; now while it has not " +
+        'started), from the certificate in force then: was the tag in calibration for this shipment',
+    ),
+    calibration_due: z
+      .string()
+      .nullable()
+      .optional()
+      .describe('Due date of the certificate in force at the start (null: none)'),
+    calibration_warning: z
+      .string()
+      .nullable()
+      .optional()
+      .describe(
+        "Set when the shipment was started on a tag whose calibration had expired (the organization's expired_calibration_start is WARN)",
+      ),
   })
   .meta({ id: 'Record' });
 export type TRecord = z.infer<typeof ZRecord>;

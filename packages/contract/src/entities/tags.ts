@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ZTagType } from '../enums';
+import { ZCalibrationState } from './calibration';
 import { ZNameAddressRef, referenceFields } from './common';
 import { ZCoordinates } from './series';
 
@@ -37,6 +38,15 @@ export const ZTagExtended = ZTag.extend({
   last_scanned_location: ZCoordinates.nullable().optional(),
   last_temp: z.number().nullable().optional(),
   running: z.boolean().optional(),
+  // Calibration lifecycle (issue 14 item 7; ours, beyond the spec).
+  calibration_state: ZCalibrationState.optional().describe(
+    "The tag's calibration state now, from its latest certificate in the organization",
+  ),
+  calibration_due: z
+    .string()
+    .nullable()
+    .optional()
+    .describe('Due date of that certificate (null: none)'),
 }).meta({ id: 'TagExtended' });
 export type TTagExtended = z.infer<typeof ZTagExtended>;
 

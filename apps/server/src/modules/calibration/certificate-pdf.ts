@@ -20,6 +20,7 @@ export interface CertificateDevice {
   tagId: number;
   tagType: string | null;
   calibrationTimestamp: Date | null;
+  calibrationDue: Date;
   serialNumber: string | null;
 }
 
@@ -71,6 +72,7 @@ export async function renderCertificatePdf(data: CertificateData): Promise<Buffe
       { label: 'Tag id', value: String(data.device.tagId) },
       { label: 'Tag type', value: (data.device.tagType ?? MISSING_VALUE).replace(/_/g, ' ') },
       { label: 'Calibrated', value: at(data.device.calibrationTimestamp) },
+      { label: 'Next calibration due', value: at(data.device.calibrationDue) },
       { label: 'Model', value: c.modelName },
       { label: 'Uploaded', value: `${at(c.created)} by ${c.createdByName}` },
     ],
@@ -122,12 +124,14 @@ export async function renderCertificatePdf(data: CertificateData): Promise<Buffe
       { title: 'Tag id', width: 1 },
       { title: 'Tag type', width: 1 },
       { title: 'Calibrated', width: 1 },
+      { title: 'Due', width: 1 },
     ],
     data.devices.map((d) => [
       d.serialNumber ?? MISSING_VALUE,
       String(d.tagId),
       (d.tagType ?? MISSING_VALUE).replace(/_/g, ' '),
       at(d.calibrationTimestamp),
+      at(d.calibrationDue),
     ]),
     'No devices listed.',
   );

@@ -3,3 +3,4 @@
  */
 export { renderCertificatePdf } from './certificate-pdf';
 export { calibrationRoutes } from './routes';
+export { checkStartAllowed, type StartCheck } from './lifecycle';

@@ -56,6 +56,8 @@ describe('Record.tag_calibration', () => {
       calibration_timestamp: '2026-01-10T08:00:00.000Z',
       calibration_pdf_id: firstId,
       pdf_url: `${CALIBRATION}pdf/?calibration_pdf_id=${firstId}&device_id=${tag.id}`,
+      // Issue 14 item 7: no due date given, so 12 months (the default validity) later.
+      calibration_due: '2027-01-10T08:00:00.000Z',
     });
 
     // A later calibration replaces it; an older certificate uploaded afterwards does not.
@@ -93,6 +95,7 @@ describe('Record.tag_calibration', () => {
       tagId: tag.id,
       tagType: 'XT1_NFC_MU',
       calibrationTimestamp: new Date('2030-01-01T00:00:00Z'),
+      calibrationDue: new Date('2031-01-01T00:00:00Z'),
     });
     const shown = (await record()).tag_calibration;
     expect(shown).not.toBeNull();

@@ -1,7 +1,11 @@
+import {
+  DEFAULT_CALIBRATION_DUE_SOON_DAYS,
+  DEFAULT_CALIBRATION_VALIDITY_MONTHS,
+} from '@coldtrace/domain';
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { calibrationCertificateDevices, calibrationCertificates } from '../../db/schema-reports';
-import { tags } from '../../db/schema-shipments';
+import { organizationSettings, records, tags } from '../../db/schema-shipments';
 
 /** Calibration certificates and their devices; every query scoped to the organization. */
 
@@ -35,6 +39,7 @@ export async function certificatesOfTag(db: Db, organizationId: string, tagId: n
       tagId: calibrationCertificateDevices.tagId,
       tagType: calibrationCertificateDevices.tagType,
       calibrationTimestamp: calibrationCertificateDevices.calibrationTimestamp,
+      calibrationDue: calibrationCertificateDevices.calibrationDue,
     })
     .from(calibrationCertificateDevices)
     .innerJoin(
@@ -71,6 +76,7 @@ export async function findCertificate(db: Db, organizationId: string, id: string
       tagId: calibrationCertificateDevices.tagId,
       tagType: calibrationCertificateDevices.tagType,
       calibrationTimestamp: calibrationCertificateDevices.calibrationTimestamp,
+      calibrationDue: calibrationCertificateDevices.calibrationDue,
       serialNumber: tags.serialNumber,
     })
     .from(calibrationCertificateDevices)
@@ -78,4 +84,42 @@ export async function findCertificate(db: Db, organizationId: string, id: string
     .where(eq(calibrationCertificateDevices.certificateId, id))
     .orderBy(calibrationCertificateDevices.tagId);
   return { ...row, devices };
+}
+
+/** The organization's calibration settings (the column defaults until the settings were saved). */
+export async function calibrationSettingsOf(db: Db, organizationId: string) {
+  const [row] = await db
+    .select({
+      validityMonths: organizationSettings.calibrationValidityMonths,
+      dueSoonDays: organizationSettings.calibrationDueSoonDays,
+      expiredStart: organizationSettings.expiredCalibrationStart,
+    })
+    .from(organizationSettings)
+    .where(eq(organizationSettings.organizationId, organizationId));
+  return (
+    row ?? {
+      validityMonths: DEFAULT_CALIBRATION_VALIDITY_MONTHS,
+      dueSoonDays: DEFAULT_CALIBRATION_DUE_SOON_DAYS,
+      expiredStart: 'WARN',
+    }
+  );
+}
+
+/** Keeps the warning of a start on an expired tag on the record (set once, never cleared). */
+export async function setCalibrationWarning(
+  db: Db,
+  organizationId: string,
+  recordId: number,
+  warning: string,
+) {
+  await db
+    .update(records)
+    .set({ calibrationWarning: warning })
+    .where(
+      and(
+        eq(records.organizationId, organizationId),
+        eq(records.id, recordId),
+        sql`${records.calibrationWarning} IS NULL`,
+      ),
+    );
 }

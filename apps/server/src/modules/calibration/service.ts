@@ -4,6 +4,7 @@ import {
   type TCalibrationUpload,
   type TCalibrationUploadReply,
 } from '@coldtrace/contract';
+import { calibrationDueFrom } from '@coldtrace/domain';
 import type { Database } from '../../db/client';
 import { AppError, notFound, notFoundSaying } from '../../kernel/errors';
 import { isUuid } from '../../kernel/ids';
@@ -48,6 +49,25 @@ export function createCalibrationService(db: Database) {
         const message = `Tag${missing.length > 1 ? 's' : ''} ${missing.join(', ')} not found`;
         throw notFoundSaying(message, 'calibrated_devices');
       }
+      // The due date of each device: as the certificate states it, else the
+      // calibration (or upload) time plus the organization's validity.
+      const uploadedAt = new Date();
+      const { validityMonths } = await repo.calibrationSettingsOf(db, organizationId);
+      const errors: Record<string, string> = {};
+      const dues = body.calibrated_devices.map((d, i) => {
+        const calibratedAt = d.calibration_timestamp ? new Date(d.calibration_timestamp) : null;
+        if (d.calibration_due === undefined) {
+          return calibrationDueFrom(calibratedAt ?? uploadedAt, validityMonths);
+        }
+        const due = new Date(d.calibration_due);
+        if (calibratedAt && due.getTime() <= calibratedAt.getTime()) {
+          errors[`calibrated_devices.${i}.calibration_due`] = 'must be after calibration_timestamp';
+        }
+        return due;
+      });
+      if (Object.keys(errors).length > 0) {
+        throw new AppError('VALIDATION_ERROR', Object.values(errors)[0]!, errors);
+      }
       const certificate = await db.transaction(async (tx) => {
         const row = await repo.insertCertificate(
           tx,
@@ -58,14 +78,16 @@ export function createCalibrationService(db: Database) {
             specifications: body.specifications ?? [],
             createdByUserId: principal.user.id,
             createdByName: printedName(principal.user),
+            created: uploadedAt,
           },
-          body.calibrated_devices.map((d) => ({
+          body.calibrated_devices.map((d, i) => ({
             organizationId,
             tagId: d.device_id,
             tagType: d.tag_type ?? known.get(d.device_id)!.tagType,
             calibrationTimestamp: d.calibration_timestamp
               ? new Date(d.calibration_timestamp)
               : null,
+            calibrationDue: dues[i]!,
           })),
         );
         await recordAudit(tx, { organizationId, actor: actorOf(principal), requestId }, [
@@ -73,7 +95,11 @@ export function createCalibrationService(db: Database) {
             action: 'calibration.upload',
             entityType: 'calibration_certificate',
             entityId: row.id,
-            newValue: { model_name: body.model_name, device_ids: ids },
+            newValue: {
+              model_name: body.model_name,
+              device_ids: ids,
+              calibration_due: dues.map((d) => d.toISOString()),
+            },
           },
         ]);
         return row;
@@ -95,6 +121,7 @@ export function createCalibrationService(db: Database) {
         tag_type: (r.tagType as TCalibrationSummary['tag_type']) ?? null,
         model_name: r.modelName,
         calibration_timestamp: r.calibrationTimestamp?.toISOString() ?? null,
+        calibration_due: r.calibrationDue.toISOString(),
         created: r.created.toISOString(),
         pdf_url: certificateUrl(r.id, r.tagId),
       }));

@@ -16,6 +16,12 @@ const DEFAULTS = {
   num_points_to_arrive: 2,
   num_points_to_depart: 2,
 };
+/** Issue 14 item 7: the calibration settings until changed. */
+const CALIBRATION_DEFAULTS = {
+  calibration_validity_months: 12,
+  calibration_due_soon_days: 30,
+  expired_calibration_start: 'WARN',
+};
 
 describe('organization settings (geo-fence)', () => {
   let t: TestApp;
@@ -41,6 +47,7 @@ describe('organization settings (geo-fence)', () => {
     expect(ZOrganizationSettings.parse(res.json())).toEqual({
       id: orgId,
       geo_fence_settings: { id: orgId, ...DEFAULTS },
+      calibration_settings: CALIBRATION_DEFAULTS,
     });
     expect(await storedRow(orgId)).toBeDefined();
     expect((await client.get(URL)).json()).toEqual(res.json());
@@ -166,7 +173,11 @@ describe('organization settings (geo-fence)', () => {
 
     expect((await client.patch('/api/auth/session/', { id: second })).statusCode).toBe(200);
     const res = await client.get(URL);
-    expect(res.json()).toEqual({ id: second, geo_fence_settings: { id: second, ...DEFAULTS } });
+    expect(res.json()).toEqual({
+      id: second,
+      geo_fence_settings: { id: second, ...DEFAULTS },
+      calibration_settings: CALIBRATION_DEFAULTS,
+    });
     // The id in the body is ignored: the session's organization is edited.
     await client.patch(URL, {
       id: first,

@@ -72,5 +72,10 @@ export function presentOrgSettings(row: OrgSettingsRow): TOrganizationSettings {
       num_points_to_arrive: row.numPointsToArrive,
       num_points_to_depart: row.numPointsToDepart,
     },
+    calibration_settings: {
+      calibration_validity_months: row.calibrationValidityMonths,
+      calibration_due_soon_days: row.calibrationDueSoonDays,
+      expired_calibration_start: row.expiredCalibrationStart === 'REFUSE' ? 'REFUSE' : 'WARN',
+    },
   };
 }

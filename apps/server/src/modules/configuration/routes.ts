@@ -95,6 +95,7 @@ export async function configurationRoutes(app: FastifyInstance): Promise<void> {
       principal,
       body.geo_fence_settings,
       await reasoned(request, principal, body),
+      body.calibration_settings,
     );
   });
 }

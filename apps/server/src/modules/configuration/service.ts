@@ -2,6 +2,7 @@ import {
   type TCarrierDefinition,
   type TCarrierDefinitionForm,
   type TDropdownInfo,
+  type TCalibrationSettingsUpdate,
   type TGeoFenceSettingsUpdate,
   type TNameAndAddressLocation,
   type TOrganizationSettings,
@@ -319,16 +320,47 @@ export function createConfigurationService({ db, jobs }: ConfigurationDeps) {
 
     async updateOrgSettings(
       principal: Principal,
-      patch: TGeoFenceSettingsUpdate,
+      geoFence: TGeoFenceSettingsUpdate | undefined,
       change: ReasonedChange,
+      calibration?: TCalibrationSettingsUpdate,
     ): Promise<TOrganizationSettings> {
       const organizationId = organizationOf(principal);
-      if (!GEO_FENCE_KEYS.some((key) => patch[key] !== undefined)) {
+      if (geoFence && !GEO_FENCE_KEYS.some((key) => geoFence[key] !== undefined)) {
         const reason = `Field 'geo_fence_settings' must set at least one of ${GEO_FENCE_KEYS.join(', ')}`;
         throw new AppError('VALIDATION_ERROR', reason, { geo_fence_settings: reason });
       }
+      const calibrationKeys = Object.keys(calibration ?? {}).filter(
+        (k) => calibration?.[k as keyof TCalibrationSettingsUpdate] !== undefined,
+      );
+      if (calibration && calibrationKeys.length === 0) {
+        const reason =
+          "Field 'calibration_settings' must set at least one of calibration_validity_months, " +
+          'calibration_due_soon_days, expired_calibration_start';
+        throw new AppError('VALIDATION_ERROR', reason, { calibration_settings: reason });
+      }
       const row = await db.transaction(async (tx) => {
         const current = await repo.ensureOrgSettings(tx, organizationId, true);
+        if (!geoFence) {
+          // The calibration settings alone (issue 14 item 7): the trips are not touched.
+          const updated = await repo.updateOrgSettings(tx, organizationId, {
+            calibrationValidityMonths:
+              calibration?.calibration_validity_months ?? current.calibrationValidityMonths,
+            calibrationDueSoonDays:
+              calibration?.calibration_due_soon_days ?? current.calibrationDueSoonDays,
+            expiredCalibrationStart:
+              calibration?.expired_calibration_start ?? current.expiredCalibrationStart,
+          });
+          await auditConfiguration(
+            tx,
+            principal,
+            { type: 'calibration_settings', id: organizationId },
+            presentOrgSettings(current).calibration_settings ?? {},
+            presentOrgSettings(updated).calibration_settings ?? {},
+            change.reason,
+          );
+          return updated;
+        }
+        const patch = geoFence;
         const errors = new FieldErrors();
         const arrival = radiusOf(
           'arrival',
@@ -350,7 +382,23 @@ export function createConfigurationService({ db, jobs }: ConfigurationDeps) {
           departureRadiusUnits: departure.units,
           numPointsToArrive: patch.num_points_to_arrive ?? current.numPointsToArrive,
           numPointsToDepart: patch.num_points_to_depart ?? current.numPointsToDepart,
+          calibrationValidityMonths:
+            calibration?.calibration_validity_months ?? current.calibrationValidityMonths,
+          calibrationDueSoonDays:
+            calibration?.calibration_due_soon_days ?? current.calibrationDueSoonDays,
+          expiredCalibrationStart:
+            calibration?.expired_calibration_start ?? current.expiredCalibrationStart,
         });
+        if (calibration) {
+          await auditConfiguration(
+            tx,
+            principal,
+            { type: 'calibration_settings', id: organizationId },
+            presentOrgSettings(current).calibration_settings ?? {},
+            presentOrgSettings(updated).calibration_settings ?? {},
+            change.reason,
+          );
+        }
         await auditConfiguration(
           tx,
           principal,

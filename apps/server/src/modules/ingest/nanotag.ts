@@ -12,6 +12,7 @@ import {
 import { isKnownPosition } from '@coldtrace/domain';
 import type { RecordRow } from '../../db/schema-shipments';
 import { AppError, invalidField } from '../../kernel/errors';
+import { checkStartAllowed } from '../calibration';
 import { recomputeRecord, recordInterval } from './reevaluate';
 import * as repo from './repository';
 import {
@@ -109,6 +110,7 @@ export async function nanotagFirstSample(
       startOverwrites: true,
       now,
     });
+    await checkStartAllowed(tx, { ...ctx, ...caller, tag, record });
     return finishAction(
       tx,
       caller,

@@ -9,6 +9,7 @@ import type {
 } from '@coldtrace/contract';
 import type { RecordRow, TagRow } from '../../db/schema-shipments';
 import { AppError, invalidField } from '../../kernel/errors';
+import { checkStartAllowed } from '../calibration';
 import { recomputeRecord } from './reevaluate';
 import * as repo from './repository';
 import {
@@ -108,6 +109,7 @@ export async function rtStart(ctx: IngestContext, body: TRtStartUpload): Promise
         ),
       now,
     });
+    await checkStartAllowed(tx, { ...ctx, ...caller, tag, record });
     const filled = await applyPatch(tx, record, fillSettings(record, settings), now);
     return finishAction(tx, caller, tag, filled, { type: 'START', key, timestamp }, now);
   });

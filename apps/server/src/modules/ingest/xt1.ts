@@ -2,6 +2,7 @@ import type { TRecordReference, TXt1Upload } from '@coldtrace/contract';
 import { detectExcursions, temperatureSummary, timeBeyond } from '@coldtrace/domain';
 import type { Db } from '../../db/client';
 import type { RecordRow, TagRow } from '../../db/schema-shipments';
+import { checkStartAllowed } from '../calibration';
 import { recomputeRecord, seriesOf, thresholdsOf } from './reevaluate';
 import * as repo from './repository';
 import {
@@ -151,6 +152,7 @@ export async function xt1Upload(
       now,
     });
     let record = resolved.record;
+    if (kind === 'START') await checkStartAllowed(tx, { ...ctx, ...caller, tag, record });
     await checkTravelLocations(tx, caller, body);
 
     const next: Partial<RecordRow> = {

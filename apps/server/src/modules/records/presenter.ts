@@ -21,6 +21,7 @@ import {
   type TScan,
   type TTagExtended,
 } from '@coldtrace/contract';
+import { calibrationState } from '@coldtrace/domain';
 import type { AlarmSignatureRow } from '../../db/schema-notifications';
 import type {
   AlarmRow,
@@ -80,8 +81,21 @@ export interface RecordView {
     certificateId: string;
     tagType: string | null;
     calibrationTimestamp: Date | null;
+    calibrationDue?: Date;
   } | null;
+  /** The calibration at the record's start (issue 14 item 7). */
+  calibrationAt?: CalibrationAt;
 }
+
+/** A tag's calibration at an instant: the due date of the certificate in force then. */
+export interface CalibrationAt {
+  due: Date | null;
+  dueSoonDays: number;
+  at: Date;
+}
+
+const calibrationStateOf = (c: CalibrationAt | undefined) =>
+  c ? calibrationState(c.due, c.at, c.dueSoonDays) : undefined;
 
 function tagCalibration(view: RecordView): TRecord['tag_calibration'] {
   const c = view.calibration;
@@ -93,6 +107,7 @@ function tagCalibration(view: RecordView): TRecord['tag_calibration'] {
     calibration_timestamp: iso(c.calibrationTimestamp),
     calibration_pdf_id: c.certificateId,
     pdf_url: certificateUrl(c.certificateId, view.record.tagId),
+    ...(c.calibrationDue ? { calibration_due: c.calibrationDue.toISOString() } : {}),
   };
 }
 
@@ -157,6 +172,13 @@ export function presentRecord(view: RecordView): TRecord {
       trip_status: member(TRIP_STATUSES, r.tripStatus),
     },
     report_exists: r.reportExists,
+    ...(view.calibrationAt
+      ? {
+          calibration_state: calibrationStateOf(view.calibrationAt),
+          calibration_due: iso(view.calibrationAt.due),
+        }
+      : {}),
+    calibration_warning: r.calibrationWarning,
   };
 }
 
@@ -172,6 +194,8 @@ export interface TagView {
   last: RecordRow | null;
   lastShipper: PartyRef;
   lastReceiver: PartyRef;
+  /** The tag's calibration now (issue 14 item 7). */
+  calibrationAt?: CalibrationAt;
 }
 
 export function presentTag(view: TagView): TTagExtended {
@@ -197,6 +221,12 @@ export function presentTag(view: TagView): TTagExtended {
     last_scanned_location: last ? knownPosition(last.lastLatitude, last.lastLongitude) : null,
     last_temp: temp(last?.latestTemp ?? null),
     running: tag.running,
+    ...(view.calibrationAt
+      ? {
+          calibration_state: calibrationStateOf(view.calibrationAt),
+          calibration_due: iso(view.calibrationAt.due),
+        }
+      : {}),
   };
 }
 

@@ -47,6 +47,8 @@ describe('record queries', () => {
         last_scanned_location: { latitude: 59.91, longitude: 10.75 },
         last_temp: null,
         running: true,
+        calibration_state: 'NONE',
+        calibration_due: null,
       });
       const a3 = body.find((x) => x.id === w.tagA3.id)!;
       expect(a3.last_record_id).toBeNull();
@@ -159,6 +161,9 @@ describe('record queries', () => {
         battery_health: 'OK',
         trip: { begin_time: '2025-03-05T10:00:00.000Z', end_time: null, trip_status: 'IN_TRANSIT' },
         report_exists: false,
+        calibration_state: 'NONE',
+        calibration_due: null,
+        calibration_warning: null,
       });
       // The unknown-position sentinels are never answered as a position.
       const r3 = body[2]!;

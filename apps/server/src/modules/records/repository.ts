@@ -1,9 +1,11 @@
-import { and, asc, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { users } from '../../db/schema';
+import { DEFAULT_CALIBRATION_DUE_SOON_DAYS } from '@coldtrace/domain';
 import { calibrationCertificateDevices, calibrationCertificates } from '../../db/schema-reports';
 import {
   recordActions,
+  organizationSettings,
   records,
   scans,
   tags,
@@ -63,12 +65,34 @@ const latestCalibrationOfRecord = sql<{
   certificate_id: string;
   tag_type: string | null;
   calibration_timestamp: string | null;
-} | null>`(SELECT json_build_object('certificate_id', c.id::text, 'tag_type', d.tag_type, 'calibration_timestamp', d.calibration_timestamp)
+  calibration_due: string;
+} | null>`(SELECT json_build_object('certificate_id', c.id::text, 'tag_type', d.tag_type, 'calibration_timestamp', d.calibration_timestamp, 'calibration_due', d.calibration_due)
   FROM ${calibrationCertificateDevices} d
   JOIN ${calibrationCertificates} c ON c.id = d.certificate_id AND c.organization_id = d.organization_id
   WHERE d.organization_id = ${records.organizationId} AND d.tag_id = ${records.tagId}
   ORDER BY coalesce(d.calibration_timestamp, c.created) DESC, c.created DESC, c.id DESC
   LIMIT 1)`;
+
+/**
+ * The tag's calibration at an instant (issue 14 item 7): the due date of the
+ * certificate in force then in the tag's organization (the latest calibrated
+ * at or before it, as certificateInForce of @coldtrace/domain), the
+ * organization's due-soon window and the instant itself.
+ */
+const calibrationAt = (organizationId: SQL | AnyColumn, tagId: SQL | AnyColumn, at: SQL) =>
+  sql<{
+    due: string | null;
+    due_soon_days: number;
+    at: string;
+  }>`(SELECT json_build_object('at', a.at, 'due_soon_days', coalesce((SELECT s.calibration_due_soon_days FROM ${organizationSettings} s WHERE s.organization_id = ${organizationId}), ${DEFAULT_CALIBRATION_DUE_SOON_DAYS}::int), 'due', (SELECT d.calibration_due
+  FROM ${calibrationCertificateDevices} d
+  JOIN ${calibrationCertificates} c ON c.id = d.certificate_id AND c.organization_id = d.organization_id
+  WHERE d.organization_id = ${organizationId} AND d.tag_id = ${tagId} AND coalesce(d.calibration_timestamp, c.created) <= a.at
+  ORDER BY coalesce(d.calibration_timestamp, c.created) DESC, c.created DESC, c.id DESC
+  LIMIT 1)) FROM (SELECT ${at} AS at) a)`;
+
+/** When a record's shipment started (now while it has not). */
+const recordStart = sql`coalesce(to_timestamp(${records.startTimeSeconds}), now())`;
 
 /** Records joined with their parties and last scanning user, their scan ids and calibration. */
 function selectRecordViews(db: Db) {
@@ -84,6 +108,7 @@ function selectRecordViews(db: Db) {
         string[]
       >`ARRAY(SELECT s.id::text FROM scans s WHERE s.record_id = ${records.id} AND s.organization_id = ${records.organizationId} ORDER BY s."timestamp", s.id)`,
       calibration: latestCalibrationOfRecord,
+      calibrationAtStart: calibrationAt(records.organizationId, records.tagId, recordStart),
     })
     .from(records)
     .leftJoin(shipper, shipperOfRecord)
@@ -103,6 +128,14 @@ function countRecords(db: Db) {
     .$dynamic();
 }
 
+function calibrationView(c: { due: string | null; due_soon_days: number; at: string }) {
+  return {
+    due: c.due === null ? null : new Date(c.due),
+    dueSoonDays: c.due_soon_days,
+    at: new Date(c.at),
+  };
+}
+
 type RecordViewRow = Awaited<ReturnType<ReturnType<typeof selectRecordViews>['execute']>>[number];
 
 function toRecordView(row: RecordViewRow): RecordView {
@@ -120,8 +153,10 @@ function toRecordView(row: RecordViewRow): RecordView {
             row.calibration.calibration_timestamp === null
               ? null
               : new Date(row.calibration.calibration_timestamp),
+          calibrationDue: new Date(row.calibration.calibration_due),
         }
       : null,
+    calibrationAt: calibrationView(row.calibrationAtStart),
   };
 }
 
@@ -278,6 +313,7 @@ function selectTagViews(db: Db) {
       lastShipperName: lastShipper.name,
       lastReceiverId: lastReceiver.id,
       lastReceiverName: lastReceiver.name,
+      calibrationNow: calibrationAt(tags.organizationId, tags.id, sql`now()`),
     })
     .from(tags)
     .leftJoin(lastRecord, lastRecordOfTag)
@@ -304,6 +340,7 @@ function toTagView(row: TagViewRow): TagView {
     last: row.last,
     lastShipper: { id: row.lastShipperId, name: row.lastShipperName },
     lastReceiver: { id: row.lastReceiverId, name: row.lastReceiverName },
+    calibrationAt: calibrationView(row.calibrationNow),
   };
 }
 

@@ -109,6 +109,7 @@ describe('PDFs print names in any script', () => {
         tagId: 7,
         tagType: 'XT1_NFC_MU',
         calibrationTimestamp: null,
+        calibrationDue: new Date(Date.UTC(2027, 10, 1)),
         serialNumber: 'SN-Ж7',
       },
       devices: [],
