@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { boolean, index, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { organizations, users } from './schema';
 
 /**
@@ -31,6 +31,8 @@ export const apiKeys = pgTable(
       .notNull()
       .default(sql`'{}'::text[]`),
     created: timestamptz('created').notNull().defaultNow(),
+    /** A read-only key makes only the calls the contract marks `apiKey: 'read'` (issue 15). */
+    readOnly: boolean('read_only').notNull().default(false),
     revokedAt: timestamptz('revoked_at'),
     lastUsedAt: timestamptz('last_used_at'),
   },
