@@ -72,13 +72,14 @@ export function notificationReference(
   return reference ? `Reference ${reference}` : null;
 }
 
-/** The lines under 'Record {id} has an alarm': direction and time, reference, closing. */
+/** The lines under 'Record {id} has an alarm': direction, time, reference, closing. */
 export function notificationLines(
   n: TNotification,
   settings: { degreesUnit: TDegreesUnit; timeZone: string; hiddenFields: readonly string[] },
 ): string[] {
   return [
-    `${notificationDirection(n, settings.degreesUnit)} · ${notificationTime(n, settings.timeZone)}`,
+    notificationDirection(n, settings.degreesUnit),
+    notificationTime(n, settings.timeZone),
     notificationReference(n, settings.hiddenFields),
     notificationDetail(n),
   ].filter((line): line is string => line !== null);

@@ -253,7 +253,7 @@ export function NotificationSettingDialog({
         </Typography>
         {values.notification_type === 'Alarm' ? (
           <Stack spacing={2} component="fieldset" sx={{ border: 0, p: 0, m: 0 }}>
-            <Typography component="legend" variant="subtitle2" sx={{ mb: 1 }}>
+            <Typography component="legend" variant="subtitle2" sx={{ mb: 1, p: 0 }}>
               Escalation while the alarm is unacknowledged
             </Typography>
             <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
