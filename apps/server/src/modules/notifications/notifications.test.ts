@@ -51,6 +51,26 @@ describe('notifications, signatures and the audit trail', () => {
     return shipped;
   }
 
+  /** Like `shipment`, its series starting `secondsLater` after the usual hour ago. */
+  async function laterShipment(secondsLater: number) {
+    const sn = `NTF-LATER-${Date.now()}`;
+    const start = Math.floor(Date.now() / 1000) - 3600 + secondsLater;
+    for (const [path, body] of [
+      ['start-action/', { start_time_seconds: start, timestamp: iso(start) }],
+      ['scans/', { start_time_seconds: start, timestamp: iso(start + 600), temps: TEMPS }],
+    ] as const) {
+      const res = await operator.post(`${XT1}/${path}`, xt1Body(sn, body));
+      expect(res.statusCode, res.body).toBe(200);
+    }
+    await t.app.jobs.waitForIdle([ALARM_RAISED_JOB]);
+    const [{ id }] = (
+      await t.db.execute<{ id: string }>(
+        sql`select id::text from records where tag_serial_number = ${sn}`,
+      )
+    ).rows as [{ id: string }];
+    return { recordId: id };
+  }
+
   async function bell(client: TestClient, query = '') {
     const res = await client.get(`${NOTIFICATIONS}?page_size=100${query}`);
     expect(res.statusCode, res.body).toBe(200);
@@ -115,9 +135,10 @@ describe('notifications, signatures and the audit trail', () => {
     });
 
     it('pages newest first with the total in x-total-count', async () => {
-      const a = await shipment();
-      // Newest by when the alarms happened: b's excursions come later in its series than a's.
-      const b = await shipment(operator, [5, 5, 5, 5, 5, 5, 5, 5, 9, 9.5, 5, 5, 1, 1.5, 5]);
+      // Newest by when the alarms happened (issue 14): a's series starts after those of the
+      // tests before (one of them re-timed by a later scan), b's a quarter of an hour after a's.
+      const a = await laterShipment(900);
+      const b = await laterShipment(1800);
       const page1 = await operator.get(`${NOTIFICATIONS}?page_size=2&page_number=1`);
       expect(page1.statusCode).toBe(200);
       const items = z.array(ZNotification).parse(page1.json());
