@@ -14,6 +14,7 @@ import { registerWebApp } from './http/web-app';
 import { createJobQueue, poolOf } from './jobs/queue';
 import { registerWorkers } from './jobs/workers';
 import { alarmMailModule } from './modules/alarm-mail';
+import { integrationsRoutes } from './modules/integrations';
 import { alarmsRoutes } from './modules/alarms';
 import { auditRoutes } from './modules/audit';
 import { authRoutes } from './modules/identity';
@@ -113,6 +114,7 @@ export const coldtraceApp = fp<AppOptions>(
     await app.register(usersRoutes);
     await app.register(keysRoutes);
     await app.register(tagAssignmentRoutes);
+    await app.register(integrationsRoutes);
     await app.register(healthRoutes);
     await registerWebApp(app, config.webDist);
   },

@@ -264,6 +264,8 @@ const envSchema = z.object({
     z.string().default('Coldtrace <no-reply@coldtrace.local>'),
   ),
   MAIL_RETRY_DELAY_SECONDS: int('MAIL_RETRY_DELAY_SECONDS', 1, 3600, 15),
+  WEBHOOK_ALLOW_PRIVATE: bool('WEBHOOK_ALLOW_PRIVATE', false),
+  WEBHOOK_RETRY_DELAY_SECONDS: int('WEBHOOK_RETRY_DELAY_SECONDS', 1, 3600, 20),
   PASSWORD_RESET_TTL_HOURS: int('PASSWORD_RESET_TTL_HOURS', 1, 24 * 366, 72),
   PASSWORD_RESET_MAX_PER_ACCOUNT: int('PASSWORD_RESET_MAX_PER_ACCOUNT', 1, 1000, 3),
   PASSWORD_RESET_MAX_PER_ADDRESS: int('PASSWORD_RESET_MAX_PER_ADDRESS', 1, 100_000, 10),
@@ -333,6 +335,12 @@ export interface Config {
    * the first retry delay after a failed delivery (doubled each time).
    */
   mail: { smtpUrl: string | undefined; from: string; retryDelaySeconds: number };
+  /**
+   * Webhooks: WEBHOOK_ALLOW_PRIVATE (default false) lets a webhook point at a private,
+   * loopback or link-local address and use plain http (tests, a receiver on the same
+   * network); WEBHOOK_RETRY_DELAY_SECONDS: the first retry delay (default 20, doubled each time).
+   */
+  webhooks: { allowPrivate: boolean; retryDelaySeconds: number };
   /** Lifetime of password reset and welcome links. */
   passwordResetTtlHours: number;
   /**
@@ -420,6 +428,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       smtpUrl: e.SMTP_URL?.trim(),
       from: e.MAIL_FROM.trim(),
       retryDelaySeconds: e.MAIL_RETRY_DELAY_SECONDS,
+    },
+    webhooks: {
+      allowPrivate: e.WEBHOOK_ALLOW_PRIVATE,
+      retryDelaySeconds: e.WEBHOOK_RETRY_DELAY_SECONDS,
     },
     passwordResetTtlHours: e.PASSWORD_RESET_TTL_HOURS,
     passwordResetLimits: {

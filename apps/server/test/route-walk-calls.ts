@@ -69,6 +69,8 @@ export const JOBS = [
   'mail.send',
   'report.generate',
   'password.reset-request',
+  'webhook.event',
+  'webhook.deliver',
 ];
 
 /** Every victim row id is in [VICTIM_IDS, LATER_IDS); rows made later start at LATER_IDS. */
@@ -114,6 +116,9 @@ export interface Victim {
   displayRuleId: string;
   settingId: string;
   notificationRuleId: string;
+  webhookId: string;
+  /** A delivery in the victim webhook's log. */
+  deliveryId: string;
 }
 
 export interface VictimRequest {
@@ -241,6 +246,12 @@ export function victimRequests(
       { query: { setting_id: v.settingId }, body: { status: 'Disabled' } },
     ],
     notificationSettingsDelete: [{ query: { setting_id: v.settingId } }],
+    integrationsWebhooksUpdate: [
+      { query: { webhook_id: v.webhookId }, body: { active: true, rotate_secret: true } },
+    ],
+    integrationsWebhooksDelete: [{ query: { webhook_id: v.webhookId } }],
+    integrationsWebhookDeliveries: [{ query: { webhook_id: v.webhookId } }],
+    integrationsWebhookRedeliver: [{ body: { delivery_id: v.deliveryId } }],
     notificationRulesCreate: [
       {
         body: {

@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { expect, inject } from 'vitest';
+import { webhookDeliveries } from '../src/db/schema-integrations';
 import { alarms } from '../src/db/schema-shipments';
 import { sessionIdOf } from '../src/modules/identity/auth/cookies';
 import { readSeries } from '../src/kernel/series-store';
@@ -342,6 +343,23 @@ export async function buildVictimWorld(): Promise<VictimWorld> {
       ],
     },
   });
+  // Inactive (nothing is sent), with one delivery in its log.
+  const webhook = await create('/api/integrations/webhooks/', {
+    url: `https://93.184.216.34/${marker}`,
+    events: ['alarm.raised'],
+    active: false,
+    description: `Hook ${marker}`,
+  });
+  const deliveryId = crypto.randomUUID();
+  await t.db.insert(webhookDeliveries).values({
+    id: deliveryId,
+    organizationId: org.id,
+    webhookId: String(webhook.id),
+    event: 'alarm.raised',
+    eventKey: `alarm.raised:${marker}`,
+    payload: JSON.stringify({ id: deliveryId, event: 'alarm.raised', data: { marker } }),
+    status: 'delivered',
+  });
   await t.app.jobs.waitForIdle(JOBS);
   // Everything made from here on (the attackers, their data) has ids past the victim's.
   await moveSequences(raw, LATER_IDS);
@@ -374,6 +392,8 @@ export async function buildVictimWorld(): Promise<VictimWorld> {
     displayRuleId: String(displayRule.id),
     settingId: String(setting.id),
     notificationRuleId: String(notificationRule.id),
+    webhookId: String(webhook.id),
+    deliveryId,
   };
   const before = await victimRows(raw, org.id, victim.recordIds);
   const values = identifyingValues(before, marker);

@@ -20,6 +20,7 @@ export * from './calls/reports';
 export * from './calls/alarm-mail';
 export * from './calls/notifications';
 export * from './calls/health';
+export * from './calls/integrations';
 export * from './calls/index';
 export * from './entities/common';
 export * from './entities/calibration';

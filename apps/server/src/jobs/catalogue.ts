@@ -1,3 +1,4 @@
+import { WEBHOOK_EVENTS } from '@coldtrace/contract';
 import { z } from 'zod';
 import type { RuntimeConfig } from '../config';
 import type { Db } from '../db/client';
@@ -23,6 +24,8 @@ export const REPORT_JOB = 'report.generate';
 export const PASSWORD_RESET_JOB = 'password.reset-request';
 export const PURGE_EXPIRED_TOKENS_JOB = 'tokens.purge-expired';
 export const ALARM_ESCALATION_JOB = 'alarm.escalate';
+export const WEBHOOK_EVENT_JOB = 'webhook.event';
+export const WEBHOOK_DELIVER_JOB = 'webhook.deliver';
 
 /** The steps of an escalating notification setting (docs/decisions/escalation.md). */
 export const ESCALATION_STEPS = ['reminder', 'escalation'] as const;
@@ -30,6 +33,8 @@ export type EscalationStep = (typeof ESCALATION_STEPS)[number];
 
 /** Attempts after the first failure of an e-mail; with the back-off this spans about a day. */
 export const MAIL_RETRY_LIMIT = 12;
+/** Attempts after the first failure of a webhook delivery; with the back-off this spans about a day. */
+export const WEBHOOK_RETRY_LIMIT = 12;
 /** Attempts after the first failure before a report is marked failed. */
 export const REPORT_RETRIES = 2;
 
@@ -42,6 +47,21 @@ const tripEvent = z.object({
   /** When the trip began (Departure) or ended (Arrival), ISO 8601. */
   occurredAt: z.iso.datetime(),
 });
+
+/**
+ * Something a webhook may be told of (docs/decisions/webhooks.md), published
+ * in the transaction that made it happen: the job is the outbox, it exists
+ * exactly when that transaction commits.
+ */
+const webhookEvent = z.object({
+  organizationId: z.string(),
+  event: z.enum(WEBHOOK_EVENTS),
+  recordId: id,
+  /** The alarms of an `alarm.*` event (one delivery per alarm); empty for a record event. */
+  alarmIds: z.array(id).default([]),
+  occurredAt: z.iso.datetime(),
+});
+export type WebhookEvent = z.input<typeof webhookEvent>;
 
 interface JobDefinition {
   /** What the job does, for a reader of this table. */
@@ -94,6 +114,22 @@ export const jobCatalogue = {
     }),
     settings: () => ({ retryLimit: 20, retryDelay: 5, retryBackoff: true }),
   },
+  [WEBHOOK_EVENT_JOB]: {
+    does: "An event webhooks may want (ingest, alarms): one delivery per matching active webhook of the event's organization",
+    payload: webhookEvent,
+    settings: () => ({ retryLimit: 20, retryDelay: 5, retryBackoff: true }),
+  },
+  [WEBHOOK_DELIVER_JOB]: {
+    does: 'POSTs one webhook delivery, signed; retried with back-off for about a day',
+    payload: z.object({ deliveryId: z.string() }),
+    settings: (config) => ({
+      retryLimit: WEBHOOK_RETRY_LIMIT,
+      retryDelay: config.webhooks.retryDelaySeconds,
+      retryBackoff: true,
+      expireInSeconds: 120,
+      batchSize: 5,
+    }),
+  },
   [PURGE_EXPIRED_TOKENS_JOB]: {
     does: 'Daily (03:17 UTC): deletes expired user tokens and expired password links',
     payload: z.object({}),
@@ -138,6 +174,40 @@ export async function publishAlarmsRaised(
   event: AlarmRaisedEvent,
 ): Promise<void> {
   await publish(jobs, ALARM_RAISED_JOB, event, { tx });
+  await publishWebhookEvent(jobs, tx, {
+    organizationId: event.organizationId,
+    event: 'alarm.raised',
+    recordId: event.recordId,
+    alarmIds: event.alarmIds,
+    occurredAt: new Date().toISOString(),
+  });
+}
+
+/** An event for the webhooks (integrations module), in the caller's transaction. */
+export async function publishWebhookEvent(
+  jobs: JobPublisher,
+  tx: Db,
+  event: WebhookEvent,
+): Promise<void> {
+  await publish(jobs, WEBHOOK_EVENT_JOB, event, { tx });
+}
+
+/** Ingest's recompute, in its transaction: alarms were closed (for the webhooks). */
+export async function publishAlarmsClosed(
+  jobs: JobPublisher,
+  tx: Db,
+  record: RecordRow,
+  alarmIds: readonly number[],
+  now: Date,
+): Promise<void> {
+  if (alarmIds.length === 0) return;
+  await publishWebhookEvent(jobs, tx, {
+    organizationId: record.organizationId,
+    event: 'alarm.closed',
+    recordId: record.id,
+    alarmIds: [...alarmIds],
+    occurredAt: now.toISOString(),
+  });
 }
 
 /**
@@ -160,10 +230,20 @@ export async function publishTripChange(
     const at = after.tripBeginTime ?? now;
     const event = { ...base, notificationType: 'Departure', occurredAt: at.toISOString() } as const;
     await publish(jobs, TRIP_EVENT_JOB, event, { tx });
+    await publishWebhookEvent(jobs, tx, {
+      ...base,
+      event: 'record.departed',
+      occurredAt: event.occurredAt,
+    });
   }
   if (after.tripStatus === 'ARRIVED') {
     const at = after.tripEndTime ?? now;
     const event = { ...base, notificationType: 'Arrival', occurredAt: at.toISOString() } as const;
     await publish(jobs, TRIP_EVENT_JOB, event, { tx });
+    await publishWebhookEvent(jobs, tx, {
+      ...base,
+      event: 'record.arrived',
+      occurredAt: event.occurredAt,
+    });
   }
 }

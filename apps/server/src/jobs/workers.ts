@@ -5,6 +5,7 @@ import { notifyAlarmsRaised } from '../modules/notifications';
 import { deleteExpiredPasswordTokens, deleteExpiredUserTokens } from '../modules/identity';
 import { passwordResetWorker } from '../modules/identity';
 import { reportWorker } from '../modules/reports';
+import { webhookDeliverWorker, webhookEventWorker } from '../modules/integrations';
 import { jobCatalogue, jobNames, type JobData, type JobName } from './catalogue';
 import type { JobContext } from './queue';
 
@@ -36,6 +37,8 @@ const workers: { [N in JobName]: WorkerFactory<N> } = {
   'mail.send': mailSendWorker,
   'report.generate': reportWorker,
   'password.reset-request': passwordResetWorker,
+  'webhook.event': webhookEventWorker,
+  'webhook.deliver': webhookDeliverWorker,
   /** User tokens (tokens module) and password links (password module) past their expiry. */
   'tokens.purge-expired': (app) => async () => {
     const now = new Date();

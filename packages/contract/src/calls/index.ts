@@ -6,6 +6,7 @@ import { authCalls } from './auth';
 import { devicesIngestCalls } from './devices-ingest';
 import { devicesQueryCalls } from './devices-query';
 import { healthCalls } from './health';
+import { integrationsCalls } from './integrations';
 import { notificationCalls } from './notifications';
 import { orgSettingsCalls } from './org-settings';
 import { productsCalls } from './products';
@@ -27,4 +28,5 @@ export const allCalls = [
   ...alarmMailCalls,
   ...notificationCalls,
   ...healthCalls,
+  ...integrationsCalls,
 ] as const;

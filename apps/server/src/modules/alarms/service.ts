@@ -6,8 +6,9 @@ import {
   type TExcursionAlarm,
 } from '@coldtrace/contract';
 import type { FastifyInstance } from 'fastify';
-import type { Database } from '../../db/client';
+import type { Database, Db } from '../../db/client';
 import type { RequestContext } from '../../kernel/context';
+import { publishWebhookEvent } from '../../jobs/catalogue';
 import { AppError, notFound } from '../../kernel/errors';
 import { actorOf, printedName, recordAudit } from '../../kernel/audit';
 import { organizationOf, type Principal } from '../../kernel/principal';
@@ -82,6 +83,27 @@ export interface ActionContext extends RequestContext {
   deviceCookie?: string | undefined;
 }
 
+/** Webhooks (`alarm.acknowledged`): one event per record, in the acknowledging transaction. */
+async function publishAcknowledged(
+  app: FastifyInstance,
+  tx: Db,
+  organizationId: string,
+  acknowledged: readonly { id: number; recordId: number }[],
+  at: Date,
+): Promise<void> {
+  const byRecord = new Map<number, { id: number }[]>();
+  for (const a of acknowledged) byRecord.set(a.recordId, [...(byRecord.get(a.recordId) ?? []), a]);
+  for (const [recordId, alarms] of byRecord) {
+    await publishWebhookEvent(app.jobs, tx, {
+      organizationId,
+      event: 'alarm.acknowledged',
+      recordId,
+      alarmIds: alarms.map((a) => a.id),
+      occurredAt: at.toISOString(),
+    });
+  }
+}
+
 export function createAlarmsService(app: FastifyInstance) {
   const db = app.db;
   return {
@@ -144,6 +166,7 @@ export function createAlarmsService(app: FastifyInstance) {
             reason,
           })),
         );
+        await publishAcknowledged(app, tx, organizationId, acknowledged, at);
         // Acknowledged: the alarm leaves every user's bell (docs/decisions/notifications.md).
         await notifications.clearForAlarms(
           tx,

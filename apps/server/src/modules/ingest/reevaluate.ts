@@ -2,6 +2,7 @@ import { computedStatus, recordStatus, summaryOf, type RunningAggregates } from 
 import type { Db } from '../../db/client';
 import type { RecordRow } from '../../db/schema-shipments';
 import {
+  publishAlarmsClosed,
   publishAlarmsRaised,
   publishTripChange,
   type AlarmEventSender,
@@ -129,6 +130,15 @@ export async function recomputeRecord(
     at: now,
   });
   await publishEvents(db, options.jobs, record, updated, raised, now);
+  if (options.jobs) {
+    await publishAlarmsClosed(
+      options.jobs,
+      db,
+      record,
+      alarms.closing.map((r) => r.id),
+      now,
+    );
+  }
   return {
     record: updated,
     alarmsInserted: alarms.insert.length,

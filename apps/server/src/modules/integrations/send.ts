@@ -1,0 +1,99 @@
+import http from 'node:http';
+import https from 'node:https';
+import type { LookupFunction } from 'node:net';
+import { checkWebhookUrl } from './addresses';
+import { signature } from './secrets';
+
+export const WEBHOOK_TIMEOUT_MS = 10_000;
+export const WEBHOOK_USER_AGENT = 'Coldtrace-Webhooks/1.0';
+
+export interface SendResult {
+  success: boolean;
+  responseCode: number | null;
+  durationMs: number;
+  error: string | null;
+}
+
+/**
+ * One attempt: the host is resolved and checked again (a name that turned
+ * private since it was saved is refused) and the connection goes to the
+ * checked address (no second lookup: DNS rebinding cannot swap it). A 2xx
+ * answer is success; a redirect is not followed (it is a failure), nor is
+ * anything else; 10 s at most.
+ */
+export async function sendDelivery(input: {
+  url: string;
+  secret: string;
+  event: string;
+  deliveryId: string;
+  body: string;
+  allowPrivate: boolean;
+}): Promise<SendResult> {
+  const started = Date.now();
+  const done = (r: Omit<SendResult, 'durationMs'>): SendResult => ({
+    ...r,
+    durationMs: Date.now() - started,
+  });
+  let checked;
+  try {
+    checked = await checkWebhookUrl(input.url, input.allowPrivate);
+  } catch (err) {
+    return done({ success: false, responseCode: null, error: short(messageOf(err)) });
+  }
+  const { url, addresses } = checked;
+  const pinned = addresses[0]!;
+  const lookup: LookupFunction = (_host, options, callback) => {
+    if ((options as { all?: boolean }).all)
+      (callback as unknown as (e: null, a: typeof addresses) => void)(null, [pinned]);
+    else callback(null, pinned.address, pinned.family);
+  };
+  const timestamp = String(Math.floor(Date.now() / 1000));
+  const headers = {
+    'content-type': 'application/json',
+    'content-length': String(Buffer.byteLength(input.body)),
+    'user-agent': WEBHOOK_USER_AGENT,
+    'x-coldtrace-event': input.event,
+    'x-coldtrace-delivery': input.deliveryId,
+    'x-coldtrace-signature': signature(input.secret, input.body),
+    'x-coldtrace-timestamp': timestamp,
+    'x-coldtrace-timestamp-signature': signature(input.secret, `${timestamp}.${input.body}`),
+  };
+  const client = url.protocol === 'https:' ? https : http;
+  return new Promise<SendResult>((resolve) => {
+    let settled = false;
+    const finish = (r: Omit<SendResult, 'durationMs'>) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve(done(r));
+    };
+    const req = client.request(url, { method: 'POST', headers, lookup, agent: false }, (res) => {
+      const code = res.statusCode ?? 0;
+      res.resume();
+      res.on('error', () => undefined);
+      const ok = code >= 200 && code < 300;
+      const error = ok
+        ? null
+        : code >= 300 && code < 400
+          ? `HTTP ${code}: redirect not followed`
+          : `HTTP ${code}`;
+      finish({ success: ok, responseCode: code, error });
+      req.destroy();
+    });
+    const timer = setTimeout(() => {
+      finish({
+        success: false,
+        responseCode: null,
+        error: `timed out after ${WEBHOOK_TIMEOUT_MS / 1000} s`,
+      });
+      req.destroy();
+    }, WEBHOOK_TIMEOUT_MS);
+    req.on('error', (err) =>
+      finish({ success: false, responseCode: null, error: short(err.message) }),
+    );
+    req.end(input.body);
+  });
+}
+
+const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
+const short = (text: string) => (text.length > 300 ? `${text.slice(0, 297)}...` : text);

@@ -1,0 +1,346 @@
+import { randomUUID } from 'node:crypto';
+import type {
+  TWebhook,
+  TWebhookCreate,
+  TWebhookDelivery,
+  TWebhookEvent,
+  TWebhookUpdate,
+  TWebhookWithSecret,
+} from '@coldtrace/contract';
+import type { FastifyInstance } from 'fastify';
+import type { Db } from '../../db/client';
+import type {
+  WebhookDeliveryAttemptRow,
+  WebhookDeliveryRow,
+  WebhookRow,
+} from '../../db/schema-integrations';
+import type { AlarmRow } from '../../db/schema-shipments';
+import {
+  WEBHOOK_DELIVER_JOB,
+  WEBHOOK_RETRY_LIMIT,
+  publish,
+  type JobData,
+} from '../../jobs/catalogue';
+import type { JobContext } from '../../jobs/queue';
+import { actorOf, recordAudit } from '../../kernel/audit';
+import type { RequestContext } from '../../kernel/context';
+import { notFound } from '../../kernel/errors';
+import { pageOf, type PageQuery } from '../../kernel/paging';
+import { organizationOf } from '../../kernel/principal';
+import { checkWebhookUrl } from './addresses';
+import * as repo from './repository';
+import { decryptSecret, encryptSecret, newWebhookSecret } from './secrets';
+import { sendDelivery } from './send';
+
+const iso = (d: Date | null) => (d === null ? null : d.toISOString());
+
+function present(row: WebhookRow): TWebhook {
+  return {
+    id: row.id,
+    url: row.url,
+    events: row.events as TWebhookEvent[],
+    active: row.active,
+    description: row.description,
+    created: row.created.toISOString(),
+    updated: row.updated.toISOString(),
+  };
+}
+
+function presentDelivery(
+  row: WebhookDeliveryRow,
+  attempts: readonly WebhookDeliveryAttemptRow[],
+): TWebhookDelivery {
+  return {
+    id: row.id,
+    webhook_id: row.webhookId,
+    event: row.event as TWebhookEvent,
+    status: row.status,
+    attempts: row.attempts,
+    created: row.created.toISOString(),
+    last_attempt_at: iso(row.lastAttemptAt),
+    last_response_code: row.lastResponseCode,
+    last_error: row.lastError,
+    delivered_at: iso(row.deliveredAt),
+    attempt_log: attempts.slice(0, 20).map((a) => ({
+      attempted_at: a.attemptedAt.toISOString(),
+      success: a.success,
+      response_code: a.responseCode,
+      duration_ms: a.durationMs,
+      error: a.error,
+    })),
+  };
+}
+
+const webhookMissing = (id: string) => notFound(`Webhook '${id}'`, 'webhook_id');
+
+/** The calls of the Webhooks page (administrators of the organization). */
+export function createIntegrationsService(app: FastifyInstance) {
+  const db = app.db;
+  const allowPrivate = () => app.config.webhooks.allowPrivate;
+  const audit = (ctx: RequestContext, tx: Db, action: string, id: string, newValue: unknown) =>
+    recordAudit(
+      tx,
+      {
+        organizationId: organizationOf(ctx.principal),
+        actor: actorOf(ctx.principal, 'WEB'),
+        requestId: ctx.requestId,
+      },
+      [{ action, entityType: 'webhook', entityId: id, newValue }],
+    );
+  // Never the secret in the audit trail.
+  const audited = (row: WebhookRow) => ({
+    url: row.url,
+    events: row.events,
+    active: row.active,
+    description: row.description,
+  });
+
+  return {
+    async list(ctx: RequestContext): Promise<TWebhook[]> {
+      return (await repo.listWebhooks(db, organizationOf(ctx.principal))).map(present);
+    },
+
+    async create(ctx: RequestContext, body: TWebhookCreate): Promise<TWebhookWithSecret> {
+      const organizationId = organizationOf(ctx.principal);
+      await checkWebhookUrl(body.url, allowPrivate());
+      const secret = newWebhookSecret();
+      const row = await db.transaction(async (tx) => {
+        const row = await repo.insertWebhook(tx, {
+          organizationId,
+          url: body.url,
+          events: [...new Set(body.events)],
+          active: body.active ?? true,
+          description: body.description ?? '',
+          secretEncrypted: encryptSecret(app.config.secretKey, secret),
+          createdByUserId: ctx.principal.user.id,
+        });
+        await audit(ctx, tx, 'webhook.create', row.id, audited(row));
+        return row;
+      });
+      return { ...present(row), secret };
+    },
+
+    async update(
+      ctx: RequestContext,
+      id: string,
+      body: TWebhookUpdate,
+    ): Promise<TWebhook & { secret?: string }> {
+      const organizationId = organizationOf(ctx.principal);
+      if (body.url !== undefined) await checkWebhookUrl(body.url, allowPrivate());
+      const secret = body.rotate_secret ? newWebhookSecret() : undefined;
+      const row = await db.transaction(async (tx) => {
+        const row = await repo.updateWebhook(tx, organizationId, id, {
+          ...(body.url !== undefined ? { url: body.url } : {}),
+          ...(body.events !== undefined ? { events: [...new Set(body.events)] } : {}),
+          ...(body.active !== undefined ? { active: body.active } : {}),
+          ...(body.description !== undefined ? { description: body.description } : {}),
+          ...(secret ? { secretEncrypted: encryptSecret(app.config.secretKey, secret) } : {}),
+          updated: new Date(),
+        });
+        if (!row) throw webhookMissing(id);
+        await audit(ctx, tx, 'webhook.update', row.id, {
+          ...audited(row),
+          ...(secret ? { secret_rotated: true } : {}),
+        });
+        return row;
+      });
+      return { ...present(row), ...(secret ? { secret } : {}) };
+    },
+
+    /** Soft delete: nothing more is sent to it; its deliveries stay as evidence. */
+    async remove(ctx: RequestContext, id: string): Promise<void> {
+      const organizationId = organizationOf(ctx.principal);
+      await db.transaction(async (tx) => {
+        const now = new Date();
+        const row = await repo.updateWebhook(tx, organizationId, id, {
+          deletedAt: now,
+          active: false,
+          updated: now,
+        });
+        if (!row) throw webhookMissing(id);
+        await audit(ctx, tx, 'webhook.delete', row.id, null);
+      });
+    },
+
+    async deliveries(
+      ctx: RequestContext,
+      query: PageQuery & { webhook_id: string },
+    ): Promise<{ total: number; items: TWebhookDelivery[] }> {
+      const organizationId = organizationOf(ctx.principal);
+      if (!(await repo.findWebhook(db, organizationId, query.webhook_id)))
+        throw webhookMissing(query.webhook_id);
+      const { total, rows } = await repo.listDeliveries(
+        db,
+        organizationId,
+        query.webhook_id,
+        pageOf(query),
+      );
+      const attempts = await repo.attemptsOf(
+        db,
+        organizationId,
+        rows.map((r) => r.id),
+      );
+      return {
+        total,
+        items: rows.map((r) =>
+          presentDelivery(
+            r,
+            attempts.filter((a) => a.deliveryId === r.id),
+          ),
+        ),
+      };
+    },
+
+    /** The same body and delivery id, queued again (its webhook must still exist). */
+    async redeliver(ctx: RequestContext, deliveryId: string): Promise<TWebhookDelivery> {
+      const organizationId = organizationOf(ctx.principal);
+      const delivery = await db.transaction(async (tx) => {
+        const delivery = await repo.findDelivery(tx, organizationId, deliveryId);
+        if (!delivery || !(await repo.findWebhook(tx, organizationId, delivery.webhookId)))
+          throw notFound(`Delivery '${deliveryId}'`, 'delivery_id');
+        await repo.setDeliveryStatus(tx, organizationId, deliveryId, 'pending');
+        await publish(app.jobs, WEBHOOK_DELIVER_JOB, { deliveryId }, { tx });
+        await audit(ctx, tx, 'webhook.redeliver', delivery.webhookId, { delivery_id: deliveryId });
+        return { ...delivery, status: 'pending' as const };
+      });
+      const attempts = await repo.attemptsOf(db, organizationId, [deliveryId]);
+      return presentDelivery(delivery, attempts);
+    },
+  };
+}
+
+// ------------------------------------------------------------------ events
+
+function alarmData(a: AlarmRow) {
+  return {
+    id: String(a.id),
+    record_id: String(a.recordId),
+    kind: a.kind,
+    above_or_below: a.aboveOrBelow,
+    state: a.state,
+    start_time: iso(a.startTime),
+    end_time: iso(a.endTime),
+    duration: a.duration,
+    degree_minutes: a.degreeMinutes,
+    acknowledged: a.acknowledged,
+    acknowledged_at: iso(a.acknowledgedAt),
+    dismissed: a.dismissed,
+    closed_at: iso(a.closedAt),
+    close_cause: a.closeCause,
+  };
+}
+
+/**
+ * The `webhook.event` job: one delivery per matching active webhook (and per
+ * alarm of an `alarm.*` event), each with its body written once and its
+ * `webhook.deliver` job, in one transaction. A re-run adds nothing: a
+ * delivery is unique per webhook and event key.
+ */
+export function webhookEventWorker(app: FastifyInstance) {
+  return async (event: JobData<'webhook.event'>): Promise<void> => {
+    await app.db.transaction(async (tx) => {
+      const hooks = await repo.subscribers(tx, event.organizationId, event.event);
+      if (hooks.length === 0) return;
+      const subjects = await repo.eventSubjects(
+        tx,
+        event.organizationId,
+        event.recordId,
+        event.alarmIds,
+      );
+      const record = subjects.record;
+      if (!record) return;
+      const recordData = {
+        id: String(record.id),
+        tag_id: String(record.tagId),
+        tag_serial_number: record.tagSerialNumber,
+        primary_reference: record.primaryReference,
+        secondary_reference: record.secondaryReference,
+        shipping_reference: record.shippingReference,
+        carrier: record.carrier,
+        status: record.status,
+        trip_status: record.tripStatus,
+        trip_begin_time: iso(record.tripBeginTime),
+        trip_end_time: iso(record.tripEndTime),
+      };
+      const items: { key: string; data: object }[] = event.event.startsWith('alarm.')
+        ? subjects.alarms.map((a) => ({
+            key: `${event.event}:${a.id}`,
+            data: { alarm: alarmData(a), record: recordData },
+          }))
+        : [
+            {
+              key: `${event.event}:${record.id}:${event.occurredAt}`,
+              data: { record: recordData },
+            },
+          ];
+      const rows = hooks.flatMap((hook) =>
+        items.map((item) => {
+          const id = randomUUID();
+          const payload = JSON.stringify({
+            id,
+            event: event.event,
+            occurred_at: event.occurredAt,
+            organization_id: event.organizationId,
+            data: item.data,
+          });
+          return {
+            id,
+            organizationId: event.organizationId,
+            webhookId: hook.id,
+            event: event.event,
+            eventKey: item.key,
+            payload,
+          };
+        }),
+      );
+      const created = await repo.insertDeliveries(tx, rows);
+      for (const { id } of created) {
+        await publish(app.jobs, WEBHOOK_DELIVER_JOB, { deliveryId: id }, { tx });
+      }
+    });
+  };
+}
+
+/**
+ * The `webhook.deliver` job: one attempt, logged. A failure throws (the queue
+ * retries with back-off) until the last attempt, which marks the delivery
+ * failed. The row is locked while sending, so two runs of one job never send
+ * at once; a delivered one is not sent again (unless redelivered).
+ */
+export function webhookDeliverWorker(app: FastifyInstance) {
+  return async (data: JobData<'webhook.deliver'>, job: JobContext): Promise<void> => {
+    const failure = await app.db.transaction(async (tx) => {
+      const found = await repo.lockDelivery(tx, data.deliveryId);
+      if (!found || found.delivery.status !== 'pending') return null;
+      const { delivery, webhook } = found;
+      const at = new Date();
+      if (webhook.deletedAt !== null) {
+        await repo.recordAttempt(tx, delivery, {
+          at,
+          success: false,
+          responseCode: null,
+          durationMs: 0,
+          error: 'webhook deleted',
+          status: 'failed',
+        });
+        return null;
+      }
+      const result = await sendDelivery({
+        url: webhook.url,
+        secret: decryptSecret(app.config.secretKey, webhook.secretEncrypted),
+        event: delivery.event,
+        deliveryId: delivery.id,
+        body: delivery.payload,
+        allowPrivate: app.config.webhooks.allowPrivate,
+      });
+      const last = job.retryCount >= WEBHOOK_RETRY_LIMIT;
+      await repo.recordAttempt(tx, delivery, {
+        at,
+        ...result,
+        status: result.success ? 'delivered' : last ? 'failed' : 'pending',
+      });
+      return result.success || last ? null : (result.error ?? 'failed');
+    });
+    if (failure !== null) throw new Error(`webhook delivery ${data.deliveryId}: ${failure}`);
+  };
+}

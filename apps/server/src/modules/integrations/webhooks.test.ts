@@ -1,0 +1,330 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { webhooks } from '../../db/schema-integrations';
+import { WEBHOOK_DELIVER_JOB, WEBHOOK_EVENT_JOB } from '../../jobs/catalogue';
+import {
+  TEST_PASSWORD,
+  createTestApp,
+  type TestApp,
+  type TestClient,
+  type TestOrg,
+} from '../../../test/helpers';
+import { scannedShipment } from '../../../test/shipment-factories';
+import { eventually } from '../../../test/smtp-sink';
+import { startReceiver, validSignature, type Receiver } from '../../../test/webhook-receiver';
+import { isPublicAddress } from './addresses';
+
+const HOOKS = '/api/integrations/webhooks/';
+const DELIVERIES = `${HOOKS}deliveries/`;
+const REDELIVER = `${HOOKS}redeliver/`;
+const del = (client: TestClient, url: string) => client.request({ method: 'DELETE', url });
+/** One excursion above (points 2-3) and one below (points 6-7), thresholds 8 / 2. */
+const TEMPS = [5, 5, 9, 9.5, 5, 5, 1, 1.5, 5];
+
+interface Body {
+  id: string;
+  event: string;
+  occurred_at: string;
+  organization_id: string;
+  data: { alarm?: { id: string; above_or_below: string }; record: { id: string } };
+}
+
+describe('webhooks', () => {
+  let t: TestApp;
+  let receiver: Receiver;
+  let admin: TestClient;
+  let orgId: string;
+  let org: TestOrg;
+
+  beforeAll(async () => {
+    receiver = await startReceiver();
+    t = await createTestApp({ config: { webhooks: { allowPrivate: true, retryDelaySeconds: 1 } } });
+    const signed = await t.signIn({ role: 'Administrator' });
+    admin = signed.client;
+    org = signed.orgs[0]!;
+    orgId = org.id;
+  });
+  afterAll(async () => {
+    await t.close();
+    await receiver.close();
+  });
+
+  const idle = () => t.app.jobs.waitForIdle([WEBHOOK_EVENT_JOB, WEBHOOK_DELIVER_JOB], 30_000);
+  const bodies = (path: string) =>
+    receiver.received.filter((r) => r.path === path).map((r) => JSON.parse(r.body) as Body);
+
+  async function createHook(client: TestClient, path: string, events: string[]) {
+    const res = await client.post(HOOKS, { url: `${receiver.url.replace('/hook', path)}`, events });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json() as { id: string; secret: string; url: string };
+  }
+
+  it('creates a webhook whose secret is shown once and stored encrypted; lists and edits it', async () => {
+    const hook = await createHook(admin, '/crud', ['alarm.raised', 'record.disposition']);
+    expect(hook.secret).toMatch(/^[0-9a-f]{64}$/);
+    const list = await admin.get(HOOKS);
+    expect(list.statusCode).toBe(200);
+    const listed = (list.json() as Record<string, unknown>[]).find((w) => w.id === hook.id);
+    expect(listed).toMatchObject({ events: ['alarm.raised', 'record.disposition'], active: true });
+    expect(listed).not.toHaveProperty('secret');
+    const [row] = await t.db.select().from(webhooks).where(eq(webhooks.id, hook.id));
+    expect(row!.secretEncrypted).not.toContain(hook.secret);
+
+    const edited = await admin.patch(`${HOOKS}?webhook_id=${hook.id}`, {
+      active: false,
+      description: 'ERP',
+    });
+    expect(edited.statusCode, edited.body).toBe(200);
+    expect(edited.json()).toMatchObject({ active: false, description: 'ERP' });
+    expect(edited.json()).not.toHaveProperty('secret');
+    const rotated = await admin.patch(`${HOOKS}?webhook_id=${hook.id}`, { rotate_secret: true });
+    const secret = (rotated.json() as { secret: string }).secret;
+    expect(secret).toMatch(/^[0-9a-f]{64}$/);
+    expect(secret).not.toBe(hook.secret);
+
+    const bad = await admin.post(HOOKS, { url: receiver.url, events: ['alarm.exploded'] });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.body).toContain('events');
+
+    const deleted = await del(admin, `${HOOKS}?webhook_id=${hook.id}`);
+    expect(deleted.statusCode).toBe(204);
+    const after = (await admin.get(HOOKS)).json() as { id: string }[];
+    expect(after.map((w) => w.id)).not.toContain(hook.id);
+    expect((await admin.patch(`${HOOKS}?webhook_id=${hook.id}`, { active: true })).statusCode).toBe(
+      404,
+    );
+  });
+
+  it('an excursion is delivered once per alarm, signed; acknowledging sends alarm.acknowledged', async () => {
+    const hook = await createHook(admin, '/excursion', ['alarm.raised', 'alarm.acknowledged']);
+    const { recordId } = await scannedShipment(admin, TEMPS, 'WHK');
+    await idle();
+    const raised = receiver.received.filter((r) => r.path === '/excursion');
+    expect(raised).toHaveLength(2);
+    for (const r of raised) {
+      expect(
+        validSignature(hook.secret, r.body, r.headers['x-coldtrace-signature'] as string),
+      ).toBe(true);
+      const body = JSON.parse(r.body) as Body;
+      expect(r.headers['x-coldtrace-event']).toBe('alarm.raised');
+      expect(r.headers['x-coldtrace-delivery']).toBe(body.id);
+      expect(r.headers['user-agent']).toMatch(/^Coldtrace-Webhooks\//);
+      expect(r.headers['content-type']).toBe('application/json');
+      const ts = Number(r.headers['x-coldtrace-timestamp']);
+      expect(Math.abs(ts - Date.now() / 1000)).toBeLessThan(60);
+      expect(
+        validSignature(
+          hook.secret,
+          `${ts}.${r.body}`,
+          r.headers['x-coldtrace-timestamp-signature'] as string,
+        ),
+      ).toBe(true);
+      expect(body).toMatchObject({ event: 'alarm.raised', organization_id: orgId });
+      expect(body.data.record.id).toBe(recordId);
+    }
+    expect(
+      bodies('/excursion')
+        .map((b) => b.data.alarm!.above_or_below)
+        .sort(),
+    ).toEqual(['ABOVE', 'BELOW']);
+    // A wrong secret does not verify.
+    expect(
+      validSignature(
+        '0'.repeat(64),
+        raised[0]!.body,
+        raised[0]!.headers['x-coldtrace-signature'] as string,
+      ),
+    ).toBe(false);
+
+    const above = bodies('/excursion').find((b) => b.data.alarm!.above_or_below === 'ABOVE')!;
+    const ack = await admin.post('/api/devices/xt1/alarm-acknowledge/', {
+      password: TEST_PASSWORD,
+      meaning: 'REVIEWED',
+      alarm_ids: [above.data.alarm!.id],
+      comment: 'Checked',
+      client_type: 'WEB',
+    });
+    expect(ack.statusCode, ack.body).toBe(200);
+    await idle();
+    const acked = bodies('/excursion').filter((b) => b.event === 'alarm.acknowledged');
+    expect(acked).toHaveLength(1);
+    expect(acked[0]!.data.alarm!.id).toBe(above.data.alarm!.id);
+
+    const log = await admin.get(`${DELIVERIES}?webhook_id=${hook.id}`);
+    expect(log.statusCode).toBe(200);
+    expect(log.headers['x-total-count']).toBe('3');
+    const entries = log.json() as {
+      status: string;
+      last_response_code: number;
+      attempt_log: unknown[];
+    }[];
+    expect(entries.every((e) => e.status === 'delivered' && e.last_response_code === 200)).toBe(
+      true,
+    );
+    expect(entries.every((e) => e.attempt_log.length === 1)).toBe(true);
+  });
+
+  it('a failing receiver gets a retry with the same delivery id; redeliver sends the same body again', async () => {
+    const hook = await createHook(admin, '/flaky', ['alarm.raised']);
+    let failures = 0;
+    receiver.answer = (r) => (r.path === '/flaky' && failures++ < 2 ? 500 : 200);
+    try {
+      await scannedShipment(admin, [5, 5, 9, 9.5, 5], 'WHF');
+      await eventually(
+        async () => receiver.received.filter((r) => r.path === '/flaky'),
+        (got) => got.length >= 3,
+        30_000,
+      );
+      await idle();
+    } finally {
+      receiver.answer = () => 200;
+    }
+    const got = receiver.received.filter((r) => r.path === '/flaky');
+    expect(got).toHaveLength(3);
+    expect(new Set(got.map((r) => r.headers['x-coldtrace-delivery'])).size).toBe(1);
+    expect(new Set(got.map((r) => r.body)).size).toBe(1);
+    const [entry] = (await admin.get(`${DELIVERIES}?webhook_id=${hook.id}`)).json() as {
+      id: string;
+      status: string;
+      attempts: number;
+      attempt_log: { success: boolean; response_code: number; error: string | null }[];
+    }[];
+    expect(entry).toMatchObject({ status: 'delivered', attempts: 3 });
+    expect(entry!.attempt_log.map((a) => a.response_code)).toEqual([200, 500, 500]);
+    expect(entry!.attempt_log[1]!.error).toBe('HTTP 500');
+
+    const again = await admin.post(REDELIVER, { delivery_id: entry!.id });
+    expect(again.statusCode, again.body).toBe(200);
+    await idle();
+    const all = receiver.received.filter((r) => r.path === '/flaky');
+    expect(all).toHaveLength(4);
+    expect(all[3]!.headers['x-coldtrace-delivery']).toBe(entry!.id);
+    expect(all[3]!.body).toBe(got[0]!.body);
+  });
+
+  it('a redirect is not followed: the delivery fails and is retried', async () => {
+    const hook = await createHook(admin, '/moved', ['alarm.raised']);
+    receiver.answer = (r) =>
+      r.path === '/moved'
+        ? { status: 302, location: receiver.url.replace('/hook', '/target') }
+        : 200;
+    try {
+      await scannedShipment(admin, [5, 5, 9, 9.5, 5], 'WHR');
+      await eventually(
+        async () =>
+          (await admin.get(`${DELIVERIES}?webhook_id=${hook.id}`)).json() as {
+            attempts: number;
+            last_error: string;
+          }[],
+        (rows) => rows.length === 1 && rows[0]!.attempts >= 2,
+        30_000,
+      );
+      const [entry] = (await admin.get(`${DELIVERIES}?webhook_id=${hook.id}`)).json() as {
+        status: string;
+        last_response_code: number;
+        last_error: string;
+      }[];
+      expect(entry).toMatchObject({ status: 'pending', last_response_code: 302 });
+      expect(entry!.last_error).toContain('redirect not followed');
+      expect(receiver.received.filter((r) => r.path === '/target')).toHaveLength(0);
+      await del(admin, `${HOOKS}?webhook_id=${hook.id}`);
+    } finally {
+      receiver.answer = () => 200;
+    }
+    await idle();
+    // Deleted: the next attempt sends nothing and marks the delivery failed; the log stays.
+    expect(receiver.received.filter((r) => r.path === '/target')).toHaveLength(0);
+  });
+
+  it('tenancy: another organization neither sees nor changes a webhook, nor gets its events', async () => {
+    const mine = await createHook(admin, '/mine', ['alarm.raised']);
+    const other = await t.signIn({ role: 'Administrator' });
+    const theirs = await createHook(other.client, '/theirs', ['alarm.raised']);
+    const listed = (await other.client.get(HOOKS)).json() as { id: string }[];
+    expect(listed.map((w) => w.id)).toEqual([theirs.id]);
+    for (const res of [
+      await other.client.patch(`${HOOKS}?webhook_id=${mine.id}`, { active: false }),
+      await del(other.client, `${HOOKS}?webhook_id=${mine.id}`),
+      await other.client.get(`${DELIVERIES}?webhook_id=${mine.id}`),
+    ]) {
+      expect(res.statusCode, res.body).toBe(404);
+    }
+    await scannedShipment(admin, [5, 5, 9, 9.5, 5], 'WHT');
+    await idle();
+    expect(bodies('/mine')).toHaveLength(1);
+    expect(bodies('/theirs')).toHaveLength(0);
+    const delivery = (
+      (await admin.get(`${DELIVERIES}?webhook_id=${mine.id}`)).json() as { id: string }[]
+    )[0]!;
+    const redeliver = await other.client.post(REDELIVER, { delivery_id: delivery.id });
+    expect(redeliver.statusCode).toBe(404);
+    expect(
+      ((await admin.get(HOOKS)).json() as { id: string; active: boolean }[]).find(
+        (w) => w.id === mine.id,
+      ),
+    ).toMatchObject({ active: true });
+  });
+
+  it('administrators only', async () => {
+    const viewer = await t.signIn({ role: 'Viewer', orgs: [org] });
+    expect((await viewer.client.get(HOOKS)).statusCode).toBe(403);
+    expect(
+      (await viewer.client.post(HOOKS, { url: receiver.url, events: ['alarm.raised'] })).statusCode,
+    ).toBe(403);
+  });
+});
+
+describe('webhook addresses (SSRF)', () => {
+  let t: TestApp;
+  let admin: TestClient;
+  beforeAll(async () => {
+    t = await createTestApp({ jobs: { runWorkers: false } });
+    ({ client: admin } = await t.signIn({ role: 'Administrator' }));
+  });
+  afterAll(() => t.close());
+
+  it.each([
+    'https://127.0.0.1/hook',
+    'https://10.1.2.3/hook',
+    'https://[::1]/hook',
+    'https://169.254.169.254/latest/meta-data/',
+    'https://localhost/hook',
+    'https://[::ffff:127.0.0.1]/hook',
+    'https://100.64.0.1/hook',
+    'https://192.168.1.10/hook',
+    'https://[fd00::1]/hook',
+    'http://example.com/hook',
+    'not a url',
+  ])('refuses %s with 400 naming url', async (url) => {
+    const res = await admin.post(HOOKS, { url, events: ['alarm.raised'] });
+    expect(res.statusCode, res.body).toBe(400);
+    expect(
+      (res.json() as { fields?: Record<string, unknown> }).fields ?? res.json(),
+    ).toHaveProperty('url');
+  });
+
+  it('names the ranges', () => {
+    for (const a of [
+      '127.0.0.1',
+      '10.0.0.1',
+      '172.16.5.4',
+      '192.168.0.1',
+      '169.254.169.254',
+      '100.64.1.1',
+      '0.0.0.0',
+      '224.0.0.1',
+      '255.255.255.255',
+      '::1',
+      '::',
+      'fe80::1',
+      'fc00::1',
+      'fd12::1',
+      'ff02::1',
+      '::ffff:10.0.0.1',
+      '::ffff:127.0.0.1',
+    ])
+      expect(isPublicAddress(a), a).toBe(false);
+    for (const a of ['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111', '::ffff:8.8.8.8'])
+      expect(isPublicAddress(a), a).toBe(true);
+  });
+});
