@@ -6,7 +6,8 @@ import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const dataDir = path.join(root, '.e2e-data');
+// E2E_DATA_DIR: a folder of its own, for runs side by side in one checkout.
+const dataDir = process.env.E2E_DATA_DIR ?? path.join(root, '.e2e-data');
 rmSync(dataDir, { recursive: true, force: true });
 // Mail goes to an in-process SMTP sink; e2e/mail.ts reads it over HTTP.
 const port = Number(process.env.PORT ?? 8123);

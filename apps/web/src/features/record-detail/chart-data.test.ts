@@ -1,82 +1,17 @@
-import type { TExcursionAlarm, TTemperaturePoint } from '@coldtrace/contract';
+import type { TExcursionAlarm } from '@coldtrace/contract';
 import { toDisplayUnit } from '@coldtrace/domain';
 import { describe, expect, it } from 'vitest';
 import {
-  buildTemperatureSeries,
   createUnitConverter,
   excursionBands,
   seriesExtent,
+  showsWhole,
   temperatureRange,
   toSeconds,
   tripWindow,
 } from './chart-data';
 
 const T0 = Date.UTC(2025, 0, 1) / 1000;
-const point = (index: number, temperature: number, interval = 60): TTemperaturePoint => ({
-  index,
-  temperature,
-  timestamp: new Date((T0 + index * interval) * 1000).toISOString(),
-});
-
-describe('buildTemperatureSeries', () => {
-  it('converts to the user unit with the spec rounding (C to F: x*1.8+32, one decimal)', () => {
-    const points = [point(0, 2.25), point(1, -20.25), point(2, 8)];
-    expect(buildTemperatureSeries(points, 'C')).toEqual({
-      xs: [T0, T0 + 60, T0 + 120],
-      ys: [2.3, -20.3, 8],
-      points: 3,
-    });
-    expect(buildTemperatureSeries(points, 'F').ys).toEqual([36.1, -4.5, 46.4]);
-  });
-
-  it('keeps gaps as gaps: one null one step after the last point before a gap', () => {
-    const series = buildTemperatureSeries(
-      [point(0, 5), point(1, 6), point(4, 7), point(5, 8)],
-      'C',
-    );
-    expect(series.xs).toEqual([T0, T0 + 60, T0 + 120, T0 + 240, T0 + 300]);
-    expect(series.ys).toEqual([5, 6, null, 7, 8]);
-    expect(series.points).toBe(4);
-  });
-
-  it('orders by index, counts a repeated index once, leaves out points without time or value', () => {
-    const series = buildTemperatureSeries(
-      [
-        point(2, 7),
-        point(0, 5),
-        point(1, 6),
-        point(1, 6),
-        { index: 3, temperature: 9 },
-        { index: 4, temperature: Number.NaN, timestamp: point(4, 0).timestamp },
-        { temperature: 1, timestamp: point(5, 0).timestamp },
-      ],
-      'C',
-    );
-    expect(series).toEqual({ xs: [T0, T0 + 60, T0 + 120], ys: [5, 6, 7], points: 3 });
-  });
-
-  it('uses the step between the points around a gap (calculated intervals with fractions)', () => {
-    const series = buildTemperatureSeries([point(0, 1, 1.5), point(3, 2, 1.5)], 'C');
-    expect(series.xs).toEqual([T0, T0 + 1.5, T0 + 4.5]);
-    expect(series.ys).toEqual([1, null, 2]);
-  });
-
-  it('prepares 100,000 points quickly', () => {
-    const points = Array.from({ length: 100_000 }, (_, i) =>
-      point(i, Math.round((4 + 6 * Math.sin(i / 500)) * 100) / 100),
-    );
-    const started = performance.now();
-    const series = buildTemperatureSeries(points, 'F');
-    const elapsed = performance.now() - started;
-    expect(series.points).toBe(100_000);
-    expect(series.ys[12_345]).toBe(toDisplayUnit(points[12_345]!.temperature!, 'F'));
-    expect(elapsed).toBeLessThan(1500);
-  });
-
-  it('answers an empty series for no points', () => {
-    expect(buildTemperatureSeries([], 'C')).toEqual({ xs: [], ys: [], points: 0 });
-  });
-});
 
 describe('createUnitConverter', () => {
   it('gives what toDisplayUnit gives', () => {
@@ -164,5 +99,18 @@ describe('toSeconds', () => {
     expect(toSeconds('2025-01-01T00:00:00')).toBe(T0);
     expect(toSeconds('soon')).toBeNull();
     expect(toSeconds(null)).toBeNull();
+  });
+});
+
+describe('showsWhole', () => {
+  const xs = [100, 160, 220];
+  it('the whole series is shown when the span covers its first and last point', () => {
+    expect(showsWhole(xs, 100, 220)).toBe(true);
+    expect(showsWhole(xs, 90, 230)).toBe(true);
+    expect(showsWhole([], 0, 1)).toBe(true);
+  });
+  it('a zoomed span does not show the whole', () => {
+    expect(showsWhole(xs, 130, 220)).toBe(false);
+    expect(showsWhole(xs, 100, 200)).toBe(false);
   });
 });

@@ -1,4 +1,4 @@
-import type { TDegreesUnit, TExcursionAlarm, TTemperaturePoint, TTrip } from '@coldtrace/contract';
+import type { TDegreesUnit, TExcursionAlarm, TTrip } from '@coldtrace/contract';
 import { parseInstant, toDisplayUnit } from '@coldtrace/domain';
 import { isAlarmClosed } from './alarm-state';
 
@@ -47,64 +47,6 @@ export interface ChartReading {
   index: number;
   time: number;
   temperature: number;
-}
-
-/**
- * The points the chart draws, in index order: points without a time or a
- * finite temperature left out, a repeated index counted once (the data table
- * and the keyboard read these).
- */
-export function chartReadings(points: readonly TTemperaturePoint[]): ChartReading[] {
-  const usable: ChartReading[] = [];
-  let sorted = true;
-  for (const p of points) {
-    if (p.index == null || p.temperature == null || !Number.isFinite(p.temperature)) continue;
-    const time = toSeconds(p.timestamp);
-    if (time === null) continue;
-    const last = usable[usable.length - 1];
-    if (last && p.index < last.index) sorted = false;
-    usable.push({ index: p.index, time, temperature: p.temperature });
-  }
-  if (!sorted) usable.sort((a, b) => a.index - b.index);
-  const readings: ChartReading[] = [];
-  for (const p of usable) {
-    if (p.index !== readings[readings.length - 1]?.index) readings.push(p);
-  }
-  return readings;
-}
-
-/**
- * The record's points (the aggregate leaves gaps out) as chart data in the
- * user's unit. A missing index between two points becomes one null one step
- * after the earlier point, so uPlot (spanGaps false) breaks the line there:
- * gaps stay gaps, never interpolated. Points without a time or a finite
- * temperature are left out; points are ordered by index, a repeated index
- * counts once.
- */
-export function buildTemperatureSeries(
-  points: readonly TTemperaturePoint[],
-  unit: TDegreesUnit,
-): ChartSeries {
-  const convert = createUnitConverter(unit);
-  const xs: number[] = [];
-  const ys: (number | null)[] = [];
-  let previous: ChartReading | undefined;
-  let count = 0;
-  for (const p of chartReadings(points)) {
-    if (previous) {
-      const missing = p.index - previous.index;
-      if (missing > 1) {
-        const step = (p.time - previous.time) / missing;
-        xs.push(previous.time + step);
-        ys.push(null);
-      }
-    }
-    xs.push(p.time);
-    ys.push(convert(p.temperature));
-    count += 1;
-    previous = p;
-  }
-  return { xs, ys, points: count };
 }
 
 /** A shaded span of the chart, in Unix seconds. */
@@ -184,4 +126,15 @@ export function seriesExtent(ys: readonly (number | null)[]): [number, number] |
     if (y > hi) hi = y;
   }
   return lo <= hi ? [lo, hi] : null;
+}
+
+/**
+ * Whether the span `min`..`max` (Unix seconds) shows the whole of `xs`: the
+ * chart is not zoomed in, so new points of a running record widen it.
+ */
+export function showsWhole(xs: readonly number[], min: number, max: number): boolean {
+  const first = xs[0];
+  const last = xs[xs.length - 1];
+  if (first === undefined || last === undefined) return true;
+  return min <= first && max >= last;
 }

@@ -15,6 +15,7 @@ import { LoadError } from '../../components/load-error';
 import { Page } from '../../components/page';
 import { isApiError } from '../../lib/api-error';
 import { useAppSettings } from '../../lib/app-settings';
+import { isRecordLive } from '../../lib/live-updates';
 import { hasPermission } from '../../lib/session';
 import { useDropdownInfo } from '../configuration';
 import { StatusChip, TripChip } from '../records';
@@ -78,9 +79,11 @@ export function RecordDetailPage() {
   const { degreesUnit: unit, timeZone } = useAppSettings();
   const handleError = useErrorHandler();
   const recordQuery = useRecord(recordId);
-  const alarms = useRecordAlarms(recordId);
+  // A running shipment updates by itself: the record, its alarms, scans and chart poll.
+  const live = !recordQuery.isError && isRecordLive(recordQuery.data);
+  const alarms = useRecordAlarms(recordId, true, live);
   const actions = useRecordActions(recordId);
-  const scans = useRecordScans(recordId);
+  const scans = useRecordScans(recordId, true, live);
   const audit = useRecordAudit(recordId);
   const dropdown = useDropdownInfo();
   const [editing, setEditing] = useState<'shipment' | 'trip' | null>(null);
@@ -170,6 +173,7 @@ export function RecordDetailPage() {
             recordId={recordId}
             record={record}
             alarms={alarms.data}
+            live={live}
             unit={unit}
             timeZone={timeZone}
           />

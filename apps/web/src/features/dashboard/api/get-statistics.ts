@@ -5,6 +5,7 @@ import {
 } from '@coldtrace/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { callApi } from '../../../lib/api-client';
+import { livePollMs } from '../../../lib/live-updates';
 
 export interface StatisticsRange {
   /** ISO 8601 with the zone's offset: the first minute of the first day. */
@@ -38,7 +39,15 @@ export function statisticsQueryOptions(range: StatisticsRange | null) {
   });
 }
 
-/** The summary, or the counts of a range; the previous counts stay while the next load. */
+/**
+ * The summary, or the counts of a range; the previous counts stay while the
+ * next load. Asked again every few seconds while the tab is visible (the
+ * dashboard updates by itself: docs/decisions/live-records.md).
+ */
 export function useStatistics(range: StatisticsRange | null) {
-  return useQuery({ ...statisticsQueryOptions(range), placeholderData: keepPreviousData });
+  return useQuery({
+    ...statisticsQueryOptions(range),
+    placeholderData: keepPreviousData,
+    refetchInterval: livePollMs(),
+  });
 }

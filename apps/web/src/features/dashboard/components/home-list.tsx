@@ -4,6 +4,7 @@ import Paper from '@mui/material/Paper';
 import { useMemo } from 'react';
 import { EmptyState } from '../../../components/empty-state';
 import { LoadError } from '../../../components/load-error';
+import { livePollMs } from '../../../lib/live-updates';
 import { RecordList, RecordListSkeleton, useRecords, type RecordsQuery } from '../../records';
 
 const HOME_QUERY: RecordsQuery = {
@@ -17,10 +18,11 @@ export const HOME_EMPTY_TEXT =
 
 /**
  * The home list (spec section 2): page 1, 20 records, ordered by
- * -last_action_taken, each with its last temperature.
+ * -last_action_taken, each with its last temperature. Asked again every few
+ * seconds while the tab is visible (docs/decisions/live-records.md).
  */
 export function HomeList() {
-  const records = useRecords(HOME_QUERY);
+  const records = useRecords(HOME_QUERY, { refetchInterval: livePollMs() });
   const rows = useMemo(() => records.data?.data ?? [], [records.data]);
 
   if (records.isError) {

@@ -1,15 +1,8 @@
 import { NOTIFICATIONS_PAGE_SIZE, xt1Notifications, type TNotification } from '@coldtrace/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { callApiWithTotal } from '../../../lib/api-client';
+import { livePollMs } from '../../../lib/live-updates';
 import { notificationsKeys } from './query-keys';
-
-/**
- * How often the bell asks for new notifications: a new alarm shows within
- * 30 seconds (the fan-out job runs within a few seconds of the upload).
- * TanStack Query pauses the polling while the tab is hidden and asks again
- * when it comes back.
- */
-export const NOTIFICATIONS_POLL_MS = 15_000;
 
 export interface NotificationList {
   items: TNotification[];
@@ -26,11 +19,17 @@ export async function getNotifications(signal?: AbortSignal): Promise<Notificati
   return { items: data, total: totalCount ?? data.length };
 }
 
+/**
+ * The bell asks again every 10 seconds (`livePollMs`), so a new alarm shows
+ * within 15 (the fan-out job runs within a few seconds of the upload;
+ * docs/decisions/live-records.md). TanStack Query pauses the polling while the
+ * tab is hidden and asks again when it comes back.
+ */
 export function notificationsQueryOptions() {
   return queryOptions({
     queryKey: notificationsKeys.all,
     queryFn: ({ signal }) => getNotifications(signal),
-    refetchInterval: NOTIFICATIONS_POLL_MS,
+    refetchInterval: livePollMs(),
     refetchIntervalInBackground: false,
     refetchOnWindowFocus: true,
   });

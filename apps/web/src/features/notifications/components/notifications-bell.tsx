@@ -19,7 +19,7 @@ const popover = lazyPart(() =>
 /**
  * The notifications bell of the top bar (spec section 2): a badge with the
  * count up to 99, and the menu of the notifications (`NotificationsPopover`).
- * The first 100 are loaded and polled every 15 seconds while the tab is
+ * The first 100 are loaded and polled every 10 seconds while the tab is
  * visible. The bell is busy while the menu is still loading.
  */
 export function NotificationsBell() {

@@ -1,6 +1,7 @@
 import { xt1Alarms, type TExcursionAlarm } from '@coldtrace/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { callApi } from '../../../lib/api-client';
+import { livePollMs } from '../../../lib/live-updates';
 import { recordDetailKeys } from './query-keys';
 
 /**
@@ -30,6 +31,11 @@ export function recordAlarmsQueryOptions(recordId: string) {
   });
 }
 
-export function useRecordAlarms(recordId: string, enabled = true) {
-  return useQuery({ ...recordAlarmsQueryOptions(recordId), enabled });
+/** `live`: the record runs, the alarms are asked again every few seconds. */
+export function useRecordAlarms(recordId: string, enabled = true, live = false) {
+  return useQuery({
+    ...recordAlarmsQueryOptions(recordId),
+    enabled,
+    refetchInterval: live ? livePollMs() : false,
+  });
 }

@@ -1,6 +1,7 @@
 import { xt1RecordScans, type TScan } from '@coldtrace/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { callApi } from '../../../lib/api-client';
+import { livePollMs } from '../../../lib/live-updates';
 import { recordDetailKeys } from './query-keys';
 
 /** GET /api/devices/xt1/records/scans/: the record's scans, newest first. */
@@ -15,6 +16,11 @@ export function recordScansQueryOptions(recordId: string) {
   });
 }
 
-export function useRecordScans(recordId: string, enabled = true) {
-  return useQuery({ ...recordScansQueryOptions(recordId), enabled });
+/** `live`: the record runs, the scans are asked again every few seconds. */
+export function useRecordScans(recordId: string, enabled = true, live = false) {
+  return useQuery({
+    ...recordScansQueryOptions(recordId),
+    enabled,
+    refetchInterval: live ? livePollMs() : false,
+  });
 }

@@ -1,6 +1,7 @@
 import { aggregateRecordSeries, type TRecordSeries } from '@coldtrace/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { callApi } from '../../../lib/api-client';
+import { livePollMs } from '../../../lib/live-updates';
 import { recordDetailKeys } from './query-keys';
 
 /**
@@ -30,11 +31,16 @@ export function recordSeriesQueryOptions(recordId: string, window: SeriesWindow)
   });
 }
 
-/** The series of `window`; null: not asked (the query stays idle). */
-export function useRecordSeries(recordId: string, window: SeriesWindow | null) {
+/**
+ * The series of `window`; null: not asked (the query stays idle). `live`: the
+ * record runs, the series is asked again every few seconds (an unchanged one
+ * comes from the server's cache of reduced replies).
+ */
+export function useRecordSeries(recordId: string, window: SeriesWindow | null, live = false) {
   return useQuery({
     ...recordSeriesQueryOptions(recordId, window ?? {}),
     enabled: window !== null,
+    refetchInterval: live ? livePollMs() : false,
     // A new zoom keeps the window shown until its own arrives.
     placeholderData:
       window?.from !== undefined || window?.to !== undefined ? keepPreviousData : undefined,

@@ -1,6 +1,7 @@
 import { xt1Record, type TRecord } from '@coldtrace/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { callApi } from '../../../lib/api-client';
+import { recordPollInterval } from '../../../lib/live-updates';
 import { recordDetailKeys } from './query-keys';
 
 /** GET /api/devices/xt1/record/: the open record (404 NOT_FOUND for an unknown id). */
@@ -15,6 +16,10 @@ export function recordQueryOptions(recordId: string) {
   });
 }
 
+/** The record, asked again every few seconds while it runs (docs/decisions/live-records.md). */
 export function useRecord(recordId: string) {
-  return useQuery(recordQueryOptions(recordId));
+  return useQuery({
+    ...recordQueryOptions(recordId),
+    refetchInterval: (query) => recordPollInterval(query.state.data),
+  });
 }

@@ -197,12 +197,15 @@ export function ChartCard({
   recordId,
   record,
   alarms,
+  live = false,
   unit,
   timeZone,
 }: {
   recordId: string;
   record: TRecord;
   alarms: readonly TExcursionAlarm[] | undefined;
+  /** The record runs: the series is asked again every few seconds, the zoom kept. */
+  live?: boolean;
   unit: TDegreesUnit;
   timeZone: string;
 }) {
@@ -218,7 +221,7 @@ export function ChartCard({
       ? 1000
       : seriesColumns(window.innerWidth, window.devicePixelRatio || 1),
   );
-  const temperatures = useRecordSeries(recordId, { width: columns });
+  const temperatures = useRecordSeries(recordId, { width: columns }, live);
   const overview = temperatures.data;
   // The zoomed window (Unix seconds), fetched at full resolution once the drag settles.
   const [zoom, setZoom] = useState<SeriesWindow | null>(null);
@@ -236,7 +239,7 @@ export function ChartCard({
       ),
     [columns],
   );
-  const zoomed = useRecordSeries(recordId, overview?.reduced ? zoom : null);
+  const zoomed = useRecordSeries(recordId, overview?.reduced ? zoom : null, live);
   const windowReply = overview?.reduced && zoom ? zoomed.data : undefined;
   const timing = useMemo(() => (overview ? seriesTiming(overview) : null), [overview]);
   const drawn = useMemo(() => {

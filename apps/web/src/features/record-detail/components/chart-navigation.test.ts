@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { chartReadings } from '../chart-data';
 import { describePoint, pageStep, pointAfterKey, thresholdFlag } from './chart-navigation';
 
 describe('pointAfterKey', () => {
@@ -55,31 +54,13 @@ describe('thresholdFlag', () => {
   });
 });
 
-describe('chartReadings', () => {
-  it('reads the points the chart draws: index order, a repeated index once, unusable ones left out', () => {
-    const at = (seconds: number) => new Date(seconds * 1000).toISOString();
-    expect(
-      chartReadings([
-        { index: 2, temperature: 6, timestamp: at(120) },
-        { index: 0, temperature: 4, timestamp: at(0) },
-        { index: 2, temperature: 9, timestamp: at(120) },
-        { index: 1, temperature: Number.NaN, timestamp: at(60) },
-        { index: 3, temperature: 7 },
-      ]),
-    ).toEqual([
-      { index: 0, time: 0, temperature: 4 },
-      { index: 2, time: 120, temperature: 6 },
-    ]);
-  });
-});
-
 describe('describePoint', () => {
   const T0 = Date.UTC(2026, 10, 24, 12, 0) / 1000;
-  const readings = chartReadings([
-    { index: 0, temperature: 5.04, timestamp: new Date(T0 * 1000).toISOString() },
-    { index: 1, temperature: 8.04, timestamp: new Date((T0 + 600) * 1000).toISOString() },
-    { index: 3, temperature: 1.5, timestamp: new Date((T0 + 1800) * 1000).toISOString() },
-  ]);
+  const readings = [
+    { index: 0, time: T0, temperature: 5.04 },
+    { index: 1, time: T0 + 600, temperature: 8.04 },
+    { index: 3, time: T0 + 1800, temperature: 1.5 },
+  ];
 
   it("reads the time in the user's zone, the temperature in their unit and the threshold", () => {
     const options = { unit: 'C' as const, decimals: 1, timeZone: 'UTC', high: 8, low: 2 };

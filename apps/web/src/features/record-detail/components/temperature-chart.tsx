@@ -11,6 +11,7 @@ import 'uplot/dist/uPlot.min.css';
 import { statusColors } from '../../../app/theme';
 import {
   seriesExtent,
+  showsWhole,
   temperatureRange,
   type ChartReading,
   type ChartSeries,
@@ -324,15 +325,22 @@ export default function TemperatureChart({
     };
   }, [unit, timeZone, high, low, height]);
 
-  // New data (a zoom window arrived, or went): drawn in place, the zoom kept.
+  // New data (a zoom window arrived or went, or new points of a running record):
+  // drawn in place, the zoom kept; the whole series shown grows with it.
   useEffect(() => {
     const plot = plotRef.current;
     if (!plot || drawnRef.current === series) return;
+    const before = drawnRef.current;
     drawnRef.current = series;
     const { min, max } = plot.scales.x ?? {};
+    const wholeShown = min == null || max == null || !before || showsWhole(before.xs, min, max);
     plot.setData([series.xs, series.ys], false);
-    // uPlot redraws new data on a scale change only: the same span again.
-    if (min != null && max != null) plot.setScale('x', { min, max });
+    const first = series.xs[0];
+    const last = series.xs[series.xs.length - 1];
+    // uPlot redraws new data on a scale change only: the same span again (or the new whole).
+    if (wholeShown && first !== undefined && last !== undefined && first < last)
+      plot.setScale('x', { min: first, max: last });
+    else if (min != null && max != null) plot.setScale('x', { min, max });
     else plot.redraw();
   }, [series]);
 

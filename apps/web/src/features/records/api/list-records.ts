@@ -24,6 +24,9 @@ export function recordsQueryOptions(query: RecordsQuery) {
 }
 
 /** A page of records; the previous page stays on screen while the next one loads. */
-export function useRecords(query: RecordsQuery, options: { enabled?: boolean } = {}) {
+export function useRecords(
+  query: RecordsQuery,
+  options: { enabled?: boolean; refetchInterval?: number | false } = {},
+) {
   return useQuery({ ...recordsQueryOptions(query), placeholderData: keepPreviousData, ...options });
 }
