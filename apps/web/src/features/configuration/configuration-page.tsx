@@ -18,6 +18,7 @@ import { useCurrentUser } from '../session';
 import { configurationAccess } from './access';
 import { CarriersSection } from './components/carriers-section';
 import { DisplayRulesSection, mayManageDisplayRules } from './components/display-rules-section';
+import { CalibrationSettingsCard } from './components/calibration-settings-card';
 import { GeoFenceCard } from './components/geo-fence-card';
 import { NotificationsSection } from './components/notifications-section';
 import { ProductsSection } from './components/products-section';
@@ -29,6 +30,7 @@ export const CONFIGURATION_TABS = [
   { value: 'carriers', label: 'Carriers' },
   { value: 'travel-locations', label: 'Travel locations' },
   { value: 'geo-fence', label: 'Geo-fence' },
+  { value: 'calibration', label: 'Calibration' },
   { value: 'notifications', label: 'Notifications' },
   { value: 'display-rules', label: 'Display rules' },
 ] as const;
@@ -150,6 +152,9 @@ export function ConfigurationPage() {
           <TravelLocationsSection access={access} onSaved={showNotice} />
         ) : null}
         {tab === 'geo-fence' ? <GeoFenceCard access={access} onSaved={showNotice} /> : null}
+        {tab === 'calibration' ? (
+          <CalibrationSettingsCard access={access} onSaved={showNotice} />
+        ) : null}
         {tab === 'notifications' ? (
           <NotificationsSection user={user} timeZone={timeZone} onSaved={showNotice} />
         ) : null}

@@ -3,6 +3,7 @@ import { MISSING_VALUE } from '@coldtrace/domain';
 import Link from '@mui/material/Link';
 import type { GridColDef } from '@mui/x-data-grid';
 import { Link as RouterLink } from 'react-router';
+import { CalibrationChip } from '../../components/calibration-chip';
 import { dateTimeColumn, temperatureColumn } from '../../components/server-grid/columns';
 import type { FilterFieldSpec } from '../../components/server-grid/grid-filter';
 import { RunningChip, recordHref } from '../records';
@@ -73,6 +74,20 @@ export function deviceColumns({
       headerName: 'State',
       width: 124,
       renderCell: ({ row }) => <RunningChip running={row.running} />,
+    },
+    {
+      field: 'calibration_state',
+      headerName: 'Calibration',
+      description: "The tag's calibration now: valid, due soon or expired, with the due date",
+      width: 220,
+      sortable: false,
+      renderCell: ({ row }) => (
+        <CalibrationChip
+          state={row.calibration_state}
+          due={row.calibration_due}
+          timeZone={timeZone}
+        />
+      ),
     },
     {
       field: 'last_record_id',

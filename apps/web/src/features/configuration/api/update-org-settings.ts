@@ -1,5 +1,6 @@
 import {
   authOrgSettingsUpdate,
+  type TCalibrationSettingsUpdate,
   type TGeoFenceSettingsUpdate,
   type TOrganizationSettings,
 } from '@coldtrace/contract';
@@ -31,6 +32,28 @@ export function useUpdateGeoFenceSettings() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: updateGeoFenceSettings,
+    onSuccess: (settings) => queryClient.setQueryData(configurationKeys.orgSettings, settings),
+  });
+}
+
+export interface CalibrationSettingsUpdateInput {
+  calibration: TCalibrationSettingsUpdate;
+  change?: ChangeSignatureBody;
+}
+
+/** PATCH /api/auth/org-settings/: part of the calibration settings (issue 14 item 7). */
+export function updateCalibrationSettings({
+  calibration,
+  change,
+}: CalibrationSettingsUpdateInput): Promise<TOrganizationSettings> {
+  return callApi(authOrgSettingsUpdate, { body: { calibration_settings: calibration, ...change } });
+}
+
+/** Saves the calibration settings; the reply becomes the cached organization settings. */
+export function useUpdateCalibrationSettings() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: updateCalibrationSettings,
     onSuccess: (settings) => queryClient.setQueryData(configurationKeys.orgSettings, settings),
   });
 }

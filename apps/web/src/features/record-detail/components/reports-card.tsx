@@ -1,5 +1,5 @@
 import type { TReportKind } from '@coldtrace/contract';
-import { formatDateTime } from '@coldtrace/domain';
+import { formatDate, formatDateTime } from '@coldtrace/domain';
 import DescriptionRounded from '@mui/icons-material/DescriptionRounded';
 import GridOnRounded from '@mui/icons-material/GridOnRounded';
 import PictureAsPdfRounded from '@mui/icons-material/PictureAsPdfRounded';
@@ -14,7 +14,9 @@ import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
 import { errorMessage } from '../../../components/error-handler';
 import { LoadError } from '../../../components/load-error';
+import { CalibrationChip } from '../../../components/calibration-chip';
 import { useCalibrations } from '../api/get-calibrations';
+import { useRecord } from '../api/get-record';
 import { useDownloadReport } from '../api/generate-report';
 import { SectionCard } from './section-card';
 
@@ -81,21 +83,30 @@ export function ReportsCard({
         </Alert>
       ) : null}
       <Divider sx={{ mt: 1, mb: 2 }} />
-      <CalibrationCertificate tagId={tagId} tagSerialNumber={tagSerialNumber} timeZone={timeZone} />
+      <CalibrationCertificate
+        recordId={recordId}
+        tagId={tagId}
+        tagSerialNumber={tagSerialNumber}
+        timeZone={timeZone}
+      />
     </SectionCard>
   );
 }
 
 function CalibrationCertificate({
+  recordId,
   tagId,
   tagSerialNumber,
   timeZone,
 }: {
+  recordId: string;
   tagId: number | null;
   tagSerialNumber: string | undefined;
   timeZone: string;
 }) {
   const certificates = useCalibrations(tagId);
+  // The record is in the cache already (the page loaded it): its calibration at the start.
+  const record = useRecord(recordId).data;
   const tag = tagSerialNumber ?? 'this tag';
   let body: ReactNode;
   if (tagId === null) {
@@ -133,6 +144,9 @@ function CalibrationCertificate({
         <Link href={latest.pdf_url} download variant="body2">
           Download the certificate of tag {tag} (PDF)
         </Link>
+        <Typography variant="body2">
+          Next calibration due {formatDate(latest.calibration_due, timeZone)}
+        </Typography>
         {older > 0 ? (
           <Typography variant="caption" color="text.secondary">
             {older} earlier certificate{older > 1 ? 's' : ''} on file
@@ -146,6 +160,31 @@ function CalibrationCertificate({
       <Typography variant="h3" sx={{ fontSize: '1rem', fontWeight: 600, mb: 0.5 }}>
         Calibration certificate
       </Typography>
+      {record && tagId !== null ? (
+        <Stack
+          direction="row"
+          spacing={1}
+          useFlexGap
+          sx={{ alignItems: 'center', flexWrap: 'wrap', mb: 1 }}
+          data-testid="calibration-at-start"
+        >
+          <Typography variant="body2" color="text.secondary">
+            At the shipment's start:
+          </Typography>
+          <CalibrationChip
+            state={record.calibration_state}
+            due={record.calibration_due}
+            timeZone={timeZone}
+          />
+        </Stack>
+      ) : null}
+      {record?.calibration_warning ? (
+        <Alert severity="warning" variant="outlined" sx={{ mb: 1 }} role="note">
+          {record.calibration_due
+            ? `This shipment was started on tag ${tag} although its calibration had expired on ${formatDateTime(record.calibration_due, timeZone)}.`
+            : `This shipment was started on an expired calibration: ${record.calibration_warning}.`}
+        </Alert>
+      ) : null}
       {body}
     </div>
   );
