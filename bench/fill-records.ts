@@ -128,6 +128,9 @@ export async function fillRecords(
   const client = await pool.connect();
   try {
     await client.query('BEGIN');
+    // Larger batches into the search box's trigram index (its pending list), one commit at the end.
+    await client.query("SET LOCAL gin_pending_list_limit = '64MB'");
+    await client.query('SET LOCAL synchronous_commit = off');
     // Configuration: products, carriers, travel locations.
     await copyFrom(
       client,

@@ -43,8 +43,9 @@ interface Call {
   run(service: ReturnType<typeof createRecordsService>, principal: Principal): Promise<unknown>;
 }
 
-const SEARCH_FILTER = 'carrier__equals=DHL^computed_status__is=Alarm';
-const CALLS: Call[] = [
+/** The search box with a tag's serial number (a person looking a tag up), narrowed by a filter. */
+const SEARCH_FILTER = 'trip_status__is=ARRIVED';
+const callsFor = (serial: string): Call[] => [
   {
     name: 'records list, page 1',
     path: '/api/devices/xt1/records/?page_number=1&page_size=20',
@@ -52,9 +53,9 @@ const CALLS: Call[] = [
   },
   {
     name: 'filtered search',
-    path: `/api/devices/xt1/records/?page_number=1&page_size=20&filter=${encodeURIComponent(SEARCH_FILTER)}&search=PR-1000`,
+    path: `/api/devices/xt1/records/?page_number=1&page_size=20&filter=${encodeURIComponent(SEARCH_FILTER)}&search=${serial}`,
     run: (s, p) =>
-      s.records(p, { page_number: 1, page_size: 20, filter: SEARCH_FILTER, search: 'PR-1000' }),
+      s.records(p, { page_number: 1, page_size: 20, filter: SEARCH_FILTER, search: serial }),
   },
   {
     name: 'statistics summary',
@@ -104,17 +105,19 @@ async function recordStatements(
 
 interface Load {
   rps: number;
+  total: number;
   p50: number;
   p99: number;
   errors: number;
 }
 
 /** autocannon in its own process, so it does not share the event loop with either server. */
-async function load(url: string, cookie: string, seconds: number): Promise<Load> {
+async function load(url: string, cookie: string, seconds: number, amount?: number): Promise<Load> {
   const bin = path.join(REPO_ROOT, 'node_modules/autocannon/autocannon.js');
+  const length = amount === undefined ? ['-d', String(seconds)] : ['-a', String(amount)];
   const child = spawn(
     process.execPath,
-    [bin, '-j', '-c', String(CONNECTIONS), '-d', String(seconds), '-H', `cookie=${cookie}`, url],
+    [bin, '-j', '-c', String(CONNECTIONS), ...length, '-H', `cookie=${cookie}`, url],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let out = '';
@@ -124,13 +127,14 @@ async function load(url: string, cookie: string, seconds: number): Promise<Load>
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
   if (code !== 0) throw new Error(`autocannon exited with ${code}: ${err}`);
   const r = JSON.parse(out) as {
-    requests: { average: number };
+    requests: { average: number; total: number };
     latency: { p50: number; p99: number };
     non2xx: number;
     errors: number;
   };
   return {
     rps: r.requests.average,
+    total: r.requests.total,
     p50: r.latency.p50,
     p99: r.latency.p99,
     errors: r.non2xx + r.errors,
@@ -188,7 +192,30 @@ async function startBaseline(
   };
 }
 
-/** The baseline server: GET /<n> runs call n's statements in order and answers the last one's rows as JSON. */
+/** The bare baseline: GET /<n> runs call n's statements in order and answers the last one's rows as JSON. */
+function bareServer(pool: pg.Pool, statements: Statement[][]) {
+  const app = Fastify({ logger: false });
+  app.get<{ Params: { n: string } }>('/:n', async (request, reply) => {
+    let rows: unknown[] = [];
+    for (const s of statements[Number(request.params.n)]!) {
+      rows = (await pool.query(s.text, s.values)).rows;
+    }
+    void reply.header('x-total-count', String(rows.length));
+    return rows;
+  });
+  return app;
+}
+
+/** CPU time of this process per request answered while autocannon loads `url` for `seconds`. */
+async function cpuPerRequest(url: string, cookie: string, seconds: number): Promise<number> {
+  await load(url, cookie, 1); // warm-up
+  const before = process.cpuUsage();
+  const { total } = await load(url, cookie, seconds);
+  const used = process.cpuUsage(before);
+  return (used.user + used.system) / 1000 / total;
+}
+
+/** The baseline server process. */
 async function baselineMain(): Promise<void> {
   const processes = Number(process.env.LISTS_PROCESSES ?? 1);
   if (cluster.isPrimary && processes > 1) {
@@ -203,15 +230,7 @@ async function baselineMain(): Promise<void> {
     await readFile(process.env.LISTS_STATEMENTS!, 'utf8'),
   ) as Statement[][];
   const pool = new pg.Pool({ connectionString: process.env.LISTS_DATABASE_URL, max: 10 });
-  const app = Fastify({ logger: false });
-  app.get<{ Params: { n: string } }>('/:n', async (request, reply) => {
-    let rows: unknown[] = [];
-    for (const s of statements[Number(request.params.n)]!) {
-      rows = (await pool.query(s.text, s.values)).rows;
-    }
-    void reply.header('x-total-count', String(rows.length));
-    return rows;
-  });
+  const app = bareServer(pool, statements);
   await app.listen({ port: Number(process.env.LISTS_PORT), host: '127.0.0.1' });
   process.stdout.write('listening\n');
   process.on(
@@ -240,6 +259,11 @@ export async function listsBench(): Promise<void> {
       `filled ${fmt(filled.records, 0)} records (${fmt(filled.tags, 0)} tags, ${fmt(filled.scans, 0)} scans, ` +
         `${fmt(filled.alarms, 0)} alarms, ${fmt(filled.openAlarms, 0)} unacknowledged) in ${fmt(filled.seconds)} s`,
     );
+    const { rows: picked } = await bench.handle.pool.query<{ serial: string }>(
+      'SELECT tag_serial_number AS serial FROM records WHERE organization_id = $1 ORDER BY id OFFSET $2 LIMIT 1',
+      [organizationId, Math.floor(size / 3)],
+    );
+    const CALLS = callsFor(picked[0]!.serial);
     const statements: Statement[][] = [];
     for (const call of CALLS) {
       const recorded = await recordStatements(bench.handle.pool, organizationId, call);
@@ -248,7 +272,11 @@ export async function listsBench(): Promise<void> {
     }
     const cookie = `${SESSION_COOKIE}=${sessionCookie}`;
     const results: { call: string; app: Load; base: Load }[] = [];
-    // One side at a time, so neither competes with the other for the two cores.
+    // The fill's writes on disk before any load, so neither side pays for them.
+    await bench.handle.pool.query('CHECKPOINT');
+    // Both servers up (an idle one costs nothing); per call the app, then the
+    // baseline, so drift in the shared machine's load hits both alike. Neither
+    // runs while the other is loaded.
     const server = await startServerProcess(bench, processes);
     // The server put the terms of use in place as it started: the bench user agrees to them.
     await bench.handle.pool.query(
@@ -256,36 +284,52 @@ export async function listsBench(): Promise<void> {
        SELECT u.id, t.id FROM users u CROSS JOIN terms_of_service t WHERE u.username = 'bench' AND t.active
        ON CONFLICT DO NOTHING`,
     );
-    const appLoads: Load[] = [];
-    try {
-      for (const call of CALLS) {
-        await load(`${server.baseUrl}${call.path}`, cookie, 1); // warm-up
-        appLoads.push(await load(`${server.baseUrl}${call.path}`, cookie, seconds));
-      }
-    } finally {
-      await server.close();
-    }
     const baseline = await startBaseline(bench.databaseUrl, statements, processes);
     try {
       for (const [i, call] of CALLS.entries()) {
-        await load(`${baseline.baseUrl}/${i}`, cookie, 1);
-        results.push({
-          call: call.name,
-          app: appLoads[i]!,
-          base: await load(`${baseline.baseUrl}/${i}`, cookie, seconds),
-        });
+        const appUrl = `${server.baseUrl}${call.path}`;
+        const baseUrl = `${baseline.baseUrl}/${i}`;
+        await load(appUrl, cookie, 1); // warm-up
+        const app = await load(appUrl, cookie, seconds);
+        await load(baseUrl, cookie, 1);
+        const base = await load(baseUrl, cookie, seconds);
+        results.push({ call: call.name, app, base });
       }
     } finally {
       await baseline.close();
+      await server.close();
     }
     console.log(
       `${fmt(size, 0)} records, ${CONNECTIONS} connections, ${seconds} s each, ${processes} server process(es) per side`,
     );
+    // Less noisy on a shared machine: CPU time per request of the app and of the
+    // bare server, both in this process (the app as startBench builds it, without logging).
+    const bare = bareServer(bench.handle.pool, statements);
+    await bare.listen({ port: 0, host: '127.0.0.1' });
+    const bareAddress = bare.server.address() as AddressInfo;
+    const cpu: { call: string; app: number; base: number }[] = [];
+    try {
+      for (const [i, call] of CALLS.entries()) {
+        cpu.push({
+          call: call.name,
+          app: await cpuPerRequest(`${bench.baseUrl}${call.path}`, cookie, seconds),
+          base: await cpuPerRequest(`http://127.0.0.1:${bareAddress.port}/${i}`, cookie, seconds),
+        });
+      }
+    } finally {
+      await bare.close();
+    }
     for (const { call, app, base } of results) {
       console.log(
         `  ${call.padEnd(20)} app ${fmt(app.rps, 0).padStart(6)} req/s p50 ${fmt(app.p50)} ms p99 ${fmt(app.p99)} ms` +
           `${app.errors ? ` (${app.errors} errors)` : ''} | bare ${fmt(base.rps, 0).padStart(6)} req/s ` +
           `p50 ${fmt(base.p50)} ms p99 ${fmt(base.p99)} ms | ratio ${fmt(app.rps / base.rps, 2)}`,
+      );
+    }
+    console.log(`CPU per request in this process (${seconds} s of load each, 50 connections)`);
+    for (const { call, app, base } of cpu) {
+      console.log(
+        `  ${call.padEnd(20)} app ${fmt(app, 3)} ms | bare ${fmt(base, 3)} ms | ratio ${fmt(base / app, 2)}`,
       );
     }
   } finally {

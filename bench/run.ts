@@ -6,6 +6,7 @@
 import { compressionBench } from './compression';
 import { filterGrammarBench } from './filter-grammar';
 import { ingestBench } from './ingest';
+import { listsBench } from './lists';
 import { packetsBench } from './packets';
 import { passwordHashBench } from './password-hash';
 import { reportsBench } from './reports';
@@ -16,6 +17,7 @@ const benches: Record<string, () => Promise<void>> = {
   compression: compressionBench,
   'filter-grammar': filterGrammarBench,
   ingest: ingestBench,
+  lists: listsBench,
   packets: packetsBench,
   'password-hash': passwordHashBench,
   reports: reportsBench,
