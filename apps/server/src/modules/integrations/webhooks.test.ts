@@ -9,7 +9,16 @@ import {
   type TestClient,
   type TestOrg,
 } from '../../../test/helpers';
-import { scannedShipment } from '../../../test/shipment-factories';
+import {
+  createTravelLocation,
+  deviceUser,
+  epoch,
+  iso,
+  scannedShipment,
+  serial,
+  setGeoFence,
+  xt1Body,
+} from '../../../test/shipment-factories';
 import { eventually } from '../../../test/smtp-sink';
 import { startReceiver, validSignature, type Receiver } from '../../../test/webhook-receiver';
 import { isPublicAddress } from './addresses';
@@ -162,6 +171,76 @@ describe('webhooks', () => {
       true,
     );
     expect(entries.every((e) => e.attempt_log.length === 1)).toBe(true);
+  });
+
+  it('a trip edit that closes alarms sends alarm.closed for each', async () => {
+    await createHook(admin, '/closed', ['alarm.closed']);
+    const { recordId, start } = await scannedShipment(admin, TEMPS, 'WHC');
+    const trip = await admin.post('/api/devices/xt1/records/trips/', {
+      record_id: recordId,
+      begin_time: iso(start),
+      end_time: iso(start + 60),
+      timestamp: iso(start + 700),
+      reason: 'Loaded at 0:00, delivered at 0:01',
+      password: TEST_PASSWORD,
+      meaning: 'APPROVED',
+    });
+    expect(trip.statusCode, trip.body).toBe(200);
+    await idle();
+    const got = bodies('/closed');
+    expect(got.map((b) => b.event)).toEqual(['alarm.closed', 'alarm.closed']);
+    expect(got.every((b) => b.data.record.id === recordId)).toBe(true);
+    expect(got.map((b) => b.data.alarm!.above_or_below).sort()).toEqual(['ABOVE', 'BELOW']);
+  });
+
+  it('a detected departure and arrival send record.departed and record.arrived', async () => {
+    const user = await deviceUser(t, { role: 'Administrator' });
+    await createHook(user.client, '/trip', ['record.departed', 'record.arrived']);
+    await setGeoFence(t.db, user.org.id, {
+      arrivalMetres: 500,
+      departureMetres: 1000,
+      toArrive: 1,
+      toDepart: 1,
+    });
+    const origin = await createTravelLocation(t.db, user.org.id, {
+      latitude: 52.37,
+      longitude: 4.9,
+    });
+    const destination = await createTravelLocation(t.db, user.org.id, {
+      latitude: 48.85,
+      longitude: 2.35,
+    });
+    const sn = serial();
+    const start = epoch(new Date()) - 4 * 3600;
+    const xt1 = async (path: string, body: Record<string, unknown>) => {
+      const res = await user.device.post(
+        `/api/devices/xt1/${path}`,
+        xt1Body(sn, { start_time_seconds: start, ...body }),
+      );
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json() as { record_id: string };
+    };
+    const { record_id: recordId } = await xt1('start-action/', { timestamp: iso(start) });
+    await xt1('create-shipment-action/', {
+      timestamp: iso(start + 60),
+      shipper_name_address_id: origin,
+      receiver_name_address_id: destination,
+    });
+    const scanAt = (minutes: number, latitude: number, longitude: number) =>
+      xt1('scans/', {
+        timestamp: iso(start + minutes * 60),
+        temps: Array(minutes).fill(5),
+        latitude,
+        longitude,
+      });
+    await scanAt(10, 52.37, 4.9);
+    await scanAt(60, 51.5, 4.0);
+    await scanAt(120, 48.85, 2.35);
+    await idle();
+    const got = bodies('/trip');
+    expect(got.map((b) => b.event)).toEqual(['record.departed', 'record.arrived']);
+    expect(got.every((b) => b.data.record.id === recordId)).toBe(true);
+    expect(got.every((b) => b.organization_id === user.org.id)).toBe(true);
   });
 
   it('a failing receiver gets a retry with the same delivery id; redeliver sends the same body again', async () => {
