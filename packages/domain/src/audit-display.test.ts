@@ -33,6 +33,7 @@ describe('audit entries as people read them', () => {
     );
     expect(auditFieldLabel('carrier')).toBe('Carrier');
     expect(auditActionLabel('record.trip.update')).toBe('Trip times changed');
+    expect(auditActionLabel('calibration.expired_start')).toBe('Started on an expired calibration');
     expect(auditActionLabel('product.update')).toBe('Product update');
     expect(auditChangeText({ field: 'high_threshold', oldValue: null, newValue: 8 }, f)).toBe(
       'High threshold: — → 46.4 °F',

@@ -28,6 +28,7 @@ const ACTION_LABELS: Record<string, string> = {
   'record.shipment.update': 'Shipment details changed',
   'record.trip.update': 'Trip times changed',
   'record.alarm_recipients.update': 'Alarm recipients changed',
+  'calibration.expired_start': 'Started on an expired calibration',
 };
 
 const FIELD_LABELS: Record<string, string> = {
@@ -53,6 +54,7 @@ const FIELD_LABELS: Record<string, string> = {
   acknowledged: 'Acknowledged',
   dismissed: 'Dismissed',
   state: 'State',
+  calibration_due: 'Calibration due',
 };
 
 /** An alarm's states (`state` entries of `alarm.raise` and `alarm.close`). */

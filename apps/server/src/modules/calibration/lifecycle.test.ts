@@ -214,7 +214,13 @@ describe('calibration lifecycle', () => {
     expect(shown).toMatchObject({ calibration_state: 'EXPIRED', calibration_warning: reason });
     const audits = await startAudits(res.json().record_id);
     expect(audits).toHaveLength(1);
-    expect(audits[0]).toMatchObject({ organizationId: org.id, reason, entityType: 'record' });
+    expect(audits[0]).toMatchObject({
+      organizationId: org.id,
+      reason,
+      entityType: 'record',
+      field: 'calibration_due',
+      newValue: iso(start - DAY),
+    });
     // The same start again is a replay: no second entry.
     await device.post(
       `${XT1}start-action/`,

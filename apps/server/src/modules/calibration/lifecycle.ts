@@ -51,7 +51,7 @@ export async function calibrationAtStart(db: Db, check: StartCheck) {
 /** One call per start path, inside the upload's transaction, after the record started. */
 export async function checkStartAllowed(tx: Db, check: StartCheck): Promise<void> {
   if (check.record.calibrationWarning) return; // warned once already
-  const { state, due, policy, at } = await calibrationAtStart(tx, check);
+  const { state, due, policy } = await calibrationAtStart(tx, check);
   if (state !== 'EXPIRED' || !due) return;
   const reason = `Tag ${check.tag.serialNumber}'s calibration expired on ${due.toISOString()}`;
   if (policy === 'REFUSE') {
@@ -75,12 +75,10 @@ export async function checkStartAllowed(tx: Db, check: StartCheck): Promise<void
         entityType: 'record',
         entityId: check.record.id,
         recordId: check.record.id,
-        newValue: {
-          tag_id: check.tag.id,
-          tag_serial_number: check.tag.serialNumber,
-          calibration_due: due.toISOString(),
-          started_at: at.toISOString(),
-        },
+        // The due date passed (shown in the reader's zone); the reason names the tag.
+        field: 'calibration_due',
+        oldValue: null,
+        newValue: due.toISOString(),
         reason,
       },
     ],
