@@ -7,6 +7,7 @@ import { compressionBench } from './compression';
 import { filterGrammarBench } from './filter-grammar';
 import { ingestBench } from './ingest';
 import { listsBench } from './lists';
+import { liveBench } from './live';
 import { packetsBench } from './packets';
 import { passwordHashBench } from './password-hash';
 import { reportsBench } from './reports';
@@ -18,6 +19,7 @@ const benches: Record<string, () => Promise<void>> = {
   'filter-grammar': filterGrammarBench,
   ingest: ingestBench,
   lists: listsBench,
+  live: liveBench,
   packets: packetsBench,
   'password-hash': passwordHashBench,
   reports: reportsBench,
