@@ -125,6 +125,39 @@ test('API Keys: generate a key shown once, use it, revoke it', async ({ page }) 
   expect(after.status()).toBe(401);
 });
 
+test('API Keys: a read-only key reads the records, cannot upload, and its last use shows', async ({
+  page,
+}) => {
+  await signInAsAdmin(page, '/organization/apikeys');
+  const name = `Dashboard ${uid()}`;
+  await page.getByRole('button', { name: 'Generate key' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Generate an API key' });
+  await dialog.getByLabel('Name').fill(name);
+  await dialog.getByRole('checkbox', { name: 'Read only' }).check();
+  await dialog.getByRole('button', { name: 'Generate' }).click();
+  const created = page.getByRole('dialog', { name: 'API key generated' });
+  const key = await created.getByRole('textbox').inputValue();
+  await created.getByRole('button', { name: 'Done' }).click();
+  const row = page.getByRole('row', { name: new RegExp(name) });
+  await expect(row.getByRole('cell', { name: 'Read only' })).toBeVisible();
+  await expect(row.getByRole('cell', { name: 'Never' })).toBeVisible();
+
+  const headers = { Authorization: `Api-Key ${key}` };
+  const records = await page.request.get('/api/devices/xt1/records/', { headers });
+  expect(records.status()).toBe(200);
+  const upload = await page.request.post('/api/devices/xt1/scans/', {
+    headers,
+    data: { tag_id: 'E2E-RO', tag_serial_number: 'E2E-RO', temps: [5] },
+  });
+  expect(upload.status()).toBe(403);
+  expect((await upload.json()).message).toBe('This API key is read-only.');
+
+  await page.reload();
+  await expect(row.getByRole('cell', { name: 'Never' })).toHaveCount(0);
+  await expect(row.getByRole('cell', { name: /\d{4}|\d{1,2}:\d{2}/ }).last()).toBeVisible();
+  await screenshots(page, 'api-keys-read-only');
+});
+
 test('Assign Tags: good and malformed IDs, the exact messages, the failed IDs back in the box', async ({
   page,
 }) => {

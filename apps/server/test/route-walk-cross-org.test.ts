@@ -76,29 +76,50 @@ describe('route walk (other organizations): no call answers 2xx to a caller with
     expect(problems).toEqual([]);
   });
 
-  it("another organization's API key: only key authentication answers, for its own organization", async () => {
-    const { client, orgs } = await t.signIn({ role: 'Administrator' });
-    const key: string = (await client.post('/api/keys/generate/', { name: 'other' })).json()
-      .private_key;
-    const both: Record<string, string>[] = [
-      { authorization: `Api-Key ${key}` },
-      { 'x-api-key': key },
-    ];
-    for (const headers of both) {
+  it("another organization's API key: the calls open to keys never reach the victim; every other call refuses it", async () => {
+    // Each header form walks from its own organization: a key's uploads write into its own
+    // organization under the victim's serial numbers (WRITES_OWN), which a second walk
+    // from the same organization would then read back as its own.
+    for (const form of ['authorization', 'x-api-key'] as const) {
+      const { client, orgs } = await t.signIn({ role: 'Administrator' });
+      const key: string = (await client.post('/api/keys/generate/', { name: 'other' })).json()
+        .private_key;
+      const headers: Record<string, string> =
+        form === 'authorization' ? { authorization: `Api-Key ${key}` } : { 'x-api-key': key };
+      const cross = crossOrganization(`other org API key (${form})`);
       const problems = await walk(
         viaHeaders(headers),
-        (call, res) => {
+        (call, res, req) => {
           if (call.auth === 'public') return null;
           if (call.auth === 'key') {
             if (res.statusCode !== 200) return 'key authentication refused a live key';
             return res.json().organization.id === orgs[0]!.id ? null : 'wrong organization';
           }
-          return REFUSED(res.statusCode) ? null : 'an API key reached a non-key call';
+          if (call.apiKey !== undefined) return cross(call, res, req);
+          return REFUSED(res.statusCode) ? null : 'an API key reached a call not open to keys';
         },
         { ownOrgId: orgs[0]!.id },
       );
       expect(problems).toEqual([]);
     }
+  });
+
+  it("another organization's read-only API key: only the read calls answer, never with the victim's data", async () => {
+    const { client, orgs } = await t.signIn({ role: 'Administrator' });
+    const key: string = (
+      await client.post('/api/keys/generate/', { name: 'reader', read_only: true })
+    ).json().private_key;
+    const cross = crossOrganization('other org read-only API key');
+    const problems = await walk(
+      viaHeaders({ authorization: `Api-Key ${key}` }),
+      (call, res, req) => {
+        if (call.auth === 'public') return null;
+        if (call.apiKey === 'read') return cross(call, res, req);
+        return REFUSED(res.statusCode) ? null : 'a read-only key reached a call that writes';
+      },
+      { ownOrgId: orgs[0]!.id },
+    );
+    expect(problems).toEqual([]);
   });
 
   it('after every walk the victim data is unchanged: records, series, tags, alarms, thresholds, users, memberships, keys, settings', async () => {

@@ -29,4 +29,28 @@ describe('call scope', () => {
     );
     expect(outside.map((c) => c.operationId)).toEqual([]);
   });
+
+  it('an API key reaches only organization-scoped calls that say so, and every key call says so', () => {
+    const wrong = allCalls
+      .filter(
+        (c) =>
+          (c.apiKey !== undefined && c.scope !== 'organization') ||
+          (c.auth === 'key' && c.apiKey === undefined) ||
+          (c.apiKey !== undefined && c.serverAdmin !== undefined),
+      )
+      .map((c) => c.operationId);
+    expect(wrong).toEqual([]);
+  });
+
+  it('a read-only key changes nothing: a read call is a GET, or a POST that only generates a report or checks the key', () => {
+    const reads = allCalls.filter((c) => c.apiKey === 'read' && c.method !== 'GET');
+    expect(reads.map((c) => c.operationId).sort()).toEqual(
+      [
+        'keysAuthenticate',
+        'xt1ReportCsvCreate',
+        'xt1ReportPdfCreate',
+        'xt1ReportXlsxCreate',
+      ].sort(),
+    );
+  });
 });

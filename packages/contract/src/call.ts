@@ -45,6 +45,12 @@ export interface CallDef<
   readonly auth: CallAuth;
   /** Where the call works ({@link CallScope}); every call but a public one declares it. */
   readonly scope?: Scope;
+  /**
+   * The call also accepts an organization's API key (`Authorization: Api-Key <key>`
+   * or `X-Api-Key`; issue 15), within the key's permissions and organization:
+   * `read` for any key, `write` for a key that is not read-only. Absent: no key.
+   */
+  readonly apiKey?: 'read' | 'write';
   /** Permission needed; an array means any one of them. */
   readonly permission?: TPermissionName | readonly TPermissionName[];
   /**

@@ -18,6 +18,14 @@ const CREDENTIALS: Record<CallDef['auth'], string> = {
   key: 'user token or API key',
 };
 
+/** The credentials a call takes: its authentication kind, and an API key where the contract allows one. */
+function credentialsCell(call: CallDef): string {
+  const base = CREDENTIALS[call.auth];
+  if (call.apiKey === undefined || call.auth === 'key') return base;
+  const key = call.apiKey === 'read' ? 'API key (read-only too)' : 'API key (not read-only)';
+  return `${base}, or ${key}`;
+}
+
 function permissionCell(call: CallDef): string {
   const needed =
     call.permission === undefined
@@ -55,7 +63,7 @@ export function permissionsTable(
     .sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method))
     .map(
       (c) =>
-        `| ${c.method} | \`${c.path}\` | ${CREDENTIALS[c.auth]} | ${permissionCell(c)} | ${rolesCell(c)} |`,
+        `| ${c.method} | \`${c.path}\` | ${credentialsCell(c)} | ${permissionCell(c)} | ${rolesCell(c)} |`,
     );
   const roleRows = ROLE_NAMES.map(
     (role) => `| ${role} | ${BUILT_IN_ROLES[role]!.map((p) => `\`${p}\``).join(', ')} |`,
@@ -71,8 +79,9 @@ export function permissionsTable(
     "organization's ids answer 404. The permission is checked in that organization; a list means",
     'any one of them. `apps/server/test/route-walk*.test.ts` walk this whole table as an anonymous',
     "visitor, a Viewer, another organization's Administrator (session and token) and with another",
-    "organization's API key. API keys authenticate only the calls marked “user token or API key”",
-    '(spec section 6, "Key authentication accepts a token or an API key").',
+    "organization's API keys (full and read-only). An API key authenticates only the calls whose",
+    'credentials name it (`apiKey` in the contract; docs/decisions/api-keys.md): a read-only key',
+    'only those marked “read-only too”. A key never signs.',
     '',
     '| Method | Path | Credentials | Permission | Built-in roles holding it |',
     '|---|---|---|---|---|',

@@ -55,13 +55,14 @@ function securityOf(call: CallDef): Record<string, string[]>[] {
     case 'public':
       return csrf ? [{ csrfToken: [] }] : [];
     case 'session':
-      // A session cookie (with the CSRF token when state-changing), or a user token.
+      // A session cookie (with the CSRF token when state-changing), or a user token; an API key where allowed.
       return [
         csrf ? { sessionCookie: [], csrfToken: [] } : { sessionCookie: [] },
         { tokenAuth: [] },
+        ...(call.apiKey ? [{ apiKeyAuth: [] }] : []),
       ];
     case 'device':
-      return [{ tokenAuth: [] }];
+      return [{ tokenAuth: [] }, ...(call.apiKey ? [{ apiKeyAuth: [] }] : [])];
     case 'key':
       return [{ tokenAuth: [] }, { apiKeyAuth: [] }];
   }
@@ -73,6 +74,13 @@ const AUTH_KINDS: Record<CallDef['auth'], readonly Principal['kind'][] | null> =
   device: ['token'],
   key: ['token', 'api-key'],
 };
+
+/** Who may make the call: its authentication kind, and an API key where the contract says so. */
+function acceptedKinds(call: CallDef): readonly Principal['kind'][] | null {
+  const kinds = AUTH_KINDS[call.auth];
+  if (kinds === null || call.apiKey === undefined || kinds.includes('api-key')) return kinds;
+  return [...kinds, 'api-key'];
+}
 
 /**
  * Strings no call accepts (NUL, lone UTF-16 surrogates; PostgreSQL would answer
@@ -148,13 +156,13 @@ export function registerCall<C extends CallDef>(
     ) {
       checkCsrf(request, app.config);
     }
-    const accepted = AUTH_KINDS[call.auth];
+    const accepted = acceptedKinds(call);
     if (accepted !== null && (principal === null || !accepted.includes(principal.kind))) {
       throw new AppError(
         'UNAUTHENTICATED',
         call.auth === 'session'
           ? 'Authentication credentials were not provided or the session has expired.'
-          : `This call needs ${call.auth === 'device' ? 'a device token' : 'a token or an API key'}.`,
+          : `This call needs ${call.auth === 'device' && call.apiKey === undefined ? 'a device token' : call.auth === 'device' ? 'a device token or an API key' : 'a token or an API key'}.`,
       );
     }
     if (call.serverAdmin !== undefined) {
@@ -181,6 +189,15 @@ export function registerCall<C extends CallDef>(
     }
     // The one access check of the call's scope: an organization-scoped call needs an organization.
     if (call.scope === 'organization' && principal !== null) organizationOf(principal);
+    // A read-only API key reads: it may make the calls the contract marks `apiKey: 'read'`.
+    if (
+      call.auth !== 'public' &&
+      principal?.kind === 'api-key' &&
+      principal.apiKeyReadOnly === true &&
+      call.apiKey !== 'read'
+    ) {
+      throw forbidden('This API key is read-only.');
+    }
   };
 
   const response: Record<string, z.ZodType> = {

@@ -52,12 +52,17 @@ export function actorOf(
   principal: {
     user: Pick<Principal['user'], 'id' | 'firstName' | 'lastName' | 'username' | 'email'>;
     kind: Principal['kind'];
+    apiKeyPrefix?: string | undefined;
   },
   clientType?: AuditClientType | string | null,
 ): AuditActor {
   return {
     userId: principal.user.id,
-    name: printedName(principal.user),
+    // An integration acts as the key's creator; the trail names the key too.
+    name:
+      principal.kind === 'api-key' && principal.apiKeyPrefix !== undefined
+        ? `${printedName(principal.user)} (API key ${principal.apiKeyPrefix})`
+        : printedName(principal.user),
     email: principal.user.email,
     clientType: clientType ?? (principal.kind === 'session' ? 'WEB' : 'API'),
   };

@@ -24,6 +24,8 @@ export interface Principal {
   sessionId: string | null;
   /** The key's prefix for kind `api-key`. */
   apiKeyPrefix?: string;
+  /** A read-only API key: only the calls the contract marks `apiKey: 'read'`. */
+  apiKeyReadOnly?: boolean;
   /**
    * Kind `session`: whether the user had agreed to the active terms when the
    * session was looked up for this request (read in the same query; the terms

@@ -147,6 +147,8 @@ export const ZApiKeyGenerate = z.object({
   name: z.string().trim().min(1).max(100),
   /** A role of the session organization whose permissions the key gets; default the creator's role. */
   role_id: z.string().min(1).optional(),
+  /** A read-only key makes only the calls marked for reading (issue 15); default false. */
+  read_only: z.boolean().optional(),
 });
 export type TApiKeyGenerate = z.infer<typeof ZApiKeyGenerate>;
 
@@ -214,6 +216,7 @@ export const keysAuthenticate = defineCall({
   tag: 'keys',
   auth: 'key',
   scope: 'organization',
+  apiKey: 'read',
   reply: ZKeyAuthentication,
 });
 

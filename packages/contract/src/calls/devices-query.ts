@@ -191,6 +191,7 @@ export const xt1Sensors = defineCall({
   tag: TAG,
   auth: 'session',
   scope: 'organization',
+  apiKey: 'read',
   permission: 'sysDataRead',
   reply: z.array(ZTagExtended),
 });
@@ -226,6 +227,7 @@ export const xt1Records = defineCall({
   tag: TAG,
   auth: 'session',
   scope: 'organization',
+  apiKey: 'read',
   permission: 'sysDataRead',
   query: z.object({
     filter: filterParam(),
@@ -249,6 +251,7 @@ export const xt1Record = defineCall({
   tag: TAG,
   auth: 'session',
   scope: 'organization',
+  apiKey: 'read',
   permission: 'sysDataRead',
   query: z.object({ record_id: z.string().trim().min(1).max(40) }),
   reply: ZRecord,
@@ -262,6 +265,7 @@ export const xt1RecordIds = defineCall({
   tag: TAG,
   auth: 'session',
   scope: 'organization',
+  apiKey: 'read',
   permission: 'sysDataRead',
   reply: z.array(ZRecordReference),
 });
@@ -274,6 +278,7 @@ export const xt1LatestRecord = defineCall({
   tag: TAG,
   auth: 'session',
   scope: 'organization',
+  apiKey: 'read',
   permission: 'sysDataRead',
   query: z.object({ tag_id_or_serial_number: z.string().trim().min(1).max(200) }),
   reply: ZRecord,
@@ -287,6 +292,7 @@ export const xt1RecordActions = defineCall({
   tag: TAG,
   auth: 'session',
   scope: 'organization',
+  apiKey: 'read',
   permission: 'sysDataRead',
   query: z.object({ record_ids: recordIdsParam(MAX_RECORD_IDS) }),
   reply: z.array(ZRecordAction),
@@ -300,6 +306,7 @@ export const xt1RecordScans = defineCall({
   tag: TAG,
   auth: 'session',
   scope: 'organization',
+  apiKey: 'read',
   permission: 'sysDataRead',
   query: z.object({
     record_ids: recordIdsParam(MAX_RECORD_IDS),
@@ -318,6 +325,7 @@ export const xt1StatisticsSummary = defineCall({
   tag: TAG,
   auth: 'session',
   scope: 'organization',
+  apiKey: 'read',
   permission: 'sysDataRead',
   reply: ZRecordStatistics,
 });
@@ -333,6 +341,7 @@ export const xt1StatisticsFiltered = defineCall({
   tag: TAG,
   auth: 'session',
   scope: 'organization',
+  apiKey: 'read',
   permission: 'sysDataRead',
   query: z.object({ start_date: zQueryDate(), end_date: zQueryDate() }),
   reply: ZRecordStatistics,
@@ -346,6 +355,7 @@ export const xt1Alarms = defineCall({
   tag: TAG,
   auth: 'session',
   scope: 'organization',
+  apiKey: 'read',
   permission: 'sysDataRead',
   query: z.object({
     include_acknowledged: zQueryBool()
@@ -372,6 +382,7 @@ export const xt1ScansList = defineCall({
   tag: TAG,
   auth: 'session',
   scope: 'organization',
+  apiKey: 'read',
   permission: 'sysDataRead',
   query: z.object({ ...paging }),
   reply: z.array(ZScan),
@@ -388,6 +399,7 @@ export const aggregateLocations = defineCall({
   tag: 'aggregate',
   auth: 'session',
   scope: 'organization',
+  apiKey: 'read',
   permission: 'sysDataRead',
   query: z.object({
     record_ids: recordIdsParam(MAX_RECORD_IDS),
@@ -406,6 +418,7 @@ export const aggregateRecordTemperatures = defineCall({
   tag: 'aggregate',
   auth: 'session',
   scope: 'organization',
+  apiKey: 'read',
   permission: 'sysDataRead',
   query: z.object({ record_ids: recordIdsParam(MAX_TEMPERATURE_RECORD_IDS) }),
   reply: z.array(ZTripTemperatures),
@@ -431,6 +444,7 @@ export const aggregateRecordSeries = defineCall({
   tag: 'aggregate',
   auth: 'session',
   scope: 'organization',
+  apiKey: 'read',
   permission: 'sysDataRead',
   query: z.object({
     record_id: z.string().trim().min(1).max(40),

@@ -132,6 +132,7 @@ export const authOrgSettingsGet = defineCall({
   tag: 'auth',
   auth: 'session',
   scope: 'organization',
+  apiKey: 'read',
   reply: ZOrganizationSettings,
 });
 

@@ -91,6 +91,7 @@ export const productsCarrierDefinitionsList = defineCall({
   tag: 'products',
   auth: 'session',
   scope: 'organization',
+  apiKey: 'read',
   permission: CONFIG_READ_PERMISSIONS,
   reply: z.array(ZCarrierDefinition),
 });
@@ -173,6 +174,7 @@ export const productsProductDefinitionsList = defineCall({
   tag: 'products',
   auth: 'session',
   scope: 'organization',
+  apiKey: 'read',
   permission: CONFIG_READ_PERMISSIONS,
   reply: z.array(ZProductDefinition),
 });
@@ -267,6 +269,7 @@ export const productsTravelLocationsList = defineCall({
   tag: 'products',
   auth: 'session',
   scope: 'organization',
+  apiKey: 'read',
   permission: CONFIG_READ_PERMISSIONS,
   reply: z.array(ZNameAndAddressLocation),
 });
@@ -310,6 +313,7 @@ export const productsDropdownInfo = defineCall({
   tag: 'products',
   auth: 'session',
   scope: 'organization',
+  apiKey: 'read',
   permission: CONFIG_READ_PERMISSIONS,
   reply: ZDropdownInfo,
 });

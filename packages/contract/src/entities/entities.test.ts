@@ -189,14 +189,14 @@ const entities: Record<string, EntityCase> = {
   OrgCreate: { schema: ZOrgCreate, fields: 'name', required: ['name'] },
   ApiKey: {
     schema: ZApiKey,
-    fields: 'name prefix permissions created',
+    fields: 'name prefix permissions created read_only last_used',
     required: ['prefix', 'permissions', 'created'],
     lists: ['permissions'],
     minimal: { prefix: 'ct_ab12', permissions: [], created: '2024-05-01T10:00:00Z' },
   },
   ApiKeyCreated: {
     schema: ZApiKeyCreated,
-    fields: 'name prefix permissions created private_key',
+    fields: 'name prefix permissions created read_only last_used private_key',
     required: ['prefix', 'permissions', 'created'],
     lists: ['permissions'],
     minimal: { prefix: 'ct_ab12', permissions: [], created: '2024-05-01T10:00:00Z' },

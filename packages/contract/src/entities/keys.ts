@@ -13,6 +13,10 @@ export const ZApiKey = z
     prefix: z.string(),
     permissions: z.array(ZPermissionName),
     created: z.string(),
+    /** Ours (issue 15): the key makes only the calls marked for reading. */
+    read_only: z.boolean().optional(),
+    /** Ours (issue 15): when the key last authenticated a call (to the minute), or null. */
+    last_used: z.string().nullable().optional(),
   })
   .meta({ id: 'ApiKey' });
 export type TApiKey = z.infer<typeof ZApiKey>;

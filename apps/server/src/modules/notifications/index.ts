@@ -1,5 +1,10 @@
 /** The notifications module's entry for other modules. */
 export { clearForAlarms, dismissForUser } from './repository';
 export { notifyAlarmsRaised } from './fanout';
-export { verifyChangeSignature, verifySignaturePassword, type ChangeSignature } from './signature';
+export {
+  API_KEY_CANNOT_SIGN,
+  verifyChangeSignature,
+  verifySignaturePassword,
+  type ChangeSignature,
+} from './signature';
 export { notificationsRoutes } from './routes';

@@ -16,6 +16,8 @@ import { createPasswordGuard, throttledError } from '../identity';
  */
 
 export const WRONG_SIGNATURE_PASSWORD = 'The password is not correct.';
+export const API_KEY_CANNOT_SIGN =
+  'An API key cannot sign: a person signs in Coldtrace with their own password.';
 
 export async function verifySignaturePassword(
   app: FastifyInstance,
@@ -24,6 +26,10 @@ export async function verifySignaturePassword(
   clientIp: string,
   deviceCookie?: string,
 ): Promise<void> {
+  // A signature is a person's: an API key (an integration) never signs, whoever created it.
+  if (principal.kind === 'api-key') {
+    throw new AppError('FORBIDDEN', API_KEY_CANNOT_SIGN, { password: API_KEY_CANNOT_SIGN });
+  }
   const guard = createPasswordGuard({ db: app.db, config: app.config });
   const result = await guard.attempt(
     { user: principal.user },

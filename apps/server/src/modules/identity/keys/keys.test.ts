@@ -71,10 +71,10 @@ describe('API keys', () => {
     expect([401, 403]).toContain((await t.inject({ method: 'POST', url: AUTH })).statusCode);
   });
 
-  it('a key authenticates only key calls: user calls answer 401', async () => {
+  it('a key authenticates only the calls open to keys: a person’s calls answer 401 (keys-on-api.test.ts has the rest)', async () => {
     const { client } = await t.signIn({ role: 'Administrator' });
     const { private_key: key } = (await client.post(GENERATE, { name: 'k' })).json();
-    for (const url of ['/api/auth/session/', '/api/devices/xt1/records/', GENERATE]) {
+    for (const url of ['/api/auth/session/', '/api/auth/tokens/', GENERATE]) {
       const res = await t.inject({
         method: 'GET',
         url,

@@ -40,6 +40,8 @@ const presentKey = (row: ApiKeyRow): TApiKey => ({
   prefix: row.prefix,
   permissions: row.permissionNames as TApiKey['permissions'],
   created: row.created.toISOString(),
+  read_only: row.readOnly,
+  last_used: row.lastUsedAt?.toISOString() ?? null,
 });
 
 export async function listKeys(db: Db, principal: Principal): Promise<TApiKey[]> {
@@ -87,6 +89,7 @@ export async function generateKey(
       prefix,
       keyHash: hashKey(key),
       permissionNames,
+      readOnly: body.read_only ?? false,
     })
     .returning();
   return { ...presentKey(row!), private_key: key };
@@ -137,6 +140,7 @@ export async function apiKeyPrincipal(db: Db, key: string, now: Date): Promise<P
     permissions: found.key.permissionNames.filter((p) => held.includes(p)),
     sessionId: null,
     apiKeyPrefix: found.key.prefix,
+    apiKeyReadOnly: found.key.readOnly,
   };
 }
 

@@ -5,11 +5,13 @@ import ContentCopy from '@mui/icons-material/ContentCopy';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
+import Checkbox from '@mui/material/Checkbox';
 import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
+import FormControlLabel from '@mui/material/FormControlLabel';
 import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
@@ -70,12 +72,27 @@ export function ApiKeysPage() {
         sortValue: (k) => k.permissions.length,
       },
       {
+        key: 'access',
+        header: 'Access',
+        nowrap: true,
+        render: (k) => (k.read_only ? 'Read only' : 'Read and write'),
+        sortValue: (k) => (k.read_only ? 0 : 1),
+      },
+      {
         key: 'created',
         header: 'Created',
         nowrap: true,
         numeric: true,
         render: (k) => formatDateTime(k.created, timeZone),
         sortValue: (k) => Date.parse(k.created),
+      },
+      {
+        key: 'last_used',
+        header: 'Last used',
+        nowrap: true,
+        numeric: true,
+        render: (k) => (k.last_used ? formatDateTime(k.last_used, timeZone) : 'Never'),
+        sortValue: (k) => (k.last_used ? Date.parse(k.last_used) : 0),
       },
     ],
     [timeZone, roles.data],
@@ -119,7 +136,7 @@ export function ApiKeysPage() {
           rows={keys.data ?? []}
           rowKey={(k) => k.prefix}
           loading={keys.isPending}
-          minWidth={560}
+          minWidth={760}
           actions={(k) => (
             <Button
               size="small"
@@ -149,8 +166,10 @@ export function ApiKeysPage() {
         {list()}
         <Typography variant="body2" color="text.secondary">
           Send a key as <code>Authorization: Api-Key &lt;key&gt;</code> or{' '}
-          <code>X-Api-Key: &lt;key&gt;</code>. <code>POST /api/keys/authenticate/</code> answers the
-          key&apos;s organization and permissions.
+          <code>X-Api-Key: &lt;key&gt;</code>: it reads records, alarms, series, reports and
+          settings, and (unless read-only) uploads tag data, within its permissions. It never signs.{' '}
+          <code>POST /api/keys/authenticate/</code> answers the key&apos;s organization and
+          permissions. See docs/api.md.
         </Typography>
       </Stack>
       {generating ? (
@@ -179,6 +198,7 @@ function GenerateKeyDialog({
   const generate = useGenerateApiKey();
   const [name, setName] = useState('');
   const [roleId, setRoleId] = useState('');
+  const [readOnly, setReadOnly] = useState(false);
   const [nameError, setNameError] = useState<string | null>(null);
   const [formError, setFormError] = useState<string | null>(null);
 
@@ -189,7 +209,7 @@ function GenerateKeyDialog({
       return;
     }
     generate.mutate(
-      { name: name.trim(), ...(roleId ? { role_id: roleId } : {}) },
+      { name: name.trim(), ...(roleId ? { role_id: roleId } : {}), read_only: readOnly },
       {
         onSuccess: onSaved,
         onError: (error) => {
@@ -242,6 +262,15 @@ function GenerateKeyDialog({
             </MenuItem>
           ))}
         </TextField>
+        <FormControlLabel
+          control={
+            <Checkbox checked={readOnly} onChange={(event) => setReadOnly(event.target.checked)} />
+          }
+          label="Read only"
+        />
+        <Typography variant="body2" color="text.secondary" sx={{ mt: -1.5 }}>
+          A read-only key reads records, alarms, series, reports and settings, and changes nothing.
+        </Typography>
       </Stack>
     </FormDialog>
   );
