@@ -296,7 +296,7 @@ const entities: Record<string, EntityCase> = {
   Notification: {
     schema: ZNotification,
     fields:
-      'id record_id tag_id created tag_serial_number above_or_below first_point_idx last_point_idx degree_minutes start_time end_time duration high_threshold low_threshold highest_recorded_temperature lowest_recorded_temperature acknowledged dismissed kind state resolved closed_at closed_by close_cause close_reason close_signature acknowledged_by acknowledged_at acknowledge_comment acknowledge_client_type dismissed_by dismissed_at dismiss_reason signature',
+      'id record_id tag_id created tag_serial_number above_or_below first_point_idx last_point_idx degree_minutes start_time end_time duration high_threshold low_threshold highest_recorded_temperature lowest_recorded_temperature acknowledged dismissed kind state resolved closed_at closed_by close_cause close_reason close_signature acknowledged_by acknowledged_at acknowledge_comment acknowledge_client_type dismissed_by dismissed_at dismiss_reason signature occurred_at primary_reference reference',
     required: [],
   },
   AcknowledgementRequest: {
@@ -534,7 +534,7 @@ const entities: Record<string, EntityCase> = {
   },
   NotificationSetting: {
     schema: ZNotificationSetting,
-    fields: `id created product_name carrier_name notification_type status ${RECIPIENT_LISTS} comment ${TEMPLATES} organization origin destination`,
+    fields: `id created product_name carrier_name notification_type status ${RECIPIENT_LISTS} comment ${TEMPLATES} organization origin destination remind_after_minutes escalate_after_minutes escalation_emails`,
     required: ['notification_type', 'status'],
     lists: ['to_list', 'cc_list', 'bcc_list', 'sms_list'],
     minimal: { notification_type: 'Departure', status: 'Enabled' },
@@ -546,7 +546,7 @@ const entities: Record<string, EntityCase> = {
   },
   NotificationLogEntry: {
     schema: ZNotificationLogEntry,
-    fields: `id created notification_type timestamp destination ${RECIPIENT_LISTS} comment serial_number ${TEMPLATES} organization record`,
+    fields: `id created notification_type timestamp destination ${RECIPIENT_LISTS} comment serial_number ${TEMPLATES} organization record alarm step`,
     required: ['id', 'created', 'notification_type'],
     lists: ['to_list', 'cc_list', 'bcc_list', 'sms_list'],
     minimal: { id: 'n1', created: '2024-05-01T10:00:00Z', notification_type: 'Arrival' },
