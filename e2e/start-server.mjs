@@ -24,6 +24,9 @@ const child = spawn(
       DATA_DIR: dataDir,
       SMTP_URL: sink.smtpUrl,
       MAIL_RETRY_DELAY_SECONDS: '1',
+      // Webhook receivers of the browser tests listen on 127.0.0.1.
+      WEBHOOK_ALLOW_PRIVATE: 'true',
+      WEBHOOK_RETRY_DELAY_SECONDS: '1',
       PUBLIC_ORIGIN: process.env.PUBLIC_ORIGIN ?? `http://127.0.0.1:${port}`,
     },
   },

@@ -36,6 +36,13 @@ const sideNavPages: RouteObject[] = [
   { path: 'organization/admin', lazy: page(organization, (m) => m.ManageUsersPage) },
   { path: 'organization/apikeys', lazy: page(organization, (m) => m.ApiKeysPage) },
   { path: 'organization/assign-tags', lazy: page(organization, (m) => m.AssignTagsPage) },
+  {
+    path: 'organization/webhooks',
+    lazy: page(
+      () => import('../features/integrations/routes'),
+      (m) => m.WebhooksPage,
+    ),
+  },
   { path: 'allrecords', lazy: page(records, (m) => m.AllRecordsPage) },
   {
     path: 'alldevices',

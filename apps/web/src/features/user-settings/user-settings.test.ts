@@ -28,10 +28,11 @@ describe('settings menu admin links', () => {
     expect(linkLabels(user(['sysDataRead']))).toEqual([]);
   });
 
-  it('shows API Keys and Manage Users with sysAdminUser', () => {
+  it('shows API Keys, Manage Users and Webhooks with sysAdminUser', () => {
     expect(linkLabels(user(['sysAdminUser']))).toEqual([
       'API Keys /organization/apikeys',
       'Manage Users /organization/admin',
+      'Webhooks /organization/webhooks',
     ]);
   });
 

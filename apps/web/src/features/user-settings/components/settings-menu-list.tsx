@@ -1,6 +1,7 @@
 import type { TUser } from '@coldtrace/contract';
 import DnsOutlined from '@mui/icons-material/DnsOutlined';
 import GroupOutlined from '@mui/icons-material/GroupOutlined';
+import WebhookOutlined from '@mui/icons-material/WebhookOutlined';
 import KeyOutlined from '@mui/icons-material/KeyOutlined';
 import LocalOfferOutlined from '@mui/icons-material/LocalOfferOutlined';
 import Logout from '@mui/icons-material/Logout';
@@ -31,6 +32,7 @@ export function adminLinks(user: TUser): AdminLink[] {
   if (hasPermission(user, 'sysAdminUser')) {
     links.push({ to: '/organization/apikeys', label: 'API Keys', icon: <KeyOutlined /> });
     links.push({ to: '/organization/admin', label: 'Manage Users', icon: <GroupOutlined /> });
+    links.push({ to: '/organization/webhooks', label: 'Webhooks', icon: <WebhookOutlined /> });
   }
   if (hasPermission(user, 'sysAssignTags')) {
     links.push({

@@ -1,0 +1,2 @@
+/** Pages of the integrations feature, loaded lazily by the router. */
+export { WebhooksPage } from './components/webhooks-page';
