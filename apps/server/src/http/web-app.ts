@@ -2,7 +2,8 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { sendError, AppError } from './errors';
+import { notFoundSaying } from '../kernel/errors';
+import { sendError } from './errors';
 
 const NOT_BUILT_PAGE = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Coldtrace</title></head>
@@ -52,14 +53,11 @@ export async function registerWebApp(app: FastifyInstance, webDist: string): Pro
     const pathname = request.url.split('?')[0] ?? '/';
     const isRead = request.method === 'GET' || request.method === 'HEAD';
     if (isApiPath(pathname) || !isRead) {
-      return sendError(
-        reply,
-        new AppError('NOT_FOUND', `No API call answers ${request.method} ${pathname}`),
-      );
+      return sendError(reply, notFoundSaying(`No API call answers ${request.method} ${pathname}`));
     }
     // A missing hashed asset is a stale page asking for an old build: 404, not the app.
     if (pathname.startsWith('/assets/')) {
-      return sendError(reply, new AppError('NOT_FOUND', `No file ${pathname}`));
+      return sendError(reply, notFoundSaying(`No file ${pathname}`));
     }
     void reply.header('cache-control', 'no-cache');
     if (!built) return reply.type('text/html; charset=utf-8').send(NOT_BUILT_PAGE);

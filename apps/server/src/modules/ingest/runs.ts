@@ -1,7 +1,7 @@
 import type { TRecordActionType, TRecordReference, TTagType } from '@coldtrace/contract';
 import type { Db } from '../../db/client';
 import type { RecordRow, TagConfiguration, TagRow, records } from '../../db/schema-shipments';
-import { AppError, invalidField, notFound } from '../../kernel/errors';
+import { AppError, invalidField, notFound, notFoundSaying } from '../../kernel/errors';
 import { changedFields, recomputeRecord } from './reevaluate';
 import * as repo from './repository';
 import { type Caller, defined, freshKey, reference } from './upload';
@@ -207,9 +207,11 @@ interface RecordLookup {
 }
 
 export const noRecord = () =>
-  new AppError('NOT_FOUND', 'The tag has no record this upload belongs to', {
-    tag_id: 'No matching record of this tag',
-  });
+  notFoundSaying(
+    'The tag has no record this upload belongs to',
+    'tag_id',
+    'No matching record of this tag',
+  );
 
 export const noConfiguration = () =>
   new AppError(

@@ -6,7 +6,8 @@ import {
 import { effectiveInterval, pointTime } from '@coldtrace/domain';
 import type { Database } from '../../db/client';
 import type { RecordRow } from '../../db/schema-shipments';
-import { AppError, invalidField, notFound } from '../../kernel/errors';
+import type { AppError } from '../../kernel/errors';
+import { invalidField, notFound, notFoundSaying } from '../../kernel/errors';
 import { parseRowId } from '../../kernel/ids';
 import { pageOf, type Listed, type PageQuery } from '../../kernel/paging';
 import { organizationOf, type Principal } from '../../kernel/principal';
@@ -161,7 +162,7 @@ export function createRecordsService(db: Database) {
       );
       if (!view) {
         const message = `No record of a tag '${tagIdOrSerialNumber}'`;
-        throw new AppError('NOT_FOUND', message, { tag_id_or_serial_number: message });
+        throw notFoundSaying(message, 'tag_id_or_serial_number');
       }
       return presentRecord(view);
     },
