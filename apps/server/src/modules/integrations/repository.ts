@@ -27,12 +27,15 @@ export async function findWebhook(
   db: Db,
   organizationId: string,
   id: string,
-  options: { lock?: boolean } = {},
+  options: { lock?: boolean; deletedToo?: boolean } = {},
 ): Promise<WebhookRow | undefined> {
+  const scope = options.deletedToo
+    ? eq(webhooks.organizationId, organizationId)
+    : live(organizationId);
   const query = db
     .select()
     .from(webhooks)
-    .where(and(live(organizationId), eq(webhooks.id, id)));
+    .where(and(scope, eq(webhooks.id, id)));
   const rows = options.lock ? await query.for('update') : await query;
   return rows[0];
 }

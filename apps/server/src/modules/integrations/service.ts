@@ -167,8 +167,11 @@ export function createIntegrationsService(app: FastifyInstance) {
       query: PageQuery & { webhook_id: string },
     ): Promise<{ total: number; items: TWebhookDelivery[] }> {
       const organizationId = organizationOf(ctx.principal);
-      if (!(await repo.findWebhook(db, organizationId, query.webhook_id)))
-        throw webhookMissing(query.webhook_id);
+      // A deleted webhook's log stays readable (evidence), by its id.
+      const hook = await repo.findWebhook(db, organizationId, query.webhook_id, {
+        deletedToo: true,
+      });
+      if (!hook) throw webhookMissing(query.webhook_id);
       const { total, rows } = await repo.listDeliveries(
         db,
         organizationId,

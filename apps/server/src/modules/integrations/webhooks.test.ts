@@ -1,7 +1,14 @@
-import { eq } from 'drizzle-orm';
+import { randomUUID } from 'node:crypto';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { webhooks } from '../../db/schema-integrations';
-import { WEBHOOK_DELIVER_JOB, WEBHOOK_EVENT_JOB } from '../../jobs/catalogue';
+import { webhookDeliveries, webhooks } from '../../db/schema-integrations';
+import {
+  WEBHOOK_DELIVER_JOB,
+  WEBHOOK_EVENT_JOB,
+  WEBHOOK_RETRY_LIMIT,
+  publishWebhookEvent,
+  type WebhookEvent,
+} from '../../jobs/catalogue';
 import {
   TEST_PASSWORD,
   createTestApp,
@@ -22,6 +29,8 @@ import {
 import { eventually } from '../../../test/smtp-sink';
 import { startReceiver, validSignature, type Receiver } from '../../../test/webhook-receiver';
 import { isPublicAddress } from './addresses';
+import { sendDelivery } from './send';
+import { webhookDeliverWorker } from './service';
 
 const HOOKS = '/api/integrations/webhooks/';
 const DELIVERIES = `${HOOKS}deliveries/`;
@@ -238,7 +247,8 @@ describe('webhooks', () => {
     await scanAt(120, 48.85, 2.35);
     await idle();
     const got = bodies('/trip');
-    expect(got.map((b) => b.event)).toEqual(['record.departed', 'record.arrived']);
+    // Deliveries are independent jobs: no order is promised (occurred_at tells).
+    expect(got.map((b) => b.event).sort()).toEqual(['record.arrived', 'record.departed']);
     expect(got.every((b) => b.data.record.id === recordId)).toBe(true);
     expect(got.every((b) => b.organization_id === user.org.id)).toBe(true);
   });
@@ -312,6 +322,13 @@ describe('webhooks', () => {
     }
     await idle();
     // Deleted: the next attempt sends nothing and marks the delivery failed; the log stays.
+    const moved = receiver.received.filter((r) => r.path === '/moved').length;
+    const [after] = (await admin.get(`${DELIVERIES}?webhook_id=${hook.id}`)).json() as {
+      status: string;
+      last_error: string;
+    }[];
+    expect(after).toMatchObject({ status: 'failed', last_error: 'webhook deleted' });
+    expect(receiver.received.filter((r) => r.path === '/moved')).toHaveLength(moved);
     expect(receiver.received.filter((r) => r.path === '/target')).toHaveLength(0);
   });
 
@@ -350,6 +367,97 @@ describe('webhooks', () => {
     expect(
       (await viewer.client.post(HOOKS, { url: receiver.url, events: ['alarm.raised'] })).statusCode,
     ).toBe(403);
+  });
+});
+
+describe('webhook delivery: outbox, last attempt, the address checked again', () => {
+  let t: TestApp;
+  let receiver: Receiver;
+  let admin: TestClient;
+  let orgId: string;
+  beforeAll(async () => {
+    receiver = await startReceiver();
+    t = await createTestApp({
+      config: { webhooks: { allowPrivate: true, retryDelaySeconds: 1 } },
+      jobs: { runWorkers: false },
+    });
+    const signed = await t.signIn({ role: 'Administrator' });
+    admin = signed.client;
+    orgId = signed.orgs[0]!.id;
+  });
+  afterAll(async () => {
+    await t.close();
+    await receiver.close();
+  });
+  const jobCount = async (name: string) =>
+    (
+      await t.db.execute<{ n: string }>(
+        sql`SELECT count(*)::text AS n FROM pgboss.job WHERE name = ${name}`,
+      )
+    ).rows[0]!.n;
+
+  it('an event exists exactly when its transaction commits', async () => {
+    const before = await jobCount(WEBHOOK_EVENT_JOB);
+    const event: WebhookEvent = {
+      organizationId: orgId,
+      event: 'alarm.raised',
+      recordId: 1,
+      alarmIds: [1],
+      occurredAt: new Date().toISOString(),
+    };
+    await expect(
+      t.db.transaction(async (tx) => {
+        await publishWebhookEvent(t.app.jobs, tx, event);
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow('rolled back');
+    expect(await jobCount(WEBHOOK_EVENT_JOB)).toBe(before);
+    await t.db.transaction((tx) => publishWebhookEvent(t.app.jobs, tx, event));
+    expect(Number(await jobCount(WEBHOOK_EVENT_JOB))).toBe(Number(before) + 1);
+  });
+
+  it('the last attempt marks a delivery failed; a private address is refused at delivery time', async () => {
+    const res = await admin.post(HOOKS, { url: receiver.url, events: ['alarm.raised'] });
+    expect(res.statusCode, res.body).toBe(200);
+    const hook = res.json() as { id: string };
+    const deliveryId = randomUUID();
+    await t.db.insert(webhookDeliveries).values({
+      id: deliveryId,
+      organizationId: orgId,
+      webhookId: hook.id,
+      event: 'alarm.raised',
+      eventKey: `alarm.raised:${deliveryId}`,
+      payload: JSON.stringify({ id: deliveryId }),
+    });
+    const deliver = webhookDeliverWorker(t.app);
+    receiver.answer = () => 503;
+    try {
+      // Not the last attempt: it throws (the queue retries).
+      await expect(deliver({ deliveryId }, { id: 'j', retryCount: 0 })).rejects.toThrow('HTTP 503');
+      // The last one: logged, marked failed, no retry.
+      await deliver({ deliveryId }, { id: 'j', retryCount: WEBHOOK_RETRY_LIMIT });
+    } finally {
+      receiver.answer = () => 200;
+    }
+    const [row] = await t.db
+      .select()
+      .from(webhookDeliveries)
+      .where(eq(webhookDeliveries.id, deliveryId));
+    expect(row).toMatchObject({ status: 'failed', attempts: 2, lastResponseCode: 503 });
+    expect(receiver.received).toHaveLength(2);
+
+    // Saved while private addresses were allowed; refused now, nothing sent.
+    const refused = await sendDelivery({
+      url: receiver.url.replace('http:', 'https:'),
+      secret: 's',
+      event: 'alarm.raised',
+      deliveryId,
+      body: '{}',
+      allowPrivate: false,
+    });
+    expect(refused).toMatchObject({ success: false, responseCode: null });
+    expect(refused.error).toContain('127.0.0.1');
+    expect(receiver.received).toHaveLength(2);
   });
 });
 
