@@ -33,7 +33,7 @@ export type EscalationStep = (typeof ESCALATION_STEPS)[number];
 
 /** Attempts after the first failure of an e-mail; with the back-off this spans about a day. */
 export const MAIL_RETRY_LIMIT = 12;
-/** Attempts after the first failure of a webhook delivery; with the back-off this spans about a day. */
+/** Attempts after the first failure of a webhook delivery; with the jittered back-off (20 s × 2^k × 1-2) this spans one to two days. */
 export const WEBHOOK_RETRY_LIMIT = 12;
 /** Attempts after the first failure before a report is marked failed. */
 export const REPORT_RETRIES = 2;

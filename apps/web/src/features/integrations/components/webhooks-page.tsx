@@ -200,7 +200,7 @@ export function WebhooksPage() {
           Each message carries <code>X-Coldtrace-Event</code>, <code>X-Coldtrace-Delivery</code>{' '}
           (the same on every retry: deduplicate by it) and <code>X-Coldtrace-Signature</code>, the
           HMAC-SHA256 of the body with the webhook&apos;s secret. Failed deliveries are retried for
-          about a day. See docs/api.md.
+          one to two days. See docs/api.md.
         </Typography>
       </Stack>
       {editing ? (
