@@ -41,10 +41,11 @@ export async function sendDelivery(input: {
     return done({ success: false, responseCode: null, error: short(messageOf(err)) });
   }
   const { url, addresses } = checked;
+  // Only the checked addresses: every one (happy eyeballs tries them in turn), or the first.
   const pinned = addresses[0]!;
   const lookup: LookupFunction = (_host, options, callback) => {
     if ((options as { all?: boolean }).all)
-      (callback as unknown as (e: null, a: typeof addresses) => void)(null, [pinned]);
+      (callback as unknown as (e: null, a: typeof addresses) => void)(null, addresses);
     else callback(null, pinned.address, pinned.family);
   };
   const timestamp = String(Math.floor(Date.now() / 1000));

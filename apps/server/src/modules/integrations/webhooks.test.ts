@@ -458,6 +458,18 @@ describe('webhook delivery: outbox, last attempt, the address checked again', ()
     expect(refused).toMatchObject({ success: false, responseCode: null });
     expect(refused.error).toContain('127.0.0.1');
     expect(receiver.received).toHaveLength(2);
+
+    // A host name: resolved once, checked, and connected to at the checked address.
+    const byName = await sendDelivery({
+      url: receiver.url.replace('127.0.0.1', 'localhost'),
+      secret: 's',
+      event: 'alarm.raised',
+      deliveryId,
+      body: '{}',
+      allowPrivate: true,
+    });
+    expect(byName).toMatchObject({ success: true, responseCode: 200, error: null });
+    expect(receiver.received).toHaveLength(3);
   });
 });
 
