@@ -20,7 +20,7 @@ export const WEBHOOK_EVENTS = [
   'record.disposition',
   'alarm.no_data',
 ] as const;
-export const ZWebhookEvent = z.enum(WEBHOOK_EVENTS).meta({ id: 'WebhookEvent' });
+export const ZWebhookEvent = z.enum(WEBHOOK_EVENTS);
 export type TWebhookEvent = z.infer<typeof ZWebhookEvent>;
 
 const INTEGRATIONS = '/api/integrations/webhooks/';
