@@ -21,7 +21,7 @@ import { authRoutes } from './modules/identity';
 import { createPasswordHasher } from './modules/identity';
 import { principalResolver } from './modules/identity';
 import { configurationRoutes } from './modules/configuration';
-import { ingestRoutes } from './modules/ingest';
+import { ingestRoutes, recomputeRecord } from './modules/ingest';
 import { keysRoutes } from './modules/identity';
 import { legalRoutes } from './modules/legal';
 import { termsGate } from './modules/legal';
@@ -104,7 +104,8 @@ export const coldtraceApp = fp<AppOptions>(
     await app.register(configurationRoutes);
     await app.register(ingestRoutes);
     await app.register(tokenRoutes);
-    await app.register(alarmsRoutes);
+    // Alarms get ingest's recompute here (ingest calls the alarm lifecycle: no loop).
+    await app.register(alarmsRoutes, { recomputeRecord });
     await app.register(notificationsRoutes);
     await app.register(auditRoutes);
     await app.register(alarmMailModule);

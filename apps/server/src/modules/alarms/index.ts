@@ -1,4 +1,18 @@
 /**
  * The alarms module's entry: the only way in from outside the module (issue 12).
+ * The one home of an alarm's lifecycle: raised, updated and closed as a
+ * recomputation of a record (ingest) evaluates it (`lifecycle.ts`), acknowledged
+ * and dismissed by people (`service.ts`, `routes.ts`).
  */
-export { alarmsRoutes } from './routes';
+export {
+  auditAlarms,
+  evaluateAlarms,
+  insertAlarmsSql,
+  type AlarmChange,
+  type EvaluatedAlarms,
+  type QueuedWrites,
+  type TripWindow,
+} from './lifecycle';
+export { recordHasAlarms } from './lifecycle-repository';
+export { alarmsRoutes, type AlarmsRoutesOptions } from './routes';
+export type { RecomputeRecord } from './service';

@@ -3,11 +3,20 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { registerCall } from '../../http/register-call';
 import { DEVICE_COOKIE } from '../identity';
 import type { Principal } from '../../kernel/principal';
-import { createAlarmsService, type ActionContext } from './service';
+import { createAlarmsService, type ActionContext, type RecomputeRecord } from './service';
+
+/** What app.ts hands the module when it wires the modules. */
+export interface AlarmsRoutesOptions {
+  /** Ingest's `recomputeRecord`, run on each record after a dismissal. */
+  recomputeRecord: RecomputeRecord;
+}
 
 /** Acknowledge and dismiss alarms (docs/decisions/alarm-actions.md). */
-export async function alarmsRoutes(app: FastifyInstance): Promise<void> {
-  const service = createAlarmsService(app);
+export async function alarmsRoutes(
+  app: FastifyInstance,
+  options: AlarmsRoutesOptions,
+): Promise<void> {
+  const service = createAlarmsService(app, options.recomputeRecord);
   const ctx = (request: FastifyRequest, principal: Principal): ActionContext => ({
     principal,
     requestId: request.id,

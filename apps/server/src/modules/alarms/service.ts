@@ -7,12 +7,12 @@ import {
 } from '@coldtrace/contract';
 import type { FastifyInstance } from 'fastify';
 import type { Database, Db } from '../../db/client';
+import type { RecordRow } from '../../db/schema-shipments';
 import type { RequestContext } from '../../kernel/context';
 import { publishWebhookEvent } from '../../jobs/catalogue';
 import { AppError, notFound } from '../../kernel/errors';
 import { actorOf, printedName, recordAudit } from '../../kernel/audit';
 import { organizationOf, type Principal } from '../../kernel/principal';
-import { recomputeRecord } from '../ingest';
 import * as notifications from '../notifications';
 import { presentAlarm } from '../records';
 import * as repo from './repository';
@@ -73,6 +73,18 @@ async function resolveScope(
   };
 }
 
+/**
+ * Recomputes a record after a dismissal (its computed_status leaves dismissed
+ * alarms out): ingest's `recomputeRecord`, handed to this module by app.ts when
+ * it wires the modules. Ingest calls the alarm lifecycle (`lifecycle.ts`), so
+ * this module must not import ingest: that would be a loop.
+ */
+export type RecomputeRecord = (
+  tx: Db,
+  record: RecordRow,
+  options: { now: Date; jobs: FastifyInstance['jobs']; requestId: string },
+) => Promise<unknown>;
+
 const permitsAlarmActions = (principal: Principal) =>
   ALARM_ACTION_PERMISSIONS.some((p) => principal.permissions.includes(p));
 
@@ -104,7 +116,7 @@ async function publishAcknowledged(
   }
 }
 
-export function createAlarmsService(app: FastifyInstance) {
+export function createAlarmsService(app: FastifyInstance, recomputeRecord: RecomputeRecord) {
   const db = app.db;
   return {
     /**

@@ -13,6 +13,7 @@ import { AppError, invalidField, notFound } from '../../kernel/errors';
 import type { Principal } from '../../kernel/principal';
 import { actorOf, recordAudit } from '../../kernel/audit';
 import type { AlarmEventSender } from '../../jobs/catalogue';
+import { recordHasAlarms } from '../alarms';
 import type { ChangeSignature } from '../notifications';
 import { changedFields, recomputeRecord, type AlarmChange } from './reevaluate';
 import * as repo from './repository';
@@ -86,7 +87,7 @@ async function regulatedChange(
   reason: string | undefined,
   clientType: string | undefined,
 ): Promise<AlarmChange> {
-  if (reason === undefined && (await repo.recordHasAlarms(tx, record.organizationId, record.id))) {
+  if (reason === undefined && (await recordHasAlarms(tx, record.organizationId, record.id))) {
     const message = 'A reason for change is required: this record has alarms';
     throw new AppError('REASON_REQUIRED', message, { reason: message });
   }

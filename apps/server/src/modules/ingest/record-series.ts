@@ -12,12 +12,7 @@ import type { RecordRow } from '../../db/schema-shipments';
  * that change a row.
  */
 
-export const toDate = (seconds: number | null): Date | null =>
-  seconds === null ? null : new Date(Math.round(seconds * 1000));
-export const toSeconds = (date: Date | null): number | null =>
-  date === null ? null : date.getTime() / 1000;
-/** Times as the database keeps them (milliseconds). */
-export const asStoredTime = (seconds: number): number => Math.round(seconds * 1000) / 1000;
+export { asStoredTime, toDate, toSeconds } from '../../kernel/series-times';
 
 /** The interval between points of a record: the calculated one when present, else the nominal one. */
 export function recordInterval(record: RecordRow): number {

@@ -7,15 +7,15 @@ import {
   publishTripChange,
   type AlarmEventSender,
 } from '../../jobs/catalogue';
-import { evaluateSeries } from './aggregates';
-import { changedFields, seriesOf, toDate } from './record-series';
 import {
   auditAlarms,
   evaluateAlarms,
   insertAlarmsSql,
   type AlarmChange,
   type EvaluatedAlarms,
-} from './reevaluate-alarms';
+} from '../alarms';
+import { evaluateSeries } from './aggregates';
+import { changedFields, seriesOf, toDate } from './record-series';
 import { evaluateTrip, type EvaluatedTrip } from './reevaluate-trip';
 import * as repo from './repository';
 import { type RecordStateView, UploadWrites } from './upload-writes';
@@ -35,7 +35,7 @@ import { type RecordStateView, UploadWrites } from './upload-writes';
  */
 
 export { changedFields, recordInterval, seriesOf, thresholdsOf } from './record-series';
-export type { AlarmChange } from './reevaluate-alarms';
+export type { AlarmChange } from '../alarms';
 export { DEFAULT_GEO_FENCE } from './reevaluate-trip';
 
 export interface RecomputeOptions {

@@ -3,7 +3,8 @@
  * `tags-repository.ts`, `records-repository.ts` (records and their trip
  * inputs), `uploads-repository.ts` (scans and actions, and the upload stored
  * under a key), `series-repository.ts` (the record's series and location
- * samples as the recomputation reads them) and `alarms-repository.ts`.
+ * samples as the recomputation reads them). The alarms it raises and closes are
+ * written by the alarms module (`alarms/lifecycle-repository.ts`).
  *
  * Every query scopes by the organization: a serial number names a tag within
  * an organization only, and a tag's records are looked up within the
@@ -13,7 +14,6 @@
  * deadlocks.
  */
 export { fromDriverRow } from './driver-row';
-export * from './alarms-repository';
 export * from './records-repository';
 export * from './series-repository';
 export * from './tags-repository';

@@ -11,22 +11,38 @@ import {
   type TAlarmCloseCause,
   type TSignatureMeaning,
 } from '@coldtrace/contract';
+import type { SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import type { AlarmRow, RecordRow } from '../../db/schema-shipments';
 import { AppError } from '../../kernel/errors';
 import { recordAudit, SYSTEM_ACTOR, type AuditActor } from '../../kernel/audit';
-import { asStoredTime, toDate, toSeconds } from './record-series';
-import type { EvaluatedTrip } from './reevaluate-trip';
-import * as repo from './repository';
-import type { UploadWrites } from './upload-writes';
+import { asStoredTime, toDate, toSeconds } from '../../kernel/series-times';
+import * as repo from './lifecycle-repository';
 
 /**
- * The alarms of a record as the recomputation evaluates them: detected over
- * the evaluation window, reconciled with the open ones (updated in place, new
- * ones inserted, ones that stopped holding closed for good with cause, reason,
- * who and when; never deleted, never reopened; acknowledgement and dismissal
- * never touched), and the audit entries and signatures of raising and closing.
+ * The lifecycle of an alarm (docs/decisions/alarm-lifecycle.md), the one home
+ * of raising, updating and closing: the excursions a recomputation of a record
+ * found (ingest's `recomputeRecord`, which calls these steps) reconciled with
+ * the open alarms (updated in place, new ones inserted, ones that stopped
+ * holding closed for good with cause, reason, who and when; never deleted,
+ * never reopened; acknowledgement and dismissal never touched), and the audit
+ * entries and signatures of raising and closing. The alarms table's writes
+ * are `lifecycle-repository.ts` (acknowledging and dismissing: `repository.ts`).
  */
+
+/**
+ * Where the lifecycle queues its writes: the recomputation's unit of work
+ * (ingest's `UploadWrites`), sent with the record's other writes in one statement.
+ */
+export interface QueuedWrites {
+  addDerived(statement: SQL): void;
+}
+
+/** The trip window the excursions were evaluated over (seconds; null: not begun / in transit). */
+export interface TripWindow {
+  begin: number | null;
+  end: number | null;
+}
 
 /**
  * A person's change that re-evaluates a record (thresholds, product, trip
@@ -119,8 +135,8 @@ export interface EvaluatedAlarms {
 
 /**
  * Step "alarms" of the recomputation: the excursions found over the
- * evaluation window (the trip window when the trip began; step "series",
- * aggregates.ts) reconciled with the open alarms in scope (all of them after
+ * evaluation window (the trip window when the trip began; ingest's step "series",
+ * ingest/aggregates.ts) reconciled with the open alarms in scope (all of them after
  * a full recompute; after an append, those the new points can change: the
  * others are final and hold as stored). Updates and closings are queued in `writes`; the new alarms are
  * answered (their insert goes last: {@link insertAlarmsSql}). Alarms that
@@ -129,13 +145,13 @@ export interface EvaluatedAlarms {
  */
 export function evaluateAlarms(
   db: Db,
-  writes: UploadWrites,
+  writes: QueuedWrites,
   record: RecordRow,
   input: {
     /** The series' times (its start, delay and interval). */
     series: Series;
     started: boolean;
-    trip: EvaluatedTrip;
+    trip: TripWindow;
     /** The alarms found (step "series"). */
     detected: readonly DetectedAlarm[];
     openAlarms: readonly AlarmRow[];

@@ -4,9 +4,9 @@ import { alarmSignatures } from '../../db/schema-notifications';
 import { alarms } from '../../db/schema-shipments';
 
 /**
- * Alarms as the recomputation of a record writes them: inserted, their
+ * The alarm lifecycle's writes (`lifecycle.ts`): alarms inserted, their
  * evaluated fields updated while open, closed for good, and the signatures
- * of a signed change that closed them.
+ * of a signed change that closed them; and whether a record has any alarm.
  */
 
 /** Insert new alarms (answering their ids), as a statement for a {@link WriteBatch}; null: none. */
