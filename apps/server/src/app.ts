@@ -29,6 +29,7 @@ import { notificationsRoutes } from './modules/notifications';
 import { passwordRoutes } from './modules/identity';
 import { recordsRoutes } from './modules/records';
 import { reportsRoutes } from './modules/reports';
+import { reviewRoutes } from './modules/review';
 import { calibrationRoutes } from './modules/calibration';
 import { displayRulesRoutes } from './modules/display-rules';
 import { healthRoutes } from './modules/health';
@@ -110,6 +111,7 @@ export const coldtraceApp = fp<AppOptions>(
     await app.register(auditRoutes);
     await app.register(alarmMailModule);
     await app.register(reportsRoutes);
+    await app.register(reviewRoutes);
     await app.register(calibrationRoutes);
     await app.register(displayRulesRoutes);
     await app.register(usersRoutes);

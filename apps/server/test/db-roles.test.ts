@@ -14,6 +14,7 @@ import {
 } from '../src/db/roles';
 import { alarmMailEvents, notificationLog } from '../src/db/schema-alarm-mail';
 import { alarmSignatures } from '../src/db/schema-notifications';
+import { recordDispositions } from '../src/db/schema-review';
 import { recordAudit } from '../src/kernel/audit';
 import { createTestApp, uid, type TestApp } from './helpers';
 import { recordFactories } from './record-factories';
@@ -96,6 +97,17 @@ describe('the application role', () => {
       signedAt: new Date(),
       meaning: 'REVIEWED',
       comment: 'within budget',
+      clientType: 'WEB',
+    });
+    await t.db.insert(recordDispositions).values({
+      organizationId: orgId,
+      recordId: record.id,
+      decision: 'RELEASED',
+      comment: 'released',
+      meaning: 'APPROVED',
+      userId: '00000000-0000-4000-8000-000000000001',
+      printedName: 'Ada Quality',
+      signedAt: new Date(),
       clientType: 'WEB',
     });
     const [event] = await t.db

@@ -34,7 +34,12 @@ export const EMBEDDED_APP_ROLE = 'coldtrace_app';
  * Alarms themselves are not here: re-evaluation updates them in place and the
  * acknowledgement is written onto them; their signature is the evidence.
  */
-export const APPEND_ONLY_TABLES = ['audit_events', 'alarm_signatures', 'notification_log'] as const;
+export const APPEND_ONLY_TABLES = [
+  'audit_events',
+  'alarm_signatures',
+  'notification_log',
+  'record_dispositions',
+] as const;
 
 /** Schemas whose tables the application reads and writes. Drizzle's `drizzle` schema is not among them. */
 const APP_SCHEMAS = ['public', JOB_SCHEMA] as const;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineCall } from '../call';
 import { ZExcursionAlarm } from '../entities/alarms';
+import { ZDispositionFilter } from '../entities/disposition';
 import {
   ZRecord,
   ZRecordAction,
@@ -237,6 +238,10 @@ export const xt1Records = defineCall({
     latest: zQueryBool()
       .optional()
       .meta({ description: 'true: only the latest record of each tag' }),
+    disposition: ZDispositionFilter.optional().meta({
+      description:
+        'Release decision: RELEASED, QUARANTINED or REJECTED (the current decision), NONE (no decision yet)',
+    }),
     order_by: orderByParam(),
     ...paging,
   }),

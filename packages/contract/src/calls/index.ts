@@ -4,6 +4,7 @@ import { alarmMailCalls } from './alarm-mail';
 import { alarmCalls } from './alarms';
 import { authCalls } from './auth';
 import { devicesIngestCalls } from './devices-ingest';
+import { dispositionCalls } from './disposition';
 import { devicesQueryCalls } from './devices-query';
 import { healthCalls } from './health';
 import { integrationsCalls } from './integrations';
@@ -22,6 +23,7 @@ export const allCalls = [
   ...devicesIngestCalls,
   ...tokenCalls,
   ...alarmCalls,
+  ...dispositionCalls,
   ...accountCalls,
   ...reportsCalls,
   ...adminCalls,

@@ -11,6 +11,7 @@ import {
 } from '../enums';
 import { ZCalibrationState, ZRecordCalibration } from './calibration';
 import { ZNameAddressRef, cumulativeFields, referenceFields, thresholdFields } from './common';
+import { ZRecordDisposition } from './disposition';
 
 /**
  * Records, trips, scans and record actions of spec section 3 ("Records, scans,
@@ -112,6 +113,10 @@ export const ZRecord = z
       .describe(
         "Set when the shipment was started on a tag whose calibration had expired (the organization's expired_calibration_start is WARN)",
       ),
+    // Release decision (issue 14 item 2; ours, beyond the spec).
+    disposition: ZRecordDisposition.nullable()
+      .optional()
+      .describe('The current signed release decision (the latest one), or null: none yet'),
   })
   .meta({ id: 'Record' });
 export type TRecord = z.infer<typeof ZRecord>;

@@ -31,6 +31,7 @@ import type {
   TagRow,
 } from '../../db/schema-shipments';
 import { roundStored } from '../../kernel/series-store';
+import { presentDisposition, type DispositionJson } from './disposition';
 
 /**
  * Database rows to the contract's entities (spec section 3): ids as decimal
@@ -85,6 +86,8 @@ export interface RecordView {
   } | null;
   /** The calibration at the record's start (issue 14 item 7). */
   calibrationAt?: CalibrationAt;
+  /** The current release decision (issue 14 item 2), when the query read it. */
+  disposition?: DispositionJson | null;
 }
 
 /** A tag's calibration at an instant: the due date of the certificate in force then. */
@@ -179,6 +182,7 @@ export function presentRecord(view: RecordView): TRecord {
         }
       : {}),
     calibration_warning: r.calibrationWarning,
+    disposition: presentDisposition(view.disposition),
   };
 }
 

@@ -164,6 +164,7 @@ describe('record queries', () => {
         calibration_state: 'NONE',
         calibration_due: null,
         calibration_warning: null,
+        disposition: null,
       });
       // The unknown-position sentinels are never answered as a position.
       const r3 = body[2]!;

@@ -21,6 +21,7 @@ import {
   scannedBy,
   shipper,
 } from './fields';
+import { latestDisposition } from './disposition';
 import { escapeLike } from './filter-sql';
 import type { ActionView, RecordView, ScanView, TagView } from './presenter';
 import { organizationCounts } from './statistics';
@@ -109,6 +110,7 @@ function selectRecordViews(db: Db) {
       >`ARRAY(SELECT s.id::text FROM scans s WHERE s.record_id = ${records.id} AND s.organization_id = ${records.organizationId} ORDER BY s."timestamp", s.id)`,
       calibration: latestCalibrationOfRecord,
       calibrationAtStart: calibrationAt(records.organizationId, records.tagId, recordStart),
+      disposition: latestDisposition,
     })
     .from(records)
     .leftJoin(shipper, shipperOfRecord)
@@ -157,6 +159,7 @@ function toRecordView(row: RecordViewRow): RecordView {
         }
       : null,
     calibrationAt: calibrationView(row.calibrationAtStart),
+    disposition: row.disposition,
   };
 }
 

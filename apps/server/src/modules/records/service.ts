@@ -1,4 +1,5 @@
 import {
+  type TDispositionFilter,
   type TRecordLocations,
   type TTripTemperatures,
   type TTemperaturePoint,
@@ -13,6 +14,7 @@ import { pageOf, type Listed, type PageQuery } from '../../kernel/paging';
 import { organizationOf, type Principal } from '../../kernel/principal';
 import { readSeries } from '../../kernel/series-store';
 import { DEFAULT_ORDER_BY, RECORD_FIELDS, TAG_FIELDS } from './fields';
+import { dispositionCondition } from './disposition';
 import { compileFilter, compileOrderBy } from './filter-sql';
 import { parseInstantRange } from './iso-range';
 import {
@@ -117,6 +119,7 @@ export function createRecordsService(db: Database) {
         filter?: string | undefined;
         search?: string | undefined;
         latest?: boolean | undefined;
+        disposition?: TDispositionFilter | undefined;
         order_by?: string[] | undefined;
       },
     ) {
@@ -130,6 +133,7 @@ export function createRecordsService(db: Database) {
           compileFilter(q.filter, RECORD_FIELDS),
           await repo.searchCondition(db, organizationId, words),
           q.latest ? repo.latestOfTag : undefined,
+          dispositionCondition(q.disposition),
         ],
         orderBy: compileOrderBy(q.order_by, RECORD_FIELDS, DEFAULT_ORDER_BY),
         page: pageOf(q),

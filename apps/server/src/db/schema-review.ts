@@ -1,0 +1,40 @@
+import { bigint, bigserial, index, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { organizations } from './schema';
+import { records } from './schema-shipments';
+
+/**
+ * Release decisions (issue 14 item 2; docs/decisions/disposition.md): one row
+ * per signed decision on a record. Append-only (triggers in a custom
+ * migration, db/roles.ts APPEND_ONLY_TABLES): a decision is superseded by a
+ * later signed one, never edited. The record's disposition is its latest row
+ * (highest id: rows are inserted under the record's row lock).
+ */
+
+const timestamptz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+export const recordDispositions = pgTable(
+  'record_dispositions',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'restrict' }),
+    /** The record cannot be deleted while it carries a decision (`restrict`). */
+    recordId: bigint('record_id', { mode: 'number' })
+      .notNull()
+      .references(() => records.id, { onDelete: 'restrict' }),
+    /** RELEASED, QUARANTINED or REJECTED (contract `DISPOSITION_DECISIONS`). */
+    decision: text('decision', { enum: ['RELEASED', 'QUARANTINED', 'REJECTED'] }).notNull(),
+    comment: text('comment').notNull(),
+    /** REVIEWED, APPROVED or REJECTED (contract `SIGNATURE_MEANINGS`). */
+    meaning: text('meaning').notNull(),
+    /** By value, not by foreign key: the signature outlives the account. */
+    userId: uuid('user_id').notNull(),
+    printedName: text('printed_name').notNull(),
+    signedAt: timestamptz('signed_at').notNull(),
+    clientType: text('client_type').notNull(),
+  },
+  (t) => [index('record_dispositions_record_idx').on(t.organizationId, t.recordId, t.id)],
+);
+
+export type RecordDispositionRow = typeof recordDispositions.$inferSelect;
