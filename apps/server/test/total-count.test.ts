@@ -29,7 +29,7 @@ describe('x-total-count on every list call', () => {
   const queries: Record<string, Record<string, string>> = {};
 
   beforeAll(async () => {
-    t = await createTestApp();
+    t = await createTestApp({ config: { webhooks: { allowPrivate: true, retryDelaySeconds: 1 } } });
     const signedIn = await t.signIn({ role: 'Administrator', serverAdmin: true });
     admin = signedIn.client;
     const org = signedIn.orgs[0]!;
@@ -63,6 +63,11 @@ describe('x-total-count on every list call', () => {
       ],
     });
     expect(calibration.statusCode, calibration.body).toBe(200);
+    const webhook = await admin.post('/api/integrations/webhooks/', {
+      url: 'http://127.0.0.1:9/hook',
+      events: ['alarm.raised'],
+    });
+    expect(webhook.statusCode, webhook.body).toBe(200);
     const ids = records.map((r) => String(r.id)).join(',');
     Object.assign(queries, {
       xt1RecordActions: { record_ids: ids },
@@ -70,6 +75,8 @@ describe('x-total-count on every list call', () => {
       aggregateLocations: { record_ids: ids },
       aggregateRecordTemperatures: { record_ids: ids },
       xt1CalibrationList: { device_id: String(tag.id) },
+      xt1RecordDispositions: { record_id: String(records[0]!.id) },
+      integrationsWebhookDeliveries: { webhook_id: (webhook.json() as { id: string }).id },
     });
   });
   afterAll(() => t.close());
