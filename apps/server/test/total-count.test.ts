@@ -126,7 +126,19 @@ describe('x-total-count on every list call', () => {
       const body = (await get(call, query)).json() as unknown[];
       if (body.length === 0) empty.push(call.operationId);
     }
-    // Products, carriers, keys, notification settings, rules and mail are not set up here.
-    expect(empty.length, empty.join(', ')).toBeLessThanOrEqual(8);
+    // Products, carriers, keys, notification settings, rules, the log, the bell, release
+    // decisions and webhook deliveries are not set up here; every other list holds rows.
+    const notSetUp = [
+      'productsCarrierDefinitionsList',
+      'productsProductDefinitionsList',
+      'xt1RecordDispositions',
+      'keysList',
+      'notificationSettingsList',
+      'notificationRulesList',
+      'notificationLogList',
+      'xt1Notifications',
+      'integrationsWebhookDeliveries',
+    ].filter((name) => listCalls.some((call) => call.operationId === name));
+    expect(empty.sort()).toEqual(notSetUp.sort());
   });
 });
