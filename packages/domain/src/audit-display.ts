@@ -29,6 +29,7 @@ const ACTION_LABELS: Record<string, string> = {
   'record.trip.update': 'Trip times changed',
   'record.alarm_recipients.update': 'Alarm recipients changed',
   'calibration.expired_start': 'Started on an expired calibration',
+  'record.disposition': 'Release decision signed',
 };
 
 const FIELD_LABELS: Record<string, string> = {

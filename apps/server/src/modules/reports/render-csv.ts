@@ -2,6 +2,7 @@ import { stringify } from 'csv-stringify/sync';
 import { resolveTimeZone } from '@coldtrace/domain';
 import { alarmCells, alarmColumns, alarmDisplayer, NO_ALARMS } from './alarm-text';
 import { auditDisplayer } from './audit-text';
+import { dispositionLines } from './disposition-text';
 import {
   formatWall,
   headerLines,
@@ -38,7 +39,11 @@ export function renderCsv(data: ReportData): Buffer {
   const zone = resolveTimeZone(data.timeZone);
   const out: Buffer[] = [Buffer.from('\uFEFF', 'utf8')];
   const head: Cell[][] = [['Coldtrace temperature report']];
-  for (const line of [...headerLines(data), ...summaryLines(data)]) {
+  for (const line of [
+    ...headerLines(data),
+    ...summaryLines(data),
+    ...dispositionLines(data.record),
+  ]) {
     const value = line.value;
     head.push([
       neutralise(line.label),

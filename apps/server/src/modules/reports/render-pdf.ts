@@ -21,6 +21,7 @@ import {
   type Doc,
 } from './pdf-layout';
 import { auditDisplayer } from './audit-text';
+import { dispositionTexts } from './disposition-text';
 import {
   acknowledgementSentence,
   alarmCountSentence,
@@ -363,6 +364,12 @@ function drawAudit(doc: Doc, data: ReportData, zone: string): void {
 function drawVerdict(doc: Doc, data: ReportData, zone: string): void {
   const display = alarmDisplayer({ unit: data.unit, timeZone: zone });
   doc.fontSize(10).fillColor(INK);
+  // The release decision first: what the verdict is (issue 14 item 2).
+  dispositionTexts(data.record, zone).forEach((text, i) => {
+    writeText(doc, printable(text), { x: MARGIN, width: CONTENT_WIDTH, bold: i === 0 });
+    doc.moveDown(0.2);
+  });
+  doc.moveDown(0.2);
   writeText(doc, printable(alarmCountSentence(data.alarms)), { x: MARGIN, width: CONTENT_WIDTH });
   doc.moveDown(0.2);
   writeText(doc, printable(signatureCountSentence(data.alarms)), {

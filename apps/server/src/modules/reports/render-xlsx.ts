@@ -3,6 +3,7 @@ import { resolveTimeZone } from '@coldtrace/domain';
 import ExcelJS from 'exceljs';
 import { alarmCells, alarmColumns, alarmDisplayer, NO_ALARMS } from './alarm-text';
 import { auditDisplayer } from './audit-text';
+import { dispositionLines } from './disposition-text';
 import {
   headerLines,
   neutralise,
@@ -64,7 +65,11 @@ export async function renderXlsx(data: ReportData): Promise<Buffer> {
   const title = sheet.addRow(['Coldtrace temperature report']);
   title.font = { bold: true, size: 14 };
   title.commit();
-  for (const line of [...headerLines(data), ...summaryLines(data)]) {
+  for (const line of [
+    ...headerLines(data),
+    ...summaryLines(data),
+    ...dispositionLines(data.record),
+  ]) {
     const row = sheet.addRow([neutralise(line.label), cellValue(line.value, wall)]);
     const cell = row.getCell(2);
     if (line.value instanceof Date) cell.numFmt = DATE_FORMAT;

@@ -6,6 +6,7 @@ import {
   ZAuditEvent,
   ZExcursionAlarm,
   ZFileReference,
+  ZRecord,
   type TExcursionAlarm,
 } from '@coldtrace/contract';
 import { auditActionLabel } from '@coldtrace/domain';
@@ -225,6 +226,38 @@ describe('every report format tells the same story of the alarms', () => {
       ]);
   }
 
+  /** The release decision's label and value lines of each format (issue 14 item 2). */
+  async function decisionLines() {
+    const csvText = (await download('csv')).toString('utf8').replace(/^\uFEFF/, '');
+    const csvLines: string[][] = parse(csvText, { relax_column_count: true });
+    const csv = csvLines
+      .filter((l) => l[0]?.startsWith('Release decision') || l[0]?.startsWith('Decision '))
+      .map((l) => `${l[0]}: ${l[1]}`);
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load((await download('xlsx')) as unknown as ArrayBuffer);
+    const xlsx: string[] = [];
+    workbook.getWorksheet(`Record ${recordId}`)!.eachRow((row) => {
+      const label = String(row.getCell(1).value ?? '');
+      if (!label.startsWith('Release decision') && !label.startsWith('Decision ')) return;
+      const v = row.getCell(2).value;
+      // A date cell holds the wall-clock time in the zone (as every XLSX time).
+      xlsx.push(
+        `${label}: ${v instanceof Date ? wall(new Date(v.getTime() + offsetMs(v))) : String(v)}`,
+      );
+    });
+    const pdfText = flat(
+      execFileSync('pdftotext', ['-', '-'], { input: await download('pdf') }).toString('utf8'),
+    );
+    return { csv, xlsx, verdict: pdfText.slice(pdfText.lastIndexOf('Verdict')) };
+  }
+
+  it('before any decision every format says there is no release decision', async () => {
+    const { csv, xlsx, verdict } = await decisionLines();
+    expect(csv).toEqual(['Release decision: No release decision']);
+    expect(xlsx).toEqual(csv);
+    expect(verdict).toContain('Release decision: No release decision');
+  });
+
   it('the API answers the four alarms with their states, reasons and acknowledgers', () => {
     const byState = api.map((a) => [a.state, a.acknowledged, a.dismissed]);
     expect(byState).toEqual([
@@ -347,7 +380,47 @@ describe('every report format tells the same story of the alarms', () => {
     expect(verdict).toContain('2 electronic signatures: 1 acknowledgement, 1 closing change.');
     expect(verdict).toContain('3 of 4 alarms are not acknowledged.');
   });
+
+  it('a signed release decision: every format tells the current one (decision, who, when, meaning, comment)', async () => {
+    const sign = (decision: string, comment: string) =>
+      manager.post(`${XT1}/records/disposition/`, {
+        record_id: recordId,
+        decision,
+        comment,
+        password: TEST_PASSWORD,
+        meaning: 'APPROVED',
+      });
+    // Not released while alarms await acknowledgement; quarantined, then rejected.
+    expect((await sign('RELEASED', 'no')).statusCode).toBe(409);
+    expect((await sign('QUARANTINED', 'Held for review')).statusCode).toBe(200);
+    const res = await sign('REJECTED', 'Excursions beyond the stability data (deviation DV-7)');
+    expect(res.statusCode, res.body).toBe(200);
+    const d = ZRecord.parse(res.json()).disposition!;
+    const story = [
+      'Release decision: Rejected',
+      'Decision signed by: Quality Manager',
+      `Decision signed at: ${wall(d.signed_at)}`,
+      'Decision signature meaning: Approved',
+      'Decision comment: Excursions beyond the stability data (deviation DV-7)',
+    ];
+    const { csv, xlsx, verdict } = await decisionLines();
+    expect(csv).toEqual(story);
+    expect(xlsx).toEqual(story);
+    for (const line of story) expect(verdict).toContain(line);
+    expect(verdict).not.toContain('Held for review');
+  });
 });
+
+/** The zone's offset at `wallAsUtc` (XLSX dates carry the wall clock as if UTC). */
+function offsetMs(wallAsUtc: Date): number {
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone: ZONE,
+    timeZoneName: 'longOffset',
+  }).formatToParts(wallAsUtc);
+  const m = /GMT([+-])(\d\d):(\d\d)/.exec(parts.find((p) => p.type === 'timeZoneName')!.value);
+  const sign = m![1] === '-' ? 1 : -1;
+  return sign * (Number(m![2]) * 60 + Number(m![3])) * 60_000;
+}
 
 interface Word {
   page: number;
