@@ -164,7 +164,11 @@ export async function insertLogEntry(
 // ---------------------------------------------------------------- records and people
 
 /** The record row of the organization; locking it; setting its alarm recipients (records module). */
-export { findRecordRow as findRecord, lockRecordRecipients, setAlarmRecipients } from '../records';
+export {
+  findRecordRow as findRecord,
+  lockRecord as lockRecordRecipients,
+  setAlarmRecipients,
+} from '../records';
 
 export async function locationNames(
   db: Db,

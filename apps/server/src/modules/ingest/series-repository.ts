@@ -9,7 +9,7 @@ import {
   type AlarmRow,
 } from '../../db/schema-shipments';
 import { recordAggregates } from '../../db/schema-aggregates';
-import { fromDriverRow } from './driver-row';
+import { fromDriverRow } from '../../db/driver-row';
 import { chunkListSql, parseChunkList } from '../../kernel/series-store';
 
 /**

@@ -1,7 +1,7 @@
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { records, tags, type TagRow } from '../../db/schema-shipments';
-import { fromDriverRow } from './driver-row';
+import { fromDriverRow } from '../../db/driver-row';
 import {
   type StoredUpload,
   storedUploadOf,

@@ -1,6 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { recordActions, scans } from '../../db/schema-shipments';
+import { recordActions, scans, type RecordRow } from '../../db/schema-shipments';
+import * as records from '../records';
 
 /**
  * Scans and record actions of the ingest module: the upload stored under a
@@ -29,6 +30,40 @@ export async function findUpload(
         left join lateral (${uploadLookup(organizationId, uploadKey)}) u on true`,
   );
   return storedUploadOf(result.rows[0]);
+}
+
+/** What {@link lockRunCandidates} finds. */
+export interface RunCandidates {
+  byStart: RecordRow | undefined;
+  pending: RecordRow | undefined;
+  laterRun: boolean;
+  stored: StoredUpload | undefined;
+}
+
+/**
+ * Where an upload with a start time goes, in one round trip (the tag is
+ * locked), all within the organization: the tag's run with that start and
+ * its pending records, both locked, whether a later run exists (the records
+ * module's `lockRunCandidates`), and the upload stored under the key (looked
+ * up again now that the tag's lock is held, so a twin committed meanwhile is
+ * seen).
+ */
+export async function lockRunCandidates(
+  db: Db,
+  organizationId: string,
+  tagId: number,
+  startTimeSeconds: number,
+  uploadKey: string | null,
+): Promise<RunCandidates> {
+  const found = await records.lockRunCandidates<UploadColumns>(
+    db,
+    organizationId,
+    tagId,
+    startTimeSeconds,
+    { columns: UPLOAD_COLUMNS, lateral: uploadLookup(organizationId, uploadKey) },
+  );
+  const { byStart, pending, laterRun } = found;
+  return { byStart, pending, laterRun, stored: storedUploadOf(found.alongside) };
 }
 
 /** The stored upload as `u_*` columns (see {@link uploadLookup}). */

@@ -4,7 +4,7 @@
 export { presentAlarm } from './presenter';
 export {
   findRecordRow,
-  lockRecordRecipients,
+  lockRecord,
   lockRecordsForRecompute,
   recordCountsByOrganization,
   recordExists,
@@ -12,6 +12,21 @@ export {
   tagHasActiveRecord,
 } from './lookups';
 export { markReportExists, setAlarmRecipients } from './record-columns';
+export {
+  endEarlierRuns,
+  findTripAffectedRecords,
+  hasLaterRun,
+  insertRun,
+  lockActiveRecord,
+  lockLatestRecord,
+  lockPendingRecord,
+  lockRecordByStart,
+  lockRecordCovering,
+  lockRunCandidates,
+  updateRecord,
+  updateRecordSql,
+  type RunCandidates,
+} from './writes';
 export { recordsByIds, selectAlarmViews } from './repository';
 export { createRecordsService } from './service';
 export { recordsRoutes } from './routes';

@@ -6,9 +6,9 @@ import { records, tags, type RecordRow } from '../../db/schema-shipments';
  * The records table as other modules read it (issue 12, "one owner per
  * table"): alarm-mail, alarms, audit, tag-assignment and users ask these
  * functions through the records module's index.ts instead of querying
- * `records` themselves. Every query names the organization (the server
- * administration's counts group by it). The write side stays in ingest, apart
- * from the two columns of `record-columns.ts`.
+ * `records` themselves; ingest too. Every query names the organization (the
+ * server administration's counts group by it). The writes are `writes.ts`
+ * (ingest's) and `record-columns.ts` (two columns other modules set).
  */
 
 /** The organization's record row, or undefined. */
@@ -77,8 +77,8 @@ export async function recordCountsByOrganization(db: Db) {
     .groupBy(records.organizationId);
 }
 
-/** Locks the organization's record row for a change of its alarm recipients. */
-export async function lockRecordRecipients(
+/** The organization's record row, locked (ingest's changes, a change of its alarm recipients). */
+export async function lockRecord(
   db: Db,
   organizationId: string,
   id: number,

@@ -1,58 +1,19 @@
-import { and, desc, eq, gt, inArray, isNull, lt, ne, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gt, isNull, lt, ne, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import {
-  alarms,
-  organizationSettings,
-  productDefinitions,
-  records,
-  travelLocations,
-  type OrganizationSettingsRow,
-  type RecordRow,
-  type TravelLocationRow,
-} from '../../db/schema-shipments';
-import { fromDriverRow } from './driver-row';
-import {
-  type StoredUpload,
-  storedUploadOf,
-  UPLOAD_COLUMNS,
-  type UploadColumns,
-  uploadLookup,
-} from './uploads-repository';
+import { fromDriverRow } from '../../db/driver-row';
+import { alarms, records, type RecordRow } from '../../db/schema-shipments';
 
 /**
- * Records (runs) of the ingest module, and the inputs of their trip (travel
- * locations, the geo-fence). Every query scopes by the organization: a tag's
- * records are looked up within the organization too (a tag that moved to
- * another organization left its records behind: they stay the old one's).
- * Lock a record only after its tag (see `tags-repository.ts`).
+ * The records table as ingest writes it (issue 12, "one owner per table"):
+ * runs found and locked for an upload, a new run (ending the tag's earlier
+ * ones), a record's fields after a recomputation, and the records a trip
+ * input change reaches. Ingest asks these through the records module's
+ * index.ts. Every query scopes by the organization: a tag's records are
+ * looked up within the organization too (a tag that moved to another
+ * organization left its records behind: they stay the old one's). Lock a
+ * record only after its tag (ingest's `tags-repository.ts`). Reads of one
+ * record: `lookups.ts`.
  */
-
-/** The record (of the organization) with this id, locked. */
-export async function lockRecord(
-  db: Db,
-  organizationId: string,
-  id: number,
-): Promise<RecordRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(records)
-    .where(and(eq(records.id, id), eq(records.organizationId, organizationId)))
-    .for('update');
-  return row;
-}
-
-/** The record without a lock (to learn its tag before locking in order). */
-export async function findRecord(
-  db: Db,
-  organizationId: string,
-  id: number,
-): Promise<RecordRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(records)
-    .where(and(eq(records.id, id), eq(records.organizationId, organizationId)));
-  return row;
-}
 
 /** The condition "a record of this tag in this organization". */
 const ofTag = (organizationId: string, tagId: number): SQL =>
@@ -74,29 +35,31 @@ export async function lockRecordByStart(
 }
 
 /** What {@link lockRunCandidates} finds. */
-export interface RunCandidates {
+export interface RunCandidates<Alongside> {
   byStart: RecordRow | undefined;
   pending: RecordRow | undefined;
   laterRun: boolean;
-  stored: StoredUpload | undefined;
+  /** The columns the caller asked alongside (its lateral lookup, alias `u`). */
+  alongside: Alongside;
 }
 
 /**
- * Where an upload with a start time goes, in one round trip (the tag is
- * locked), all within the organization: the tag's run with that start and
- * its pending records (active, not started; the newest is answered), both
- * locked; whether a later run exists; and the upload stored under the key
- * (looked up again now that the tag's lock is held, so a twin committed
- * meanwhile is seen).
+ * Where an upload with a start time goes, in one round trip (the caller has
+ * locked the tag), all within the organization: the tag's run with that start
+ * and its pending records (active, not started; the newest is answered), both
+ * locked; whether a later run exists; and, alongside, the caller's own lookup
+ * (`lateral`, joined as `u`, its `columns` answered; ingest: the upload stored
+ * under the key, looked up again now that the tag's lock is held, so a twin
+ * committed meanwhile is seen).
  */
-export async function lockRunCandidates(
+export async function lockRunCandidates<Alongside extends Record<string, unknown>>(
   db: Db,
   organizationId: string,
   tagId: number,
   startTimeSeconds: number,
-  uploadKey: string | null,
-): Promise<RunCandidates> {
-  const result = await db.execute<UploadColumns & { later_run: boolean }>(sql`
+  alongside: { columns: SQL; lateral: SQL },
+): Promise<RunCandidates<Alongside>> {
+  const result = await db.execute<Alongside & { later_run: boolean }>(sql`
     with cand as (
       select * from ${records}
       where organization_id = ${organizationId} and tag_id = ${tagId}
@@ -107,9 +70,9 @@ export async function lockRunCandidates(
              where organization_id = ${organizationId} and tag_id = ${tagId}
                and start_time_seconds > ${startTimeSeconds}
            ) as later_run,
-           ${UPLOAD_COLUMNS}, cand.*
+           ${alongside.columns}, cand.*
     from (select 1) one
-    left join lateral (${uploadLookup(organizationId, uploadKey)}) u on true
+    left join lateral (${alongside.lateral}) u on true
     left join cand on true`);
   let byStart: RecordRow | undefined;
   let pending: RecordRow | undefined;
@@ -122,7 +85,7 @@ export async function lockRunCandidates(
     }
   }
   const first = result.rows[0]!;
-  return { byStart, pending, laterRun: first.later_run, stored: storedUploadOf(first) };
+  return { byStart, pending, laterRun: first.later_run, alongside: first as Alongside };
 }
 
 /**
@@ -237,29 +200,6 @@ export async function lockLatestRecord(
   return row;
 }
 
-/**
- * The num_consecutive_excursions of the organization's product definition of
- * this name (the oldest, when several have it); undefined: no such product.
- */
-export async function productConsecutive(
-  db: Db,
-  organizationId: string,
-  productName: string,
-): Promise<number | undefined> {
-  const [row] = await db
-    .select({ value: productDefinitions.numConsecutiveExcursions })
-    .from(productDefinitions)
-    .where(
-      and(
-        eq(productDefinitions.organizationId, organizationId),
-        eq(productDefinitions.productName, productName),
-      ),
-    )
-    .orderBy(productDefinitions.id)
-    .limit(1);
-  return row?.value;
-}
-
 /** Whether the tag has a run in the organization that started after `startTimeSeconds`. */
 export async function hasLaterRun(
   db: Db,
@@ -330,51 +270,6 @@ export function updateRecordSql(
   patch: Partial<typeof records.$inferInsert>,
 ): SQL {
   return db.update(records).set(patch).where(eq(records.id, id)).getSQL();
-}
-
-/**
- * The travel locations (of the organization) with these ids and the
- * organization's geo-fence settings, in one round trip.
- */
-export async function findTripInputs(
-  db: Db,
-  organizationId: string,
-  ids: readonly number[],
-): Promise<{ locations: TravelLocationRow[]; settings: OrganizationSettingsRow | undefined }> {
-  const result = await db.execute<{
-    locations: Record<string, unknown>[] | null;
-    settings: Record<string, unknown> | null;
-  }>(sql`
-    select
-      (select json_agg(l) from ${travelLocations} l
-        where l.organization_id = ${organizationId}
-          and l.id = any(${`{${ids.join(',')}}`}::bigint[])) as locations,
-      (select row_to_json(s) from ${organizationSettings} s
-        where s.organization_id = ${organizationId}) as settings`);
-  const row = result.rows[0]!;
-  return {
-    locations: (row.locations ?? []).map((l) => fromDriverRow(travelLocations, l)),
-    settings: row.settings ? fromDriverRow(organizationSettings, row.settings) : undefined,
-  };
-}
-
-// ---------------------------------------------------------------- travel locations, geo-fence
-
-export async function findTravelLocations(
-  db: Db,
-  organizationId: string,
-  ids: readonly number[],
-): Promise<TravelLocationRow[]> {
-  if (ids.length === 0) return [];
-  return db
-    .select()
-    .from(travelLocations)
-    .where(
-      and(
-        eq(travelLocations.organizationId, organizationId),
-        inArray(travelLocations.id, [...ids]),
-      ),
-    );
 }
 
 /**
