@@ -23,6 +23,7 @@ import { principalResolver } from './modules/identity';
 import { configurationRoutes } from './modules/configuration';
 import { ingestRoutes, recomputeRecord } from './modules/ingest';
 import { keysRoutes } from './modules/identity';
+import { kpisRoutes } from './modules/kpis';
 import { legalRoutes } from './modules/legal';
 import { termsGate } from './modules/legal';
 import { notificationsRoutes } from './modules/notifications';
@@ -118,6 +119,7 @@ export const coldtraceApp = fp<AppOptions>(
     await app.register(keysRoutes);
     await app.register(tagAssignmentRoutes);
     await app.register(integrationsRoutes);
+    await app.register(kpisRoutes);
     await app.register(healthRoutes);
     await registerWebApp(app, config.webDist);
   },

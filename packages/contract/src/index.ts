@@ -22,6 +22,7 @@ export * from './calls/alarm-mail';
 export * from './calls/notifications';
 export * from './calls/health';
 export * from './calls/integrations';
+export * from './calls/kpis';
 export * from './calls/index';
 export * from './entities/common';
 export * from './entities/calibration';

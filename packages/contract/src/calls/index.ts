@@ -8,6 +8,7 @@ import { dispositionCalls } from './disposition';
 import { devicesQueryCalls } from './devices-query';
 import { healthCalls } from './health';
 import { integrationsCalls } from './integrations';
+import { kpisCalls } from './kpis';
 import { notificationCalls } from './notifications';
 import { orgSettingsCalls } from './org-settings';
 import { productsCalls } from './products';
@@ -31,4 +32,5 @@ export const allCalls = [
   ...notificationCalls,
   ...healthCalls,
   ...integrationsCalls,
+  ...kpisCalls,
 ] as const;
