@@ -1,0 +1,17 @@
+import createClient from 'openapi-fetch';
+import type { paths } from './schema';
+
+/**
+ * A Coldtrace client generated from the OpenAPI document (`/api/schema/`,
+ * committed as docs/openapi.json):
+ *
+ *   npx openapi-typescript docs/openapi.json -o examples/integration/schema.d.ts
+ *
+ * `schema.d.ts` holds only types; openapi-fetch checks every path, parameter and
+ * reply against them at compile time. The key is sent as `Authorization: Api-Key <key>`.
+ */
+export function coldtraceClient(baseUrl: string, apiKey: string) {
+  return createClient<paths>({ baseUrl, headers: { Authorization: `Api-Key ${apiKey}` } });
+}
+
+export type ColdtraceClient = ReturnType<typeof coldtraceClient>;
