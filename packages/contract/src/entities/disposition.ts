@@ -35,3 +35,13 @@ export const ZRecordDisposition = z
   })
   .meta({ id: 'RecordDisposition' });
 export type TRecordDisposition = z.infer<typeof ZRecordDisposition>;
+
+/**
+ * Why RELEASED is refused (409, naming `decision`) while `n` alarms of the
+ * record are neither acknowledged nor dismissed: the server's message, which
+ * the web app shows before sending.
+ */
+export function unacknowledgedReleaseMessage(n: number): string {
+  const alarms = n === 1 ? '1 alarm is' : `${n} alarms are`;
+  return `The record cannot be released: ${alarms} not acknowledged. Acknowledge them first, or quarantine or reject it.`;
+}

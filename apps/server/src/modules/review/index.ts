@@ -3,4 +3,3 @@
  * way in from outside the module.
  */
 export { reviewRoutes } from './routes';
-export { unacknowledgedMessage } from './service';

@@ -5,6 +5,7 @@ import {
   type TRecord,
   type TRecordDisposition,
   type TSignatureMeaning,
+  unacknowledgedReleaseMessage,
 } from '@coldtrace/contract';
 import type { FastifyInstance } from 'fastify';
 import type { RecordDispositionRow } from '../../db/schema-review';
@@ -41,12 +42,6 @@ export function presentDisposition(row: RecordDispositionRow): TRecordDispositio
   };
 }
 
-/** The 409 of RELEASED while alarms await acknowledgement. */
-export function unacknowledgedMessage(n: number): string {
-  const alarms = n === 1 ? '1 alarm is' : `${n} alarms are`;
-  return `The record cannot be released: ${alarms} not acknowledged. Acknowledge them first, or quarantine or reject it.`;
-}
-
 export function createReviewService(app: FastifyInstance) {
   const db = app.db;
   const recordsService = createRecordsService(db);
@@ -79,7 +74,7 @@ export function createReviewService(app: FastifyInstance) {
       const recordId = await recordIdOf(organizationId, body.record_id);
       const refuseWhileUnacknowledged = async (n: number) => {
         if (body.decision === 'RELEASED' && n > 0) {
-          const message = unacknowledgedMessage(n);
+          const message = unacknowledgedReleaseMessage(n);
           throw new AppError('CONFLICT', message, { decision: message });
         }
       };
