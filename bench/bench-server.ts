@@ -10,7 +10,7 @@ import { openDatabase, type DatabaseHandle } from '../apps/server/src/db/client'
 import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from '../apps/server/src/db/embedded';
 import { runMigrations } from '../apps/server/src/db/migrate';
 import { sessions, users } from '../apps/server/src/db/schema';
-import { userTokens } from '../apps/server/src/db/schema-shipments';
+import { userTokens } from '../apps/server/src/db/schema-access';
 import { newToken, sessionIdOf } from '../apps/server/src/modules/identity/auth/cookies';
 import { createOrganization, setMembership } from '../apps/server/src/modules/orgs/repository';
 

@@ -9,9 +9,9 @@ import {
   scans,
   tags,
   travelLocations,
-  userTokens,
   type RecordRow,
 } from '../src/db/schema-shipments';
+import { userTokens } from '../src/db/schema-access';
 import { newToken, sessionIdOf } from '../src/modules/identity/auth/cookies';
 import { readSeries } from '../src/kernel/series-store';
 import { uid, type RoleName, type TestApp, type TestClient, type TestOrg } from './helpers';

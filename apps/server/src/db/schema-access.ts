@@ -40,3 +40,29 @@ export const apiKeys = pgTable(
 );
 
 export type ApiKeyRow = typeof apiKeys.$inferSelect;
+
+// ---------------------------------------------------------------- device tokens
+
+/**
+ * User tokens ("Session token: token, created, expiry"): `Authorization: Token <token>`
+ * for the phone app and for rt / nanotag gateways. Only a SHA-256 of the token is stored.
+ */
+export const userTokens = pgTable(
+  'user_tokens',
+  {
+    id: text('id').primaryKey(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull().default(''),
+    created: timestamptz('created').notNull().defaultNow(),
+    expiry: timestamptz('expiry'),
+    lastUsedAt: timestamptz('last_used_at'),
+  },
+  (t) => [index('user_tokens_user_idx').on(t.userId)],
+);
+
+export type UserTokenRow = typeof userTokens.$inferSelect;

@@ -108,28 +108,6 @@ export const organizationSettings = pgTable('organization_settings', {
   expiredCalibrationStart: text('expired_calibration_start').notNull().default('WARN'),
 });
 
-// ---------------------------------------------------------------- device tokens
-
-/**
- * User tokens ("Session token: token, created, expiry"): `Authorization: Token <token>`
- * for the phone app and for rt / nanotag gateways. Only a SHA-256 of the token is stored.
- */
-export const userTokens = pgTable(
-  'user_tokens',
-  {
-    id: text('id').primaryKey(),
-    organizationId: orgRef(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    name: text('name').notNull().default(''),
-    created: timestamptz('created').notNull().defaultNow(),
-    expiry: timestamptz('expiry'),
-    lastUsedAt: timestamptz('last_used_at'),
-  },
-  (t) => [index('user_tokens_user_idx').on(t.userId)],
-);
-
 // ---------------------------------------------------------------- tags and records
 
 /** A physical tag. `id` is the Tag id (a number); the serial number is printed on it. */
@@ -490,7 +468,6 @@ export const alarms = pgTable(
 export type { PendingCommand, TagConfiguration, TripInputs } from './schema-json';
 
 export type TagRow = typeof tags.$inferSelect;
-export type UserTokenRow = typeof userTokens.$inferSelect;
 export type LocationSampleRow = typeof locationSamples.$inferSelect;
 export type RecordRow = typeof records.$inferSelect;
 export type ScanRow = typeof scans.$inferSelect;

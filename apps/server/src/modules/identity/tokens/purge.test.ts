@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../../test/helpers';
 import { insertToken, TokenClient } from '../../../../test/shipment-factories';
 import { passwordTokens } from '../../../db/schema-mail';
-import { userTokens } from '../../../db/schema-shipments';
+import { userTokens } from '../../../db/schema-access';
 import { PURGE_EXPIRED_TOKENS_JOB } from '../../../jobs/catalogue';
 import { sessionIdOf } from '../auth';
 import { consumeToken, hashToken, issueToken as issuePasswordToken } from '../password';

@@ -8,7 +8,7 @@ import {
   users,
   type UserRow,
 } from '../../../db/schema';
-import { userTokens, type UserTokenRow } from '../../../db/schema-shipments';
+import { userTokens, type UserTokenRow } from '../../../db/schema-access';
 
 /** Database access of user tokens. Only the SHA-256 (hex) of a token is ever stored or looked up. */
 

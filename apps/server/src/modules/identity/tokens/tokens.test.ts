@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../../test/helpers';
 import { insertToken, TokenClient } from '../../../../test/shipment-factories';
 import { memberships, users } from '../../../db/schema';
-import { userTokens } from '../../../db/schema-shipments';
+import { userTokens } from '../../../db/schema-access';
 import { sessionIdOf } from '../auth';
 import { issueToken as issuePasswordToken } from '../password';
 
