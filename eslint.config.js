@@ -93,6 +93,12 @@ export default tseslint.config(
     rules: { 'server/module-imports': 'error' },
   },
   {
+    // One room per concept (issue 12): no server source file over 500 lines.
+    files: ['apps/server/src/**/*.ts'],
+    ignores: ['apps/server/src/**/*.test.ts'],
+    rules: { 'max-lines': ['error', { max: 500 }] },
+  },
+  {
     files: ['apps/server/**/*.ts'],
     rules: {
       'no-restricted-imports': [
