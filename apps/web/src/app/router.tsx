@@ -45,6 +45,13 @@ const sideNavPages: RouteObject[] = [
   },
   { path: 'allrecords', lazy: page(records, (m) => m.AllRecordsPage) },
   {
+    path: 'kpis',
+    lazy: page(
+      () => import('../features/kpis/routes'),
+      (m) => m.KpisPage,
+    ),
+  },
+  {
     path: 'alldevices',
     lazy: page(
       () => import('../features/devices/routes'),

@@ -32,6 +32,11 @@ describe('side navigation items', () => {
     ]);
   });
 
+  it('shows Lanes & carriers with sysDataRead', () => {
+    expect(labels(user(['sysDataRead']))).toEqual(['Dashboard', 'All Records', 'Lanes & carriers']);
+    expect(visibleNavItems(user(['sysDataRead']))[2]?.to).toBe('/kpis');
+  });
+
   it('shows Configuration with sysAdminLoc', () => {
     expect(labels(user(['sysAdminLoc']))).toEqual(['Dashboard', 'All Records', 'Configuration']);
   });

@@ -2,6 +2,7 @@ import type { TPermissionName, TUser } from '@coldtrace/contract';
 import DashboardOutlined from '@mui/icons-material/DashboardOutlined';
 import DeviceThermostatOutlined from '@mui/icons-material/DeviceThermostatOutlined';
 import ListAltOutlined from '@mui/icons-material/ListAltOutlined';
+import QueryStatsOutlined from '@mui/icons-material/QueryStatsOutlined';
 import TuneOutlined from '@mui/icons-material/TuneOutlined';
 import Box from '@mui/material/Box';
 import Drawer from '@mui/material/Drawer';
@@ -28,6 +29,12 @@ interface NavItem {
 export const NAV_ITEMS: readonly NavItem[] = [
   { to: '/', label: 'Dashboard', icon: <DashboardOutlined /> },
   { to: '/allrecords', label: 'All Records', icon: <ListAltOutlined /> },
+  {
+    to: '/kpis',
+    label: 'Lanes & carriers',
+    icon: <QueryStatsOutlined />,
+    permission: 'sysDataRead',
+  },
   {
     to: '/alldevices',
     label: 'All Devices',
