@@ -28,6 +28,7 @@ import { useRecordScans } from './api/get-record-scans';
 import { ActionsTimeline } from './components/actions-timeline';
 import { AlarmsCard } from './components/alarms-card';
 import { AuditCard } from './components/audit-card';
+import { DispositionCard } from './components/disposition-card';
 import { ChartCard } from './components/chart-card';
 import { MapCard } from './components/map-card';
 import { ReportsCard } from './components/reports-card';
@@ -187,6 +188,13 @@ export function RecordDetailPage() {
                   timeZone={timeZone}
                   canAct={canActOnAlarms}
                 />
+                {record.id ? (
+                  <DispositionCard
+                    record={{ ...record, id: record.id }}
+                    alarms={alarms.data}
+                    timeZone={timeZone}
+                  />
+                ) : null}
                 <ActionsTimeline query={actions} timeZone={timeZone} />
               </Stack>
             </Grid>

@@ -7,6 +7,7 @@ import { Page } from '../../components/page';
 import { useAppSettings } from '../../lib/app-settings';
 import { useCurrentUser } from '../session';
 import { useRecords, type RecordsQuery } from './api/list-records';
+import { DispositionFilter, useDispositionFilter } from './components/disposition-filter';
 import { TimeZoneNote } from './components/time-zone-note';
 import { columnVisibilityKey } from '../../components/server-grid/column-visibility';
 import { ServerDataGrid } from '../../components/server-grid/server-data-grid';
@@ -35,18 +36,20 @@ export function AllRecordsPage() {
     decimals,
     hiddenFields,
   } = useServerGridQuery(filterSpecs, GRID_DEFAULT_PAGE_SIZE);
-  const query: RecordsQuery = gridQuery;
+  const [disposition, setDisposition] = useDispositionFilter();
+  const query: RecordsQuery = { ...gridQuery, ...(disposition ? { disposition } : {}) };
 
   const records = useRecords(query);
   const columns = useMemo(
     () => recordColumns({ unit, timeZone, decimals, hiddenFields }),
     [unit, timeZone, decimals, hiddenFields],
   );
-  const filtered = query.filter !== undefined;
+  const filtered = query.filter !== undefined || disposition !== undefined;
 
   return (
     <Page title="All Records" subtitle={<TimeZoneNote />}>
       <Stack spacing={2}>
+        <DispositionFilter value={disposition} onChange={setDisposition} />
         {records.isError ? (
           <LoadError
             what="the records"

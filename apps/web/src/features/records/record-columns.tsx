@@ -1,4 +1,9 @@
-import { TAG_TYPES, type TDegreesUnit, type TRecord } from '@coldtrace/contract';
+import {
+  DISPOSITION_DECISION_LABELS,
+  TAG_TYPES,
+  type TDegreesUnit,
+  type TRecord,
+} from '@coldtrace/contract';
 import { MISSING_VALUE, formatDuration } from '@coldtrace/domain';
 import Box from '@mui/material/Box';
 import Link from '@mui/material/Link';
@@ -172,6 +177,16 @@ export function recordColumns({
       width: 148,
       valueGetter: (_value, row) => row.trip?.trip_status ?? null,
       renderCell: ({ row }) => <TripChip status={row.trip?.trip_status} />,
+    },
+    {
+      // The current signed release decision (issue 14 item 2); filtered above the grid.
+      field: 'disposition',
+      headerName: 'Release decision',
+      width: 160,
+      sortable: false,
+      filterable: false,
+      valueGetter: (_value, row) =>
+        row.disposition ? DISPOSITION_DECISION_LABELS[row.disposition.decision] : 'None',
     },
     textColumn('tag_type', 'Tag type', { flex: undefined, width: 120 }),
     textColumn('secondary_reference', 'Secondary ref.', { description: 'Secondary reference' }),

@@ -1,0 +1,69 @@
+import {
+  DISPOSITION_DECISION_LABELS,
+  DISPOSITION_FILTERS,
+  type TDispositionFilter,
+} from '@coldtrace/contract';
+import MenuItem from '@mui/material/MenuItem';
+import TextField from '@mui/material/TextField';
+import { TABLE_STATE_PARAMS } from '@coldtrace/domain';
+import { useSearchParams } from 'react-router';
+
+const LABELS: Record<TDispositionFilter, string> = {
+  ...DISPOSITION_DECISION_LABELS,
+  NONE: 'No decision yet',
+};
+
+/** The `disposition` of the URL (All Records' release decision filter), when it is one. */
+export function useDispositionFilter(): [
+  TDispositionFilter | undefined,
+  (value: TDispositionFilter | undefined) => void,
+] {
+  const [params, setParams] = useSearchParams();
+  const raw = params.get('disposition');
+  const value = (DISPOSITION_FILTERS as readonly string[]).includes(raw ?? '')
+    ? (raw as TDispositionFilter)
+    : undefined;
+  const set = (next: TDispositionFilter | undefined) =>
+    setParams(
+      (current) => {
+        const out = new URLSearchParams(current);
+        if (next === undefined) out.delete('disposition');
+        else out.set('disposition', next);
+        // A new filter starts on the first page.
+        out.delete(TABLE_STATE_PARAMS.pageNumber);
+        return out;
+      },
+      { replace: true },
+    );
+  return [value, set];
+}
+
+/** "Release decision": any, released, quarantined, rejected or none yet. */
+export function DispositionFilter({
+  value,
+  onChange,
+}: {
+  value: TDispositionFilter | undefined;
+  onChange: (value: TDispositionFilter | undefined) => void;
+}) {
+  return (
+    <TextField
+      select
+      size="small"
+      label="Release decision"
+      value={value ?? ''}
+      onChange={(event) =>
+        onChange(event.target.value === '' ? undefined : (event.target.value as TDispositionFilter))
+      }
+      sx={{ minWidth: 200, alignSelf: 'flex-start' }}
+      slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
+    >
+      <MenuItem value="">Any</MenuItem>
+      {DISPOSITION_FILTERS.map((f) => (
+        <MenuItem key={f} value={f}>
+          {LABELS[f]}
+        </MenuItem>
+      ))}
+    </TextField>
+  );
+}
