@@ -48,10 +48,13 @@ export const notificationSettings = pgTable(
     productName: text('product_name'),
     /** Null: any carrier. */
     carrierName: text('carrier_name'),
+    /** Summary (issue 15, docs/decisions/scheduled-reports.md): a daily or weekly summary. */
     notificationType: text('notification_type', {
-      enum: ['Departure', 'Alarm', 'Arrival'],
+      enum: ['Departure', 'Alarm', 'Arrival', 'Summary'],
     }).notNull(),
     status: text('status', { enum: ['Enabled', 'Disabled', 'Test'] }).notNull(),
+    /** Summary settings: DAILY or WEEKLY; null for the other types. */
+    schedule: text('schedule', { enum: ['DAILY', 'WEEKLY'] }),
     toList: textList('to_list'),
     ccList: textList('cc_list'),
     bccList: textList('bcc_list'),
@@ -156,9 +159,9 @@ export const notificationLog = pgTable(
     organizationId: orgRef(),
     created: timestamptz('created').notNull().defaultNow(),
     notificationType: text('notification_type', {
-      enum: ['Departure', 'Alarm', 'Arrival'],
+      enum: ['Departure', 'Alarm', 'Arrival', 'Summary'],
     }).notNull(),
-    /** When the event happened. */
+    /** When the event happened (a summary: the start of its period). */
     timestamp: timestamptz('timestamp').notNull(),
     /** The receiver (destination) location's name of the record, when it has one. */
     destination: text('destination'),
@@ -177,9 +180,10 @@ export const notificationLog = pgTable(
     recordId: bigint('record_id', { mode: 'number' }).references(() => records.id, {
       onDelete: 'set null',
     }),
-    eventId: bigint('event_id', { mode: 'number' })
-      .notNull()
-      .references(() => alarmMailEvents.id, { onDelete: 'cascade' }),
+    /** The event of the e-mail; null for a summary (it has no event: its period is its key). */
+    eventId: bigint('event_id', { mode: 'number' }).references(() => alarmMailEvents.id, {
+      onDelete: 'cascade',
+    }),
     messageKey: text('message_key').notNull(),
     settingId: bigint('setting_id', { mode: 'number' }).references(() => notificationSettings.id, {
       onDelete: 'set null',
@@ -191,6 +195,8 @@ export const notificationLog = pgTable(
       onDelete: 'set null',
     }),
     step: text('step', { enum: ['reminder', 'escalation'] }),
+    /** A summary (issue 15): the period it covers (2026-11-23, 2026-W47); null otherwise. */
+    period: text('period'),
   },
   (t) => [
     // Each step of each alarm is written once per setting: a job run twice sends once.
@@ -198,6 +204,10 @@ export const notificationLog = pgTable(
       .on(t.alarmId, t.settingId, t.step)
       .where(sql`${t.step} IS NOT NULL`),
     uniqueIndex('notification_log_event_message_key').on(t.eventId, t.messageKey),
+    // Each period of each summary setting is written once: a job run twice sends once.
+    uniqueIndex('notification_log_setting_period_key')
+      .on(t.settingId, t.period)
+      .where(sql`${t.period} IS NOT NULL`),
     index('notification_log_org_created_idx').on(t.organizationId, t.created),
     index('notification_log_record_idx').on(t.recordId),
   ],

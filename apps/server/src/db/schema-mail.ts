@@ -1,5 +1,14 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { organizations, users } from './schema';
 
 /**
@@ -9,6 +18,13 @@ import { organizations, users } from './schema';
  */
 
 const timestamptz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+export interface MailAttachment {
+  filename: string;
+  contentType: string;
+  /** The file, base64. */
+  content: string;
+}
 
 export const mailOutbox = pgTable(
   'mail_outbox',
@@ -32,6 +48,8 @@ export const mailOutbox = pgTable(
     subject: text('subject').notNull(),
     text: text('text').notNull(),
     html: text('html'),
+    /** Files attached (a summary's PDFs, issue 15): name, type and base64 content; null: none. */
+    attachments: jsonb('attachments').$type<MailAttachment[]>(),
     /** queued → sent; logged: no SMTP_URL, printed to the log; failed: retries exhausted. */
     status: text('status', { enum: ['queued', 'sent', 'logged', 'failed'] })
       .notNull()

@@ -26,6 +26,7 @@ export const PURGE_EXPIRED_TOKENS_JOB = 'tokens.purge-expired';
 export const ALARM_ESCALATION_JOB = 'alarm.escalate';
 export const WEBHOOK_EVENT_JOB = 'webhook.event';
 export const WEBHOOK_DELIVER_JOB = 'webhook.deliver';
+export const SUMMARY_JOB = 'notification.summaries';
 
 /** The steps of an escalating notification setting (docs/decisions/escalation.md). */
 export const ESCALATION_STEPS = ['reminder', 'escalation'] as const;
@@ -129,6 +130,12 @@ export const jobCatalogue = {
       expireInSeconds: 120,
       batchSize: 5,
     }),
+  },
+  [SUMMARY_JOB]: {
+    does: "Hourly (:05 UTC): each Summary setting's daily or weekly summary, once per period, from 06:00 in its owner's time zone",
+    payload: z.object({}),
+    settings: () => ({ retryLimit: 3 }),
+    cron: '5 * * * *',
   },
   [PURGE_EXPIRED_TOKENS_JOB]: {
     does: 'Daily (03:17 UTC): deletes expired user tokens and expired password links',

@@ -1,5 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import { alarmEscalationWorker, onAlarmRaisedEmail, tripEventWorker } from '../modules/alarm-mail';
+import {
+  alarmEscalationWorker,
+  onAlarmRaisedEmail,
+  summaryWorker,
+  tripEventWorker,
+} from '../modules/alarm-mail';
 import { mailSendWorker } from '../modules/mail';
 import { notifyAlarmsRaised } from '../modules/notifications';
 import { deleteExpiredPasswordTokens, deleteExpiredUserTokens } from '../modules/identity';
@@ -39,6 +44,7 @@ const workers: { [N in JobName]: WorkerFactory<N> } = {
   'password.reset-request': passwordResetWorker,
   'webhook.event': webhookEventWorker,
   'webhook.deliver': webhookDeliverWorker,
+  'notification.summaries': summaryWorker,
   /** User tokens (tokens module) and password links (password module) past their expiry. */
   'tokens.purge-expired': (app) => async () => {
     const now = new Date();

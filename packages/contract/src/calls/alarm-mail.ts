@@ -2,15 +2,14 @@ import { z } from 'zod';
 import { zRowId } from '../ids';
 import { defineCall } from '../call';
 import { ZAlarmRecipients } from '../entities/alarms';
-import { ZNotificationLogEntry, ZNotificationSetting } from '../entities/notification-settings';
-import { ZNotificationRule } from '../entities/rules';
 import {
-  ZFunctionOperator,
-  ZNotificationStatus,
-  ZNotificationType,
-  ZRuleCombinator,
-  ZUnaryOperator,
-} from '../enums';
+  ZNotificationLogEntry,
+  ZNotificationSetting,
+  ZNotificationSettingType,
+  ZSummarySchedule,
+} from '../entities/notification-settings';
+import { ZNotificationRule } from '../entities/rules';
+import { ZFunctionOperator, ZNotificationStatus, ZRuleCombinator, ZUnaryOperator } from '../enums';
 import type { TPermissionName } from '../permissions';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_NUMBER, MAX_PAGE_SIZE, zQueryInt } from './devices-query';
 
@@ -167,7 +166,15 @@ const settingFields = {
   carrier_name: zOptionalText(200).describe(
     'Carrier the record must have (ignoring case); empty or null: any carrier',
   ),
-  notification_type: ZNotificationType,
+  notification_type: ZNotificationSettingType.describe(
+    'Departure, Alarm or Arrival: an e-mail per event; Summary: a daily or weekly summary (schedule)',
+  ),
+  schedule: ZSummarySchedule.nullable()
+    .optional()
+    .describe(
+      'Summary settings only, and required for them: DAILY (the day before, sent after 06:00) or ' +
+        "WEEKLY (the ISO week before, sent Mondays after 06:00), in the setting owner's time zone",
+    ),
   status: ZNotificationStatus.describe(
     'Enabled sends; Disabled sends nothing; Test writes the log entry and sends nothing',
   ),

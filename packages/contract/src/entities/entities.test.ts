@@ -534,7 +534,7 @@ const entities: Record<string, EntityCase> = {
   },
   NotificationSetting: {
     schema: ZNotificationSetting,
-    fields: `id created product_name carrier_name notification_type status ${RECIPIENT_LISTS} comment ${TEMPLATES} organization origin destination remind_after_minutes escalate_after_minutes escalation_emails`,
+    fields: `id created product_name carrier_name notification_type status ${RECIPIENT_LISTS} comment ${TEMPLATES} organization origin destination remind_after_minutes escalate_after_minutes escalation_emails schedule`,
     required: ['notification_type', 'status'],
     lists: ['to_list', 'cc_list', 'bcc_list', 'sms_list'],
     minimal: { notification_type: 'Departure', status: 'Enabled' },
@@ -546,7 +546,7 @@ const entities: Record<string, EntityCase> = {
   },
   NotificationLogEntry: {
     schema: ZNotificationLogEntry,
-    fields: `id created notification_type timestamp destination ${RECIPIENT_LISTS} comment serial_number ${TEMPLATES} organization record alarm step`,
+    fields: `id created notification_type timestamp destination ${RECIPIENT_LISTS} comment serial_number ${TEMPLATES} organization record alarm step period`,
     required: ['id', 'created', 'notification_type'],
     lists: ['to_list', 'cc_list', 'bcc_list', 'sms_list'],
     minimal: { id: 'n1', created: '2024-05-01T10:00:00Z', notification_type: 'Arrival' },

@@ -3,6 +3,19 @@ import { ZDegreesUnit, ZNotificationStatus, ZNotificationType } from '../enums';
 import { customTemplateFields } from './common';
 
 /**
+ * The types of a product / carrier notification setting: the spec's three
+ * events, and Summary (ours, issue 15: a daily or weekly summary of the
+ * period's shipments per lane and carrier; docs/decisions/scheduled-reports.md).
+ */
+export const NOTIFICATION_SETTING_TYPES = ['Departure', 'Alarm', 'Arrival', 'Summary'] as const;
+export const ZNotificationSettingType = z.enum(NOTIFICATION_SETTING_TYPES);
+export type TNotificationSettingType = z.infer<typeof ZNotificationSettingType>;
+/** How often a Summary setting sends: each day (the day before) or each week (the ISO week before). */
+export const SUMMARY_SCHEDULES = ['DAILY', 'WEEKLY'] as const;
+export const ZSummarySchedule = z.enum(SUMMARY_SCHEDULES);
+export type TSummarySchedule = z.infer<typeof ZSummarySchedule>;
+
+/**
  * E-mail and SMS notification settings and their log (spec section 3,
  * "Products, carriers, locations and notification rules"). Notification type:
  * Departure, Alarm, Arrival. Notification status: Enabled, Disabled, Test.
@@ -31,12 +44,14 @@ export const ZNotificationSetting = z
     created: z.string().optional(),
     product_name: z.string().nullable().optional(),
     carrier_name: z.string().nullable().optional(),
-    notification_type: ZNotificationType,
+    notification_type: ZNotificationSettingType,
     status: ZNotificationStatus,
     ...recipientListFields,
     comment: z.string().nullable().optional(),
     ...customTemplateFields,
     organization: z.string().optional(),
+    /** Summary settings (ours, issue 15): DAILY or WEEKLY; null for the other types. */
+    schedule: ZSummarySchedule.nullable().optional(),
     origin: z.string().nullable().optional(),
     destination: z.string().nullable().optional(),
     /** Escalation (ours, issue 14; docs/decisions/escalation.md). */
@@ -77,7 +92,7 @@ export const ZNotificationLogEntry = z
   .object({
     id: z.string(),
     created: z.string(),
-    notification_type: ZNotificationType,
+    notification_type: ZNotificationSettingType,
     timestamp: z.string().optional(),
     destination: z.string().nullable().optional(),
     ...recipientListFields,
@@ -89,6 +104,8 @@ export const ZNotificationLogEntry = z
     /** A reminder or escalation (ours, issue 14): its alarm and step; null for the first e-mail. */
     alarm: z.string().nullable().optional(),
     step: z.enum(['reminder', 'escalation']).nullable().optional(),
+    /** A summary (ours, issue 15): the period it covers, e.g. 2026-11-23 or 2026-W47; null otherwise. */
+    period: z.string().nullable().optional(),
   })
   .meta({ id: 'NotificationLogEntry' });
 export type TNotificationLogEntry = z.infer<typeof ZNotificationLogEntry>;

@@ -2,4 +2,5 @@
 export { onAlarmRaisedEmail } from './hooks';
 export { tripEventWorker } from './worker';
 export { alarmEscalationWorker } from './escalation';
+export { summaryWorker } from './summary';
 export { alarmMailModule } from './routes';

@@ -21,6 +21,7 @@ export function presentSetting(row: NotificationSettingRow): TNotificationSettin
     carrier_name: row.carrierName,
     notification_type: row.notificationType,
     status: row.status,
+    schedule: row.schedule,
     to_list: row.toList,
     cc_list: row.ccList,
     bcc_list: row.bccList,
@@ -69,5 +70,6 @@ export function presentLogEntry(row: NotificationLogRow): TNotificationLogEntry 
     record: idText(row.recordId),
     alarm: idText(row.alarmId),
     step: row.step,
+    period: row.period,
   };
 }

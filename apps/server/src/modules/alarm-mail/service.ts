@@ -63,6 +63,7 @@ function settingValues(
   if (body.carrier_name !== undefined) values.carrierName = blankToNull(body.carrier_name) ?? null;
   if (body.notification_type !== undefined) values.notificationType = body.notification_type;
   if (body.status !== undefined) values.status = body.status;
+  if (body.schedule !== undefined) values.schedule = body.schedule;
   if (body.to_list !== undefined) values.toList = uniqueAddresses(body.to_list);
   if (body.cc_list !== undefined) values.ccList = uniqueAddresses(body.cc_list);
   if (body.bcc_list !== undefined) values.bccList = uniqueAddresses(body.bcc_list);
@@ -125,6 +126,21 @@ export function checkEscalation(setting: {
       'escalate_after_minutes',
       `must be later than remind_after_minutes (${remind} minutes)`,
     );
+}
+
+/**
+ * The schedule of a setting as it will be stored (issue 15,
+ * docs/decisions/scheduled-reports.md): a Summary needs one, the other types
+ * have none. 400 naming schedule.
+ */
+export function checkSchedule(setting: {
+  notificationType: string;
+  schedule: string | null;
+}): void {
+  if (setting.notificationType === 'Summary' && setting.schedule === null)
+    throw refused('schedule', 'is required for a Summary setting (DAILY or WEEKLY)');
+  if (setting.notificationType !== 'Summary' && setting.schedule !== null)
+    throw refused('schedule', 'only Summary settings have a schedule');
 }
 
 const ESCALATION_KEYS = [
@@ -326,6 +342,10 @@ export function createAlarmMailService(db: Database) {
         escalateAfterMinutes: values.escalateAfterMinutes ?? null,
         escalationEmails: values.escalationEmails ?? [],
       });
+      checkSchedule({
+        notificationType: values.notificationType,
+        schedule: values.schedule ?? null,
+      });
       await checkLocations(db, organizationOf(ctx.principal), values);
       return audited.create(ctx, SETTINGS, values);
     },
@@ -336,10 +356,13 @@ export function createAlarmMailService(db: Database) {
       body: TNotificationSettingUpdate,
     ): Promise<TNotificationSetting> {
       const values = settingValues(body);
-      if (ESCALATION_KEYS.some((key) => body[key] !== undefined)) {
+      if ([...ESCALATION_KEYS, 'schedule' as const].some((key) => body[key] !== undefined)) {
         // Checked against the setting as it will be (another organization's id: 404 below).
         const before = await repo.settingRows.find(db, organizationOf(ctx.principal), Number(id));
-        if (before) checkEscalation({ ...before, ...values });
+        if (before) {
+          checkEscalation({ ...before, ...values });
+          checkSchedule({ ...before, ...values });
+        }
       }
       await checkLocations(db, organizationOf(ctx.principal), values);
       return audited.update(ctx, SETTINGS, id, values);

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/client';
-import { mailOutbox } from '../../db/schema-mail';
+import { mailOutbox, type MailAttachment } from '../../db/schema-mail';
 import { MAIL_SEND_JOB, publish } from '../../jobs/catalogue';
 
 export interface OutgoingMail {
@@ -10,6 +10,8 @@ export interface OutgoingMail {
   subject: string;
   text: string;
   html?: string;
+  /** Files attached (base64 content); kept in the outbox row until it is delivered. */
+  attachments?: MailAttachment[];
   organizationId?: string | null;
   /** At most one message per key, ever: queueing the same key again does nothing. */
   dedupeKey?: string;
@@ -35,6 +37,8 @@ export async function queueMail(
       subject: message.subject,
       text: message.text,
       html: message.html ?? null,
+      attachments:
+        message.attachments && message.attachments.length > 0 ? message.attachments : null,
       organizationId: message.organizationId ?? null,
       dedupeKey: message.dedupeKey ?? null,
     })

@@ -31,6 +31,15 @@ function smtpTransport(url: string): MailTransport {
         subject: row.subject,
         text: row.text,
         ...(row.html !== null ? { html: row.html } : {}),
+        ...(row.attachments
+          ? {
+              attachments: row.attachments.map((a) => ({
+                filename: a.filename,
+                contentType: a.contentType,
+                content: Buffer.from(a.content, 'base64'),
+              })),
+            }
+          : {}),
         messageId: messageIdOf(row.id, from),
       });
     },

@@ -19,3 +19,4 @@ export {
 export { useFont, writeText } from './pdf-fonts';
 export { reportsRoutes } from './routes';
 export { reportWorker } from './worker';
+export { renderRecordPdf } from './record-pdf';

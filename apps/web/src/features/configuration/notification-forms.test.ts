@@ -44,6 +44,8 @@ describe('notification setting form', () => {
     expect(body).toEqual({
       notification_type: 'Departure',
       status: 'Enabled',
+      // Only Summary settings have a schedule.
+      schedule: null,
       product_name: 'Insulin',
       carrier_name: null,
       origin: null,
@@ -64,6 +66,35 @@ describe('notification setting form', () => {
       to_list: 'a@x.test, b@x.test',
       carrier_name: '',
     });
+  });
+});
+
+describe('Summary settings (issue 15)', () => {
+  const summary = {
+    ...emptySettingValues(),
+    notification_type: 'Summary' as const,
+    to_list: 'qa@x.test',
+  };
+
+  it('needs a schedule, sends it, and reads it back', () => {
+    expect(validateSettingForm(summary)).toEqual({ schedule: 'Choose daily or weekly' });
+    const values = { ...summary, schedule: 'WEEKLY' as const, carrier_name: 'DHL' };
+    expect(validateSettingForm(values)).toEqual({});
+    const body = settingBody(values);
+    expect(body).toMatchObject({
+      notification_type: 'Summary',
+      schedule: 'WEEKLY',
+      carrier_name: 'DHL',
+      remind_after_minutes: null,
+      escalation_emails: [],
+    });
+    expect(settingValuesOf({ ...body, id: '1' })).toMatchObject({ schedule: 'WEEKLY' });
+  });
+
+  it('sends no schedule once the type is no longer Summary', () => {
+    const values = { ...summary, schedule: 'DAILY' as const, notification_type: 'Alarm' as const };
+    expect(validateSettingForm(values)).toEqual({});
+    expect(settingBody(values).schedule).toBeNull();
   });
 });
 

@@ -4,8 +4,9 @@ import {
   type TNotificationRule,
   type TNotificationSetting,
   type TNotificationSettingCreate,
+  type TNotificationSettingType,
   type TNotificationStatus,
-  type TNotificationType,
+  type TSummarySchedule,
   type TRuleCombinator,
   type TRuleField,
   type TUnaryOperator,
@@ -22,8 +23,10 @@ import type { FormErrors } from './form-fields';
 // ---------------------------------------------------------------- settings
 
 export interface NotificationSettingFormValues {
-  notification_type: TNotificationType;
+  notification_type: TNotificationSettingType;
   status: TNotificationStatus;
+  /** Summary settings (issue 15): DAILY or WEEKLY; empty until chosen. */
+  schedule: TSummarySchedule | '';
   product_name: string;
   carrier_name: string;
   origin: string;
@@ -44,6 +47,7 @@ export type NotificationSettingField = keyof NotificationSettingFormValues;
 export const NOTIFICATION_SETTING_FIELDS: readonly NotificationSettingField[] = [
   'notification_type',
   'status',
+  'schedule',
   'product_name',
   'carrier_name',
   'origin',
@@ -76,6 +80,7 @@ export function emptySettingValues(): NotificationSettingFormValues {
   return {
     notification_type: 'Alarm',
     status: 'Enabled',
+    schedule: '',
     product_name: '',
     carrier_name: '',
     origin: '',
@@ -96,6 +101,7 @@ export function settingValuesOf(setting: TNotificationSetting): NotificationSett
   return {
     notification_type: setting.notification_type,
     status: setting.status,
+    schedule: setting.schedule ?? '',
     product_name: setting.product_name ?? '',
     carrier_name: setting.carrier_name ?? '',
     origin: setting.origin ?? '',
@@ -189,6 +195,8 @@ export function validateSettingForm(
     errors.to_list = 'Add at least one address (or set the status to Disabled)';
   }
   validateEscalation(values, errors);
+  if (values.notification_type === 'Summary' && values.schedule === '')
+    errors.schedule = 'Choose daily or weekly';
   return errors;
 }
 
@@ -198,6 +206,8 @@ export function settingBody(values: NotificationSettingFormValues): TNotificatio
   return {
     notification_type: values.notification_type,
     status: values.status,
+    schedule:
+      values.notification_type === 'Summary' && values.schedule !== '' ? values.schedule : null,
     product_name: orNull(values.product_name),
     carrier_name: orNull(values.carrier_name),
     origin: orNull(values.origin),

@@ -3,11 +3,13 @@ import {
   NOTIFICATION_STATUSES,
   NOTIFICATION_SUBJECT_MAX_LENGTH,
   NOTIFICATION_TEMPLATE_MAX_LENGTH,
-  NOTIFICATION_TYPES,
+  NOTIFICATION_SETTING_TYPES,
+  SUMMARY_SCHEDULES,
   type TNameAndAddressLocation,
   type TNotificationSetting,
+  type TNotificationSettingType,
   type TNotificationStatus,
-  type TNotificationType,
+  type TSummarySchedule,
 } from '@coldtrace/contract';
 import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
@@ -35,6 +37,12 @@ export const STATUS_HELP: Record<TNotificationStatus, string> = {
 };
 
 const ANY = '';
+
+/** What each schedule of a Summary setting sends, and when (docs/decisions/scheduled-reports.md). */
+export const SCHEDULE_LABELS: Record<TSummarySchedule, string> = {
+  DAILY: 'Daily: the day before, sent after 06:00',
+  WEEKLY: 'Weekly: the week before (Monday to Sunday), sent Mondays after 06:00',
+};
 
 interface Choice {
   value: string;
@@ -171,13 +179,17 @@ export function NotificationSettingDialog({
             label="Notification type"
             value={values.notification_type}
             onChange={(event) =>
-              form.set('notification_type', event.target.value as TNotificationType)
+              form.set('notification_type', event.target.value as TNotificationSettingType)
             }
-            helperText="When the e-mail is sent"
+            helperText={
+              values.notification_type === 'Summary'
+                ? 'A summary of the shipments per lane and carrier, with their alarms'
+                : 'When the e-mail is sent'
+            }
             fullWidth
             required
           >
-            {NOTIFICATION_TYPES.map((type) => (
+            {NOTIFICATION_SETTING_TYPES.map((type) => (
               <MenuItem key={type} value={type}>
                 {type}
               </MenuItem>
@@ -199,6 +211,27 @@ export function NotificationSettingDialog({
             ))}
           </TextField>
         </Stack>
+        {values.notification_type === 'Summary' ? (
+          <TextField
+            select
+            label="Schedule"
+            value={values.schedule}
+            onChange={(event) => form.set('schedule', event.target.value as TSummarySchedule)}
+            error={Boolean(errors.schedule)}
+            helperText={
+              errors.schedule ??
+              'Times in your time zone (User settings). Each shipment in alarm is linked; up to 10 PDFs (5 MB) are attached.'
+            }
+            fullWidth
+            required
+          >
+            {SUMMARY_SCHEDULES.map((schedule) => (
+              <MenuItem key={schedule} value={schedule}>
+                {SCHEDULE_LABELS[schedule]}
+              </MenuItem>
+            ))}
+          </TextField>
+        ) : null}
         <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
           <ChoiceSelect
             label="Product"
@@ -239,18 +272,23 @@ export function NotificationSettingDialog({
           {text('cc_list', 'Cc', 'Copied openly', { maxLength: 20_000 })}
           {text('bcc_list', 'Bcc', 'Copied without the others seeing', { maxLength: 20_000 })}
         </Stack>
-        {text('custom_template_subject', 'Subject', 'Empty: the standard subject', {
-          maxLength: NOTIFICATION_SUBJECT_MAX_LENGTH,
-        })}
-        {text('custom_template_email', 'Message', 'Empty: the standard message', {
-          multiline: true,
-          maxLength: NOTIFICATION_TEMPLATE_MAX_LENGTH,
-        })}
-        <Typography variant="body2" color="text.secondary">
-          Subject and message may use {NOTIFICATION_PLACEHOLDERS.map((p) => `{${p}}`).join(', ')}.
-          Temperatures are in °C, times in UTC. One person named by several settings or
-          subscriptions gets one e-mail per event.
-        </Typography>
+        {values.notification_type === 'Summary' ? null : (
+          <>
+            {text('custom_template_subject', 'Subject', 'Empty: the standard subject', {
+              maxLength: NOTIFICATION_SUBJECT_MAX_LENGTH,
+            })}
+            {text('custom_template_email', 'Message', 'Empty: the standard message', {
+              multiline: true,
+              maxLength: NOTIFICATION_TEMPLATE_MAX_LENGTH,
+            })}
+            <Typography variant="body2" color="text.secondary">
+              Subject and message may use{' '}
+              {NOTIFICATION_PLACEHOLDERS.map((p) => `{${p}}`).join(', ')}. Temperatures are in °C,
+              times in UTC. One person named by several settings or subscriptions gets one e-mail
+              per event.
+            </Typography>
+          </>
+        )}
         {values.notification_type === 'Alarm' ? (
           <Stack spacing={2} component="fieldset" sx={{ border: 0, p: 0, m: 0 }}>
             <Typography component="legend" variant="subtitle2" sx={{ mb: 1, p: 0 }}>
