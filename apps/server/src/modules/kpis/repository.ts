@@ -42,10 +42,12 @@ export interface LocationName {
 }
 
 /**
- * One pass over the period's shipments: per record its alarms' count,
- * degree-minutes and acknowledgement minutes (the alarms by record index),
- * and its latest release decision; then the sums per group, per bucket and
- * overall (GROUPING SETS).
+ * One pass over the period's shipments, joined (hash joins) to the
+ * organization's alarms summed per record (count, degree-minutes,
+ * acknowledgement minutes) and to each record's latest release decision;
+ * then the sums per group, per bucket and overall (GROUPING SETS). Alarms are
+ * a few per cent of records, so summing them all once beats one index probe
+ * per shipment on long periods (docs/decisions/kpis.md).
  */
 export async function kpiSums(db: Db, f: KpiFilter): Promise<KpiSums[]> {
   const org = f.organizationId;
@@ -70,22 +72,23 @@ export async function kpiSums(db: Db, f: KpiFilter): Promise<KpiSums[]> {
              a.acknowledged,
              d.decision
         FROM records r
-        LEFT JOIN LATERAL (
-          SELECT count(*) AS n,
+        LEFT JOIN (
+          SELECT al.record_id,
+                 count(*) AS n,
                  sum(al.degree_minutes) AS degree_minutes,
                  sum(extract(epoch FROM al.acknowledged_at - al.created) / 60)
                    FILTER (WHERE al.acknowledged_at IS NOT NULL) AS ack_minutes,
                  count(al.acknowledged_at) AS acknowledged
             FROM alarms al
-           WHERE al.organization_id = ${org} AND al.record_id = r.id
-        ) a ON true
-        LEFT JOIN LATERAL (
-          SELECT rd.decision
+           WHERE al.organization_id = ${org}
+           GROUP BY al.record_id
+        ) a ON a.record_id = r.id
+        LEFT JOIN (
+          SELECT DISTINCT ON (rd.record_id) rd.record_id, rd.decision
             FROM record_dispositions rd
-           WHERE rd.organization_id = ${org} AND rd.record_id = r.id
-           ORDER BY rd.id DESC
-           LIMIT 1
-        ) d ON true
+           WHERE rd.organization_id = ${org}
+           ORDER BY rd.record_id, rd.id DESC
+        ) d ON d.record_id = r.id
        WHERE r.organization_id = ${org}
          AND r.start_time_seconds >= ${f.fromSeconds}
          AND r.start_time_seconds < ${f.toSeconds}
