@@ -39,10 +39,12 @@ export const STATUS_HELP: Record<TNotificationStatus, string> = {
 const ANY = '';
 
 /** What each schedule of a Summary setting sends, and when (docs/decisions/scheduled-reports.md). */
-export const SCHEDULE_LABELS: Record<TSummarySchedule, string> = {
-  DAILY: 'Daily: the day before, sent after 06:00',
-  WEEKLY: 'Weekly: the week before (Monday to Sunday), sent Mondays after 06:00',
+export const SCHEDULE_HELP: Record<TSummarySchedule | '', string> = {
+  '': 'How often the summary is sent',
+  DAILY: 'The day before, sent after 06:00',
+  WEEKLY: 'The week before (Monday to Sunday), sent Mondays after 06:00',
 };
+const SCHEDULE_LABELS: Record<TSummarySchedule, string> = { DAILY: 'Daily', WEEKLY: 'Weekly' };
 
 interface Choice {
   value: string;
@@ -220,7 +222,8 @@ export function NotificationSettingDialog({
             error={Boolean(errors.schedule)}
             helperText={
               errors.schedule ??
-              'Times in your time zone (User settings). Each shipment in alarm is linked; up to 10 PDFs (5 MB) are attached.'
+              `${SCHEDULE_HELP[values.schedule]}, in your time zone (User settings). Shipments in ` +
+                'alarm are linked; up to 10 PDFs (5 MB in all) are attached.'
             }
             fullWidth
             required
