@@ -249,6 +249,8 @@ export const records = pgTable(
       t.id.desc().nullsFirst(),
     ),
     index('records_org_created_idx').on(t.organizationId, t.created),
+    // Lane and carrier KPIs: the shipments that started in a period (docs/decisions/kpis.md).
+    index('records_org_start_idx').on(t.organizationId, t.startTimeSeconds),
     index('records_shipper_location_idx').on(t.shipperLocationId),
     index('records_receiver_location_idx').on(t.receiverLocationId),
     // The search box's text (records/fields.ts RECORD_SEARCH_TEXT), trigram-indexed for contains.

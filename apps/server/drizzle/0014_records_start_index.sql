@@ -1,0 +1,1 @@
+CREATE INDEX "records_org_start_idx" ON "records" USING btree ("organization_id","start_time_seconds");
