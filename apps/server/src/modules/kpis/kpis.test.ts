@@ -21,6 +21,7 @@ describe('lane and carrier KPIs', () => {
   let t: TestApp;
   let admin: TestClient;
   let bClient: TestClient;
+  let keyAdmin: TestClient;
   let ids: Record<'oslo' | 'bergen' | 'lyon', string>;
 
   beforeAll(async () => {
@@ -30,6 +31,7 @@ describe('lane and carrier KPIs', () => {
     const orgB = await t.createOrg('Org B');
     ({ client: admin } = await t.signIn({ role: 'Viewer', orgs: [orgA] }));
     ({ client: bClient } = await t.signIn({ role: 'Administrator', orgs: [orgB] }));
+    ({ client: keyAdmin } = await t.signIn({ role: 'Administrator', orgs: [orgA] }));
     const oslo = await f.travelLocation(orgA, { name: 'Oslo', origin: true });
     const bergen = await f.travelLocation(orgA, { name: 'Bergen', destination: true });
     const lyon = await f.travelLocation(orgA, { name: '=Lyon', destination: true });
@@ -218,6 +220,29 @@ describe('lane and carrier KPIs', () => {
     const body = ZKpiReport.parse(res.json());
     expect(body.totals).toMatchObject({ shipments: 1, degree_minutes: 1000, rejected_share: 1 });
     expect(body.rows.map((r) => r.destination?.name)).toEqual(['Bergen']);
+  });
+
+  it('answers a read-only API key of the organization, JSON and CSV', async () => {
+    const generated = await keyAdmin.post('/api/keys/generate/', {
+      name: 'kpi key',
+      read_only: true,
+    });
+    expect(generated.statusCode, generated.body).toBe(200);
+    const key = generated.json().private_key as string;
+    const res = await t.inject({
+      method: 'GET',
+      url: `${URL_}?${MARCH}`,
+      headers: { authorization: `Api-Key ${key}` },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(ZKpiReport.parse(res.json()).totals).toMatchObject({ shipments: 4, degree_minutes: 35 });
+    const csv = await t.inject({
+      method: 'GET',
+      url: `${URL_}csv/?${MARCH}`,
+      headers: { 'x-api-key': key },
+    });
+    expect(csv.statusCode, csv.body).toBe(200);
+    expect(csv.body).toContain('Oslo,Bergen,2,1,0.5000,15.0,30.0,0.5000,0.5000');
   });
 
   it('answers 400 naming the field', async () => {
