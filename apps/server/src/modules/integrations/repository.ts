@@ -8,6 +8,7 @@ import {
   type WebhookDeliveryRow,
   type WebhookRow,
 } from '../../db/schema-integrations';
+import { recordDispositions } from '../../db/schema-review';
 import { alarms, records } from '../../db/schema-shipments';
 
 /** Every query names the organization as well as the id. */
@@ -255,4 +256,32 @@ export async function eventSubjects(
           .where(and(eq(alarms.organizationId, organizationId), inArray(alarms.id, [...alarmIds])))
           .orderBy(asc(alarms.id));
   return { record, alarms: alarmRows };
+}
+
+/**
+ * The release decision a `record.disposition` event announces: the record's
+ * latest decision signed at or before the event (a later one is its own event).
+ * Read here, like the event's record and alarms (docs/decisions/webhooks.md).
+ */
+export async function dispositionAt(db: Db, organizationId: string, recordId: number, at: Date) {
+  const [row] = await db
+    .select({
+      id: recordDispositions.id,
+      decision: recordDispositions.decision,
+      comment: recordDispositions.comment,
+      meaning: recordDispositions.meaning,
+      signedBy: recordDispositions.printedName,
+      signedAt: recordDispositions.signedAt,
+    })
+    .from(recordDispositions)
+    .where(
+      and(
+        eq(recordDispositions.organizationId, organizationId),
+        eq(recordDispositions.recordId, recordId),
+        sql`${recordDispositions.signedAt} <= ${at.toISOString()}`,
+      ),
+    )
+    .orderBy(desc(recordDispositions.id))
+    .limit(1);
+  return row;
 }

@@ -233,6 +233,29 @@ function alarmData(a: AlarmRow) {
   };
 }
 
+/** The decision a `record.disposition` event announces, as the record reply's `disposition`. */
+async function dispositionData(
+  tx: Db,
+  event: JobData<'webhook.event'>,
+  recordId: number,
+): Promise<object | null> {
+  const d = await repo.dispositionAt(
+    tx,
+    event.organizationId,
+    recordId,
+    new Date(event.occurredAt),
+  );
+  if (!d) return null;
+  return {
+    id: String(d.id),
+    decision: d.decision,
+    comment: d.comment,
+    meaning: d.meaning,
+    signed_by: d.signedBy,
+    signed_at: d.signedAt.toISOString(),
+  };
+}
+
 /**
  * The `webhook.event` job: one delivery per matching active webhook (and per
  * alarm of an `alarm.*` event), each with its body written once and its
@@ -273,7 +296,13 @@ export function webhookEventWorker(app: FastifyInstance) {
         : [
             {
               key: `${event.event}:${record.id}:${event.occurredAt}`,
-              data: { record: recordData },
+              data:
+                event.event === 'record.disposition'
+                  ? {
+                      record: recordData,
+                      disposition: await dispositionData(tx, event, record.id),
+                    }
+                  : { record: recordData },
             },
           ];
       const rows = hooks.flatMap((hook) =>

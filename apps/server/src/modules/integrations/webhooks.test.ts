@@ -44,7 +44,11 @@ interface Body {
   event: string;
   occurred_at: string;
   organization_id: string;
-  data: { alarm?: { id: string; above_or_below: string }; record: { id: string } };
+  data: {
+    alarm?: { id: string; above_or_below: string };
+    record: { id: string };
+    disposition?: { decision: string; comment: string; meaning: string; signed_by: string } | null;
+  };
 }
 
 describe('webhooks', () => {
@@ -180,6 +184,31 @@ describe('webhooks', () => {
       true,
     );
     expect(entries.every((e) => e.attempt_log.length === 1)).toBe(true);
+  });
+
+  it('a signed release decision sends record.disposition with the decision it announces', async () => {
+    await createHook(admin, '/decision', ['record.disposition']);
+    const { recordId } = await scannedShipment(admin, [5, 5, 5, 5], 'WHD');
+    const decide = (decision: string, comment: string) =>
+      admin.post('/api/devices/xt1/records/disposition/', {
+        record_id: recordId,
+        decision,
+        comment,
+        password: TEST_PASSWORD,
+        meaning: 'APPROVED',
+      });
+    expect((await decide('QUARANTINED', 'Hold for review')).statusCode).toBe(200);
+    expect((await decide('RELEASED', 'All in range')).statusCode).toBe(200);
+    await idle();
+    const got = bodies('/decision').sort((a, b) => a.occurred_at.localeCompare(b.occurred_at));
+    expect(got.map((b) => [b.event, b.data.record.id, b.data.disposition?.decision])).toEqual([
+      ['record.disposition', recordId, 'QUARANTINED'],
+      ['record.disposition', recordId, 'RELEASED'],
+    ]);
+    expect(got[1]!.data.disposition).toMatchObject({
+      comment: 'All in range',
+      meaning: 'APPROVED',
+    });
   });
 
   it('a trip edit that closes alarms sends alarm.closed for each', async () => {

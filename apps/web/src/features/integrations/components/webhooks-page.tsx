@@ -58,7 +58,7 @@ const EVENT_LABELS: Record<TWebhookEvent, string> = {
   'alarm.closed': 'Alarm closed',
   'record.departed': 'Record departed',
   'record.arrived': 'Record arrived',
-  'record.disposition': 'Record disposition (not sent yet)',
+  'record.disposition': 'Release decision signed',
   'alarm.no_data': 'No-data alarm (not sent yet)',
 };
 
