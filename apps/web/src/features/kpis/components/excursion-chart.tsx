@@ -12,7 +12,11 @@ const HEIGHT = 240;
 const percent = (rate: number) =>
   `${(rate * 100).toLocaleString('en', { maximumFractionDigits: 1 })} %`;
 
-/** The excursion rate per week or month (uPlot, as the record's temperature chart). */
+/**
+ * The excursion rate per week or month (uPlot, as the record's temperature
+ * chart). Overflow hidden: while the window narrows, the canvas keeps its old
+ * width until the resize observer catches up, and must not widen the page.
+ */
 export function ExcursionChart({ report }: { report: TKpiReport }) {
   const container = useRef<HTMLDivElement>(null);
   useEffect(() => {
@@ -40,7 +44,9 @@ export function ExcursionChart({ report }: { report: TKpiReport }) {
             points: { show: true, size: 6, fill: LINE },
             spanGaps: true,
             value: (_u, v, _s, idx) => {
-              const point = idx == null ? undefined : counts.get(xs[idx]);
+              // No point under the cursor: a dash, as the time; an empty week or month says so.
+              if (idx == null) return '–';
+              const point = counts.get(xs[idx]);
               if (v == null || !point) return 'no shipments';
               return `${percent(point.excursion_rate)} (${point.shipments_with_excursion} of ${point.shipments})`;
             },
@@ -77,5 +83,12 @@ export function ExcursionChart({ report }: { report: TKpiReport }) {
       .filter((p) => p.shipments > 0)
       .map((p) => `${p.period_start} ${percent(p.excursion_rate)}`)
       .join(', ');
-  return <Box ref={container} role="img" aria-label={label} sx={{ width: '100%', minWidth: 0 }} />;
+  return (
+    <Box
+      ref={container}
+      role="img"
+      aria-label={label}
+      sx={{ width: '100%', minWidth: 0, overflow: 'hidden' }}
+    />
+  );
 }
