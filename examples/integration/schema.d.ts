@@ -2232,8 +2232,13 @@ export interface components {
             product_name?: string | null;
             /** @description Carrier the record must have (ignoring case); empty or null: any carrier */
             carrier_name?: string | null;
-            /** @enum {string} */
-            notification_type: "Departure" | "Alarm" | "Arrival";
+            /**
+             * @description Departure, Alarm or Arrival: an e-mail per event; Summary: a daily or weekly summary (schedule)
+             * @enum {string}
+             */
+            notification_type: "Departure" | "Alarm" | "Arrival" | "Summary";
+            /** @description Summary settings only, and required for them: DAILY (the day before, sent after 06:00) or WEEKLY (the ISO week before, sent Mondays after 06:00), in the setting owner's time zone */
+            schedule?: ("DAILY" | "WEEKLY") | null;
             /**
              * @description Enabled sends; Disabled sends nothing; Test writes the log entry and sends nothing
              * @enum {string}
@@ -2267,8 +2272,13 @@ export interface components {
             product_name?: string | null;
             /** @description Carrier the record must have (ignoring case); empty or null: any carrier */
             carrier_name?: string | null;
-            /** @enum {string} */
-            notification_type?: "Departure" | "Alarm" | "Arrival";
+            /**
+             * @description Departure, Alarm or Arrival: an e-mail per event; Summary: a daily or weekly summary (schedule)
+             * @enum {string}
+             */
+            notification_type?: "Departure" | "Alarm" | "Arrival" | "Summary";
+            /** @description Summary settings only, and required for them: DAILY (the day before, sent after 06:00) or WEEKLY (the ISO week before, sent Mondays after 06:00), in the setting owner's time zone */
+            schedule?: ("DAILY" | "WEEKLY") | null;
             /**
              * @description Enabled sends; Disabled sends nothing; Test writes the log entry and sends nothing
              * @enum {string}
@@ -2718,6 +2728,11 @@ export interface components {
             calibration_warning?: string | null;
             /** @description The current signed release decision (the latest one), or null: none yet */
             disposition?: components["schemas"]["RecordDisposition"] | null;
+            /**
+             * @description Computed from the alarms and the release decision: AWAITING_ACKNOWLEDGEMENT (an alarm neither acknowledged nor dismissed; wins over any decision), AWAITING_DECISION (no decision yet), else the latest decision
+             * @enum {string}
+             */
+            review_state?: "AWAITING_ACKNOWLEDGEMENT" | "AWAITING_DECISION" | "RELEASED" | "QUARANTINED" | "REJECTED";
         };
         Scan: {
             id?: string;
@@ -2973,7 +2988,7 @@ export interface components {
             product_name?: string | null;
             carrier_name?: string | null;
             /** @enum {string} */
-            notification_type: "Departure" | "Alarm" | "Arrival";
+            notification_type: "Departure" | "Alarm" | "Arrival" | "Summary";
             /** @enum {string} */
             status: "Enabled" | "Disabled" | "Test";
             to_list?: string[];
@@ -2986,6 +3001,7 @@ export interface components {
             custom_template_sms?: string | null;
             custom_template_attachment?: string | null;
             organization?: string;
+            schedule?: ("DAILY" | "WEEKLY") | null;
             origin?: string | null;
             destination?: string | null;
             remind_after_minutes?: number | null;
@@ -2996,7 +3012,7 @@ export interface components {
             id: string;
             created: string;
             /** @enum {string} */
-            notification_type: "Departure" | "Alarm" | "Arrival";
+            notification_type: "Departure" | "Alarm" | "Arrival" | "Summary";
             timestamp?: string;
             destination?: string | null;
             to_list?: string[];
@@ -3013,6 +3029,7 @@ export interface components {
             record?: string | null;
             alarm?: string | null;
             step?: ("reminder" | "escalation") | null;
+            period?: string | null;
         };
         RuleFunction: {
             id?: string;
@@ -4059,6 +4076,8 @@ export interface operations {
                 latest?: boolean | string;
                 /** @description Release decision: RELEASED, QUARANTINED or REJECTED (the current decision), NONE (no decision yet) */
                 disposition?: "RELEASED" | "QUARANTINED" | "REJECTED" | "NONE";
+                /** @description Review state: AWAITING_ACKNOWLEDGEMENT, AWAITING_DECISION, RELEASED, QUARANTINED, REJECTED, or NEEDS_REVIEW (awaiting acknowledgement or decision) */
+                review_state?: "AWAITING_ACKNOWLEDGEMENT" | "AWAITING_DECISION" | "RELEASED" | "QUARANTINED" | "REJECTED" | "NEEDS_REVIEW";
                 /** @description Field names, `-` in front for descending; comma-separated or repeated */
                 order_by?: string[] | string;
                 /** @description 1-based page number (default 1) */

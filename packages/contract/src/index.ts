@@ -29,6 +29,7 @@ export * from './entities/calibration';
 export * from './entities/records';
 export * from './entities/alarms';
 export * from './entities/disposition';
+export * from './entities/review-state';
 export * from './entities/series';
 export * from './entities/tags';
 export * from './entities/uploads';

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineCall } from '../call';
 import { ZExcursionAlarm } from '../entities/alarms';
 import { ZDispositionFilter } from '../entities/disposition';
+import { ZReviewStateFilter } from '../entities/review-state';
 import {
   ZRecord,
   ZRecordAction,
@@ -241,6 +242,10 @@ export const xt1Records = defineCall({
     disposition: ZDispositionFilter.optional().meta({
       description:
         'Release decision: RELEASED, QUARANTINED or REJECTED (the current decision), NONE (no decision yet)',
+    }),
+    review_state: ZReviewStateFilter.optional().meta({
+      description:
+        'Review state: AWAITING_ACKNOWLEDGEMENT, AWAITING_DECISION, RELEASED, QUARANTINED, REJECTED, or NEEDS_REVIEW (awaiting acknowledgement or decision)',
     }),
     order_by: orderByParam(),
     ...paging,

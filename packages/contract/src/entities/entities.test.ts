@@ -251,7 +251,7 @@ const entities: Record<string, EntityCase> = {
       'last_latitude last_longitude memory_health battery_health',
       'trip report_exists',
     ].join(' '),
-    extra: 'calibration_state calibration_due calibration_warning disposition',
+    extra: 'calibration_state calibration_due calibration_warning disposition review_state',
     required: [],
     lists: ['scans', 'alarm_recipients'],
   },

@@ -12,6 +12,7 @@ import {
 import { ZCalibrationState, ZRecordCalibration } from './calibration';
 import { ZNameAddressRef, cumulativeFields, referenceFields, thresholdFields } from './common';
 import { ZRecordDisposition } from './disposition';
+import { ZReviewState } from './review-state';
 
 /**
  * Records, trips, scans and record actions of spec section 3 ("Records, scans,
@@ -117,6 +118,10 @@ export const ZRecord = z
     disposition: ZRecordDisposition.nullable()
       .optional()
       .describe('The current signed release decision (the latest one), or null: none yet'),
+    // Review state (issue 14 item 1; ours, beyond the spec).
+    review_state: ZReviewState.optional().describe(
+      'Computed from the alarms and the release decision: AWAITING_ACKNOWLEDGEMENT (an alarm neither acknowledged nor dismissed; wins over any decision), AWAITING_DECISION (no decision yet), else the latest decision',
+    ),
   })
   .meta({ id: 'Record' });
 export type TRecord = z.infer<typeof ZRecord>;

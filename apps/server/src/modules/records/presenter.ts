@@ -17,6 +17,7 @@ import {
   type TCoordinates,
   type TExcursionAlarm,
   type TRecord,
+  type TReviewState,
   type TRecordAction,
   type TScan,
   type TTagExtended,
@@ -88,6 +89,8 @@ export interface RecordView {
   calibrationAt?: CalibrationAt;
   /** The current release decision (issue 14 item 2), when the query read it. */
   disposition?: DispositionJson | null;
+  /** The computed review state (issue 14 item 1), when the query read it. */
+  reviewState?: TReviewState;
 }
 
 /** A tag's calibration at an instant: the due date of the certificate in force then. */
@@ -183,6 +186,7 @@ export function presentRecord(view: RecordView): TRecord {
       : {}),
     calibration_warning: r.calibrationWarning,
     disposition: presentDisposition(view.disposition),
+    ...(view.reviewState ? { review_state: view.reviewState } : {}),
   };
 }
 

@@ -165,6 +165,7 @@ describe('record queries', () => {
         calibration_due: null,
         calibration_warning: null,
         disposition: null,
+        review_state: 'AWAITING_DECISION',
       });
       // The unknown-position sentinels are never answered as a position.
       const r3 = body[2]!;

@@ -22,6 +22,7 @@ import {
   shipper,
 } from './fields';
 import { latestDisposition } from './disposition';
+import { reviewState } from './review-state';
 import { escapeLike } from './filter-sql';
 import type { ActionView, RecordView, ScanView, TagView } from './presenter';
 import { organizationCounts } from './statistics';
@@ -111,6 +112,7 @@ function selectRecordViews(db: Db) {
       calibration: latestCalibrationOfRecord,
       calibrationAtStart: calibrationAt(records.organizationId, records.tagId, recordStart),
       disposition: latestDisposition,
+      reviewState,
     })
     .from(records)
     .leftJoin(shipper, shipperOfRecord)
@@ -160,6 +162,7 @@ function toRecordView(row: RecordViewRow): RecordView {
       : null,
     calibrationAt: calibrationView(row.calibrationAtStart),
     disposition: row.disposition,
+    reviewState: row.reviewState,
   };
 }
 

@@ -1,5 +1,6 @@
 import {
   type TDispositionFilter,
+  type TReviewStateFilter,
   type TRecordLocations,
   type TTripTemperatures,
   type TTemperaturePoint,
@@ -15,6 +16,7 @@ import { organizationOf, type Principal } from '../../kernel/principal';
 import { readSeries } from '../../kernel/series-store';
 import { DEFAULT_ORDER_BY, RECORD_FIELDS, TAG_FIELDS } from './fields';
 import { dispositionCondition } from './disposition';
+import { reviewStateCondition } from './review-state';
 import { compileFilter, compileOrderBy } from './filter-sql';
 import { parseInstantRange } from './iso-range';
 import {
@@ -120,6 +122,7 @@ export function createRecordsService(db: Database) {
         search?: string | undefined;
         latest?: boolean | undefined;
         disposition?: TDispositionFilter | undefined;
+        review_state?: TReviewStateFilter | undefined;
         order_by?: string[] | undefined;
       },
     ) {
@@ -134,6 +137,7 @@ export function createRecordsService(db: Database) {
           await repo.searchCondition(db, organizationId, words),
           q.latest ? repo.latestOfTag : undefined,
           dispositionCondition(q.disposition),
+          reviewStateCondition(q.review_state),
         ],
         orderBy: compileOrderBy(q.order_by, RECORD_FIELDS, DEFAULT_ORDER_BY),
         page: pageOf(q),

@@ -1,0 +1,41 @@
+import type { TReviewState, TReviewStateFilter } from '@coldtrace/contract';
+import { sql, type SQL } from 'drizzle-orm';
+import { recordDispositions } from '../../db/schema-review';
+import { alarms, records } from '../../db/schema-shipments';
+
+/**
+ * The record's review state (issue 14 item 1, docs/decisions/review-queue.md),
+ * computed from its alarms and its release decision, never stored:
+ * AWAITING_ACKNOWLEDGEMENT while any alarm (open or closed) is neither
+ * acknowledged nor dismissed, whatever the decision; otherwise the latest
+ * decision, or AWAITING_DECISION when there is none (alarms or not).
+ */
+
+/** Some alarm of the record still needs a signature (as the release refusal counts them). */
+const awaitsAcknowledgement = sql`EXISTS (SELECT 1 FROM ${alarms} a
+  WHERE a.organization_id = ${records.organizationId} AND a.record_id = ${records.id}
+    AND NOT a.acknowledged AND NOT a.dismissed)`;
+
+/** The latest decision (null: none). */
+const latestDecision = sql`(SELECT d.decision FROM ${recordDispositions} d
+  WHERE d.organization_id = ${records.organizationId} AND d.record_id = ${records.id}
+  ORDER BY d.id DESC LIMIT 1)`;
+
+/** The state as text, for the record views. */
+export const reviewState = sql<TReviewState>`(CASE WHEN ${awaitsAcknowledgement} THEN 'AWAITING_ACKNOWLEDGEMENT' ELSE coalesce(${latestDecision}, 'AWAITING_DECISION') END)`;
+
+/** The All Records `review_state` parameter. */
+export function reviewStateCondition(filter: TReviewStateFilter | undefined): SQL | undefined {
+  if (filter === undefined) return undefined;
+  const noDecision = sql`NOT EXISTS (SELECT 1 FROM ${recordDispositions} d WHERE d.organization_id = ${records.organizationId} AND d.record_id = ${records.id})`;
+  switch (filter) {
+    case 'AWAITING_ACKNOWLEDGEMENT':
+      return awaitsAcknowledgement;
+    case 'AWAITING_DECISION':
+      return sql`(NOT ${awaitsAcknowledgement} AND ${noDecision})`;
+    case 'NEEDS_REVIEW':
+      return sql`(${awaitsAcknowledgement} OR ${noDecision})`;
+    default:
+      return sql`(NOT ${awaitsAcknowledgement} AND ${latestDecision} = ${filter})`;
+  }
+}
