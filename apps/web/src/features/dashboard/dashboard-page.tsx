@@ -22,6 +22,7 @@ import {
 import { useCurrentUser } from '../session';
 import { useStatistics } from './api/get-statistics';
 import { HomeList } from './components/home-list';
+import { NeedsReviewCard } from './components/needs-review-card';
 import type { Period } from './components/period-picker';
 import { StatisticCards } from './components/statistic-cards';
 import { statisticCards, statisticsRange } from './statistics';
@@ -121,6 +122,8 @@ export function DashboardPage() {
             errorText={lookupFailure ? serialLookupMessage(lookupFailure) : null}
           />
         </Paper>
+
+        <NeedsReviewCard />
 
         <Box component="section" aria-labelledby={statisticsId}>
           <Stack

@@ -8,6 +8,7 @@ import { useAppSettings } from '../../lib/app-settings';
 import { useCurrentUser } from '../session';
 import { useRecords, type RecordsQuery } from './api/list-records';
 import { DispositionFilter, useDispositionFilter } from './components/disposition-filter';
+import { ReviewStateFilter, useReviewStateFilter } from './components/review-state-filter';
 import { TimeZoneNote } from './components/time-zone-note';
 import { columnVisibilityKey } from '../../components/server-grid/column-visibility';
 import { ServerDataGrid } from '../../components/server-grid/server-data-grid';
@@ -37,19 +38,28 @@ export function AllRecordsPage() {
     hiddenFields,
   } = useServerGridQuery(filterSpecs, GRID_DEFAULT_PAGE_SIZE);
   const [disposition, setDisposition] = useDispositionFilter();
-  const query: RecordsQuery = { ...gridQuery, ...(disposition ? { disposition } : {}) };
+  const [reviewState, setReviewState] = useReviewStateFilter();
+  const query: RecordsQuery = {
+    ...gridQuery,
+    ...(disposition ? { disposition } : {}),
+    ...(reviewState ? { review_state: reviewState } : {}),
+  };
 
   const records = useRecords(query);
   const columns = useMemo(
     () => recordColumns({ unit, timeZone, decimals, hiddenFields }),
     [unit, timeZone, decimals, hiddenFields],
   );
-  const filtered = query.filter !== undefined || disposition !== undefined;
+  const filtered =
+    query.filter !== undefined || disposition !== undefined || reviewState !== undefined;
 
   return (
     <Page title="All Records" subtitle={<TimeZoneNote />}>
       <Stack spacing={2}>
-        <DispositionFilter value={disposition} onChange={setDisposition} />
+        <Stack direction="row" spacing={2} useFlexGap sx={{ flexWrap: 'wrap' }}>
+          <ReviewStateFilter value={reviewState} onChange={setReviewState} />
+          <DispositionFilter value={disposition} onChange={setDisposition} />
+        </Stack>
         {records.isError ? (
           <LoadError
             what="the records"

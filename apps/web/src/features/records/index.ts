@@ -35,3 +35,8 @@ export {
   RecordListRow,
   RecordListSkeleton,
 } from './components/record-list';
+export {
+  REVIEW_STATE_FILTER_LABELS,
+  recordsWithReviewState,
+  reviewStateFilterOf,
+} from './components/review-state-filter';

@@ -1,5 +1,6 @@
 import {
   DISPOSITION_DECISION_LABELS,
+  REVIEW_STATE_LABELS,
   TAG_TYPES,
   type TDegreesUnit,
   type TRecord,
@@ -177,6 +178,15 @@ export function recordColumns({
       width: 148,
       valueGetter: (_value, row) => row.trip?.trip_status ?? null,
       renderCell: ({ row }) => <TripChip status={row.trip?.trip_status} />,
+    },
+    {
+      // Computed from the alarms and the decision (issue 14 item 1); filtered above the grid.
+      field: 'review_state',
+      headerName: 'Review state',
+      width: 200,
+      sortable: false,
+      filterable: false,
+      valueGetter: (_value, row) => (row.review_state ? REVIEW_STATE_LABELS[row.review_state] : ''),
     },
     {
       // The current signed release decision (issue 14 item 2); filtered above the grid.
