@@ -1885,6 +1885,8 @@ export interface components {
             id?: string;
             geo_fence_settings?: components["schemas"]["GeoFenceSettingsUpdateInput"];
             calibration_settings?: components["schemas"]["CalibrationSettingsUpdateInput"];
+            /** @description Transmit intervals of silence before a no_data alarm, 1.5 to 100 (default 3) */
+            no_data_factor?: number;
             /** @description Reason for change: required when the change touches a record that has alarms */
             reason?: string;
             /** @description The signer's password, entered again: required when the change closes an alarm */
@@ -2491,13 +2493,13 @@ export interface components {
             acknowledged?: boolean;
             dismissed?: boolean;
             /** @enum {string} */
-            kind?: "excursion" | "cumulative";
+            kind?: "excursion" | "cumulative" | "no_data";
             /** @enum {string} */
             state?: "OPEN" | "CLOSED";
             resolved?: boolean;
             closed_at?: string | null;
             closed_by?: string | null;
-            close_cause?: ("TRIP_WINDOW" | "DATA_CHANGE" | "THRESHOLD_CHANGE" | "PRODUCT_CHANGE" | "TRIP_EDIT" | "GEO_FENCE_CHANGE" | "LOCATION_CHANGE" | "UNRECORDED") | null;
+            close_cause?: ("TRIP_WINDOW" | "DATA_CHANGE" | "THRESHOLD_CHANGE" | "PRODUCT_CHANGE" | "TRIP_EDIT" | "GEO_FENCE_CHANGE" | "LOCATION_CHANGE" | "DATA_RESUMED" | "UNRECORDED") | null;
             close_reason?: string | null;
             close_signature?: components["schemas"]["AlarmSignature"];
             acknowledged_by?: string | null;
@@ -2530,13 +2532,13 @@ export interface components {
             acknowledged?: boolean;
             dismissed?: boolean;
             /** @enum {string} */
-            kind?: "excursion" | "cumulative";
+            kind?: "excursion" | "cumulative" | "no_data";
             /** @enum {string} */
             state?: "OPEN" | "CLOSED";
             resolved?: boolean;
             closed_at?: string | null;
             closed_by?: string | null;
-            close_cause?: ("TRIP_WINDOW" | "DATA_CHANGE" | "THRESHOLD_CHANGE" | "PRODUCT_CHANGE" | "TRIP_EDIT" | "GEO_FENCE_CHANGE" | "LOCATION_CHANGE" | "UNRECORDED") | null;
+            close_cause?: ("TRIP_WINDOW" | "DATA_CHANGE" | "THRESHOLD_CHANGE" | "PRODUCT_CHANGE" | "TRIP_EDIT" | "GEO_FENCE_CHANGE" | "LOCATION_CHANGE" | "DATA_RESUMED" | "UNRECORDED") | null;
             close_reason?: string | null;
             close_signature?: components["schemas"]["AlarmSignature"];
             acknowledged_by?: string | null;
@@ -2641,6 +2643,8 @@ export interface components {
             id?: string;
             geo_fence_settings?: components["schemas"]["GeoFenceSettings"];
             calibration_settings?: components["schemas"]["CalibrationSettings"];
+            /** @description A running rt or nanotag record that sent nothing for longer than its transmit interval times this factor raises a no_data alarm (default 3) */
+            no_data_factor?: number;
         };
         RecordDisposition: {
             id: string;

@@ -106,6 +106,11 @@ export const organizationSettings = pgTable('organization_settings', {
   calibrationDueSoonDays: integer('calibration_due_soon_days').notNull().default(30),
   /** Starting a shipment on a tag whose calibration expired: WARN or REFUSE. */
   expiredCalibrationStart: text('expired_calibration_start').notNull().default('WARN'),
+  /**
+   * A running rt or nanotag record silent for longer than its transmit interval
+   * times this factor raises a no_data alarm (issue 14 item 4; docs/decisions/no-data-alarm.md).
+   */
+  noDataFactor: doublePrecision('no_data_factor').notNull().default(3),
 });
 
 // ---------------------------------------------------------------- tags and records
@@ -251,6 +256,10 @@ export const records = pgTable(
     index('records_org_created_idx').on(t.organizationId, t.created),
     // Lane and carrier KPIs: the shipments that started in a period (docs/decisions/kpis.md).
     index('records_org_start_idx').on(t.organizationId, t.startTimeSeconds),
+    // The no-data job (issue 14 item 4): running rt and nanotag records, by their last data.
+    index('records_live_idx')
+      .on(t.tempsLastUpdated)
+      .where(sql`${t.active} AND ${t.stopTime} IS NULL AND ${t.tagType} IN ('XT1_RT', 'NanoTag')`),
     index('records_shipper_location_idx').on(t.shipperLocationId),
     index('records_receiver_location_idx').on(t.receiverLocationId),
     // The search box's text (records/fields.ts RECORD_SEARCH_TEXT), trigram-indexed for contains.
@@ -411,7 +420,8 @@ export const alarms = pgTable(
     tagId: ref64('tag_id').notNull(),
     tagSerialNumber: text('tag_serial_number').notNull(),
     created: timestamptz('created').notNull().defaultNow(),
-    kind: text('kind', { enum: ['excursion', 'cumulative'] }).notNull(),
+    /** no_data: a running rt or nanotag record sent nothing for too long (docs/decisions/no-data-alarm.md). */
+    kind: text('kind', { enum: ['excursion', 'cumulative', 'no_data'] }).notNull(),
     aboveOrBelow: text('above_or_below', { enum: ['ABOVE', 'BELOW'] }).notNull(),
     firstPointIdx: integer('first_point_idx').notNull(),
     lastPointIdx: integer('last_point_idx').notNull(),

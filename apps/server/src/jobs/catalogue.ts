@@ -27,6 +27,7 @@ export const ALARM_ESCALATION_JOB = 'alarm.escalate';
 export const WEBHOOK_EVENT_JOB = 'webhook.event';
 export const WEBHOOK_DELIVER_JOB = 'webhook.deliver';
 export const SUMMARY_JOB = 'notification.summaries';
+export const NO_DATA_JOB = 'alarm.no-data';
 
 /** The steps of an escalating notification setting (docs/decisions/escalation.md). */
 export const ESCALATION_STEPS = ['reminder', 'escalation'] as const;
@@ -136,6 +137,12 @@ export const jobCatalogue = {
     payload: z.object({}),
     settings: () => ({ retryLimit: 3 }),
     cron: '5 * * * *',
+  },
+  [NO_DATA_JOB]: {
+    does: 'Every minute: a no_data alarm for each running rt or nanotag record silent for longer than its transmit interval times the organization no_data_factor',
+    payload: z.object({}),
+    settings: () => ({ retryLimit: 1 }),
+    cron: '* * * * *',
   },
   [PURGE_EXPIRED_TOKENS_JOB]: {
     does: 'Daily (03:17 UTC): deletes expired user tokens and expired password links',

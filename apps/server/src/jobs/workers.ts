@@ -5,6 +5,7 @@ import {
   summaryWorker,
   tripEventWorker,
 } from '../modules/alarm-mail';
+import { raiseNoDataAlarms } from '../modules/alarms';
 import { mailSendWorker } from '../modules/mail';
 import { notifyAlarmsRaised } from '../modules/notifications';
 import { deleteExpiredPasswordTokens, deleteExpiredUserTokens } from '../modules/identity';
@@ -45,6 +46,11 @@ const workers: { [N in JobName]: WorkerFactory<N> } = {
   'webhook.event': webhookEventWorker,
   'webhook.deliver': webhookDeliverWorker,
   'notification.summaries': summaryWorker,
+  /** The no-data alarms (alarms module, docs/decisions/no-data-alarm.md). */
+  'alarm.no-data': (app) => async () => {
+    const raised = await raiseNoDataAlarms(app.db, app.jobs);
+    if (raised.length > 0) app.log.info({ raised }, 'no-data alarms raised');
+  },
   /** User tokens (tokens module) and password links (password module) past their expiry. */
   'tokens.purge-expired': (app) => async () => {
     const now = new Date();

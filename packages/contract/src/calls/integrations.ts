@@ -6,9 +6,6 @@ import { DEFAULT_PAGE_SIZE, MAX_PAGE_NUMBER, MAX_PAGE_SIZE, zQueryInt } from './
  * Webhooks (issue 15, docs/decisions/webhooks.md, docs/api.md "Webhooks"):
  * an organization's administrators register HTTPS endpoints that receive a
  * signed JSON POST for each event they chose. An addition to the spec.
- *
- * `record.disposition` and `alarm.no_data` are accepted and stored, but the
- * product does not emit them yet.
  */
 
 export const WEBHOOK_EVENTS = [

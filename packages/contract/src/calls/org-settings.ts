@@ -83,6 +83,10 @@ export const CALIBRATION_MAX_VALIDITY_MONTHS = 120;
 /** Longest due-soon window: a year. */
 export const CALIBRATION_MAX_DUE_SOON_DAYS = 365;
 
+/** Bounds of no_data_factor (issue 14 item 4): transmit intervals of silence before a no_data alarm. */
+export const NO_DATA_FACTOR_MIN = 1.5;
+export const NO_DATA_FACTOR_MAX = 100;
+
 /** The calibration part of the PATCH body: any subset (issue 14 item 7). */
 export const ZCalibrationSettingsUpdate = z
   .object({
@@ -114,12 +118,24 @@ export const ZOrganizationSettingsUpdate = z
     id: z.string().optional().describe('Ignored (the organization of the session is edited)'),
     geo_fence_settings: ZGeoFenceSettingsUpdate.optional(),
     calibration_settings: ZCalibrationSettingsUpdate.optional(),
+    no_data_factor: z
+      .number()
+      .min(NO_DATA_FACTOR_MIN)
+      .max(NO_DATA_FACTOR_MAX)
+      .optional()
+      .describe('Transmit intervals of silence before a no_data alarm, 1.5 to 100 (default 3)'),
     ...changeReasonShape,
   })
-  .refine((b) => b.geo_fence_settings !== undefined || b.calibration_settings !== undefined, {
-    message: 'Send geo_fence_settings or calibration_settings',
-    path: ['geo_fence_settings'],
-  })
+  .refine(
+    (b) =>
+      b.geo_fence_settings !== undefined ||
+      b.calibration_settings !== undefined ||
+      b.no_data_factor !== undefined,
+    {
+      message: 'Send geo_fence_settings, calibration_settings or no_data_factor',
+      path: ['geo_fence_settings'],
+    },
+  )
   .meta({ id: 'OrganizationSettingsUpdate' });
 export type TOrganizationSettingsUpdate = z.infer<typeof ZOrganizationSettingsUpdate>;
 

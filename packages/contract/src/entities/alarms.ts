@@ -6,8 +6,12 @@ import { ZAboveOrBelow, ZClientType } from '../enums';
  * section 3 ("Records, scans, alarms and tags").
  */
 
-/** Kind of an alarm (domain rules §2: "A cumulative alarm is an alarm with a kind that says so"). */
-export const ALARM_KINDS = ['excursion', 'cumulative'] as const;
+/**
+ * Kind of an alarm (domain rules §2: "A cumulative alarm is an alarm with a kind that says so").
+ * no_data (ours, issue 14 item 4): a running rt or nanotag record sent nothing for longer than
+ * its transmit interval times the organization's no_data_factor (docs/decisions/no-data-alarm.md).
+ */
+export const ALARM_KINDS = ['excursion', 'cumulative', 'no_data'] as const;
 export const ZAlarmKind = z.enum(ALARM_KINDS);
 export type TAlarmKind = z.infer<typeof ZAlarmKind>;
 
@@ -50,6 +54,7 @@ export const ALARM_CLOSE_CAUSES = [
   'TRIP_EDIT',
   'GEO_FENCE_CHANGE',
   'LOCATION_CHANGE',
+  'DATA_RESUMED',
   'UNRECORDED',
 ] as const;
 export const ZAlarmCloseCause = z.enum(ALARM_CLOSE_CAUSES);
@@ -63,6 +68,7 @@ export const ALARM_CLOSE_CAUSE_LABELS: Readonly<Record<TAlarmCloseCause, string>
   TRIP_EDIT: 'Trip times edited',
   GEO_FENCE_CHANGE: 'Geo-fence changed',
   LOCATION_CHANGE: 'Travel location changed',
+  DATA_RESUMED: 'Data arrived again',
   UNRECORDED: 'Closed before closing reasons were kept',
 };
 

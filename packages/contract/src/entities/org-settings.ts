@@ -71,6 +71,13 @@ export const ZOrganizationSettings = z
     id: z.string().optional(),
     geo_fence_settings: ZGeoFenceSettings.optional(),
     calibration_settings: ZCalibrationSettings.optional(),
+    no_data_factor: z
+      .number()
+      .optional()
+      .describe(
+        'A running rt or nanotag record that sent nothing for longer than its transmit ' +
+          'interval times this factor raises a no_data alarm (default 3)',
+      ),
   })
   .meta({ id: 'OrganizationSettings' });
 export type TOrganizationSettings = z.infer<typeof ZOrganizationSettings>;

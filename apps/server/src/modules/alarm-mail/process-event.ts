@@ -83,6 +83,9 @@ export function settingMatches(setting: NotificationSettingRow, record: RecordRo
 }
 
 function describeAlarm(alarm: AlarmRow): string {
+  if (alarm.kind === 'no_data') {
+    return `- No data since ${utc(alarm.startTime)} (${formatDuration(alarm.duration)} when raised)`;
+  }
   const above = alarm.aboveOrBelow === 'ABOVE';
   const threshold = above ? alarm.highThreshold : alarm.lowThreshold;
   const extreme = above ? alarm.highestRecordedTemperature : alarm.lowestRecordedTemperature;

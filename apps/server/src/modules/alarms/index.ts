@@ -14,5 +14,6 @@ export {
   type TripWindow,
 } from './lifecycle';
 export { recordHasAlarms } from './lifecycle-repository';
+export { DEFAULT_NO_DATA_FACTOR, raiseNoDataAlarms } from './no-data';
 export { alarmsRoutes, type AlarmsRoutesOptions } from './routes';
 export type { RecomputeRecord } from './service';

@@ -61,8 +61,11 @@ export interface AlarmChange {
 }
 
 type StoredAlarm = StoredAlarmLike & { readonly row: AlarmRow };
+/** An excursion or cumulative alarm (not no_data): what re-evaluation reconciles. */
+type ExcursionRow = AlarmRow & { kind: 'excursion' | 'cumulative' };
+const isExcursion = (row: AlarmRow): row is ExcursionRow => row.kind !== 'no_data';
 
-function storedAlarm(row: AlarmRow, series: Series, started: boolean): StoredAlarm {
+function storedAlarm(row: ExcursionRow, series: Series, started: boolean): StoredAlarm {
   const time = (value: Date | null, index: number) =>
     value !== null
       ? value.getTime() / 1000
@@ -131,7 +134,12 @@ export interface EvaluatedAlarms {
   closeReason: string;
   /** The alarms that hold (open), for the record's status. */
   holding: { dismissed: boolean }[];
+  /** Open no_data alarms closed because data arrived again (cause DATA_RESUMED; queued). */
+  resumed: AlarmRow[];
 }
+
+/** The reason of a no_data alarm closed by new data (docs/decisions/no-data-alarm.md). */
+const DATA_RESUMED_REASON = 'Data arrived again; the gap stays in the series.';
 
 /**
  * Step "alarms" of the recomputation: the excursions found over the
@@ -159,6 +167,8 @@ export function evaluateAlarms(
     inScope: (alarm: AlarmKeyFields) => boolean;
     change: AlarmChange | undefined;
     now: Date;
+    /** The series gained points in this evaluation: open no_data alarms close (DATA_RESUMED). */
+    dataArrived?: boolean;
   },
 ): EvaluatedAlarms {
   const { series, started, trip, change } = input;
@@ -169,7 +179,11 @@ export function evaluateAlarms(
   }));
   const existing: StoredAlarm[] = [];
   const final: AlarmRow[] = [];
-  for (const row of input.openAlarms) {
+  // No-data alarms are not excursions: never reconciled, closed only by new data.
+  const noData = input.openAlarms.filter((row) => row.kind === 'no_data');
+  const resumed = input.dataArrived ? noData : [];
+  const silent = input.dataArrived ? [] : noData;
+  for (const row of input.openAlarms.filter(isExcursion)) {
     const alarm = storedAlarm(row, series, started);
     if (input.inScope(alarm)) existing.push(alarm);
     else final.push(row);
@@ -200,13 +214,33 @@ export function evaluateAlarms(
     },
   );
   if (closed) writes.addDerived(closed);
+  const closedResumed = repo.closeAlarmsSql(
+    db,
+    resumed.map((row) => row.id),
+    {
+      closedAt: input.now,
+      closedByUserId: null,
+      closeCause: 'DATA_RESUMED',
+      closeReason: DATA_RESUMED_REASON,
+    },
+  );
+  if (closedResumed) writes.addDerived(closedResumed);
   const holding = [
     ...final.map((row) => ({ dismissed: row.dismissed })),
+    ...silent.map((row) => ({ dismissed: row.dismissed })),
     ...plan.unchanged.map((a) => ({ dismissed: a.row.dismissed })),
     ...plan.update.map((u) => ({ dismissed: u.existing.row.dismissed })),
     ...plan.insert.map(() => ({ dismissed: false })),
   ];
-  return { insert: plan.insert, updated: plan.update.length, closing, cause, closeReason, holding };
+  return {
+    insert: plan.insert,
+    updated: plan.update.length,
+    closing,
+    cause,
+    closeReason,
+    holding,
+    resumed,
+  };
 }
 
 /** The insert of the new alarms (answering their ids); null: none. */
@@ -244,6 +278,8 @@ export async function auditAlarms(
   what: {
     raised: readonly number[];
     closed: readonly AlarmRow[];
+    /** No-data alarms closed by new data (audited by the system, cause DATA_RESUMED). */
+    resumed?: readonly AlarmRow[];
     cause: TAlarmCloseCause;
     closeReason: string;
     change: AlarmChange | undefined;
@@ -273,6 +309,18 @@ export async function auditAlarms(
       oldValue: 'OPEN',
       newValue: 'CLOSED',
       reason,
+    })),
+  );
+  await recordAudit(
+    db,
+    context(SYSTEM_ACTOR),
+    (what.resumed ?? []).map((alarm) => ({
+      ...base,
+      action: 'alarm.close',
+      entityId: alarm.id,
+      oldValue: 'OPEN',
+      newValue: 'CLOSED',
+      reason: `${ALARM_CLOSE_CAUSE_LABELS.DATA_RESUMED}: ${DATA_RESUMED_REASON}`,
     })),
   );
   const change = what.change;

@@ -48,6 +48,7 @@ describe('organization settings (geo-fence)', () => {
       id: orgId,
       geo_fence_settings: { id: orgId, ...DEFAULTS },
       calibration_settings: CALIBRATION_DEFAULTS,
+      no_data_factor: 3,
     });
     expect(await storedRow(orgId)).toBeDefined();
     expect((await client.get(URL)).json()).toEqual(res.json());
@@ -177,6 +178,7 @@ describe('organization settings (geo-fence)', () => {
       id: second,
       geo_fence_settings: { id: second, ...DEFAULTS },
       calibration_settings: CALIBRATION_DEFAULTS,
+      no_data_factor: 3,
     });
     // The id in the body is ignored: the session's organization is edited.
     await client.patch(URL, {

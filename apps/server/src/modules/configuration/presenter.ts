@@ -77,5 +77,6 @@ export function presentOrgSettings(row: OrgSettingsRow): TOrganizationSettings {
       calibration_due_soon_days: row.calibrationDueSoonDays,
       expired_calibration_start: row.expiredCalibrationStart === 'REFUSE' ? 'REFUSE' : 'WARN',
     },
+    no_data_factor: row.noDataFactor,
   };
 }

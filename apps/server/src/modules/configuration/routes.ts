@@ -96,6 +96,7 @@ export async function configurationRoutes(app: FastifyInstance): Promise<void> {
       body.geo_fence_settings,
       await reasoned(request, principal, body),
       body.calibration_settings,
+      body.no_data_factor,
     );
   });
 }

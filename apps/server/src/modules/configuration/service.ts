@@ -323,6 +323,7 @@ export function createConfigurationService({ db, jobs }: ConfigurationDeps) {
       geoFence: TGeoFenceSettingsUpdate | undefined,
       change: ReasonedChange,
       calibration?: TCalibrationSettingsUpdate,
+      noDataFactor?: number,
     ): Promise<TOrganizationSettings> {
       const organizationId = organizationOf(principal);
       if (geoFence && !GEO_FENCE_KEYS.some((key) => geoFence[key] !== undefined)) {
@@ -340,6 +341,18 @@ export function createConfigurationService({ db, jobs }: ConfigurationDeps) {
       }
       const row = await db.transaction(async (tx) => {
         const current = await repo.ensureOrgSettings(tx, organizationId, true);
+        if (noDataFactor !== undefined && noDataFactor !== current.noDataFactor) {
+          // The no-data alarm's factor (issue 14 item 4), audited like the other settings.
+          await repo.updateOrgSettings(tx, organizationId, { noDataFactor });
+          await auditConfiguration(
+            tx,
+            principal,
+            { type: 'no_data_factor', id: organizationId },
+            { no_data_factor: current.noDataFactor },
+            { no_data_factor: noDataFactor },
+            change.reason,
+          );
+        }
         if (!geoFence) {
           // The calibration settings alone (issue 14 item 7): the trips are not touched.
           const updated = await repo.updateOrgSettings(tx, organizationId, {

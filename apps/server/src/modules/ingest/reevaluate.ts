@@ -110,6 +110,7 @@ export async function recomputeRecord(
     inScope: evaluated.inScope,
     change: options.change,
     now,
+    dataArrived: options.seriesChanged === true,
   });
   const next: Partial<RecordRow> = {
     ...summary,
@@ -123,6 +124,7 @@ export async function recomputeRecord(
   await auditAlarms(db, record, {
     raised,
     closed: alarms.closing,
+    resumed: alarms.resumed,
     cause: alarms.cause,
     closeReason: alarms.closeReason,
     change,
@@ -130,21 +132,14 @@ export async function recomputeRecord(
     at: now,
   });
   await publishEvents(db, options.jobs, record, updated, raised, now);
-  if (options.jobs) {
-    await publishAlarmsClosed(
-      options.jobs,
-      db,
-      record,
-      alarms.closing.map((r) => r.id),
-      now,
-    );
-  }
+  const closedIds = [...alarms.closing, ...alarms.resumed].map((row) => row.id);
+  if (options.jobs) await publishAlarmsClosed(options.jobs, db, record, closedIds, now);
   return {
     record: updated,
     alarmsInserted: alarms.insert.length,
     alarmsUpdated: alarms.updated,
-    alarmsResolved: alarms.closing.length,
-    closedAlarmIds: alarms.closing.map((row) => row.id),
+    alarmsResolved: closedIds.length,
+    closedAlarmIds: closedIds,
   };
 }
 
@@ -226,7 +221,11 @@ async function writeAll(
   now: Date,
 ): Promise<{ updated: RecordRow; raised: number[] }> {
   const patch = changedFields(record, next);
-  const alarmsChanged = alarms.insert.length > 0 || alarms.updated > 0 || alarms.closing.length > 0;
+  const alarmsChanged =
+    alarms.insert.length > 0 ||
+    alarms.updated > 0 ||
+    alarms.closing.length > 0 ||
+    alarms.resumed.length > 0;
   let updated = record;
   if (Object.keys(patch).length > 0 || alarmsChanged) {
     // The row as the update leaves it (only columns of plain values change).

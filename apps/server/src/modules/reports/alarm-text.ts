@@ -149,8 +149,8 @@ export function alarmDisplayer(options: {
     const acknowledged = a.acknowledged === true;
     return {
       id: a.id ?? '',
-      kind: a.kind === 'cumulative' ? 'Cumulative' : 'Excursion',
-      direction: a.above_or_below === 'BELOW' ? 'Low' : 'High',
+      kind: a.kind === 'cumulative' ? 'Cumulative' : a.kind === 'no_data' ? 'No data' : 'Excursion',
+      direction: a.kind === 'no_data' ? '' : a.above_or_below === 'BELOW' ? 'Low' : 'High',
       state: ALARM_STATE_LABELS[closed ? 'CLOSED' : 'OPEN'],
       start: at(a.start_time),
       end: at(a.end_time),

@@ -151,7 +151,9 @@ function drawChart(doc: Doc, data: ReportData, zone: string): void {
   doc.save();
   doc.rect(left, top, width, height).clip();
   for (const a of data.alarms) {
-    if (a.kind === 'cumulative' || a.first_point_idx === undefined || isClosed(a)) continue;
+    if (a.kind === 'cumulative' || a.kind === 'no_data' || a.first_point_idx === undefined)
+      continue;
+    if (isClosed(a)) continue;
     const x0 = xOfIndex(a.first_point_idx);
     const x1 = Math.max(x0 + 1, xOfIndex(a.last_point_idx ?? a.first_point_idx));
     doc
@@ -268,6 +270,7 @@ const orDash = (text: string) => text || MISSING_VALUE;
 
 /** `High excursion`, the id and the state (`Open`, `Closed`). */
 function alarmTitle(d: AlarmDisplay): string {
+  if (d.kind === 'No data') return `No data\n#${d.id}\n${d.state}`;
   const kind = d.kind === 'Cumulative' ? 'cumulative alarm' : 'excursion';
   return `${d.direction} ${kind}\n#${d.id}\n${d.state}`;
 }

@@ -39,6 +39,9 @@ export function notificationDirection(n: TNotification, unit: TDegreesUnit): str
   switch (n.kind) {
     case 'cumulative':
       return `Cumulative time ${beyond}`;
+    case 'no_data':
+      // The record sent nothing for too long (issue 14 item 4): no temperature limit.
+      return 'No data';
     case 'excursion':
     case undefined:
       return `${above ? 'High' : 'Low'} temperature: ${beyond}`;

@@ -76,8 +76,9 @@ export function recordAlarmStatus(record: TRecord): 'OK' | 'Alarm' | null {
   return record.computed_status ?? record.status ?? null;
 }
 
-/** `High excursion`, `Low cumulative`. */
+/** `High excursion`, `Low cumulative`, `No data`. */
 export function alarmTitle(alarm: TExcursionAlarm): string {
+  if (alarm.kind === 'no_data') return 'No data';
   const direction = alarm.above_or_below === 'BELOW' ? 'Low' : 'High';
   const kind = alarm.kind === 'cumulative' ? 'cumulative' : 'excursion';
   return `${direction} ${kind}`;

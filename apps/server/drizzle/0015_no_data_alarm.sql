@@ -1,0 +1,2 @@
+ALTER TABLE "organization_settings" ADD COLUMN "no_data_factor" double precision DEFAULT 3 NOT NULL;--> statement-breakpoint
+CREATE INDEX "records_live_idx" ON "records" USING btree ("temps_last_updated") WHERE "records"."active" AND "records"."stop_time" IS NULL AND "records"."tag_type" IN ('XT1_RT', 'NanoTag');
