@@ -183,7 +183,7 @@ export function recordColumns({
       // Computed from the alarms and the decision (issue 14 item 1); filtered above the grid.
       field: 'review_state',
       headerName: 'Review state',
-      width: 200,
+      width: 228,
       sortable: false,
       filterable: false,
       valueGetter: (_value, row) => (row.review_state ? REVIEW_STATE_LABELS[row.review_state] : ''),
