@@ -96,6 +96,15 @@ describe('the no-data alarm (issue 14 item 4)', () => {
     });
     expect(stop.statusCode, stop.body).toBe(200);
     const otherId = await rtRecord(b);
+    // Configured, never started: not running, nothing is expected of it yet.
+    const pending = await a.device.post(`${RT}configure-action/`, {
+      tag_id: serial('ND'),
+      request_id: 'pending-1',
+      measurement_interval: 60,
+      max_transmit_interval: TRANSMIT,
+    });
+    expect(pending.statusCode, pending.body).toBe(200);
+    const pendingId = Number(pending.json().record_id);
 
     // 29 minutes of silence: under 3 × 10 minutes, nothing.
     expect(await raiseNoDataAlarms(t.db, t.app.jobs, later(29))).toEqual([]);
@@ -115,7 +124,7 @@ describe('the no-data alarm (issue 14 item 4)', () => {
     });
     expect(alarm!.duration).toBeGreaterThanOrEqual(31 * 60 - 5);
     expect(await recordOf(t.db, recordId)).toMatchObject({ status: 'Alarm' });
-    for (const id of [Number(xt1.recordId), stoppedId, otherId]) {
+    for (const id of [Number(xt1.recordId), stoppedId, otherId, pendingId]) {
       expect(await noData(id)).toEqual([]);
     }
     // The same silence again: nothing new.
@@ -123,6 +132,10 @@ describe('the no-data alarm (issue 14 item 4)', () => {
     expect(await noData(recordId)).toHaveLength(1);
     // Organization B's factor of 10: raised after 100 minutes, not before.
     expect(await raiseNoDataAlarms(t.db, t.app.jobs, later(99))).toEqual([]);
+    const [theirs] = await raiseNoDataAlarms(t.db, t.app.jobs, later(101));
+    expect(await noData(otherId)).toMatchObject([
+      { id: theirs, organizationId: b.org.id, state: 'OPEN' },
+    ]);
 
     // Audited as a system raise; the bell tells organization A's user, kind no_data.
     const audit = await t.db

@@ -53,6 +53,7 @@ async function silentRecords(db: Db, now: Date): Promise<SilentRecord[]> {
       FROM records r
       LEFT JOIN organization_settings s ON s.organization_id = r.organization_id
      WHERE r.active AND r.stop_time IS NULL AND r.tag_type IN ('XT1_RT', 'NanoTag')
+       AND r.start_time_seconds IS NOT NULL
        AND coalesce(r.temps_last_updated, r.created)
            < ${now.toISOString()}::timestamptz - make_interval(secs =>
                coalesce(r.transmit_interval, r.measurement_interval)
