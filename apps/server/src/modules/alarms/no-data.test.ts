@@ -1,5 +1,5 @@
 import { ZNotification } from '@coldtrace/contract';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createTestApp, TEST_PASSWORD, type TestApp } from '../../../test/helpers';
@@ -13,7 +13,7 @@ import {
   type DeviceUser,
 } from '../../../test/shipment-factories';
 import { auditEvents } from '../../db/schema-audit';
-import { ALARM_RAISED_JOB } from '../../jobs/catalogue';
+import { ALARM_RAISED_JOB, NO_DATA_JOB, WEBHOOK_EVENT_JOB } from '../../jobs/catalogue';
 import { raiseNoDataAlarms } from './no-data';
 
 const RT = '/api/devices/rt/';
@@ -68,6 +68,13 @@ describe('the no-data alarm (issue 14 item 4)', () => {
   const noData = async (recordId: number) =>
     (await alarmsOf(t.db, recordId)).filter((row) => row.kind === 'no_data');
   const later = (minutes: number) => new Date(Date.now() + minutes * MINUTE);
+
+  it('is scheduled every minute in the job queue', async () => {
+    const { rows } = await t.db.execute<{ cron: string }>(
+      sql`SELECT cron FROM pgboss.schedule WHERE name = ${NO_DATA_JOB}`,
+    );
+    expect(rows).toEqual([{ cron: '* * * * *' }]);
+  });
 
   it('refuses a factor out of bounds (400 naming no_data_factor) and keeps one per organization', async () => {
     for (const bad of [1, 101, 'three']) {
@@ -153,6 +160,12 @@ describe('the no-data alarm (issue 14 item 4)', () => {
     expect(bell.statusCode, bell.body).toBe(200);
     const items = z.array(ZNotification).parse(bell.json());
     expect(items.map((n) => n.kind)).toEqual(['no_data']);
+    // The webhook events of the raise: alarm.raised and alarm.no_data.
+    const { rows: events } = await t.db.execute<{ event: string }>(
+      sql`select data->>'event' as event from pgboss.job where name = ${WEBHOOK_EVENT_JOB}
+           and data->'alarmIds' @> ${JSON.stringify([alarm!.id])}::jsonb order by event`,
+    );
+    expect(events.map((e) => e.event)).toEqual(['alarm.no_data', 'alarm.raised']);
 
     // Acknowledged like an excursion (a signature).
     const ack = await a.client.post('/api/devices/xt1/alarm-acknowledge/', {

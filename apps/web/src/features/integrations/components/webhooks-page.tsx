@@ -59,7 +59,7 @@ const EVENT_LABELS: Record<TWebhookEvent, string> = {
   'record.departed': 'Record departed',
   'record.arrived': 'Record arrived',
   'record.disposition': 'Release decision signed',
-  'alarm.no_data': 'No-data alarm (not sent yet)',
+  'alarm.no_data': 'No-data alarm raised',
 };
 
 /**
