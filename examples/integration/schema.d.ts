@@ -451,7 +451,7 @@ export interface paths {
         };
         /**
          * The same counts over the records created from start_date to end_date (inclusive)
-         * @description A date (YYYY-MM-DD) is a whole day in UTC, so end_date includes its day; a date-time without an offset is UTC. start_date must not be after end_date.
+         * @description A date (YYYY-MM-DD) is a whole day in UTC, so end_date includes its day; a date-time without an offset is UTC. start_date must not be after end_date. The counts are by shipment time (the record creation), except num_alarm_started_records: records with an alarm (not dismissed) that started in the period, whenever the record was created.
          */
         get: operations["xt1StatisticsFiltered"];
         put?: never;
@@ -2806,6 +2806,8 @@ export interface components {
             scans_made?: number;
             running_tags?: number;
             idle_tags?: number;
+            /** @description Filtered statistics only: records (created whenever) with an alarm, not dismissed, that started in the period (alarm time; the other counts are by shipment time, the record creation) */
+            num_alarm_started_records?: number;
         };
         FileReference: {
             url?: string;

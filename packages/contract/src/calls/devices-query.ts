@@ -347,7 +347,9 @@ export const xt1StatisticsFiltered = defineCall({
   summary: 'The same counts over the records created from start_date to end_date (inclusive)',
   description:
     'A date (YYYY-MM-DD) is a whole day in UTC, so end_date includes its day; a date-time ' +
-    'without an offset is UTC. start_date must not be after end_date.',
+    'without an offset is UTC. start_date must not be after end_date. The counts are by ' +
+    'shipment time (the record creation), except num_alarm_started_records: records with an ' +
+    'alarm (not dismissed) that started in the period, whenever the record was created.',
   tag: TAG,
   auth: 'session',
   scope: 'organization',

@@ -329,6 +329,7 @@ const entities: Record<string, EntityCase> = {
     schema: ZRecordStatistics,
     fields:
       'num_records num_alarm_records num_no_alarm_records num_active_records num_stopped_records scans_made running_tags idle_tags',
+    extra: 'num_alarm_started_records',
     required: [],
   },
   TemperaturePoint: {

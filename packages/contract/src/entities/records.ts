@@ -217,6 +217,14 @@ export const ZRecordStatistics = z
     scans_made: z.number().int().optional(),
     running_tags: z.number().int().optional(),
     idle_tags: z.number().int().optional(),
+    // Ours (issue 14 item 1): the filtered statistics only.
+    num_alarm_started_records: z
+      .number()
+      .int()
+      .optional()
+      .describe(
+        'Filtered statistics only: records (created whenever) with an alarm, not dismissed, that started in the period (alarm time; the other counts are by shipment time, the record creation)',
+      ),
   })
   .meta({ id: 'RecordStatistics' });
 export type TRecordStatistics = z.infer<typeof ZRecordStatistics>;

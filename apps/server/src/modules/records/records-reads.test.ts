@@ -220,6 +220,7 @@ describe('record queries: extreme values, one record, record ids, latest record,
         scans_made: 5,
         running_tags: 1,
         idle_tags: 0,
+        num_alarm_started_records: 0,
       });
       res = await get(
         `${XT1}/records/statistics/filtered/?start_date=2025-03-02&end_date=2025-03-04`,
@@ -233,6 +234,7 @@ describe('record queries: extreme values, one record, record ids, latest record,
         scans_made: 0,
         running_tags: 0,
         idle_tags: 0,
+        num_alarm_started_records: 0,
       });
       res = await get(
         `${XT1}/records/statistics/filtered/?start_date=2025-03-01T10:00:00Z&end_date=2025-04-01T00:00`,

@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { recordCountDeltas } from '../../db/schema-record-counts';
-import { locationSamples, records, scans, tags } from '../../db/schema-shipments';
+import { alarms, locationSamples, records, scans, tags } from '../../db/schema-shipments';
 import { sqlTimestamp } from './iso-range';
 
 /** Counts and aggregates of the read side (statistics, locations of records). */
@@ -17,6 +17,8 @@ export interface Statistics {
   scans_made: number;
   running_tags: number;
   idle_tags: number;
+  /** In a range only: records with an alarm that started in it (alarm time, issue 14 item 1). */
+  num_alarm_started_records?: number;
 }
 
 /**
@@ -89,6 +91,19 @@ export async function statistics(
       ),
     );
 
+  // Alarm time, not shipment time: records (created whenever) with a
+  // not-dismissed alarm whose start falls in the range.
+  const [alarmStarted] = await db
+    .select({ n: sql<number>`count(DISTINCT ${alarms.recordId})::int` })
+    .from(alarms)
+    .where(
+      and(
+        eq(alarms.organizationId, organizationId),
+        eq(alarms.dismissed, false),
+        sql`${alarms.startTime} >= ${sqlTimestamp(range.from)}::timestamptz AND ${alarms.startTime} < ${sqlTimestamp(range.to)}::timestamptz`,
+      ),
+    );
+
   const all = recordCounts?.all ?? 0;
   const alarm = recordCounts?.alarm ?? 0;
   const active = recordCounts?.active ?? 0;
@@ -101,6 +116,7 @@ export async function statistics(
     scans_made: scanCount?.n ?? 0,
     running_tags: tagCounts?.running ?? 0,
     idle_tags: tagCounts?.idle ?? 0,
+    num_alarm_started_records: alarmStarted?.n ?? 0,
   };
 }
 

@@ -135,9 +135,10 @@ export function DashboardPage() {
               <SectionHeading id={statisticsId}>Statistics</SectionHeading>
               <Typography variant="body2" color="text.secondary" sx={{ mt: 0.5 }}>
                 {range.kind === 'range'
-                  ? range.days.from === range.days.to
-                    ? `Records created on ${formatDay(range.days.from)}.`
-                    : `Records created from ${formatDay(range.days.from)} to ${formatDay(range.days.to)}.`
+                  ? (range.days.from === range.days.to
+                      ? `Records created on ${formatDay(range.days.from)} (shipment time).`
+                      : `Records created from ${formatDay(range.days.from)} to ${formatDay(range.days.to)} (shipment time).`) +
+                    ' Alarms started: by alarm time (when the alarm began), whenever the record was created.'
                   : 'All records of the organization.'}
               </Typography>
             </Box>

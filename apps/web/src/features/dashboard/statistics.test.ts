@@ -96,3 +96,18 @@ describe('statisticsRange', () => {
     });
   });
 });
+
+describe('statistic cards by alarm time (issue 14 item 1)', () => {
+  it('over a range only: Alarms started, counted by alarm time, without a link', () => {
+    expect(statisticCards(null, { canSeeDevices: true }).map((c) => c.key)).not.toContain(
+      'num_alarm_started_records',
+    );
+    const cards = statisticCards({ from: '2025-03-01', to: '2025-03-07' }, { canSeeDevices: true });
+    const last = cards[cards.length - 1]!;
+    expect(last).toMatchObject({ key: 'num_alarm_started_records', label: 'Alarms started' });
+    expect(last.description).toContain('alarm time');
+    expect(last.href).toBeUndefined();
+    // The others still count by shipment time: their links filter on created.
+    expect(cards.find((c) => c.key === 'num_alarm_records')!.href).toContain('created');
+  });
+});

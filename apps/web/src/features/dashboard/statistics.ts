@@ -91,7 +91,27 @@ const CARDS: readonly CardDef[] = [
   },
 ];
 
+/**
+ * Over a date range only: the records whose alarm started in it, whenever
+ * they were created (alarm time; the other cards count by shipment time, the
+ * record's creation). No link: All Records cannot filter by an alarm's time.
+ */
+export const ALARM_TIME_CARD: StatisticCard = {
+  key: 'num_alarm_started_records',
+  label: 'Alarms started',
+  description: 'records with an alarm that started in the period (by alarm time)',
+  tone: 'alarm',
+};
+
 export function statisticCards(
+  range: DayRange | null,
+  options: { canSeeDevices: boolean },
+): StatisticCard[] {
+  const cards = shipmentTimeCards(range, options);
+  return range ? [...cards, ALARM_TIME_CARD] : cards;
+}
+
+function shipmentTimeCards(
   range: DayRange | null,
   options: { canSeeDevices: boolean },
 ): StatisticCard[] {
