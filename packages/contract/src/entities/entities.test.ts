@@ -212,7 +212,7 @@ const entities: Record<string, EntityCase> = {
   OrganizationSettings: {
     schema: ZOrganizationSettings,
     fields: 'id geo_fence_settings',
-    extra: 'calibration_settings',
+    extra: 'calibration_settings no_data_factor',
     required: [],
   },
   GeoFenceSettings: {
