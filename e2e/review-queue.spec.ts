@@ -28,7 +28,8 @@ test.describe('review queue', () => {
       });
       await post(api, '/api/devices/xt1/scans/', {
         ...xt1Upload(serial, start, 60),
-        timestamp: iso(start + 600),
+        // Scanned now: the latest action, so first in All Records' default order.
+        timestamp: iso(Math.floor(Date.now() / 1000)),
         temps: [5, 5, 9.5, 10, 5, 5],
       });
     } finally {
@@ -70,5 +71,25 @@ test.describe('review queue', () => {
     await page.getByRole('link', { name: /Needs review/ }).click();
     await expect(page.getByRole('row').filter({ hasText: serial })).toHaveCount(1);
     await shoot(page, 'review-allrecords-375');
+  });
+
+  test('over a date range the dashboard says shipment time and counts alarms by alarm time', async ({
+    page,
+  }) => {
+    await page.goto('/login');
+    await signIn(page);
+    await page.goto('/');
+    await page.getByRole('button', { name: 'Today' }).click();
+    await expect(
+      page.getByText(/^Records created on .+ \(shipment time\)\. Alarms started: by alarm time/),
+    ).toBeVisible();
+    const statistics = page.getByRole('list', { name: 'Record statistics' });
+    // Our shipment's alarms started today (an hour ago, unless past midnight UTC).
+    await expect(statistics.getByText('Alarms started')).toBeVisible();
+    await expect(statistics.getByRole('listitem').last()).toHaveText(/^Alarms started[\d,]+$/);
+    await shoot(page, 'review-dashboard-range-1280');
+    await page.setViewportSize({ width: 375, height: 800 });
+    await statistics.getByText('Alarms started').scrollIntoViewIfNeeded();
+    await shoot(page, 'review-dashboard-range-375');
   });
 });
