@@ -116,7 +116,7 @@ test.describe('data display rules', () => {
       await page.goto('/configuration?tab=display-rules');
       const tab = page.getByRole('tab', { name: 'Display rules' });
       await expect(tab).toHaveAttribute('aria-selected', 'true');
-      const section = page.getByRole('region', { name: 'Display rules' });
+      const section = page.getByRole('region', { name: 'Display rules', exact: true });
       await expect(section).toBeVisible();
       await expect(section.getByText(/No display rules|Everyone/).first()).toBeVisible();
       await expectNoAccessibilityViolations(page);
