@@ -6,9 +6,7 @@ import {
 } from '@coldtrace/contract';
 import { formatDateTime } from '@coldtrace/domain';
 import Add from '@mui/icons-material/Add';
-import ContentCopy from '@mui/icons-material/ContentCopy';
 import LockOutlined from '@mui/icons-material/LockOutlined';
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Checkbox from '@mui/material/Checkbox';
@@ -31,6 +29,7 @@ import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import type { Theme } from '@mui/material/styles';
 import { useMemo, useState } from 'react';
+import { ShownOnceDialog } from '../../../components/shown-once-dialog';
 import { DataTable, type DataColumn } from '../../../components/data-table';
 import { EmptyState } from '../../../components/empty-state';
 import { errorMessage, useErrorHandler } from '../../../components/error-handler';
@@ -357,46 +356,14 @@ function SecretDialog({
   secret: string;
   onClose: () => void;
 }) {
-  const [copied, setCopied] = useState(false);
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(secret);
-      setCopied(true);
-    } catch {
-      setCopied(false);
-    }
-  };
   return (
-    <Dialog open onClose={onClose} maxWidth="sm" fullWidth aria-labelledby="webhook-secret-title">
-      <DialogTitle id="webhook-secret-title">Signing secret</DialogTitle>
-      <DialogContent>
-        <Alert severity="warning" sx={{ mb: 2 }}>
-          Copy this secret now into the receiving system. It is shown only once; to get a new one,
-          rotate it.
-        </Alert>
-        <TextField
-          label={`Secret of ${url}`}
-          value={secret}
-          fullWidth
-          multiline
-          slotProps={{ htmlInput: { readOnly: true, spellCheck: false } }}
-          sx={{ '& textarea': { fontFamily: 'monospace', wordBreak: 'break-all' } }}
-        />
-        {copied ? (
-          <DialogContentText role="status" sx={{ mt: 1 }}>
-            Copied to the clipboard.
-          </DialogContentText>
-        ) : null}
-      </DialogContent>
-      <DialogActions sx={{ px: 3, pb: 2 }}>
-        <Button startIcon={<ContentCopy />} onClick={() => void copy()}>
-          Copy
-        </Button>
-        <Button variant="contained" onClick={onClose}>
-          Done
-        </Button>
-      </DialogActions>
-    </Dialog>
+    <ShownOnceDialog
+      title="Signing secret"
+      warning="Copy this secret now into the receiving system. It is shown only once; to get a new one, rotate it."
+      label={`Secret of ${url}`}
+      value={secret}
+      onClose={onClose}
+    />
   );
 }
 

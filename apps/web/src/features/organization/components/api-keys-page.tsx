@@ -1,8 +1,6 @@
 import type { TApiKey, TApiKeyCreated } from '@coldtrace/contract';
 import { formatDateTime } from '@coldtrace/domain';
 import Add from '@mui/icons-material/Add';
-import ContentCopy from '@mui/icons-material/ContentCopy';
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Checkbox from '@mui/material/Checkbox';
@@ -18,6 +16,7 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useMemo, useState } from 'react';
+import { ShownOnceDialog } from '../../../components/shown-once-dialog';
 import { DataTable, type DataColumn } from '../../../components/data-table';
 import { EmptyState } from '../../../components/empty-state';
 import { errorMessage, useErrorHandler } from '../../../components/error-handler';
@@ -277,45 +276,14 @@ function GenerateKeyDialog({
 }
 
 function CreatedKeyDialog({ created, onClose }: { created: TApiKeyCreated; onClose: () => void }) {
-  const [copied, setCopied] = useState(false);
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(created.private_key ?? '');
-      setCopied(true);
-    } catch {
-      setCopied(false);
-    }
-  };
   return (
-    <Dialog open onClose={onClose} maxWidth="sm" fullWidth aria-labelledby="created-key-title">
-      <DialogTitle id="created-key-title">API key generated</DialogTitle>
-      <DialogContent>
-        <Alert severity="warning" sx={{ mb: 2 }}>
-          Copy this key now. It is shown only once; Coldtrace keeps only a hash of it.
-        </Alert>
-        <TextField
-          label={`Private key of “${created.name ?? created.prefix}”`}
-          value={created.private_key ?? ''}
-          fullWidth
-          multiline
-          slotProps={{ htmlInput: { readOnly: true, spellCheck: false } }}
-          sx={{ '& textarea': { fontFamily: 'monospace', wordBreak: 'break-all' } }}
-        />
-        {copied ? (
-          <DialogContentText role="status" sx={{ mt: 1 }}>
-            Copied to the clipboard.
-          </DialogContentText>
-        ) : null}
-      </DialogContent>
-      <DialogActions sx={{ px: 3, pb: 2 }}>
-        <Button startIcon={<ContentCopy />} onClick={() => void copy()}>
-          Copy
-        </Button>
-        <Button variant="contained" onClick={onClose}>
-          Done
-        </Button>
-      </DialogActions>
-    </Dialog>
+    <ShownOnceDialog
+      title="API key generated"
+      warning="Copy this key now. It is shown only once; Coldtrace keeps only a hash of it."
+      label={`Private key of “${created.name ?? created.prefix}”`}
+      value={created.private_key ?? ''}
+      onClose={onClose}
+    />
   );
 }
 
