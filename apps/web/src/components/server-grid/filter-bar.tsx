@@ -30,6 +30,30 @@ import type { GridViewState } from './grid-url-state';
 type FilterModel = GridViewState['filterModel'];
 
 /**
+ * A filter the page applies outside the grid's own filter model (All Records'
+ * Review state and Release decision selects): shown in the bar as a chip like
+ * the others, so the bar never says "None" while one is applied; removing the
+ * chip clears it. Always combined with AND.
+ */
+export interface AppliedFilter {
+  key: string;
+  /** "Review state is Awaiting decision". */
+  label: string;
+  onRemove: () => void;
+}
+
+/**
+ * The page's own filters and how to clear them together with the grid's: one
+ * URL write (two writes in one event would each start from the same URL, and
+ * the last would undo the first).
+ */
+export interface PageFilters {
+  applied: readonly AppliedFilter[];
+  /** Clears the page's filters and the grid's filter items at once. */
+  clearAll: () => void;
+}
+
+/**
  * The filters of a server-mode grid, always in view above it: one chip per
  * filter ("Primary reference contains ACME"), a button to add one, the and/or
  * choice when there are several, and a small editor (column, operator,
@@ -41,12 +65,16 @@ export function GridFilterBar({
   filter,
   onChange,
   unit,
+  pageFilters,
 }: {
   specs: readonly FilterFieldSpec[];
   filter: FilterModel;
   onChange: (filter: FilterModel, options?: { immediate?: boolean }) => void;
   unit: TDegreesUnit;
+  /** Filters of the page around the grid, applied with AND. */
+  pageFilters?: PageFilters;
 }) {
+  const applied = pageFilters?.applied ?? [];
   const [editing, setEditing] = useState<{ id: number | string; anchor: HTMLElement } | null>(null);
   const byField = new Map(specs.map((spec) => [spec.field, spec]));
   const items = filter.items;
@@ -90,7 +118,29 @@ export function GridFilterBar({
           Filters
         </Typography>
       </Stack>
-      {items.length === 0 ? (
+      {applied.map((a, index) => (
+        <Box key={a.key} sx={{ display: 'contents' }}>
+          {index > 0 ? <AndCaption /> : null}
+          <Chip
+            label={a.label}
+            color="primary"
+            variant="outlined"
+            title={a.label}
+            onDelete={a.onRemove}
+            aria-label={`Filter: ${a.label}`}
+            // A long label ("Needs review (acknowledgement or decision)") wraps on a phone.
+            sx={{
+              maxWidth: '100%',
+              height: 'auto',
+              minHeight: 32,
+              bgcolor: 'background.paper',
+              '& .MuiChip-label': { whiteSpace: 'normal', py: 0.5 },
+            }}
+          />
+        </Box>
+      ))}
+      {applied.length > 0 && items.length > 0 ? <AndCaption /> : null}
+      {items.length === 0 && applied.length === 0 ? (
         <Typography
           variant="body2"
           color="text.secondary"
@@ -153,11 +203,14 @@ export function GridFilterBar({
           </ToggleButton>
         </ToggleButtonGroup>
       ) : null}
-      {items.length > 0 ? (
+      {items.length > 0 || applied.length > 0 ? (
         <Button
           size="small"
           color="inherit"
-          onClick={() => onChange({ ...filter, items: [] }, { immediate: true })}
+          onClick={() => {
+            if (pageFilters && applied.length > 0) pageFilters.clearAll();
+            else onChange({ ...filter, items: [] }, { immediate: true });
+          }}
           sx={{ color: 'text.secondary' }}
         >
           Clear filters
@@ -187,6 +240,19 @@ export function GridFilterBar({
         ) : null}
       </Popover>
     </Stack>
+  );
+}
+
+/** The "and" between the page's filters and the grid's. */
+function AndCaption() {
+  return (
+    <Typography
+      variant="caption"
+      color="text.secondary"
+      sx={{ fontWeight: 600, textTransform: 'uppercase' }}
+    >
+      and
+    </Typography>
   );
 }
 

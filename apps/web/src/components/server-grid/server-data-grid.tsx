@@ -20,7 +20,7 @@ import {
   writeColumnVisibility,
   type ColumnVisibility,
 } from './column-visibility';
-import { GridFilterBar } from './filter-bar';
+import { GridFilterBar, type PageFilters } from './filter-bar';
 import type { FilterFieldSpec } from './grid-filter';
 import { orderByToSortModel, pageSizeOptions, sortModelToOrderByItems } from './grid-url-state';
 import type { GridViewStateControls } from './use-grid-view-state';
@@ -90,6 +90,7 @@ export function ServerDataGrid<R extends GridValidRowModel>({
   defaultVisibility,
   onRowOpen,
   noRowsText,
+  pageFilters,
 }: {
   /** Accessible name of the grid. */
   label: string;
@@ -108,6 +109,8 @@ export function ServerDataGrid<R extends GridValidRowModel>({
   defaultVisibility: ColumnVisibility;
   onRowOpen?: (row: R) => void;
   noRowsText: ReactNode;
+  /** Filters the page applies beside the grid's (shown in the filter bar). */
+  pageFilters?: PageFilters;
 }) {
   const { state, draftFilter, setFilter, setOrderBy, setPage } = controls;
   const fields = useMemo(() => columns.map((column) => column.field), [columns]);
@@ -137,7 +140,13 @@ export function ServerDataGrid<R extends GridValidRowModel>({
   );
 
   const toolbar = (
-    <GridFilterBar specs={filterSpecs} filter={draftFilter} onChange={setFilter} unit={unit} />
+    <GridFilterBar
+      specs={filterSpecs}
+      filter={draftFilter}
+      onChange={setFilter}
+      unit={unit}
+      pageFilters={pageFilters}
+    />
   );
 
   return (

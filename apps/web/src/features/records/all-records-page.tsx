@@ -1,14 +1,26 @@
 import type { TRecord } from '@coldtrace/contract';
 import Stack from '@mui/material/Stack';
 import { useMemo } from 'react';
-import { useNavigate } from 'react-router';
+import { TABLE_STATE_PARAMS } from '@coldtrace/domain';
+import { useNavigate, useSearchParams } from 'react-router';
 import { LoadError } from '../../components/load-error';
 import { Page } from '../../components/page';
 import { useAppSettings } from '../../lib/app-settings';
 import { useCurrentUser } from '../session';
 import { useRecords, type RecordsQuery } from './api/list-records';
-import { DispositionFilter, useDispositionFilter } from './components/disposition-filter';
-import { ReviewStateFilter, useReviewStateFilter } from './components/review-state-filter';
+import {
+  DISPOSITION_FILTER_LABELS,
+  DISPOSITION_PARAM,
+  DispositionFilter,
+  useDispositionFilter,
+} from './components/disposition-filter';
+import {
+  REVIEW_STATE_FILTER_LABELS,
+  REVIEW_STATE_PARAM,
+  ReviewStateFilter,
+  useReviewStateFilter,
+} from './components/review-state-filter';
+import type { AppliedFilter } from '../../components/server-grid/filter-bar';
 import { TimeZoneNote } from './components/time-zone-note';
 import { columnVisibilityKey } from '../../components/server-grid/column-visibility';
 import { ServerDataGrid } from '../../components/server-grid/server-data-grid';
@@ -39,6 +51,40 @@ export function AllRecordsPage() {
   } = useServerGridQuery(filterSpecs, GRID_DEFAULT_PAGE_SIZE);
   const [disposition, setDisposition] = useDispositionFilter();
   const [reviewState, setReviewState] = useReviewStateFilter();
+  const [, setParams] = useSearchParams();
+  // The selects above the grid filter too: the filter bar names them (never "None" then).
+  const applied: AppliedFilter[] = [];
+  if (reviewState) {
+    applied.push({
+      key: 'review_state',
+      label: `Review state is ${REVIEW_STATE_FILTER_LABELS[reviewState]}`,
+      onRemove: () => setReviewState(undefined),
+    });
+  }
+  if (disposition) {
+    applied.push({
+      key: 'disposition',
+      label: `Release decision is ${DISPOSITION_FILTER_LABELS[disposition]}`,
+      onRemove: () => setDisposition(undefined),
+    });
+  }
+  const clearAll = () =>
+    setParams(
+      (current) => {
+        const out = new URLSearchParams(current);
+        for (const name of [
+          REVIEW_STATE_PARAM,
+          DISPOSITION_PARAM,
+          TABLE_STATE_PARAMS.filterItems,
+          TABLE_STATE_PARAMS.filterLogicOperator,
+          TABLE_STATE_PARAMS.pageNumber,
+        ]) {
+          out.delete(name);
+        }
+        return out;
+      },
+      { replace: true },
+    );
   const query: RecordsQuery = {
     ...gridQuery,
     ...(disposition ? { disposition } : {}),
@@ -84,6 +130,7 @@ export function AllRecordsPage() {
           onRowOpen={(row) => {
             if (row.id) void navigate(recordHref(row.id));
           }}
+          pageFilters={{ applied, clearAll }}
           noRowsText={
             records.isError
               ? 'The records could not be loaded.'

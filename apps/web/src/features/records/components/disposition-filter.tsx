@@ -8,7 +8,11 @@ import TextField from '@mui/material/TextField';
 import { TABLE_STATE_PARAMS } from '@coldtrace/domain';
 import { useSearchParams } from 'react-router';
 
-const LABELS: Record<TDispositionFilter, string> = {
+/** The URL parameter of All Records' release decision filter. */
+export const DISPOSITION_PARAM = 'disposition';
+
+/** How each choice of the Release decision filter reads. */
+export const DISPOSITION_FILTER_LABELS: Readonly<Record<TDispositionFilter, string>> = {
   ...DISPOSITION_DECISION_LABELS,
   NONE: 'No decision yet',
 };
@@ -19,7 +23,7 @@ export function useDispositionFilter(): [
   (value: TDispositionFilter | undefined) => void,
 ] {
   const [params, setParams] = useSearchParams();
-  const raw = params.get('disposition');
+  const raw = params.get(DISPOSITION_PARAM);
   const value = (DISPOSITION_FILTERS as readonly string[]).includes(raw ?? '')
     ? (raw as TDispositionFilter)
     : undefined;
@@ -27,8 +31,8 @@ export function useDispositionFilter(): [
     setParams(
       (current) => {
         const out = new URLSearchParams(current);
-        if (next === undefined) out.delete('disposition');
-        else out.set('disposition', next);
+        if (next === undefined) out.delete(DISPOSITION_PARAM);
+        else out.set(DISPOSITION_PARAM, next);
         // A new filter starts on the first page.
         out.delete(TABLE_STATE_PARAMS.pageNumber);
         return out;
@@ -61,7 +65,7 @@ export function DispositionFilter({
       <MenuItem value="">Any</MenuItem>
       {DISPOSITION_FILTERS.map((f) => (
         <MenuItem key={f} value={f}>
-          {LABELS[f]}
+          {DISPOSITION_FILTER_LABELS[f]}
         </MenuItem>
       ))}
     </TextField>
