@@ -20,6 +20,7 @@ import { CarriersSection } from './components/carriers-section';
 import { DisplayRulesSection, mayManageDisplayRules } from './components/display-rules-section';
 import { CalibrationSettingsCard } from './components/calibration-settings-card';
 import { GeoFenceCard } from './components/geo-fence-card';
+import { NoDataAlarmCard } from './components/no-data-alarm-card';
 import { NotificationsSection } from './components/notifications-section';
 import { ProductsSection } from './components/products-section';
 import { TravelLocationsSection } from './components/travel-locations-section';
@@ -31,6 +32,7 @@ export const CONFIGURATION_TABS = [
   { value: 'travel-locations', label: 'Travel locations' },
   { value: 'geo-fence', label: 'Geo-fence' },
   { value: 'calibration', label: 'Calibration' },
+  { value: 'alarms', label: 'Alarms' },
   { value: 'notifications', label: 'Notifications' },
   { value: 'display-rules', label: 'Display rules' },
 ] as const;
@@ -155,6 +157,7 @@ export function ConfigurationPage() {
         {tab === 'calibration' ? (
           <CalibrationSettingsCard access={access} onSaved={showNotice} />
         ) : null}
+        {tab === 'alarms' ? <NoDataAlarmCard access={access} onSaved={showNotice} /> : null}
         {tab === 'notifications' ? (
           <NotificationsSection user={user} timeZone={timeZone} onSaved={showNotice} />
         ) : null}

@@ -57,3 +57,25 @@ export function useUpdateCalibrationSettings() {
     onSuccess: (settings) => queryClient.setQueryData(configurationKeys.orgSettings, settings),
   });
 }
+
+export interface NoDataFactorUpdateInput {
+  noDataFactor: number;
+  change?: ChangeSignatureBody;
+}
+
+/** PATCH /api/auth/org-settings/: the no-data alarm's factor (issue 14 item 4). */
+export function updateNoDataFactor({
+  noDataFactor,
+  change,
+}: NoDataFactorUpdateInput): Promise<TOrganizationSettings> {
+  return callApi(authOrgSettingsUpdate, { body: { no_data_factor: noDataFactor, ...change } });
+}
+
+/** Saves the no-data factor; the reply becomes the cached organization settings. */
+export function useUpdateNoDataFactor() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: updateNoDataFactor,
+    onSuccess: (settings) => queryClient.setQueryData(configurationKeys.orgSettings, settings),
+  });
+}
