@@ -1784,6 +1784,15 @@ export interface components {
             cumulative_duration_high?: string | null;
             /** @description `[DD ]HH:MM:SS` (e.g. `1 12:00:00`), at most 3650 days; stored and answered in the canonical form (`36:00:00` becomes `1 12:00:00`). Empty string or null: none. */
             cumulative_duration_low?: string | null;
+            /** @description Stability budget: bands of time allowed beyond a limit, summed across every leg of a shipment (same shipping_reference and product); null or [] for none */
+            stability_budget?: {
+                /** @enum {string} */
+                direction: "ABOVE" | "BELOW";
+                /** @description °C, a multiple of 0.1, from -100 to 200 */
+                limit: number;
+                /** @description Minutes allowed beyond the limit, 0 to 525,600 (a year) */
+                allowed_minutes: number;
+            }[] | null;
         };
         ProductDefinitionUpdateInput: {
             /** @description Product name, trimmed */
@@ -1802,6 +1811,15 @@ export interface components {
             cumulative_duration_high?: string | null;
             /** @description `[DD ]HH:MM:SS` (e.g. `1 12:00:00`), at most 3650 days; stored and answered in the canonical form (`36:00:00` becomes `1 12:00:00`). Empty string or null: none. */
             cumulative_duration_low?: string | null;
+            /** @description Stability budget: bands of time allowed beyond a limit, summed across every leg of a shipment (same shipping_reference and product); null or [] for none */
+            stability_budget?: {
+                /** @enum {string} */
+                direction: "ABOVE" | "BELOW";
+                /** @description °C, a multiple of 0.1, from -100 to 200 */
+                limit: number;
+                /** @description Minutes allowed beyond the limit, 0 to 525,600 (a year) */
+                allowed_minutes: number;
+            }[] | null;
         };
         TravelLocationCreateInput: {
             /** @description Location name, trimmed */
@@ -1937,6 +1955,8 @@ export interface components {
             product_designation?: string | null;
             shipper_name_address_id?: string | null;
             receiver_name_address_id?: string | null;
+            /** @description When the shipment is planned to arrive (ours): the stability budget projects to it; null clears */
+            planned_arrival?: string | null;
             cumulative_high_threshold?: number | null;
             cumulative_low_threshold?: number | null;
             cumulative_duration_high?: string | null;
@@ -1987,6 +2007,8 @@ export interface components {
             product_designation?: string | null;
             shipper_name_address_id?: string | null;
             receiver_name_address_id?: string | null;
+            /** @description When the shipment is planned to arrive (ours): the stability budget projects to it; null clears */
+            planned_arrival?: string | null;
             cumulative_high_threshold?: number | null;
             cumulative_low_threshold?: number | null;
             cumulative_duration_high?: string | null;
@@ -2011,6 +2033,8 @@ export interface components {
             product_designation?: string | null;
             shipper_name_address_id?: string | null;
             receiver_name_address_id?: string | null;
+            /** @description When the shipment is planned to arrive (ours): the stability budget projects to it; null clears */
+            planned_arrival?: string | null;
             high_threshold?: number | null;
             low_threshold?: number | null;
             num_consecutive_excursions?: number;
@@ -2493,13 +2517,13 @@ export interface components {
             acknowledged?: boolean;
             dismissed?: boolean;
             /** @enum {string} */
-            kind?: "excursion" | "cumulative" | "no_data";
+            kind?: "excursion" | "cumulative" | "no_data" | "budget";
             /** @enum {string} */
             state?: "OPEN" | "CLOSED";
             resolved?: boolean;
             closed_at?: string | null;
             closed_by?: string | null;
-            close_cause?: ("TRIP_WINDOW" | "DATA_CHANGE" | "THRESHOLD_CHANGE" | "PRODUCT_CHANGE" | "TRIP_EDIT" | "GEO_FENCE_CHANGE" | "LOCATION_CHANGE" | "DATA_RESUMED" | "UNRECORDED") | null;
+            close_cause?: ("TRIP_WINDOW" | "DATA_CHANGE" | "THRESHOLD_CHANGE" | "PRODUCT_CHANGE" | "TRIP_EDIT" | "GEO_FENCE_CHANGE" | "LOCATION_CHANGE" | "DATA_RESUMED" | "SHIPMENT_CHANGE" | "BUDGET_CHANGE" | "UNRECORDED") | null;
             close_reason?: string | null;
             close_signature?: components["schemas"]["AlarmSignature"];
             acknowledged_by?: string | null;
@@ -2532,13 +2556,13 @@ export interface components {
             acknowledged?: boolean;
             dismissed?: boolean;
             /** @enum {string} */
-            kind?: "excursion" | "cumulative" | "no_data";
+            kind?: "excursion" | "cumulative" | "no_data" | "budget";
             /** @enum {string} */
             state?: "OPEN" | "CLOSED";
             resolved?: boolean;
             closed_at?: string | null;
             closed_by?: string | null;
-            close_cause?: ("TRIP_WINDOW" | "DATA_CHANGE" | "THRESHOLD_CHANGE" | "PRODUCT_CHANGE" | "TRIP_EDIT" | "GEO_FENCE_CHANGE" | "LOCATION_CHANGE" | "DATA_RESUMED" | "UNRECORDED") | null;
+            close_cause?: ("TRIP_WINDOW" | "DATA_CHANGE" | "THRESHOLD_CHANGE" | "PRODUCT_CHANGE" | "TRIP_EDIT" | "GEO_FENCE_CHANGE" | "LOCATION_CHANGE" | "DATA_RESUMED" | "SHIPMENT_CHANGE" | "BUDGET_CHANGE" | "UNRECORDED") | null;
             close_reason?: string | null;
             close_signature?: components["schemas"]["AlarmSignature"];
             acknowledged_by?: string | null;
@@ -2561,6 +2585,55 @@ export interface components {
             id?: string;
             name?: string;
         };
+        StabilityBand: {
+            /**
+             * @description ABOVE: time above the limit counts; BELOW: time below it
+             * @enum {string}
+             */
+            direction: "ABOVE" | "BELOW";
+            /** @description °C, a multiple of 0.1 */
+            limit: number;
+            /** @description Minutes the product may spend beyond the limit */
+            allowed_minutes: number;
+        };
+        StabilityBandUsage: {
+            /**
+             * @description ABOVE: time above the limit counts; BELOW: time below it
+             * @enum {string}
+             */
+            direction: "ABOVE" | "BELOW";
+            /** @description °C, a multiple of 0.1 */
+            limit: number;
+            /** @description Minutes the product may spend beyond the limit */
+            allowed_minutes: number;
+            /** @description Minutes beyond the limit, summed across the legs */
+            consumed_minutes: number;
+            /** @description allowed − consumed, never below 0 */
+            remaining_minutes: number;
+            /** @description Time beyond the limit was spent and none is left (an alarm is raised) */
+            used_up: boolean;
+            /** @description This record's own minutes beyond the limit */
+            this_leg_minutes: number;
+            /** @description Consumed minutes projected at the planned arrival at this leg's rate so far; null: the record is not in transit or has no planned arrival */
+            projected_minutes: number | null;
+            /** @description When the band will be used up at that rate, before the planned arrival; else null */
+            used_up_at: string | null;
+        };
+        StabilityBudgetLeg: {
+            record_id: string;
+            tag_serial_number: string;
+            start_time: string | null;
+        };
+        RecordStabilityBudget: {
+            product_name: string;
+            /** @description The reference the legs share; null: the record has none and is its own shipment */
+            shipping_reference: string | null;
+            /** @description The legs summed, oldest first */
+            legs: components["schemas"]["StabilityBudgetLeg"][];
+            /** @description What the projection runs to */
+            planned_arrival: string | null;
+            bands: components["schemas"]["StabilityBandUsage"][];
+        };
         ProductDefinition: {
             id?: string;
             created?: string;
@@ -2573,6 +2646,8 @@ export interface components {
             cumulative_duration_high?: string | null;
             cumulative_duration_low?: string | null;
             organization?: string;
+            /** @description Bands of time allowed beyond a limit, summed across the legs of a shipment */
+            stability_budget?: components["schemas"]["StabilityBand"][] | null;
         };
         CarrierDefinition: {
             id?: string;
@@ -2737,6 +2812,10 @@ export interface components {
              * @enum {string}
              */
             review_state?: "AWAITING_ACKNOWLEDGEMENT" | "AWAITING_DECISION" | "RELEASED" | "QUARANTINED" | "REJECTED";
+            /** @description The product's stability budget summed across the shipment's legs; null: the product has none (or the record names no product). Sent by the single-record calls only */
+            stability_budget?: components["schemas"]["RecordStabilityBudget"] | null;
+            /** @description When the shipment is planned to arrive (ours; set by start or update-shipment) */
+            planned_arrival?: string | null;
         };
         Scan: {
             id?: string;

@@ -35,6 +35,7 @@ export * from './entities/tags';
 export * from './entities/uploads';
 export * from './entities/telemetry';
 export * from './entities/products';
+export * from './entities/stability-budget';
 export * from './entities/notification-settings';
 export * from './entities/rules';
 export * from './entities/org-settings';

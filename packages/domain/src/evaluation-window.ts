@@ -79,3 +79,25 @@ export function evaluationWindow(series: Series, trip?: TripTimes | null): Index
 export function inWindow(window: IndexWindow, index: number): boolean {
   return window !== null && index >= window.firstIdx && index <= window.lastIdx;
 }
+
+/**
+ * The evaluation window's bounds as indices independent of the series' length
+ * (what the running aggregates keep): the whole series (`to` null: to its end,
+ * wherever it is) until the record started and its trip began; else from the
+ * trip's begin to its end (null while in transit). Times in epoch seconds.
+ */
+export function windowIndices(
+  times: Pick<Series, 'startTimeSeconds' | 'startDelay' | 'intervalSeconds'>,
+  trip: { begin: number | null; end: number | null },
+  started: boolean,
+): { from: number; to: number | null } {
+  const series: Series = { ...times, temps: [] };
+  const usable = Number.isFinite(times.intervalSeconds) && times.intervalSeconds > 0;
+  if (!started || !usable || trip.begin === null || !Number.isFinite(trip.begin)) {
+    return { from: 0, to: null };
+  }
+  const from = firstIndexAtOrAfter(series, trip.begin);
+  const to =
+    trip.end === null || !Number.isFinite(trip.end) ? null : lastIndexAtOrBefore(series, trip.end);
+  return { from, to };
+}

@@ -27,7 +27,8 @@ import { pointTime, type Series } from './series';
  * seconds, durations seconds, temperatures °C.
  */
 
-export type AlarmKind = 'excursion' | 'cumulative';
+/** budget: raised by the server when a stability budget band is used up (stability-budget.ts), never by {@link detectExcursions}. */
+export type AlarmKind = 'excursion' | 'cumulative' | 'budget';
 
 /** The threshold fields of a record (or product definition) that alarms use. */
 export interface AlarmThresholds {
@@ -214,7 +215,7 @@ export function timeBeyond(
 }
 
 const DIRECTION_ORDER: Record<TAboveOrBelow, number> = { ABOVE: 0, BELOW: 1 };
-const KIND_ORDER: Record<AlarmKind, number> = { excursion: 0, cumulative: 1 };
+const KIND_ORDER: Record<AlarmKind, number> = { excursion: 0, cumulative: 1, budget: 2 };
 
 /** Orders alarms by first point, then ABOVE before BELOW, then excursion before cumulative. */
 export function compareAlarms(a: AlarmKeyFields, b: AlarmKeyFields): number {

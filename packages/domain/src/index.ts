@@ -18,4 +18,5 @@ export * from './rule-engine';
 export * from './audit-display';
 export * from './series-reduction';
 export * from './running-aggregates';
+export * from './stability-budget';
 export * from './calibration';

@@ -23,6 +23,7 @@ import {
   type RunningAggregates,
 } from './running-aggregates';
 import { mergeSlice, type Series, type SeriesValue } from './series';
+import { histogramOf } from './stability-budget';
 import { temperatureSummary } from './temperature-summary';
 
 /*
@@ -185,6 +186,13 @@ describe('running aggregates: incremental against full recompute', () => {
             expect(tracked.current.length).toBe(series.temps.length);
             expect(tracked.checkpoints.length).toBeLessThanOrEqual(2);
             expectAgree(incremental({ state: tracked.current, closed }), full(series, rules, trip));
+            // The band histogram: the points in the evaluation window, as histogramOf counts them.
+            const { windowFrom, windowTo } = tracked.current.basis;
+            expect(tracked.current.bins).toEqual(
+              histogramOf(
+                series.temps.slice(windowFrom, windowTo === null ? undefined : windowTo + 1),
+              ),
+            );
             // Bit for bit the state of one fold of the whole series.
             expect(tracked.current).toEqual(
               appendTracked(emptyTracked(basis), series.temps, 0, options).tracked.current,

@@ -8,6 +8,12 @@ import {
 } from './excursions';
 import { CELSIUS_TO_KELVIN, MKT_ACTIVATION_ENERGY_OVER_R } from './mean-kinetic-temperature';
 import { pointTime, type Series, type SeriesValue } from './series';
+import {
+  addToHistogram,
+  copyHistogram,
+  emptyHistogram,
+  type BandHistogram,
+} from './stability-budget';
 import type { TemperatureSummary } from './temperature-summary';
 
 /**
@@ -64,7 +70,8 @@ export interface SpanState {
 type ByDirection<T> = { readonly ABOVE: T; readonly BELOW: T };
 
 export interface RunningAggregates {
-  readonly version: 1;
+  /** 2: with {@link RunningAggregates.bins} (a state of version 1 is folded again from the start). */
+  readonly version: 2;
   readonly basis: AggregateBasis;
   /** The series' length: index of the last value + 1 (trailing gaps are not stored). */
   readonly length: number;
@@ -81,6 +88,12 @@ export interface RunningAggregates {
   readonly runs: ByDirection<SpanState | null>;
   /** The cumulative span per direction (null: no point beyond yet). */
   readonly cumulative: ByDirection<SpanState | null>;
+  /**
+   * The points in the evaluation window per 0.1 °C bin (stability budgets:
+   * `stability-budget.ts`), so the time beyond any band limit is known
+   * without reading the series.
+   */
+  readonly bins: BandHistogram;
 }
 
 const DIRECTIONS = ['ABOVE', 'BELOW'] as const;
@@ -130,7 +143,7 @@ export function sameBasis(a: AggregateBasis, b: AggregateBasis): boolean {
 /** Nothing folded yet. */
 export function emptyAggregates(basis: AggregateBasis): RunningAggregates {
   return {
-    version: 1,
+    version: 2,
     basis,
     length: 0,
     count: 0,
@@ -142,6 +155,7 @@ export function emptyAggregates(basis: AggregateBasis): RunningAggregates {
     mkt: { max: null, sum: 0, n: 0 },
     runs: { ABOVE: null, BELOW: null },
     cumulative: { ABOVE: null, BELOW: null },
+    bins: emptyHistogram(),
   };
 }
 
@@ -212,6 +226,7 @@ export function appendPoints(
     ABOVE: state.cumulative.ABOVE && { ...state.cumulative.ABOVE },
     BELOW: state.cumulative.BELOW && { ...state.cumulative.BELOW },
   };
+  const bins = copyHistogram(state.bins);
   const { high, low, cumulativeHigh, cumulativeLow } = basis;
   const closed: DetectedAlarm[] = [];
   const close = (direction: TAboveOrBelow) => {
@@ -271,6 +286,7 @@ export function appendPoints(
       else if (runs.BELOW !== null) close('BELOW');
     }
     if (t !== null) {
+      addToHistogram(bins, t);
       if (cumulativeHigh !== null && t > cumulativeHigh) {
         cumulative.ABOVE = addTo(cumulative.ABOVE, index, t, cumulativeHigh);
       }
@@ -281,7 +297,7 @@ export function appendPoints(
   }
   return {
     state: {
-      version: 1,
+      version: 2,
       basis,
       length: from + end,
       count,
@@ -293,6 +309,7 @@ export function appendPoints(
       mkt: { max: mktMax, sum: mktSum, n: mktN },
       runs,
       cumulative,
+      bins,
     },
     closed,
   };
@@ -424,8 +441,9 @@ function isState(value: unknown): boolean {
   return (
     typeof value === 'object' &&
     value !== null &&
-    (value as { version?: unknown }).version === 1 &&
-    typeof (value as { length?: unknown }).length === 'number'
+    (value as { version?: unknown }).version === 2 &&
+    typeof (value as { length?: unknown }).length === 'number' &&
+    typeof (value as { bins?: unknown }).bins === 'object'
   );
 }
 

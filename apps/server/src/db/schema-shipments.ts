@@ -18,6 +18,11 @@ import {
 } from 'drizzle-orm/pg-core';
 import { organizations, users } from './schema';
 import type { PendingCommand, TagConfiguration, TripInputs } from './schema-json';
+export {
+  carrierDefinitions,
+  productDefinitions,
+  type ProductDefinitionRow,
+} from './schema-configuration';
 
 /**
  * Shipment data (issue 3): configuration, tags, records, the compact
@@ -36,40 +41,6 @@ const id64 = () => bigserial('id', { mode: 'number' }).primaryKey();
 const ref64 = (name: string) => bigint(name, { mode: 'number' });
 
 // ---------------------------------------------------------------- configuration
-
-/** Product definition (spec section 3): thresholds and excursion limits. */
-export const productDefinitions = pgTable(
-  'product_definitions',
-  {
-    id: id64(),
-    organizationId: orgRef(),
-    created: timestamptz('created').notNull().defaultNow(),
-    productName: text('product_name').notNull(),
-    highThreshold: doublePrecision('high_threshold'),
-    lowThreshold: doublePrecision('low_threshold'),
-    numConsecutiveExcursions: integer('num_consecutive_excursions').notNull().default(1),
-    cumulativeHighThreshold: doublePrecision('cumulative_high_threshold'),
-    cumulativeLowThreshold: doublePrecision('cumulative_low_threshold'),
-    /** `[DD ]HH:MM:SS` strings, as the contract carries them. */
-    cumulativeDurationHigh: text('cumulative_duration_high'),
-    cumulativeDurationLow: text('cumulative_duration_low'),
-  },
-  (t) => [index('product_definitions_org_idx').on(t.organizationId)],
-);
-
-/** Carrier definition: a name, unique per organization ignoring case. */
-export const carrierDefinitions = pgTable(
-  'carrier_definitions',
-  {
-    id: id64(),
-    organizationId: orgRef(),
-    created: timestamptz('created').notNull().defaultNow(),
-    name: text('name').notNull(),
-  },
-  (t) => [
-    uniqueIndex('carrier_definitions_org_name_key').on(t.organizationId, sql`lower(${t.name})`),
-  ],
-);
 
 /** Name-and-address location (travel location): shipper (origin) and receiver (destination). */
 export const travelLocations = pgTable(
@@ -226,6 +197,8 @@ export const records = pgTable(
     batteryHealth: text('battery_health'),
     /** Set when the shipment started on a tag whose calibration had expired (WARN; issue 14 item 7). */
     calibrationWarning: text('calibration_warning'),
+    /** When the shipment is planned to arrive (issue 14 item 3: the stability budget's projection). */
+    plannedArrival: timestamptz('planned_arrival'),
     // trip
     tripBeginTime: timestamptz('trip_begin_time'),
     tripEndTime: timestamptz('trip_end_time'),
@@ -260,6 +233,10 @@ export const records = pgTable(
     index('records_live_idx')
       .on(t.tempsLastUpdated)
       .where(sql`${t.active} AND ${t.stopTime} IS NULL AND ${t.tagType} IN ('XT1_RT', 'NanoTag')`),
+    // The legs of a shipment (stability budgets): same organization and shipping reference.
+    index('records_org_shipping_ref_idx')
+      .on(t.organizationId, t.shippingReference)
+      .where(sql`${t.shippingReference} <> ''`),
     index('records_shipper_location_idx').on(t.shipperLocationId),
     index('records_receiver_location_idx').on(t.receiverLocationId),
     // The search box's text (records/fields.ts RECORD_SEARCH_TEXT), trigram-indexed for contains.
@@ -421,7 +398,7 @@ export const alarms = pgTable(
     tagSerialNumber: text('tag_serial_number').notNull(),
     created: timestamptz('created').notNull().defaultNow(),
     /** no_data: a running rt or nanotag record sent nothing for too long (docs/decisions/no-data-alarm.md). */
-    kind: text('kind', { enum: ['excursion', 'cumulative', 'no_data'] }).notNull(),
+    kind: text('kind', { enum: ['excursion', 'cumulative', 'no_data', 'budget'] }).notNull(),
     aboveOrBelow: text('above_or_below', { enum: ['ABOVE', 'BELOW'] }).notNull(),
     firstPointIdx: integer('first_point_idx').notNull(),
     lastPointIdx: integer('last_point_idx').notNull(),
@@ -467,7 +444,11 @@ export const alarms = pgTable(
     // One open alarm per record, direction, kind and first point; closed ones stay beside it.
     uniqueIndex('alarms_open_key')
       .on(t.recordId, t.aboveOrBelow, t.kind, t.firstPointIdx)
-      .where(sql`${t.state} = 'OPEN'`),
+      .where(sql`${t.state} = 'OPEN' AND ${t.kind} <> 'budget'`),
+    // A stability budget alarm: one open per record and band (direction, limit).
+    uniqueIndex('alarms_open_budget_key')
+      .on(t.recordId, t.aboveOrBelow, sql`coalesce(${t.highThreshold}, ${t.lowThreshold})`)
+      .where(sql`${t.state} = 'OPEN' AND ${t.kind} = 'budget'`),
     index('alarms_record_idx').on(t.recordId),
     index('alarms_org_created_idx').on(t.organizationId, t.created),
     // The default alarm list: neither acknowledged nor dismissed, newest first.
@@ -485,7 +466,5 @@ export type RecordRow = typeof records.$inferSelect;
 export type ScanRow = typeof scans.$inferSelect;
 export type RecordActionRow = typeof recordActions.$inferSelect;
 export type AlarmRow = typeof alarms.$inferSelect;
-export type ProductDefinitionRow = typeof productDefinitions.$inferSelect;
-export type CarrierDefinitionRow = typeof carrierDefinitions.$inferSelect;
 export type TravelLocationRow = typeof travelLocations.$inferSelect;
 export type OrganizationSettingsRow = typeof organizationSettings.$inferSelect;

@@ -138,6 +138,10 @@ const shipmentShape = {
   product_designation: zText(),
   shipper_name_address_id: zId.nullable().optional(),
   receiver_name_address_id: zId.nullable().optional(),
+  planned_arrival: zTimestamp.nullable().optional().meta({
+    description:
+      'When the shipment is planned to arrive (ours): the stability budget projects to it; null clears',
+  }),
 };
 
 const cumulativeShape = {
@@ -254,6 +258,7 @@ export const SHIPMENT_FIELD_PERMISSIONS = {
   product_designation: 'readerEditRef1',
   shipper_name_address_id: 'readerEditRef1',
   receiver_name_address_id: 'readerEditRef1',
+  planned_arrival: 'readerEditRef1',
   secondary_reference: 'readerEditRef2',
   shipping_reference: 'readerEditRefShip',
   high_threshold: 'readerConfig',
@@ -282,6 +287,8 @@ export const REGULATED_SHIPMENT_FIELDS = {
     'cumulative_duration_low',
   ],
   PRODUCT_CHANGE: ['product_designation'],
+  // Moves the record between shipments: their stability budgets (docs/decisions/stability-budget.md).
+  SHIPMENT_CHANGE: ['shipping_reference'],
   LOCATION_CHANGE: ['shipper_name_address_id', 'receiver_name_address_id'],
 } as const satisfies Record<string, readonly TShipmentEditField[]>;
 

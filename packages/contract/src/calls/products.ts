@@ -10,6 +10,7 @@ import {
   ZProductDefinition,
   ZProductDefinitionForm,
 } from '../entities/products';
+import { ZStabilityBudgetInput } from '../entities/stability-budget';
 
 /**
  * Calls of spec section 7, "Products": carrier definitions, product
@@ -145,6 +146,7 @@ const productFields = {
   ),
   cumulative_duration_high: duration(),
   cumulative_duration_low: duration(),
+  stability_budget: ZStabilityBudgetInput,
 };
 
 /**

@@ -10,8 +10,10 @@ import { ZAboveOrBelow, ZClientType } from '../enums';
  * Kind of an alarm (domain rules §2: "A cumulative alarm is an alarm with a kind that says so").
  * no_data (ours, issue 14 item 4): a running rt or nanotag record sent nothing for longer than
  * its transmit interval times the organization's no_data_factor (docs/decisions/no-data-alarm.md).
+ * budget (ours, issue 14 item 3): a band of the product's stability budget is used up across the
+ * shipment's legs (docs/decisions/stability-budget.md); above_or_below and the threshold name the band.
  */
-export const ALARM_KINDS = ['excursion', 'cumulative', 'no_data'] as const;
+export const ALARM_KINDS = ['excursion', 'cumulative', 'no_data', 'budget'] as const;
 export const ZAlarmKind = z.enum(ALARM_KINDS);
 export type TAlarmKind = z.infer<typeof ZAlarmKind>;
 
@@ -55,6 +57,8 @@ export const ALARM_CLOSE_CAUSES = [
   'GEO_FENCE_CHANGE',
   'LOCATION_CHANGE',
   'DATA_RESUMED',
+  'SHIPMENT_CHANGE',
+  'BUDGET_CHANGE',
   'UNRECORDED',
 ] as const;
 export const ZAlarmCloseCause = z.enum(ALARM_CLOSE_CAUSES);
@@ -69,6 +73,8 @@ export const ALARM_CLOSE_CAUSE_LABELS: Readonly<Record<TAlarmCloseCause, string>
   GEO_FENCE_CHANGE: 'Geo-fence changed',
   LOCATION_CHANGE: 'Travel location changed',
   DATA_RESUMED: 'Data arrived again',
+  SHIPMENT_CHANGE: 'Shipping reference changed',
+  BUDGET_CHANGE: 'Stability budget no longer used up',
   UNRECORDED: 'Closed before closing reasons were kept',
 };
 

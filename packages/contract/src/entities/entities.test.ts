@@ -251,7 +251,8 @@ const entities: Record<string, EntityCase> = {
       'last_latitude last_longitude memory_health battery_health',
       'trip report_exists',
     ].join(' '),
-    extra: 'calibration_state calibration_due calibration_warning disposition review_state',
+    extra:
+      'calibration_state calibration_due calibration_warning disposition review_state stability_budget planned_arrival',
     required: [],
     lists: ['scans', 'alarm_recipients'],
   },
@@ -495,11 +496,13 @@ const entities: Record<string, EntityCase> = {
   ProductDefinition: {
     schema: ZProductDefinition,
     fields: `id created product_name ${THRESHOLDS} num_consecutive_excursions ${CUMULATIVE} organization`,
+    extra: 'stability_budget',
     required: [],
   },
   ProductDefinitionForm: {
     schema: ZProductDefinitionForm,
     fields: `product_name ${THRESHOLDS} num_consecutive_excursions ${CUMULATIVE}`,
+    extra: 'stability_budget',
     required: ['product_name'],
   },
   CarrierDefinition: {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ZNameAddressRef, cumulativeFields, thresholdFields } from './common';
+import { ZStabilityBand } from './stability-budget';
 
 /**
  * Products, carriers, travel locations and shipment details of spec section 3
@@ -22,6 +23,12 @@ export const ZProductDefinition = z
     num_consecutive_excursions: z.number().int().nullable().optional(),
     ...cumulativeFields,
     organization: z.string().optional(),
+    /** Ours (issue 14 item 3): docs/decisions/stability-budget.md. */
+    stability_budget: z
+      .array(ZStabilityBand)
+      .nullable()
+      .optional()
+      .describe('Bands of time allowed beyond a limit, summed across the legs of a shipment'),
   })
   .meta({ id: 'ProductDefinition' });
 export type TProductDefinition = z.infer<typeof ZProductDefinition>;

@@ -13,6 +13,7 @@ import { ZCalibrationState, ZRecordCalibration } from './calibration';
 import { ZNameAddressRef, cumulativeFields, referenceFields, thresholdFields } from './common';
 import { ZRecordDisposition } from './disposition';
 import { ZReviewState } from './review-state';
+import { ZRecordStabilityBudget } from './stability-budget';
 
 /**
  * Records, trips, scans and record actions of spec section 3 ("Records, scans,
@@ -122,6 +123,17 @@ export const ZRecord = z
     review_state: ZReviewState.optional().describe(
       'Computed from the alarms and the release decision: AWAITING_ACKNOWLEDGEMENT (an alarm neither acknowledged nor dismissed; wins over any decision), AWAITING_DECISION (no decision yet), else the latest decision',
     ),
+    // Stability budget (issue 14 item 3; ours, beyond the spec). The single-record reply only.
+    stability_budget: ZRecordStabilityBudget.nullable()
+      .optional()
+      .describe(
+        "The product's stability budget summed across the shipment's legs; null: the product has none (or the record names no product). Sent by the single-record calls only",
+      ),
+    planned_arrival: z
+      .string()
+      .nullable()
+      .optional()
+      .describe('When the shipment is planned to arrive (ours; set by start or update-shipment)'),
   })
   .meta({ id: 'Record' });
 export type TRecord = z.infer<typeof ZRecord>;

@@ -86,6 +86,14 @@ function describeAlarm(alarm: AlarmRow): string {
   if (alarm.kind === 'no_data') {
     return `- No data since ${utc(alarm.startTime)} (${formatDuration(alarm.duration)} when raised)`;
   }
+  if (alarm.kind === 'budget') {
+    const above = alarm.aboveOrBelow === 'ABOVE';
+    const limit = above ? alarm.highThreshold : alarm.lowThreshold;
+    return (
+      `- Stability budget used up: ${formatDuration(alarm.duration)} ${above ? 'above' : 'below'} ` +
+      `${temp(limit)} °C across the shipment's legs (at ${utc(alarm.startTime)})`
+    );
+  }
   const above = alarm.aboveOrBelow === 'ABOVE';
   const threshold = above ? alarm.highThreshold : alarm.lowThreshold;
   const extreme = above ? alarm.highestRecordedTemperature : alarm.lowestRecordedTemperature;

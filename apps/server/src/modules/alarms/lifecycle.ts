@@ -61,9 +61,10 @@ export interface AlarmChange {
 }
 
 type StoredAlarm = StoredAlarmLike & { readonly row: AlarmRow };
-/** An excursion or cumulative alarm (not no_data): what re-evaluation reconciles. */
+/** An excursion or cumulative alarm (not no_data, not budget): what re-evaluation reconciles. */
 type ExcursionRow = AlarmRow & { kind: 'excursion' | 'cumulative' };
-const isExcursion = (row: AlarmRow): row is ExcursionRow => row.kind !== 'no_data';
+const isExcursion = (row: AlarmRow): row is ExcursionRow =>
+  row.kind === 'excursion' || row.kind === 'cumulative';
 
 function storedAlarm(row: ExcursionRow, series: Series, started: boolean): StoredAlarm {
   const time = (value: Date | null, index: number) =>
@@ -136,6 +137,8 @@ export interface EvaluatedAlarms {
   holding: { dismissed: boolean }[];
   /** Open no_data alarms closed because data arrived again (cause DATA_RESUMED; queued). */
   resumed: AlarmRow[];
+  /** Open budget alarms whose band is no longer used up, each with its reason (queued). */
+  budgetClosed: { row: AlarmRow; reason: string }[];
 }
 
 /** The reason of a no_data alarm closed by new data (docs/decisions/no-data-alarm.md). */
@@ -169,6 +172,11 @@ export function evaluateAlarms(
     now: Date;
     /** The series gained points in this evaluation: open no_data alarms close (DATA_RESUMED). */
     dataArrived?: boolean;
+    /** Stability budget alarms to raise and to close (the budget module's step "budget"). */
+    budget?: {
+      raise: readonly DetectedAlarm[];
+      closing: readonly { row: AlarmRow; reason: string }[];
+    };
   },
 ): EvaluatedAlarms {
   const { series, started, trip, change } = input;
@@ -189,13 +197,28 @@ export function evaluateAlarms(
     else final.push(row);
   }
   const plan = reconcileAlarms(existing, detected);
+  // Budget alarms are not excursions either: raised and closed by the budget step only.
+  const budgetClosed = [...(input.budget?.closing ?? [])];
+  const closingBudget = new Set(budgetClosed.map((c) => c.row.id));
+  const budgetHeld = input.openAlarms.filter(
+    (row) => row.kind === 'budget' && !closingBudget.has(row.id),
+  );
+  const budgetRaised = (input.budget?.raise ?? []).map((alarm) => ({
+    ...alarm,
+    start_time: asStoredTime(alarm.start_time),
+    end_time: asStoredTime(alarm.end_time),
+  }));
   for (const update of plan.update) {
     const next = update.next as unknown as DetectedAlarm;
     writes.addDerived(repo.updateAlarmSql(db, update.existing.row.id, alarmColumns(next, started)));
   }
   const closing = plan.resolved.map((alarm) => alarm.row);
-  if (closing.length > 0 && change !== undefined && change.signature === null) {
-    const n = closing.length;
+  if (
+    closing.length + budgetClosed.length > 0 &&
+    change !== undefined &&
+    change.signature === null
+  ) {
+    const n = closing.length + budgetClosed.length;
     const message = `This change closes ${n} alarm${n === 1 ? '' : 's'}: sign it with your password and its meaning`;
     throw new AppError('SIGNATURE_REQUIRED', message, { password: message });
   }
@@ -225,7 +248,18 @@ export function evaluateAlarms(
     },
   );
   if (closedResumed) writes.addDerived(closedResumed);
+  for (const { row, reason } of budgetClosed) {
+    const statement = repo.closeAlarmsSql(db, [row.id], {
+      closedAt: input.now,
+      closedByUserId: change?.actor.userId ?? null,
+      closeCause: change?.cause ?? 'BUDGET_CHANGE',
+      closeReason: change?.reason ?? reason,
+    });
+    if (statement) writes.addDerived(statement);
+  }
   const holding = [
+    ...budgetHeld.map((row) => ({ dismissed: row.dismissed })),
+    ...budgetRaised.map(() => ({ dismissed: false })),
     ...final.map((row) => ({ dismissed: row.dismissed })),
     ...silent.map((row) => ({ dismissed: row.dismissed })),
     ...plan.unchanged.map((a) => ({ dismissed: a.row.dismissed })),
@@ -233,13 +267,14 @@ export function evaluateAlarms(
     ...plan.insert.map(() => ({ dismissed: false })),
   ];
   return {
-    insert: plan.insert,
+    insert: [...plan.insert, ...budgetRaised],
     updated: plan.update.length,
     closing,
     cause,
     closeReason,
     holding,
     resumed,
+    budgetClosed,
   };
 }
 
@@ -280,6 +315,8 @@ export async function auditAlarms(
     closed: readonly AlarmRow[];
     /** No-data alarms closed by new data (audited by the system, cause DATA_RESUMED). */
     resumed?: readonly AlarmRow[];
+    /** Budget alarms whose band is no longer used up: a person's change closes them like `closed`. */
+    budgetClosed?: readonly { row: AlarmRow; reason: string }[];
     cause: TAlarmCloseCause;
     closeReason: string;
     change: AlarmChange | undefined;
@@ -288,6 +325,11 @@ export async function auditAlarms(
   },
 ): Promise<void> {
   const base = { entityType: 'alarm', recordId: record.id, field: 'state' } as const;
+  const budgetClosed = what.budgetClosed ?? [];
+  // Closed by a person's change: audited and signed as that change; else by the system, with the band's reason.
+  const closedAlarms = what.change
+    ? [...what.closed, ...budgetClosed.map((c) => c.row)]
+    : what.closed;
   const context = (actor: AuditActor) => ({
     organizationId: record.organizationId,
     actor,
@@ -302,13 +344,25 @@ export async function auditAlarms(
   await recordAudit(
     db,
     context(what.change?.actor ?? SYSTEM_ACTOR),
-    what.closed.map((alarm) => ({
+    closedAlarms.map((alarm) => ({
       ...base,
       action: 'alarm.close',
       entityId: alarm.id,
       oldValue: 'OPEN',
       newValue: 'CLOSED',
       reason,
+    })),
+  );
+  await recordAudit(
+    db,
+    context(SYSTEM_ACTOR),
+    (what.change ? [] : budgetClosed).map(({ row, reason: why }) => ({
+      ...base,
+      action: 'alarm.close',
+      entityId: row.id,
+      oldValue: 'OPEN',
+      newValue: 'CLOSED',
+      reason: `${ALARM_CLOSE_CAUSE_LABELS.BUDGET_CHANGE}: ${why}`,
     })),
   );
   await recordAudit(
@@ -324,11 +378,11 @@ export async function auditAlarms(
     })),
   );
   const change = what.change;
-  if (change?.signature && what.closed.length > 0) {
+  if (change?.signature && closedAlarms.length > 0) {
     const signature = change.signature;
     await repo.insertCloseSignatures(
       db,
-      what.closed.map((alarm) => ({
+      closedAlarms.map((alarm) => ({
         organizationId: record.organizationId,
         alarmId: alarm.id,
         recordId: record.id,

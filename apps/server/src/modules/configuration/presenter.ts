@@ -35,6 +35,7 @@ export function presentProduct(row: ProductRow): TProductDefinition {
     cumulative_duration_high: row.cumulativeDurationHigh,
     cumulative_duration_low: row.cumulativeDurationLow,
     organization: row.organizationId,
+    stability_budget: row.stabilityBudget ?? null,
   };
 }
 

@@ -120,6 +120,15 @@ export function productValues(form: TProductDefinitionUpdate, errors: FieldError
       errors,
     );
   }
+  if (form.stability_budget !== undefined) {
+    // Stored rounded to the tenth the contract checked; [] and null both mean none.
+    const bands = (form.stability_budget ?? []).map((band) => ({
+      direction: band.direction,
+      limit: Math.round(band.limit * 10) / 10,
+      allowed_minutes: band.allowed_minutes,
+    }));
+    values.stabilityBudget = bands.length === 0 ? null : bands;
+  }
   return values;
 }
 

@@ -5,17 +5,15 @@ import {
   changeableAlarmStarts,
   compareAlarms,
   emptyTracked,
-  firstIndexAtOrAfter,
   isTrackedAggregates,
-  lastIndexAtOrBefore,
   openAlarmsOf,
   rewindTo,
   sameBasis,
   type AlarmKeyFields,
   type DetectedAlarm,
   type TrackedAggregates,
-  type Series,
   type SeriesValue,
+  windowIndices,
 } from '@coldtrace/domain';
 import { isDeepStrictEqual } from 'node:util';
 import type { RecordRow } from '../../db/schema-shipments';
@@ -57,22 +55,6 @@ export interface EvaluatedSeries {
   full: boolean;
 }
 
-/** The evaluation window's bounds (domain rules §2), as indices independent of the series' length. */
-function windowOf(
-  times: Series,
-  trip: EvaluatedTrip,
-  started: boolean,
-): { from: number; to: number | null } {
-  const usable = Number.isFinite(times.intervalSeconds) && times.intervalSeconds > 0;
-  if (!started || !usable || trip.begin === null || !Number.isFinite(trip.begin)) {
-    return { from: 0, to: null };
-  }
-  const from = firstIndexAtOrAfter(times, trip.begin);
-  const to =
-    trip.end === null || !Number.isFinite(trip.end) ? null : lastIndexAtOrBefore(times, trip.end);
-  return { from, to };
-}
-
 /** Values at indices `from`..`to - 1` of the chunks (missing: gaps). */
 function sliceOf(
   chunks: ReadonlyMap<number, readonly SeriesValue[]>,
@@ -106,7 +88,7 @@ export async function evaluateSeries(
   const basis = aggregateBasis(
     times,
     thresholdsOf(record),
-    windowOf(times, input.trip, input.started),
+    windowIndices(times, input.trip, input.started),
   );
   const stored = writes.state.aggregates;
   const previous =

@@ -159,6 +159,7 @@ const EDIT_COLUMNS: Record<string, keyof RecordRow> = {
   ...Object.fromEntries(SHIPMENT_TEXT),
   shipper_name_address_id: 'shipperLocationId',
   receiver_name_address_id: 'receiverLocationId',
+  planned_arrival: 'plannedArrival',
   high_threshold: 'highThreshold',
   low_threshold: 'lowThreshold',
   num_consecutive_excursions: 'numConsecutiveExcursions',
@@ -252,11 +253,13 @@ export async function xt1UpdateShipment(
     const fields = Object.keys(changes);
     const cause: AlarmChange['cause'] | null = fields.includes('product_designation')
       ? 'PRODUCT_CHANGE'
-      : fields.some((f) => THRESHOLD_FIELDS.has(f))
-        ? 'THRESHOLD_CHANGE'
-        : fields.some((f) => LOCATION_FIELDS.has(f))
-          ? 'LOCATION_CHANGE'
-          : null;
+      : fields.includes('shipping_reference')
+        ? 'SHIPMENT_CHANGE'
+        : fields.some((f) => THRESHOLD_FIELDS.has(f))
+          ? 'THRESHOLD_CHANGE'
+          : fields.some((f) => LOCATION_FIELDS.has(f))
+            ? 'LOCATION_CHANGE'
+            : null;
     const change =
       cause === null
         ? undefined

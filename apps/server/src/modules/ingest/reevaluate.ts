@@ -14,6 +14,7 @@ import {
   type AlarmChange,
   type EvaluatedAlarms,
 } from '../alarms';
+import { evaluateBudgetAlarms } from '../budget';
 import { evaluateSeries } from './aggregates';
 import { changedFields, seriesOf, toDate } from './record-series';
 import { evaluateTrip, type EvaluatedTrip } from './reevaluate-trip';
@@ -101,6 +102,8 @@ export async function recomputeRecord(
   // Step "series": the running aggregates, folded or recomputed (aggregates.ts).
   const evaluated = await evaluateSeries(writes, record, { trip, started, full: options.full });
   const summary = summaryColumns(evaluated.state.current, started);
+  // Step "budget": the stability budget across the shipment's legs (one read when the record names a product).
+  const budget = await evaluateBudgetAlarms(db, record, evaluated.state.current, state.alarms);
   const alarms = evaluateAlarms(db, writes, record, {
     series: seriesOf(record, []),
     started,
@@ -111,6 +114,7 @@ export async function recomputeRecord(
     change: options.change,
     now,
     dataArrived: options.seriesChanged === true,
+    budget,
   });
   const next: Partial<RecordRow> = {
     ...summary,
@@ -125,6 +129,7 @@ export async function recomputeRecord(
     raised,
     closed: alarms.closing,
     resumed: alarms.resumed,
+    budgetClosed: alarms.budgetClosed,
     cause: alarms.cause,
     closeReason: alarms.closeReason,
     change,
@@ -132,7 +137,11 @@ export async function recomputeRecord(
     at: now,
   });
   await publishEvents(db, options.jobs, record, updated, raised, now);
-  const closedIds = [...alarms.closing, ...alarms.resumed].map((row) => row.id);
+  const closedIds = [
+    ...alarms.closing,
+    ...alarms.resumed,
+    ...alarms.budgetClosed.map((c) => c.row),
+  ].map((row) => row.id);
   if (options.jobs) await publishAlarmsClosed(options.jobs, db, record, closedIds, now);
   return {
     record: updated,
@@ -225,7 +234,8 @@ async function writeAll(
     alarms.insert.length > 0 ||
     alarms.updated > 0 ||
     alarms.closing.length > 0 ||
-    alarms.resumed.length > 0;
+    alarms.resumed.length > 0 ||
+    alarms.budgetClosed.length > 0;
   let updated = record;
   if (Object.keys(patch).length > 0 || alarmsChanged) {
     // The row as the update leaves it (only columns of plain values change).

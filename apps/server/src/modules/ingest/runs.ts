@@ -386,6 +386,7 @@ export type ShipmentFields = Partial<
   Record<(typeof SHIPMENT_TEXT)[number][0], string | null> & {
     shipper_name_address_id: string | null;
     receiver_name_address_id: string | null;
+    planned_arrival: string | null;
   }
 >;
 
@@ -411,6 +412,11 @@ export function shipmentPatch(
     if (value === undefined) continue;
     if (overwrite) patch[column] = value;
     else if (record[column] === null && value !== null) patch[column] = value;
+  }
+  if (fields.planned_arrival !== undefined) {
+    const planned = fields.planned_arrival === null ? null : new Date(fields.planned_arrival);
+    if (overwrite) patch.plannedArrival = planned;
+    else if (record.plannedArrival === null && planned !== null) patch.plannedArrival = planned;
   }
   return patch;
 }

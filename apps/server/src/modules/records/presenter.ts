@@ -185,6 +185,7 @@ export function presentRecord(view: RecordView): TRecord {
         }
       : {}),
     calibration_warning: r.calibrationWarning,
+    planned_arrival: iso(r.plannedArrival),
     disposition: presentDisposition(view.disposition),
     ...(view.reviewState ? { review_state: view.reviewState } : {}),
   };

@@ -164,6 +164,7 @@ describe('record queries', () => {
         calibration_state: 'NONE',
         calibration_due: null,
         calibration_warning: null,
+        planned_arrival: null,
         disposition: null,
         review_state: 'AWAITING_DECISION',
       });

@@ -25,10 +25,12 @@ import {
   presentRecord,
   presentScan,
   presentTag,
+  type RecordView,
   type ScanView,
   secondsIso,
   iso,
 } from './presenter';
+import { stabilityBudgetOf } from '../budget';
 import * as repo from './repository';
 
 /**
@@ -75,6 +77,11 @@ export function createRecordsService(db: Database) {
       const start = v.scan.tempsOffsetIndex - read.from;
       return { ...v, temperatures: read.values.slice(start, start + v.scan.tempsLength) };
     });
+  }
+
+  /** The single-record reply: the record with its stability budget across the shipment's legs. */
+  async function withBudget(view: RecordView) {
+    return { ...presentRecord(view), stability_budget: await stabilityBudgetOf(db, view.record) };
   }
 
   /** The organization's records named by `texts`, in the order given; 404 naming `field` otherwise. */
@@ -150,7 +157,7 @@ export function createRecordsService(db: Database) {
       const id = parseRowId(recordIdText);
       const view = id === undefined ? undefined : await repo.findRecord(db, organizationId, id);
       if (!view) throw recordsNotFound('record_id', [recordIdText]);
-      return presentRecord(view);
+      return withBudget(view);
     },
 
     async recordIds(principal: Principal) {
@@ -172,7 +179,7 @@ export function createRecordsService(db: Database) {
         const message = `No record of a tag '${tagIdOrSerialNumber}'`;
         throw notFoundSaying(message, 'tag_id_or_serial_number');
       }
-      return presentRecord(view);
+      return withBudget(view);
     },
 
     async actions(principal: Principal, recordIds: readonly string[]) {

@@ -149,7 +149,14 @@ export function alarmDisplayer(options: {
     const acknowledged = a.acknowledged === true;
     return {
       id: a.id ?? '',
-      kind: a.kind === 'cumulative' ? 'Cumulative' : a.kind === 'no_data' ? 'No data' : 'Excursion',
+      kind:
+        a.kind === 'cumulative'
+          ? 'Cumulative'
+          : a.kind === 'no_data'
+            ? 'No data'
+            : a.kind === 'budget'
+              ? 'Stability budget'
+              : 'Excursion',
       direction: a.kind === 'no_data' ? '' : a.above_or_below === 'BELOW' ? 'Low' : 'High',
       state: ALARM_STATE_LABELS[closed ? 'CLOSED' : 'OPEN'],
       start: at(a.start_time),

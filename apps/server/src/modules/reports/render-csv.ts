@@ -2,6 +2,7 @@ import { stringify } from 'csv-stringify/sync';
 import { resolveTimeZone } from '@coldtrace/domain';
 import { alarmCells, alarmColumns, alarmDisplayer, NO_ALARMS } from './alarm-text';
 import { auditDisplayer } from './audit-text';
+import { budgetLines } from './budget-text';
 import { dispositionLines } from './disposition-text';
 import {
   formatWall,
@@ -43,6 +44,7 @@ export function renderCsv(data: ReportData): Buffer {
     ...headerLines(data),
     ...summaryLines(data),
     ...dispositionLines(data.record),
+    ...budgetLines(data.record, data.unit),
   ]) {
     const value = line.value;
     head.push([

@@ -21,6 +21,7 @@ import {
   type Doc,
 } from './pdf-layout';
 import { auditDisplayer } from './audit-text';
+import { budgetLines } from './budget-text';
 import { dispositionTexts } from './disposition-text';
 import {
   acknowledgementSentence,
@@ -151,8 +152,7 @@ function drawChart(doc: Doc, data: ReportData, zone: string): void {
   doc.save();
   doc.rect(left, top, width, height).clip();
   for (const a of data.alarms) {
-    if (a.kind === 'cumulative' || a.kind === 'no_data' || a.first_point_idx === undefined)
-      continue;
+    if ((a.kind ?? 'excursion') !== 'excursion' || a.first_point_idx === undefined) continue;
     if (isClosed(a)) continue;
     const x0 = xOfIndex(a.first_point_idx);
     const x1 = Math.max(x0 + 1, xOfIndex(a.last_point_idx ?? a.first_point_idx));
@@ -372,6 +372,17 @@ function drawVerdict(doc: Doc, data: ReportData, zone: string): void {
     writeText(doc, printable(text), { x: MARGIN, width: CONTENT_WIDTH, bold: i === 0 });
     doc.moveDown(0.2);
   });
+  // The stability budget across the shipment's legs (issue 14 item 3), as the record page shows it.
+  for (const line of budgetLines(data.record, data.unit)) {
+    const used = typeof line.value === 'string' && line.value.includes('(used up)');
+    doc.fillColor(used ? ALARM : INK);
+    writeText(doc, printable(`${line.label}: ${String(line.value)}`), {
+      x: MARGIN,
+      width: CONTENT_WIDTH,
+    });
+    doc.moveDown(0.2);
+  }
+  doc.fillColor(INK);
   doc.moveDown(0.2);
   writeText(doc, printable(alarmCountSentence(data.alarms)), { x: MARGIN, width: CONTENT_WIDTH });
   doc.moveDown(0.2);

@@ -3,6 +3,7 @@ import { resolveTimeZone } from '@coldtrace/domain';
 import ExcelJS from 'exceljs';
 import { alarmCells, alarmColumns, alarmDisplayer, NO_ALARMS } from './alarm-text';
 import { auditDisplayer } from './audit-text';
+import { budgetLines } from './budget-text';
 import { dispositionLines } from './disposition-text';
 import {
   headerLines,
@@ -69,6 +70,7 @@ export async function renderXlsx(data: ReportData): Promise<Buffer> {
     ...headerLines(data),
     ...summaryLines(data),
     ...dispositionLines(data.record),
+    ...budgetLines(data.record, data.unit),
   ]) {
     const row = sheet.addRow([neutralise(line.label), cellValue(line.value, wall)]);
     const cell = row.getCell(2);

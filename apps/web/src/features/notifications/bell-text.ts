@@ -42,6 +42,9 @@ export function notificationDirection(n: TNotification, unit: TDegreesUnit): str
     case 'no_data':
       // The record sent nothing for too long (issue 14 item 4): no temperature limit.
       return 'No data';
+    case 'budget':
+      // A band of the product's stability budget is used up across the shipment's legs (item 3).
+      return `Stability budget used up: time ${beyond}`;
     case 'excursion':
     case undefined:
       return `${above ? 'High' : 'Low'} temperature: ${beyond}`;

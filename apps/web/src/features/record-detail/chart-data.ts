@@ -69,7 +69,7 @@ export interface ExcursionBand extends TimeBand {
 export function excursionBands(alarms: readonly TExcursionAlarm[]): ExcursionBand[] {
   const bands: ExcursionBand[] = [];
   for (const alarm of alarms) {
-    if (alarm.kind === 'cumulative' || alarm.kind === 'no_data' || isAlarmClosed(alarm)) continue;
+    if ((alarm.kind ?? 'excursion') !== 'excursion' || isAlarmClosed(alarm)) continue;
     if (alarm.above_or_below !== 'ABOVE' && alarm.above_or_below !== 'BELOW') continue;
     const from = toSeconds(alarm.start_time);
     const to = toSeconds(alarm.end_time) ?? from;

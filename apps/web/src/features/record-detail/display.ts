@@ -76,9 +76,12 @@ export function recordAlarmStatus(record: TRecord): 'OK' | 'Alarm' | null {
   return record.computed_status ?? record.status ?? null;
 }
 
-/** `High excursion`, `Low cumulative`, `No data`. */
+/** `High excursion`, `Low cumulative`, `No data`, `Stability budget used up (above)`. */
 export function alarmTitle(alarm: TExcursionAlarm): string {
   if (alarm.kind === 'no_data') return 'No data';
+  if (alarm.kind === 'budget') {
+    return `Stability budget used up (${alarm.above_or_below === 'BELOW' ? 'below' : 'above'})`;
+  }
   const direction = alarm.above_or_below === 'BELOW' ? 'Low' : 'High';
   const kind = alarm.kind === 'cumulative' ? 'cumulative' : 'excursion';
   return `${direction} ${kind}`;

@@ -35,6 +35,7 @@ import { ReportsCard } from './components/reports-card';
 import { ScansCard } from './components/scans-card';
 import { AlarmRecipientsCard } from './components/alarm-recipients-card';
 import { ShipmentDetailsCard } from './components/shipment-details-card';
+import { StabilityBudgetCard } from './components/stability-budget-card';
 import { ShipmentDetailsDialog } from './components/shipment-details-dialog';
 import { SummaryStrip } from './components/summary-strip';
 import { recordAlarmStatus } from './display';
@@ -192,6 +193,14 @@ export function RecordDetailPage() {
                   <DispositionCard
                     record={{ ...record, id: record.id }}
                     alarms={alarms.data}
+                    timeZone={timeZone}
+                  />
+                ) : null}
+                {record.stability_budget ? (
+                  <StabilityBudgetCard
+                    budget={record.stability_budget}
+                    recordId={recordId}
+                    unit={unit}
                     timeZone={timeZone}
                   />
                 ) : null}

@@ -66,6 +66,21 @@ function productColumns(unit: TDegreesUnit): DataColumn<TProductDefinition>[] {
     duration('cumulative_duration_high', 'Time above'),
     temperature('cumulative_low_threshold', 'Low', CUMULATIVE),
     duration('cumulative_duration_low', 'Time below'),
+    {
+      key: 'stability_budget',
+      header: 'Stability budget',
+      minWidth: 180,
+      render: (row) =>
+        row.stability_budget?.length
+          ? row.stability_budget
+              .map(
+                (band) =>
+                  `${band.direction === 'ABOVE' ? '>' : '<'} ${formatTemperature(band.limit, unit)}: ${band.allowed_minutes} min`,
+              )
+              .join('; ')
+          : '—',
+      sortValue: (row) => row.stability_budget?.length ?? 0,
+    },
   ];
 }
 
