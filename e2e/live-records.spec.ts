@@ -1,7 +1,17 @@
 import { mkdirSync } from 'node:fs';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { apiSignIn, patch, post } from './api';
+import { apiSignIn, patch } from './api';
 import { signIn } from './fixtures';
+import {
+  bellButton,
+  deviceToken,
+  packet,
+  pollFast,
+  rt,
+  RT_INTERVAL,
+  runningRecord,
+  summaryValue,
+} from './rt';
 
 /**
  * Live records (issue 14 item 6, docs/decisions/live-records.md): the record
@@ -14,67 +24,9 @@ import { signIn } from './fixtures';
  */
 
 const run = Date.now().toString(36);
-const RT = '/api/devices/rt/';
-const INTERVAL = 60;
+const INTERVAL = RT_INTERVAL;
 const SHOTS = '/tmp/shots';
 const LIVE_WITHIN = { timeout: 15_000 };
-
-/** A device token (rt uploads take one) on a signed-in context. */
-async function deviceToken(api: APIRequestContext): Promise<string> {
-  const issued = (await post(api, '/api/auth/tokens/', {
-    name: `e2e live ${run}`,
-    expiry_days: 1,
-  })) as { token: string };
-  return issued.token;
-}
-
-async function rt(api: APIRequestContext, token: string, path: string, data: unknown) {
-  const res = await api.post(`${RT}${path}`, {
-    data,
-    headers: { authorization: `Token ${token}` },
-  });
-  expect(res.status(), `${path}: ${await res.text()}`).toBe(200);
-  return (await res.json()) as { record_id?: string };
-}
-
-/** A running rt record (2-8 °C) started 2 hours ago with 20 points at 5 °C. */
-async function runningRecord(api: APIRequestContext, token: string, serial: string) {
-  const start = Math.floor(Date.now() / 1000) - 2 * 3600;
-  await rt(api, token, 'configure-action/', {
-    tag_id: serial,
-    high_threshold: 8,
-    low_threshold: 2,
-    measurement_interval: INTERVAL,
-    max_transmit_interval: 600,
-  });
-  const started = await rt(api, token, 'start-action/', {
-    tag_id: serial,
-    start_time_seconds: start,
-  });
-  await packet(api, token, serial, start, 0, Array<number>(20).fill(5));
-  return { start, recordId: started.record_id! };
-}
-
-function packet(
-  api: APIRequestContext,
-  token: string,
-  serial: string,
-  start: number,
-  offset: number,
-  temps: number[],
-) {
-  return rt(api, token, 'packets/', {
-    tag_id: serial,
-    start_time_seconds: start,
-    temperatures_offset_index: offset,
-    temps,
-  });
-}
-
-/** Polls every 2 s in this page (set before the app loads). */
-async function pollFast(page: Page): Promise<void> {
-  await page.addInitScript(() => localStorage.setItem('coldtrace.livePollMs', '2000'));
-}
 
 /** A mark on the window: still there after the update means no reload happened. */
 async function markPage(page: Page): Promise<void> {
@@ -83,11 +35,6 @@ async function markPage(page: Page): Promise<void> {
 async function expectSamePage(page: Page): Promise<void> {
   expect(await page.evaluate(() => (window as unknown as { liveMark?: number }).liveMark)).toBe(1);
 }
-
-const summaryValue = (page: Page, label: string) =>
-  page.getByLabel('Summary').locator(`dt:text-is("${label}") + dd`);
-const bellButton = (page: Page) =>
-  page.getByRole('banner').getByRole('button', { name: /notification/i });
 
 async function shoot(page: Page, name: string): Promise<void> {
   mkdirSync(SHOTS, { recursive: true });
@@ -106,7 +53,7 @@ test.describe('live records', () => {
       alarm_notify_my_scans: true,
       alarm_notify_any_scans: true,
     });
-    token = await deviceToken(api);
+    token = await deviceToken(api, `e2e live ${run}`);
   });
   test.afterAll(async () => {
     await api.dispose();
