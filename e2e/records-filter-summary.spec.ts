@@ -54,6 +54,7 @@ test('the Filters bar names the review state and release decision selects', asyn
   await decision.click();
   await page.getByRole('option', { name: 'Released' }).click();
   await expect(page).toHaveURL(/disposition=RELEASED/);
+  await expect(bar).toContainText('Release decision is Released');
   await page.setViewportSize({ width: 375, height: 740 });
   await shoot(page, 'records-filter-summary-375');
   await bar.getByRole('button', { name: 'Clear filters' }).click();
