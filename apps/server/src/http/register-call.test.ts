@@ -86,6 +86,16 @@ const badReply = defineCall({
   reply: z.object({ count: z.number() }),
 });
 
+const leakyList = defineCall({
+  operationId: 'testLeakyList',
+  method: 'GET',
+  path: '/api/test/leaky-list/',
+  summary: 'test',
+  tag: 'test',
+  auth: 'public',
+  reply: z.array(z.object({ id: z.string(), owner: z.object({ name: z.string() }).nullable() })),
+});
+
 describe('registerCall', () => {
   let t: TestApp;
   let handled = 0;
@@ -105,6 +115,15 @@ describe('registerCall', () => {
           handledInOrganization += 1;
           return { org: organizationId() };
         });
+        registerCall(
+          app,
+          leakyList,
+          async () =>
+            [
+              { id: '1', owner: { name: 'a', password: 'x' }, secret: 'y' },
+              { id: '2', owner: null },
+            ] as unknown as { id: string; owner: { name: string } | null }[],
+        );
         registerCall(
           app,
           badReply,
@@ -167,6 +186,17 @@ describe('registerCall', () => {
     const res = await t.client().get('/api/test/bad-reply/');
     expect(res.statusCode).toBe(500);
     expect(res.json()).toEqual({ code: 'INTERNAL', message: 'Internal server error' });
+  });
+
+  it('a list reply sends only the fields its schema names (fast-json-stringify, reply-serializer.ts)', async () => {
+    const res = await t.client().get('/api/test/leaky-list/');
+    expect(res.statusCode).toBe(200);
+    expect(res.body).not.toMatch(/password|secret/);
+    expect(res.json()).toEqual([
+      { id: '1', owner: { name: 'a' } },
+      { id: '2', owner: null },
+    ]);
+    expect(res.headers['x-total-count']).toBe('2');
   });
 
   it('an organization-scoped call gives its handler the caller’s organization', async () => {

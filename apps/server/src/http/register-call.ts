@@ -13,6 +13,7 @@ import '../kernel/context';
 import { AppError, forbidden } from '../kernel/errors';
 import { organizationOf, type Principal } from '../kernel/principal';
 import { checkCsrf, STATE_CHANGING_METHODS } from './csrf';
+import { replySerializerCompiler } from './reply-serializer';
 
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
 type ReplyOut<R> = R extends z.ZodType ? z.output<R> : void;
@@ -220,6 +221,8 @@ export function registerCall<C extends CallDef>(
       ...(call.query ? { querystring: call.query } : {}),
       response,
     },
+    // List replies by fast-json-stringify from the contract's schema, the others by Zod (reply-serializer.ts).
+    serializerCompiler: replySerializerCompiler,
     onRequest: guard,
     // After the body is read, before Zod validates it.
     preValidation: async (request: FastifyRequest) => rejectUnsafeText('body', request.body),

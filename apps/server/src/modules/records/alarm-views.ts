@@ -1,6 +1,7 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client';
+import { compiledSelect } from './compiled-select';
 import { users } from '../../db/schema';
 import { alarmSignatures } from '../../db/schema-notifications';
 import { alarms } from '../../db/schema-shipments';
@@ -21,41 +22,52 @@ const closedBy = alias(users, 'closed_by');
 const ackSignature = alias(alarmSignatures, 'ack_signature');
 const closeSignature = alias(alarmSignatures, 'close_signature');
 
+/** What an alarm view selects: the alarm, who acknowledged, dismissed and closed it, its signatures. */
+const alarmViewSelection = {
+  alarm: alarms,
+  acknowledgedBy: acknowledgedBy.username,
+  dismissedBy: dismissedBy.username,
+  closedBy: closedBy.username,
+  signature: ackSignature,
+  closeSignature,
+};
+
 /** Alarms with the usernames of who acknowledged and dismissed them (add `.where(...)`). */
 export function selectAlarmViews(db: Db) {
   return db
-    .select({
-      alarm: alarms,
-      acknowledgedBy: acknowledgedBy.username,
-      dismissedBy: dismissedBy.username,
-      closedBy: closedBy.username,
-      signature: ackSignature,
-      closeSignature,
-    })
+    .select(alarmViewSelection)
     .from(alarms)
     .leftJoin(acknowledgedBy, eq(acknowledgedBy.id, alarms.acknowledgedByUserId))
     .leftJoin(dismissedBy, eq(dismissedBy.id, alarms.dismissedByUserId))
     .leftJoin(closedBy, eq(closedBy.id, alarms.closedByUserId))
     .leftJoin(
       ackSignature,
-      and(eq(ackSignature.alarmId, alarms.id), eq(ackSignature.purpose, 'ACKNOWLEDGE')),
+      // Constants in the text (no bound parameter): the list renders this select once.
+      and(eq(ackSignature.alarmId, alarms.id), sql`${ackSignature.purpose} = 'ACKNOWLEDGE'`),
     )
     .leftJoin(
       closeSignature,
-      and(eq(closeSignature.alarmId, alarms.id), eq(closeSignature.purpose, 'CLOSE')),
+      and(eq(closeSignature.alarmId, alarms.id), sql`${closeSignature.purpose} = 'CLOSE'`),
     );
 }
 
+type AlarmViewRow = Awaited<ReturnType<typeof selectAlarmViews>>[number];
+
+/** The same select, rendered once (the list: only its WHERE and order per request). */
+const alarmViewsCompiled = compiledSelect<AlarmViewRow>(alarmViewSelection, selectAlarmViews, {
+  nullable: ['signature', 'closeSignature'],
+});
+
 export async function listAlarms(db: Db, organizationId: string, q: AlarmQuery) {
-  return selectAlarmViews(db)
-    .where(
-      and(
-        eq(alarms.organizationId, organizationId),
-        q.recordId === undefined ? undefined : eq(alarms.recordId, q.recordId),
-        q.includeAcknowledged ? undefined : eq(alarms.acknowledged, false),
-        q.includeDismissed ? undefined : eq(alarms.dismissed, false),
-        q.includeClosed ? undefined : eq(alarms.state, 'OPEN'),
-      ),
-    )
-    .orderBy(sql`${alarms.startTime} DESC NULLS LAST`, desc(alarms.id));
+  const where = and(
+    eq(alarms.organizationId, organizationId),
+    q.recordId === undefined ? undefined : eq(alarms.recordId, q.recordId),
+    q.includeAcknowledged ? undefined : eq(alarms.acknowledged, false),
+    q.includeDismissed ? undefined : eq(alarms.dismissed, false),
+    q.includeClosed ? undefined : eq(alarms.state, 'OPEN'),
+  );
+  return alarmViewsCompiled.run(
+    db,
+    sql`where ${where} order by ${alarms.startTime} DESC NULLS LAST, ${alarms.id} desc`,
+  );
 }

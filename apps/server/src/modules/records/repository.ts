@@ -21,6 +21,7 @@ import {
   scannedBy,
   shipper,
 } from './fields';
+import { compiledSelect } from './compiled-select';
 import { latestDisposition } from './disposition';
 import { reviewState } from './review-state';
 import { escapeLike } from './filter-sql';
@@ -75,6 +76,9 @@ const latestCalibrationOfRecord = sql<{
   ORDER BY coalesce(d.calibration_timestamp, c.created) DESC, c.created DESC, c.id DESC
   LIMIT 1)`;
 
+/** A constant in the SQL text, not a bound parameter (the record select is rendered once: compiled-select.ts). */
+const dueSoonDefault = sql.raw(String(Math.trunc(DEFAULT_CALIBRATION_DUE_SOON_DAYS)));
+
 /**
  * The tag's calibration at an instant (issue 14 item 7): the due date of the
  * certificate in force then in the tag's organization (the latest calibrated
@@ -86,7 +90,7 @@ const calibrationAt = (organizationId: SQL | AnyColumn, tagId: SQL | AnyColumn, 
     due: string | null;
     due_soon_days: number;
     at: string;
-  }>`(SELECT json_build_object('at', a.at, 'due_soon_days', coalesce((SELECT s.calibration_due_soon_days FROM ${organizationSettings} s WHERE s.organization_id = ${organizationId}), ${DEFAULT_CALIBRATION_DUE_SOON_DAYS}::int), 'due', (SELECT d.calibration_due
+  }>`(SELECT json_build_object('at', a.at, 'due_soon_days', coalesce((SELECT s.calibration_due_soon_days FROM ${organizationSettings} s WHERE s.organization_id = ${organizationId}), ${dueSoonDefault}::int), 'due', (SELECT d.calibration_due
   FROM ${calibrationCertificateDevices} d
   JOIN ${calibrationCertificates} c ON c.id = d.certificate_id AND c.organization_id = d.organization_id
   WHERE d.organization_id = ${organizationId} AND d.tag_id = ${tagId} AND coalesce(d.calibration_timestamp, c.created) <= a.at
@@ -96,30 +100,38 @@ const calibrationAt = (organizationId: SQL | AnyColumn, tagId: SQL | AnyColumn, 
 /** When a record's shipment started (now while it has not). */
 const recordStart = sql`coalesce(to_timestamp(${records.startTimeSeconds}), now())`;
 
+/** What a record view selects: the record, its parties and last scanning user, its scan ids and calibration. */
+const recordViewSelection = {
+  record: records,
+  shipperId: shipper.id,
+  shipperName: shipper.name,
+  receiverId: receiver.id,
+  receiverName: receiver.name,
+  lastScannedUser: scannedBy.username,
+  scanIds: sql<
+    string[]
+  >`ARRAY(SELECT s.id::text FROM scans s WHERE s.record_id = ${records.id} AND s.organization_id = ${records.organizationId} ORDER BY s."timestamp", s.id)`,
+  calibration: latestCalibrationOfRecord,
+  calibrationAtStart: calibrationAt(records.organizationId, records.tagId, recordStart),
+  disposition: latestDisposition,
+  reviewState,
+};
+
 /** Records joined with their parties and last scanning user, their scan ids and calibration. */
 function selectRecordViews(db: Db) {
   return db
-    .select({
-      record: records,
-      shipperId: shipper.id,
-      shipperName: shipper.name,
-      receiverId: receiver.id,
-      receiverName: receiver.name,
-      lastScannedUser: scannedBy.username,
-      scanIds: sql<
-        string[]
-      >`ARRAY(SELECT s.id::text FROM scans s WHERE s.record_id = ${records.id} AND s.organization_id = ${records.organizationId} ORDER BY s."timestamp", s.id)`,
-      calibration: latestCalibrationOfRecord,
-      calibrationAtStart: calibrationAt(records.organizationId, records.tagId, recordStart),
-      disposition: latestDisposition,
-      reviewState,
-    })
+    .select(recordViewSelection)
     .from(records)
     .leftJoin(shipper, shipperOfRecord)
     .leftJoin(receiver, receiverOfRecord)
     .leftJoin(scannedBy, scannerOfRecord)
     .$dynamic();
 }
+
+type RecordViewRow = Awaited<ReturnType<ReturnType<typeof selectRecordViews>['execute']>>[number];
+
+/** The same select, rendered once (the list's page: only its WHERE, order and page per request). */
+const recordViewsCompiled = compiledSelect<RecordViewRow>(recordViewSelection, selectRecordViews);
 
 /** The same joins for counting (the filter may name a party or the scanning user). */
 function countRecords(db: Db) {
@@ -139,8 +151,6 @@ function calibrationView(c: { due: string | null; due_soon_days: number; at: str
     at: new Date(c.at),
   };
 }
-
-type RecordViewRow = Awaited<ReturnType<ReturnType<typeof selectRecordViews>['execute']>>[number];
 
 function toRecordView(row: RecordViewRow): RecordView {
   return {
@@ -220,11 +230,10 @@ export async function listRecords(
     ? (await organizationCounts(db, organizationId)).records
     : ((await countRecords(db).where(where))[0]?.n ?? 0);
   if (total === 0 || offsetOf(q.page) >= total) return { total, rows: [] };
-  const rows = await selectRecordViews(db)
-    .where(where)
-    .orderBy(...q.orderBy, desc(records.id))
-    .limit(q.page.size)
-    .offset(offsetOf(q.page));
+  const rows = await recordViewsCompiled.run(
+    db,
+    sql`where ${where} order by ${sql.join([...q.orderBy, desc(records.id)], sql`, `)} limit ${q.page.size} offset ${offsetOf(q.page)}`,
+  );
   return { total, rows: rows.map(toRecordView) };
 }
 

@@ -1,0 +1,134 @@
+import { Column, getTableColumns, is, SQL, sql, Table } from 'drizzle-orm';
+import { PgDialect, type PreparedQueryConfig } from 'drizzle-orm/pg-core';
+import type { Db } from '../../db/client';
+
+/**
+ * A select whose large part (`SELECT <every field> FROM … JOIN …`) is rendered
+ * to SQL once, and whose rows are decoded by decoders picked once
+ * (docs/decisions/list-performance.md, "the app's own CPU"): per request only
+ * the tail (WHERE, ORDER BY, LIMIT, OFFSET) is rendered by Drizzle. Drizzle
+ * otherwise renders the whole select again on every call and decodes every
+ * value of every row through type checks (`is(field, Column)`, …), which was
+ * a fifth of the records list's CPU.
+ *
+ * The rows are what Drizzle's `select(selection)` answers: the same SQL (Drizzle
+ * renders the head), the same driver settings (Drizzle's own session, rows as
+ * arrays), the same column decoders; a nested object of a left-joined table
+ * listed in `nullable` is null when its first column is (as Drizzle does).
+ */
+
+type Selection = Record<string, unknown>;
+
+/** Renders the tails (the app's Drizzle instances use the default casing, as this one). */
+const dialect = new PgDialect();
+
+interface Leaf {
+  path: readonly string[];
+  decode: ((value: unknown) => unknown) | null;
+}
+
+/** The selected fields in the order Drizzle renders them (its `orderSelectedFields`). */
+function leavesOf(selection: Selection, prefix: readonly string[] = []): Leaf[] {
+  const out: Leaf[] = [];
+  for (const [name, field] of Object.entries(selection)) {
+    const path = [...prefix, name];
+    if (is(field, Column)) {
+      out.push({ path, decode: (v) => field.mapFromDriverValue(v) });
+    } else if (is(field, SQL) || is(field, SQL.Aliased)) {
+      // `.mapWith()` sets a decoder; plain `sql` fields pass the driver's value on.
+      const owner = (is(field, SQL) ? field : field.sql) as unknown as {
+        decoder?: { mapFromDriverValue(v: unknown): unknown };
+      };
+      const decoder = owner.decoder;
+      out.push({ path, decode: decoder ? (v) => decoder.mapFromDriverValue(v) : null });
+    } else if (is(field, Table)) {
+      out.push(...leavesOf(getTableColumns(field) as Selection, path));
+    } else if (field !== null && typeof field === 'object') {
+      out.push(...leavesOf(field as Selection, path));
+    } else {
+      throw new Error(`compiledSelect: field ${path.join('.')} is not a column or SQL`);
+    }
+  }
+  return out;
+}
+
+/**
+ * A row decoder built once: the source of one function that returns the row
+ * as object literals (one shape per select, so V8 keeps it monomorphic), its
+ * keys written as JSON strings, the decoders passed in (no type check per value).
+ */
+function decoderOf(leaves: readonly Leaf[], nullable: readonly string[]) {
+  const decoders = leaves.map((l) => l.decode);
+  const value = (i: number) =>
+    decoders[i] === null ? `row[${i}]` : `(row[${i}] === null ? null : d[${i}](row[${i}]))`;
+  const groups: { name: string; leaves: number[] }[] = [];
+  leaves.forEach((leaf, i) => {
+    if (leaf.path.length > 2) throw new Error('compiledSelect: nesting deeper than two levels');
+    const name = leaf.path[0]!;
+    const group = groups.find((g) => g.name === name);
+    if (group && leaf.path.length === 2) group.leaves.push(i);
+    else if (group) throw new Error(`compiledSelect: ${name} selected twice`);
+    else groups.push({ name, leaves: [i] });
+  });
+  for (const name of nullable) {
+    if (!groups.some((g) => g.name === name && leaves[g.leaves[0]!]!.path.length === 2)) {
+      throw new Error(`compiledSelect: no object ${name} to make nullable`);
+    }
+  }
+  const fields = groups.map(({ name, leaves: at }) => {
+    const first = leaves[at[0]!]!;
+    if (first.path.length === 1) return `${JSON.stringify(name)}: ${value(at[0]!)}`;
+    const object = `{ ${at.map((i) => `${JSON.stringify(leaves[i]!.path[1])}: ${value(i)}`).join(', ')} }`;
+    // Drizzle's rule for a left-joined table: no row (its first column null) is null.
+    return nullable.includes(name)
+      ? `${JSON.stringify(name)}: row[${at[0]}] === null ? null : ${object}`
+      : `${JSON.stringify(name)}: ${object}`;
+  });
+  // Generated from the select's own field names (JSON-quoted), once per select.
+  const decode = new Function('d', `return (row) => ({ ${fields.join(', ')} });`) as (
+    d: readonly (((v: unknown) => unknown) | null)[],
+  ) => (row: unknown[]) => Record<string, unknown>;
+  return decode(decoders);
+}
+
+export interface CompiledSelect<Row> {
+  /** The head's rows with `tail` (`WHERE … ORDER BY … LIMIT …`, Drizzle SQL) after it. */
+  run(db: Db, tail: SQL): Promise<Row[]>;
+}
+
+/**
+ * `build(db)` is the select without its tail (`db.select(selection).from(…).leftJoin(…)`),
+ * rendered once, on first use; `selection` is the object it selects. The head
+ * may hold no bound parameter (write constants into its SQL), so the tail's are $1….
+ */
+export function compiledSelect<Row>(
+  selection: Selection,
+  build: (db: Db) => { toSQL(): { sql: string; params: unknown[] } },
+  opts: { nullable?: readonly string[] } = {},
+): CompiledSelect<Row> {
+  let compiled: { head: SQL; decode: (row: unknown[]) => Record<string, unknown> } | undefined;
+  return {
+    async run(db, tail) {
+      if (compiled === undefined) {
+        const { sql: text, params } = build(db).toSQL();
+        if (params.length > 0) {
+          throw new Error(`compiledSelect: the head binds parameters (${JSON.stringify(params)})`);
+        }
+        compiled = {
+          head: sql.raw(text),
+          decode: decoderOf(leavesOf(selection), opts.nullable ?? []),
+        };
+      }
+      const { head, decode } = compiled;
+      const session = db._.session;
+      const query = session.prepareQuery<PreparedQueryConfig & { execute: Row[] }>(
+        dialect.sqlToQuery(sql`${head} ${tail}`),
+        undefined,
+        undefined,
+        true,
+        (rows) => rows.map((row) => decode(row) as Row),
+      );
+      return query.execute();
+    },
+  };
+}
