@@ -196,6 +196,8 @@ export interface ProductSpec {
   cumulativeDurationHigh?: string;
   cumulativeLow?: number;
   cumulativeDurationLow?: string;
+  /** Stability budget bands (issue 14 item 3): minutes allowed beyond a limit across legs. */
+  stabilityBudget?: { direction: 'ABOVE' | 'BELOW'; limit: number; allowed_minutes: number }[];
 }
 
 export const PRODUCTS: readonly ProductSpec[] = [
@@ -205,6 +207,12 @@ export const PRODUCTS: readonly ProductSpec[] = [
     high: 8,
     low: 2,
     numConsecutive: 3,
+    // A typical vaccine stability statement: 12 h above 8 °C, 1 h above 25 °C, no freezing.
+    stabilityBudget: [
+      { direction: 'ABOVE', limit: 8, allowed_minutes: 720 },
+      { direction: 'ABOVE', limit: 25, allowed_minutes: 60 },
+      { direction: 'BELOW', limit: 0, allowed_minutes: 0 },
+    ],
   },
   {
     name: 'Insulin Pens (2-8 °C)',
@@ -223,6 +231,10 @@ export const PRODUCTS: readonly ProductSpec[] = [
     high: 8,
     low: 2,
     numConsecutive: 1,
+    stabilityBudget: [
+      { direction: 'ABOVE', limit: 8, allowed_minutes: 240 },
+      { direction: 'BELOW', limit: 2, allowed_minutes: 120 },
+    ],
   },
   {
     name: 'Frozen Biologic (-20 °C)',
@@ -279,5 +291,6 @@ export function productDefinitionBody(p: ProductSpec) {
     cumulative_duration_high: p.cumulativeDurationHigh ?? null,
     cumulative_low_threshold: p.cumulativeLow ?? null,
     cumulative_duration_low: p.cumulativeDurationLow ?? null,
+    stability_budget: p.stabilityBudget ?? null,
   };
 }

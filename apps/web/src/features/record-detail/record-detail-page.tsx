@@ -45,6 +45,9 @@ import { SHIPMENT_EDIT_PERMISSIONS } from './shipment-form';
 const TripTimesDialog = lazy(async () => ({
   default: (await import('./components/trip-times-dialog')).TripTimesDialog,
 }));
+const PlannedArrivalDialog = lazy(async () => ({
+  default: (await import('./components/planned-arrival-dialog')).PlannedArrivalDialog,
+}));
 
 const tagTypeLabel = (type: string | undefined) =>
   type ? type.replace(/_/g, ' ') : 'Unknown type';
@@ -88,7 +91,7 @@ export function RecordDetailPage() {
   const scans = useRecordScans(recordId, true, live);
   const audit = useRecordAudit(recordId);
   const dropdown = useDropdownInfo();
-  const [editing, setEditing] = useState<'shipment' | 'trip' | null>(null);
+  const [editing, setEditing] = useState<'shipment' | 'trip' | 'arrival' | null>(null);
 
   const failed = recordQuery.isError;
   const notFound = failed && isApiError(recordQuery.error) && recordQuery.error.status === 404;
@@ -111,6 +114,7 @@ export function RecordDetailPage() {
   const canActOnAlarms = hasPermission(user, ALARM_ACTION_PERMISSIONS);
   const canEditShipment = hasPermission(user, SHIPMENT_EDIT_PERMISSIONS);
   const canEditTrip = hasPermission(user, 'readerEditRefShip');
+  const canEditArrival = hasPermission(user, 'readerEditRef1');
 
   if (notFound) {
     return (
@@ -202,6 +206,7 @@ export function RecordDetailPage() {
                     recordId={recordId}
                     unit={unit}
                     timeZone={timeZone}
+                    onEditArrival={canEditArrival ? () => setEditing('arrival') : undefined}
                   />
                 ) : null}
                 <ActionsTimeline query={actions} timeZone={timeZone} />
@@ -252,6 +257,16 @@ export function RecordDetailPage() {
       {record && editing === 'trip' ? (
         <Suspense fallback={null}>
           <TripTimesDialog record={record} timeZone={timeZone} onClose={() => setEditing(null)} />
+        </Suspense>
+      ) : null}
+      {record && editing === 'arrival' ? (
+        <Suspense fallback={null}>
+          <PlannedArrivalDialog
+            record={record}
+            dropdown={dropdown.data}
+            timeZone={timeZone}
+            onClose={() => setEditing(null)}
+          />
         </Suspense>
       ) : null}
     </Page>

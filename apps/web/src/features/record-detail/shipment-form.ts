@@ -56,6 +56,7 @@ export type ShipmentChanges = Partial<
     | (typeof THRESHOLD_FIELDS)[number]
     | (typeof DURATION_FIELDS)[number]
     | typeof CONSECUTIVE_FIELD
+    | 'planned_arrival'
   >
 >;
 

@@ -1,6 +1,8 @@
 import type { TDegreesUnit, TRecordStabilityBudget } from '@coldtrace/contract';
 import { formatDateTime } from '@coldtrace/domain';
+import EventRounded from '@mui/icons-material/EventRounded';
 import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
 import LinearProgress from '@mui/material/LinearProgress';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
@@ -19,19 +21,36 @@ export function StabilityBudgetCard({
   recordId,
   unit,
   timeZone,
+  onEditArrival,
 }: {
   budget: TRecordStabilityBudget;
   recordId: string;
   unit: TDegreesUnit;
   timeZone: string | null;
+  /** Opens the planned arrival dialog; absent: the user may not change it. */
+  onEditArrival?: (() => void) | undefined;
 }) {
   const legs = budget.legs.length;
   const subtitle = `${budget.product_name} · ${
     budget.shipping_reference ? `shipment ${budget.shipping_reference}` : 'this record only'
   } · ${legs} leg${legs === 1 ? '' : 's'}`;
   return (
-    <SectionCard title="Stability budget" subtitle={subtitle}>
+    <SectionCard
+      title="Stability budget"
+      subtitle={subtitle}
+      action={
+        onEditArrival ? (
+          <Button size="small" startIcon={<EventRounded />} onClick={onEditArrival}>
+            Planned arrival
+          </Button>
+        ) : undefined
+      }
+    >
       <Stack spacing={2}>
+        <Typography variant="body2" color="text.secondary">
+          Planned arrival:{' '}
+          {budget.planned_arrival ? formatDateTime(budget.planned_arrival, timeZone) : 'not set'}
+        </Typography>
         {budget.bands.map((band) => {
           const name = bandName(band, unit);
           return (

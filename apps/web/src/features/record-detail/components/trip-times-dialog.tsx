@@ -19,13 +19,13 @@ import { validateTripTimes, type TripErrors } from '../trip-form';
 dayjs.extend(utc);
 dayjs.extend(timezone);
 
-const FORMAT = 'MM/DD/YYYY HH:mm';
+export const FORMAT = 'MM/DD/YYYY HH:mm';
 
-function toDayjs(iso: string | null | undefined, timeZone: string): Dayjs | null {
+export function toDayjs(iso: string | null | undefined, timeZone: string): Dayjs | null {
   return iso ? dayjs(iso).tz(timeZone) : null;
 }
 
-function toMillis(value: Dayjs | null): number | null {
+export function toMillis(value: Dayjs | null): number | null {
   if (value === null) return null;
   return value.isValid() ? value.valueOf() : Number.NaN;
 }
