@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { formatDateTime } from '@coldtrace/domain';
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import { apiSignIn, csrfToken, patch, post } from './api';
 import { E2E_ADMIN, signIn } from './fixtures';
 import { bellButton, deviceToken, packet, RT_INTERVAL, runningRecord, summaryValue } from './rt';
@@ -44,6 +44,14 @@ const SHOTS = '/tmp/flow-shots';
 async function shoot(page: Page, name: string): Promise<void> {
   mkdirSync(SHOTS, { recursive: true });
   await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: false });
+}
+
+/** Scrolls `target` to the top of the view, below the app bar. */
+async function showFromTop(page: Page, target: Locator): Promise<void> {
+  await target.evaluate((el) => {
+    el.scrollIntoView({ block: 'start' });
+    window.scrollBy(0, -80);
+  });
 }
 
 async function getJson<T>(api: APIRequestContext, url: string): Promise<T> {
@@ -293,10 +301,17 @@ test.describe('the review flow', () => {
       const card = page.getByRole('region', { name: 'Stability budget' });
       await expect(card).toBeVisible();
       await card.scrollIntoViewIfNeeded();
-      await expect(card).toContainText(String(above8.consumed_minutes));
-      await expect(card).toContainText('720');
-      // A bar per band.
+      await expect(card).toContainText(`${PRODUCT} · shipment ${SHIPPING} · 1 leg`);
+      // A bar per band, named by what it shows: the consumed minutes of the allowance.
       await expect(card.getByRole('progressbar')).toHaveCount(BUDGET.length);
+      await expect(
+        card.getByRole('progressbar', {
+          name: `Above 8.0 °C: ${above8.consumed_minutes} min of 12h used`,
+        }),
+      ).toBeVisible();
+      await expect(
+        card.getByRole('progressbar', { name: 'Above 25.0 °C: 0 min of 1h used' }),
+      ).toBeVisible();
       await shoot(page, 'flow-budget-1280');
       await page.setViewportSize({ width: 375, height: 812 });
       await card.scrollIntoViewIfNeeded();
@@ -320,10 +335,11 @@ test.describe('the review flow', () => {
       await expect(current.getByText('Released', { exact: true })).toBeVisible();
       await expect(current).toContainText(/Signed by .+ · Approved/);
       await expect(current).toContainText(RELEASE_COMMENT);
-      await decision.scrollIntoViewIfNeeded();
+      // The decision at the top of the view, the budget card under it.
+      await showFromTop(page, decision);
       await shoot(page, 'flow-record-decision-1280');
       await page.setViewportSize({ width: 375, height: 812 });
-      await decision.scrollIntoViewIfNeeded();
+      await showFromTop(page, decision);
       await shoot(page, 'flow-record-decision-375');
       await page.setViewportSize({ width: 1280, height: 800 });
     });
