@@ -34,6 +34,8 @@ describe('stability budget display', () => {
     expect(bandPercent(band({ consumed_minutes: 800 }))).toBe(100);
     expect(bandColour(band({ consumed_minutes: 800, used_up: true }))).toBe('error');
     expect(bandPercent(band({ allowed_minutes: 0, consumed_minutes: 0 }))).toBe(0);
+    expect(bandColour(band({ allowed_minutes: 0, projected_minutes: 0 }))).toBe('success');
+    expect(bandColour(band({ allowed_minutes: 0, projected_minutes: 0.5 }))).toBe('warning');
     expect(bandPercent(band({ allowed_minutes: 0, consumed_minutes: 1, used_up: true }))).toBe(100);
   });
 });

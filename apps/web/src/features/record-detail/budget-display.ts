@@ -36,6 +36,9 @@ export function bandPercent(band: TStabilityBandUsage): number {
 /** Used up: error; three quarters or more, or heading past the allowance: warning; else success. */
 export function bandColour(band: TStabilityBandUsage): 'success' | 'warning' | 'error' {
   if (band.used_up) return 'error';
-  const heading = band.projected_minutes !== null && band.projected_minutes >= band.allowed_minutes;
+  const projected = band.projected_minutes;
+  const heading =
+    projected !== null &&
+    (band.allowed_minutes > 0 ? projected >= band.allowed_minutes : projected > 0);
   return bandPercent(band) >= 75 || heading ? 'warning' : 'success';
 }

@@ -74,7 +74,6 @@ function BandRows({
             value={row.direction}
             onChange={(event) => set(i, { direction: event.target.value as BandRow['direction'] })}
             sx={{ gridColumn: { xs: '1 / -1', sm: 'auto' } }}
-            slotProps={{ htmlInput: { 'aria-label': `Band ${i + 1} direction` } }}
           >
             <MenuItem value="ABOVE">Above</MenuItem>
             <MenuItem value="BELOW">Below</MenuItem>

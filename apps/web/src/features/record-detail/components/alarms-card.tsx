@@ -206,9 +206,19 @@ function AlarmItem({
             {when}
           </Typography>
           <Stack direction="row" sx={{ mt: 0.5, flexWrap: 'wrap', columnGap: 2, rowGap: 0.25 }}>
-            <Fact label="Duration" value={formatDuration(alarm.duration)} />
-            <Fact label="Degree-minutes" value={formatDegreeMinutes(alarm.degree_minutes, unit)} />
-            <Fact label={above ? 'Peak' : 'Lowest'} value={alarmPeak(alarm, unit, decimals)} />
+            {alarm.kind === 'budget' ? (
+              // A stability budget alarm: the time beyond the band across the legs when it ran out.
+              <Fact label="Used across legs" value={formatDuration(alarm.duration)} />
+            ) : (
+              <>
+                <Fact label="Duration" value={formatDuration(alarm.duration)} />
+                <Fact
+                  label="Degree-minutes"
+                  value={formatDegreeMinutes(alarm.degree_minutes, unit)}
+                />
+                <Fact label={above ? 'Peak' : 'Lowest'} value={alarmPeak(alarm, unit, decimals)} />
+              </>
+            )}
           </Stack>
           {alarm.signature ? (
             <Typography

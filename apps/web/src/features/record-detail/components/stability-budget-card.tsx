@@ -101,6 +101,7 @@ export function StabilityBudgetCard({
                 ) : (
                   <Link
                     component={RouterLink}
+                    underline="always"
                     to={`/recorddetails/${encodeURIComponent(leg.record_id)}`}
                   >
                     record {leg.record_id}
