@@ -1,12 +1,12 @@
 import { desc, eq, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/helpers';
-import { recordFactories } from '../../../test/record-factories';
-import type { Db } from '../../db/client';
-import { records, travelLocations } from '../../db/schema-shipments';
+import { createTestApp, type TestApp } from '../../test/helpers';
+import { recordFactories } from '../../test/record-factories';
+import type { Db } from './client';
+import { records, travelLocations } from './schema-shipments';
 import { compiledSelect } from './compiled-select';
-import { seed, type World } from './records.fixtures';
+import { seed, type World } from '../modules/records/records.fixtures';
 
 /**
  * A select rendered once answers exactly the rows Drizzle's own select

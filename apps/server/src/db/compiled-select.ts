@@ -1,6 +1,6 @@
 import { Column, getTableColumns, is, SQL, sql, Table } from 'drizzle-orm';
 import { PgDialect, type PreparedQueryConfig } from 'drizzle-orm/pg-core';
-import type { Db } from '../../db/client';
+import type { Db } from './client';
 
 /**
  * A select whose large part (`SELECT <every field> FROM … JOIN …`) is rendered

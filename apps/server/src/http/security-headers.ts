@@ -1,5 +1,5 @@
 import helmet from '@fastify/helmet';
-import type { FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 
 /** Strict-Transport-Security sent on replies to https requests: one year. */
@@ -63,21 +63,48 @@ export function contentSecurityPolicy(mapTileUrl: string): Record<string, string
  * Cross-Origin-Resource-Policy same-origin. HSTS only on a request that came
  * over https (with TRUST_PROXY, a proxy's X-Forwarded-Proto says so): sent
  * over plain http it would lock a LAN install without TLS out of the browser.
+ * The headers are helmet's, worked out once at start (`helmetHeaders`) and
+ * set on every reply by one hook.
  */
 export const securityHeaders = fp<{ mapTileUrl: string }>(
   async (app: FastifyInstance, { mapTileUrl }) => {
-    await app.register(helmet, {
-      contentSecurityPolicy: { useDefaults: false, directives: contentSecurityPolicy(mapTileUrl) },
-      strictTransportSecurity: false,
-      xFrameOptions: { action: 'deny' },
-      referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
-      crossOriginOpenerPolicy: { policy: 'same-origin' },
-      crossOriginResourcePolicy: { policy: 'same-origin' },
-      crossOriginEmbedderPolicy: false,
-    });
-    app.addHook('onRequest', async (request, reply) => {
+    const headers = Object.entries(await helmetHeaders(mapTileUrl));
+    app.addHook('onRequest', (request, reply, done) => {
+      for (const [name, value] of headers) reply.raw.setHeader(name, value);
       if (request.protocol === 'https') void reply.header('strict-transport-security', HSTS_VALUE);
+      done();
     });
   },
   { name: 'security-headers', fastify: '5.x' },
 );
+
+/** Headers of the scratch instance's reply that are not helmet's. */
+const NOT_HELMET = new Set(['content-type', 'content-length', 'date', 'connection', 'keep-alive']);
+
+/**
+ * The headers `@fastify/helmet` writes with our options, asked once of a
+ * scratch instance: they are the same on every reply, and the plugin builds
+ * helmet's middleware (and parses the CSP) again on every request, a cost per
+ * request of every call (docs/decisions/list-performance.md).
+ */
+async function helmetHeaders(mapTileUrl: string): Promise<Record<string, string>> {
+  const probe = Fastify({ logger: false });
+  await probe.register(helmet, {
+    contentSecurityPolicy: { useDefaults: false, directives: contentSecurityPolicy(mapTileUrl) },
+    strictTransportSecurity: false,
+    xFrameOptions: { action: 'deny' },
+    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+    crossOriginOpenerPolicy: { policy: 'same-origin' },
+    crossOriginResourcePolicy: { policy: 'same-origin' },
+    crossOriginEmbedderPolicy: false,
+  });
+  probe.get('/', async () => '');
+  const res = await probe.inject('/');
+  await probe.close();
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(res.headers)) {
+    if (!NOT_HELMET.has(name) && typeof value === 'string') out[name] = value;
+  }
+  if (!out['content-security-policy']) throw new Error('helmet wrote no Content-Security-Policy');
+  return out;
+}

@@ -1,7 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client';
-import { compiledSelect } from './compiled-select';
+import { compiledSelect } from '../../db/compiled-select';
 import { users } from '../../db/schema';
 import { alarmSignatures } from '../../db/schema-notifications';
 import { alarms } from '../../db/schema-shipments';

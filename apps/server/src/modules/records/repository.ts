@@ -21,7 +21,7 @@ import {
   scannedBy,
   shipper,
 } from './fields';
-import { compiledSelect } from './compiled-select';
+import { compiledSelect } from '../../db/compiled-select';
 import { latestDisposition } from './disposition';
 import { reviewState } from './review-state';
 import { escapeLike } from './filter-sql';

@@ -1,4 +1,5 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { compiledSelect } from '../../db/compiled-select';
 import type { Db } from '../../db/client';
 import { recordCountDeltas } from '../../db/schema-record-counts';
 import { alarms, locationSamples, records, scans, tags } from '../../db/schema-shipments';
@@ -134,6 +135,21 @@ export interface OrganizationCounts {
 /** Fold an organization's count rows into one once it has more than this many. */
 export const COUNT_ROWS_TO_FOLD = 64;
 
+const countsSelection = {
+  rows: sql<number>`count(*)::int`,
+  records: sql<number>`coalesce(sum(${recordCountDeltas.records}), 0)::int`,
+  alarmRecords: sql<number>`coalesce(sum(${recordCountDeltas.alarmRecords}), 0)::int`,
+  activeRecords: sql<number>`coalesce(sum(${recordCountDeltas.activeRecords}), 0)::int`,
+  scans: sql<number>`coalesce(sum(${recordCountDeltas.scans}), 0)::int`,
+  tags: sql<number>`coalesce(sum(${recordCountDeltas.tags}), 0)::int`,
+  runningTags: sql<number>`coalesce(sum(${recordCountDeltas.runningTags}), 0)::int`,
+};
+const selectCounts = (db: Db) => db.select(countsSelection).from(recordCountDeltas);
+/** Rendered once (asked on every list and summary request): only its WHERE per request. */
+const countsCompiled = compiledSelect<
+  Awaited<ReturnType<ReturnType<typeof selectCounts>['execute']>>[number]
+>(countsSelection, selectCounts);
+
 /**
  * The organization's exact counts: the sums of its `record_count_deltas`
  * rows (one statement, so one snapshot: exactly what a count(*) would say in
@@ -144,18 +160,10 @@ export async function organizationCounts(
   db: Db,
   organizationId: string,
 ): Promise<OrganizationCounts> {
-  const [row] = await db
-    .select({
-      rows: sql<number>`count(*)::int`,
-      records: sql<number>`coalesce(sum(${recordCountDeltas.records}), 0)::int`,
-      alarmRecords: sql<number>`coalesce(sum(${recordCountDeltas.alarmRecords}), 0)::int`,
-      activeRecords: sql<number>`coalesce(sum(${recordCountDeltas.activeRecords}), 0)::int`,
-      scans: sql<number>`coalesce(sum(${recordCountDeltas.scans}), 0)::int`,
-      tags: sql<number>`coalesce(sum(${recordCountDeltas.tags}), 0)::int`,
-      runningTags: sql<number>`coalesce(sum(${recordCountDeltas.runningTags}), 0)::int`,
-    })
-    .from(recordCountDeltas)
-    .where(eq(recordCountDeltas.organizationId, organizationId));
+  const [row] = await countsCompiled.run(
+    db,
+    sql`where ${eq(recordCountDeltas.organizationId, organizationId)}`,
+  );
   const { rows, ...counts } = row!;
   if (rows > COUNT_ROWS_TO_FOLD) await foldCounts(db, organizationId);
   return counts;

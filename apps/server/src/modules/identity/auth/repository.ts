@@ -1,4 +1,5 @@
 import { and, asc, eq, gt, inArray, lt, or, sql } from 'drizzle-orm';
+import { compiledSelect } from '../../../db/compiled-select';
 import type { Db } from '../../../db/client';
 import {
   loginAttempts,
@@ -89,18 +90,16 @@ const agreedToActiveTerms = sql<boolean>`NOT EXISTS (
   SELECT 1 FROM (SELECT t.id FROM ${termsOfService} t WHERE t.active ORDER BY t.version DESC LIMIT 1) active_terms
   WHERE NOT EXISTS (SELECT 1 FROM ${tosAgreements} a WHERE a.user_id = ${users.id} AND a.tos_id = active_terms.id))`;
 
-export async function findLiveSession(
-  db: Db,
-  sessionId: string,
-  now: Date,
-): Promise<SessionWithUser | undefined> {
-  const rows = await db
-    .select({
-      session: sessions,
-      user: users,
-      permissionNames: roles.permissionNames,
-      agreedToActiveTerms,
-    })
+const liveSessionSelection = {
+  session: sessions,
+  user: users,
+  permissionNames: roles.permissionNames,
+  agreedToActiveTerms,
+};
+
+const selectLiveSessions = (db: Db) =>
+  db
+    .select(liveSessionSelection)
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .leftJoin(
@@ -110,9 +109,23 @@ export async function findLiveSession(
         eq(memberships.organizationId, sessions.organizationId),
       ),
     )
-    .leftJoin(roles, eq(roles.id, memberships.roleId))
-    .where(and(eq(sessions.id, sessionId), gt(sessions.expiresAt, now)))
-    .limit(1);
+    .leftJoin(roles, eq(roles.id, memberships.roleId));
+
+/** Rendered once (every signed-in request asks it): only its WHERE per request (db/compiled-select.ts). */
+const liveSessionsCompiled = compiledSelect<SessionWithUser>(
+  liveSessionSelection,
+  selectLiveSessions,
+);
+
+export async function findLiveSession(
+  db: Db,
+  sessionId: string,
+  now: Date,
+): Promise<SessionWithUser | undefined> {
+  const rows = await liveSessionsCompiled.run(
+    db,
+    sql`where ${and(eq(sessions.id, sessionId), gt(sessions.expiresAt, now))} limit 1`,
+  );
   return rows[0];
 }
 
