@@ -27,7 +27,8 @@ import { fmt } from './measure';
  * process) against the real server (`startServerProcess`, WEB_CONCURRENCY
  * processes, logging as in production) and against a bare Fastify + pg server
  * running the very SQL statements the app runs for that page (recorded from
- * the records service), in the same run: req/s, p50/p99 and the ratio.
+ * the records service; a statement the app prepares, the baseline prepares
+ * under the same name), in the same run: req/s, p50/p99 and the ratio.
  *
  * LISTS_RECORDS (default 1,000,000): the organization's size.
  * LISTS_SECONDS (default 5): seconds of load per call and server.
@@ -72,6 +73,8 @@ const callsFor = (serial: string): Call[] => [
 interface Statement {
   text: string;
   values: unknown[];
+  /** The name of a prepared (server-side) statement, as the app sent it: the baseline names it too. */
+  name?: string;
 }
 
 /** The statements `call` sends to PostgreSQL, recorded from a pool that passes them on. */
@@ -84,9 +87,15 @@ async function recordStatements(
   const recording = new Proxy(pool, {
     get(target, key, receiver) {
       if (key !== 'query') return Reflect.get(target, key, receiver) as unknown;
-      return (config: string | { text: string; values?: unknown[] }, values?: unknown[]) => {
+      return (
+        config: string | { text: string; values?: unknown[]; name?: string },
+        values?: unknown[],
+      ) => {
         if (typeof config === 'string') seen.push({ text: config, values: values ?? [] });
-        else seen.push({ text: config.text, values: config.values ?? values ?? [] });
+        else {
+          const { text, name } = config;
+          seen.push({ text, values: config.values ?? values ?? [], ...(name ? { name } : {}) });
+        }
         return (target.query as (...a: unknown[]) => unknown)(config, values);
       };
     },
@@ -198,7 +207,9 @@ function bareServer(pool: pg.Pool, statements: Statement[][]) {
   app.get<{ Params: { n: string } }>('/:n', async (request, reply) => {
     let rows: unknown[] = [];
     for (const s of statements[Number(request.params.n)]!) {
-      rows = (await pool.query(s.text, s.values)).rows;
+      rows = (
+        await pool.query({ text: s.text, values: s.values, ...(s.name ? { name: s.name } : {}) })
+      ).rows;
     }
     void reply.header('x-total-count', String(rows.length));
     return rows;

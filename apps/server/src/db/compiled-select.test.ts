@@ -5,7 +5,7 @@ import { createTestApp, type TestApp } from '../../test/helpers';
 import { recordFactories } from '../../test/record-factories';
 import type { Db } from './client';
 import { records, travelLocations } from './schema-shipments';
-import { compiledSelect } from './compiled-select';
+import { compiledSelect, MAX_PREPARED } from './compiled-select';
 import { seed, type World } from '../modules/records/records.fixtures';
 
 /**
@@ -60,6 +60,39 @@ describe('compiledSelect', () => {
     expect(rendered).toEqual(direct);
     expect(rendered[0]!.record.created).toBeInstanceOf(Date);
     expect(typeof rendered[0]!.doubled).toBe('number');
+  });
+
+  it('prepared: a named statement, parsed once per connection, same rows', async () => {
+    const organizationId = w.orgA.id;
+    const tail = sql`where ${eq(records.organizationId, organizationId)} order by ${desc(records.id)} limit 10`;
+    const unnamed = await compiled.run(t.db, tail);
+    await t.db.transaction(async (tx) => {
+      const first = await compiled.run(tx, tail, { prepared: true });
+      const again = await compiled.run(tx, tail, { prepared: true });
+      expect(first).toEqual(unnamed);
+      expect(again).toEqual(unnamed);
+      const { rows } = await tx.execute<{ name: string; calls: number }>(
+        sql`SELECT name, generic_plans + custom_plans AS calls FROM pg_prepared_statements WHERE name LIKE 'cs_%'`,
+      );
+      expect(rows).toHaveLength(1);
+      expect(Number(rows[0]!.calls)).toBe(2);
+    });
+  });
+
+  it('names at most MAX_PREPARED texts per select; the others run unnamed', async () => {
+    const few = compiledSelect(selection, build);
+    await t.db.transaction(async (tx) => {
+      for (let n = 1; n <= MAX_PREPARED + 3; n++) {
+        const rows = await few.run(tx, sql`where ${records.id} > 0 limit ${sql.raw(String(n))}`, {
+          prepared: true,
+        });
+        expect(rows.length).toBeLessThanOrEqual(n);
+      }
+      const { rows } = await tx.execute<{ n: number }>(
+        sql`SELECT count(*)::int AS n FROM pg_prepared_statements WHERE name LIKE 'cs_%' AND statement LIKE '%> 0 limit %'`,
+      );
+      expect(rows[0]!.n).toBe(MAX_PREPARED);
+    });
   });
 
   it('refuses a head that binds a parameter', async () => {

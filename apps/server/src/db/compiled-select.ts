@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Column, getTableColumns, is, SQL, sql, Table } from 'drizzle-orm';
 import { PgDialect, type PreparedQueryConfig } from 'drizzle-orm/pg-core';
 import type { Db } from './client';
@@ -92,9 +93,20 @@ function decoderOf(leaves: readonly Leaf[], nullable: readonly string[]) {
 }
 
 export interface CompiledSelect<Row> {
-  /** The head's rows with `tail` (`WHERE … ORDER BY … LIMIT …`, Drizzle SQL) after it. */
-  run(db: Db, tail: SQL): Promise<Row[]>;
+  /**
+   * The head's rows with `tail` (`WHERE … ORDER BY … LIMIT …`, Drizzle SQL) after it.
+   * `prepared`: send it as a named (server-side) prepared statement, so each
+   * connection parses it once and PostgreSQL may keep a generic plan instead of
+   * planning it on every request. Only for tails whose plan does not depend on
+   * the values bound (an id, an organization; page sizes and flags written as
+   * constants): a generic plan is one plan for every value. At most
+   * MAX_PREPARED texts per select are named; the others go unnamed.
+   */
+  run(db: Db, tail: SQL, opts?: { prepared?: boolean }): Promise<Row[]>;
 }
+
+/** Most distinct statement texts one select names (each connection keeps each it has run). */
+export const MAX_PREPARED = 16;
 
 /**
  * `build(db)` is the select without its tail (`db.select(selection).from(…).leftJoin(…)`),
@@ -107,8 +119,10 @@ export function compiledSelect<Row>(
   opts: { nullable?: readonly string[] } = {},
 ): CompiledSelect<Row> {
   let compiled: { head: SQL; decode: (row: unknown[]) => Record<string, unknown> } | undefined;
+  /** The names of the prepared texts, by text. */
+  const names = new Map<string, string>();
   return {
-    async run(db, tail) {
+    async run(db, tail, { prepared = false } = {}) {
       if (compiled === undefined) {
         const { sql: text, params } = build(db).toSQL();
         if (params.length > 0) {
@@ -120,15 +134,24 @@ export function compiledSelect<Row>(
         };
       }
       const { head, decode } = compiled;
-      const session = db._.session;
-      const query = session.prepareQuery<PreparedQueryConfig & { execute: Row[] }>(
-        dialect.sqlToQuery(sql`${head} ${tail}`),
+      const query = dialect.sqlToQuery(sql`${head} ${tail}`);
+      let name: string | undefined;
+      if (prepared) {
+        name = names.get(query.sql);
+        if (name === undefined && names.size < MAX_PREPARED) {
+          // From the text: one name is always one text (node-postgres refuses a name reused for another).
+          name = `cs_${createHash('sha256').update(query.sql).digest('hex').slice(0, 32)}`;
+          names.set(query.sql, name);
+        }
+      }
+      const statement = db._.session.prepareQuery<PreparedQueryConfig & { execute: Row[] }>(
+        query,
         undefined,
-        undefined,
+        name,
         true,
         (rows) => rows.map((row) => decode(row) as Row),
       );
-      return query.execute();
+      return statement.execute();
     },
   };
 }

@@ -230,10 +230,18 @@ export async function listRecords(
     ? (await organizationCounts(db, organizationId)).records
     : ((await countRecords(db).where(where))[0]?.n ?? 0);
   if (total === 0 || offsetOf(q.page) >= total) return { total, rows: [] };
-  const rows = await recordViewsCompiled.run(
-    db,
-    sql`where ${where} order by ${sql.join([...q.orderBy, desc(records.id)], sql`, `)} limit ${q.page.size} offset ${offsetOf(q.page)}`,
-  );
+  const order = sql.join([...q.orderBy, desc(records.id)], sql`, `);
+  // The whole list (no condition) is the common page: a prepared statement with
+  // its page written as constants, so PostgreSQL keeps one plan for it (an index
+  // scan of the page; the organization is its only parameter). A filtered or
+  // searched page is planned for its values each time.
+  const unfiltered = q.conditions.every((c) => c === undefined);
+  const page = unfiltered
+    ? sql.raw(`limit ${Math.trunc(q.page.size)} offset ${Math.trunc(offsetOf(q.page))}`)
+    : sql`limit ${q.page.size} offset ${offsetOf(q.page)}`;
+  const rows = await recordViewsCompiled.run(db, sql`where ${where} order by ${order} ${page}`, {
+    prepared: unfiltered,
+  });
   return { total, rows: rows.map(toRecordView) };
 }
 

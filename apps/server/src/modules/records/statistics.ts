@@ -163,6 +163,7 @@ export async function organizationCounts(
   const [row] = await countsCompiled.run(
     db,
     sql`where ${eq(recordCountDeltas.organizationId, organizationId)}`,
+    { prepared: true },
   );
   const { rows, ...counts } = row!;
   if (rows > COUNT_ROWS_TO_FOLD) await foldCounts(db, organizationId);

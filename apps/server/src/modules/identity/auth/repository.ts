@@ -125,6 +125,7 @@ export async function findLiveSession(
   const rows = await liveSessionsCompiled.run(
     db,
     sql`where ${and(eq(sessions.id, sessionId), gt(sessions.expiresAt, now))} limit 1`,
+    { prepared: true },
   );
   return rows[0];
 }
