@@ -11,6 +11,12 @@ import { fmt } from './measure';
  * as in production. The series holds two warm and one cold excursion, so
  * alarms open, grow and stay open while the record grows.
  *
+ * As in production, every record names a product with a stability budget
+ * (issue 14 item 3: three bands), so each packet also sums the budget across
+ * the shipment's legs; the growing record shares its shipping reference with
+ * the warm-up record (a second leg of WARM_UP packets), each control record has
+ * a reference of its own.
+ *
  * Another tag's record gets WARM_UP packets first (not measured). After each
  * packet, one goes to a control record kept as short as the first tenth's (a
  * new tag every tenth). Printed: the median cost of a packet over the first
@@ -65,7 +71,15 @@ export async function packetsBench(): Promise<void> {
       },
       rng,
     );
-    const begin = async (tag: string) => {
+    /** The product with a stability budget every record names (the budget step runs on each packet). */
+    const PRODUCT = 'Bench Vaccine (2-8 °C)';
+    const bands = [
+      { direction: 'ABOVE', limit: 8, allowed_minutes: 720 },
+      { direction: 'ABOVE', limit: 25, allowed_minutes: 60 },
+      { direction: 'BELOW', limit: 0, allowed_minutes: 0 },
+    ];
+    let productMade = false;
+    const begin = async (tag: string, shippingReference = `SHIP-${tag}`) => {
       await post(bench.baseUrl, token, 'configure-action/', {
         tag_id: tag,
         high_threshold: 8,
@@ -74,6 +88,15 @@ export async function packetsBench(): Promise<void> {
         measurement_interval: INTERVAL,
       });
       await post(bench.baseUrl, token, 'start-action/', { tag_id: tag, start_time_seconds: start });
+      const db = bench.handle.db;
+      if (!productMade) {
+        await db.execute(sql`INSERT INTO product_definitions (organization_id, product_name, stability_budget)
+          SELECT organization_id, ${PRODUCT}, ${JSON.stringify(bands)}::jsonb
+            FROM records WHERE tag_serial_number = ${tag} LIMIT 1`);
+        productMade = true;
+      }
+      await db.execute(sql`UPDATE records SET product_designation = ${PRODUCT},
+          shipping_reference = ${shippingReference} WHERE tag_serial_number = ${tag}`);
     };
     /** Sends the packet at `offset` to `tag`; answers its cost (ms). */
     const packet = async (tag: string, offset: number): Promise<number> => {
@@ -87,14 +110,14 @@ export async function packetsBench(): Promise<void> {
       await post(bench.baseUrl, token, 'packets/', body);
       return performance.now() - began;
     };
-    await begin('BENCH-RT-WARM-UP');
+    await begin('BENCH-RT-WARM-UP', 'BENCH-SHIP-1');
     for (let offset = 0; offset < Math.min(POINTS, WARM_UP * PACKET); offset += PACKET) {
       await packet('BENCH-RT-WARM-UP', offset);
     }
     // The growing record; after each of its packets, one to a control record kept short
     // (a new tag every CONTROL_PACKETS packets): the same moment's cost at the start of a record.
     const tag = 'BENCH-RT-0001';
-    await begin(tag);
+    await begin(tag, 'BENCH-SHIP-1');
     const costs: number[] = [];
     const control: number[] = [];
     let controlTag = '';
@@ -127,6 +150,12 @@ export async function packetsBench(): Promise<void> {
       `  control:     ${fmt(lastControl, 2)} ms per packet to a record of at most ${fmt(CONTROL_PACKETS * PACKET, 0)} points, ` +
         `sent alternately during the last tenth; last tenth / control ${fmt(last / lastControl, 2)} ` +
         `(the same ratio, free of the shared machine's drift)`,
+    );
+    const budget = await bench.handle.db.execute<{ n: number }>(
+      sql`select count(*)::int as n from alarms where kind = 'budget'`,
+    );
+    console.log(
+      `  budget:      ${fmt(Number(budget.rows[0]?.n ?? 0), 0)} stability budget alarms raised`,
     );
     const size = await bench.handle.db.execute<{ bytes: number }>(
       sql`select max(pg_column_size(state))::int as bytes from record_aggregates`,
