@@ -65,6 +65,17 @@ describe('fast list replies', () => {
     expect(checked([{ ...row, secret: 1 }])).toBe(write([row]));
   });
 
+  it('a field of any value (z.unknown()) may be undefined, as with Zod', () => {
+    const Change = z.array(z.object({ field: z.string(), old_value: z.unknown() }));
+    const write = fastListSerializer(Change, false)!;
+    const rows = [
+      { field: 'a', old_value: undefined },
+      { field: 'b', old_value: null },
+      { field: 'c', old_value: { x: [1] } },
+    ];
+    expect(write(rows)).toBe(JSON.stringify(rows));
+  });
+
   it('only lists; a schema with no JSON Schema stays with Zod', () => {
     expect(fastListSerializer(Row, false)).toBeNull();
     expect(fastListSerializer(z.array(z.date()), false)).toBeNull();

@@ -37,6 +37,7 @@ function nullableAsTypes(node: unknown, defs: Json, inlining: readonly string[] 
   const out: Json = {};
   for (const [key, value] of Object.entries(node))
     out[key] = nullableAsTypes(value, defs, inlining);
+  unrequireAnything(out);
   const branches = out.anyOf;
   if (!Array.isArray(branches) || branches.length !== 2) return out;
   const nullAt = branches.findIndex(isNull);
@@ -57,6 +58,23 @@ function nullableAsTypes(node: unknown, defs: Json, inlining: readonly string[] 
     type: [other.type, 'null'],
     ...(Array.isArray(other.enum) ? { enum: [...(other.enum as unknown[]), null] } : {}),
   };
+}
+
+/** Keywords that restrict a value: a schema with none of them (`z.unknown()`) accepts anything. */
+const RESTRICTING = ['type', 'anyOf', 'oneOf', 'allOf', '$ref', 'enum', 'const', 'not'];
+
+/**
+ * A property that accepts anything (`z.unknown()`) is listed as required, yet
+ * Zod passes it undefined (and JSON leaves it out): fast-json-stringify would
+ * refuse the reply, so it is not required here.
+ */
+function unrequireAnything(schema: Json): void {
+  const { properties, required } = schema;
+  if (!isObject(properties) || !Array.isArray(required)) return;
+  schema.required = required.filter((key) => {
+    const property = properties[key as string];
+    return !isObject(property) || RESTRICTING.some((k) => k in property);
+  });
 }
 
 /** The JSON Schema fast-json-stringify compiles for a reply schema, or null when Zod cannot write one. */
