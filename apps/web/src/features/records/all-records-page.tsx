@@ -53,38 +53,42 @@ export function AllRecordsPage() {
   const [reviewState, setReviewState] = useReviewStateFilter();
   const [, setParams] = useSearchParams();
   // The selects above the grid filter too: the filter bar names them (never "None" then).
-  const applied: AppliedFilter[] = [];
-  if (reviewState) {
-    applied.push({
-      key: 'review_state',
-      label: `Review state is ${REVIEW_STATE_FILTER_LABELS[reviewState]}`,
-      onRemove: () => setReviewState(undefined),
-    });
-  }
-  if (disposition) {
-    applied.push({
-      key: 'disposition',
-      label: `Release decision is ${DISPOSITION_FILTER_LABELS[disposition]}`,
-      onRemove: () => setDisposition(undefined),
-    });
-  }
-  const clearAll = () =>
-    setParams(
-      (current) => {
-        const out = new URLSearchParams(current);
-        for (const name of [
-          REVIEW_STATE_PARAM,
-          DISPOSITION_PARAM,
-          TABLE_STATE_PARAMS.filterItems,
-          TABLE_STATE_PARAMS.filterLogicOperator,
-          TABLE_STATE_PARAMS.pageNumber,
-        ]) {
-          out.delete(name);
-        }
-        return out;
-      },
-      { replace: true },
-    );
+  // Kept stable between renders (the grid's toolbar re-renders with it while a filter is typed).
+  const pageFilters = useMemo(() => {
+    const applied: AppliedFilter[] = [];
+    if (reviewState) {
+      applied.push({
+        key: 'review_state',
+        label: `Review state is ${REVIEW_STATE_FILTER_LABELS[reviewState]}`,
+        onRemove: () => setReviewState(undefined),
+      });
+    }
+    if (disposition) {
+      applied.push({
+        key: 'disposition',
+        label: `Release decision is ${DISPOSITION_FILTER_LABELS[disposition]}`,
+        onRemove: () => setDisposition(undefined),
+      });
+    }
+    const clearAll = () =>
+      setParams(
+        (current) => {
+          const out = new URLSearchParams(current);
+          for (const name of [
+            REVIEW_STATE_PARAM,
+            DISPOSITION_PARAM,
+            TABLE_STATE_PARAMS.filterItems,
+            TABLE_STATE_PARAMS.filterLogicOperator,
+            TABLE_STATE_PARAMS.pageNumber,
+          ]) {
+            out.delete(name);
+          }
+          return out;
+        },
+        { replace: true },
+      );
+    return { applied, clearAll };
+  }, [reviewState, disposition, setReviewState, setDisposition, setParams]);
   const query: RecordsQuery = {
     ...gridQuery,
     ...(disposition ? { disposition } : {}),
@@ -130,7 +134,7 @@ export function AllRecordsPage() {
           onRowOpen={(row) => {
             if (row.id) void navigate(recordHref(row.id));
           }}
-          pageFilters={{ applied, clearAll }}
+          pageFilters={pageFilters}
           noRowsText={
             records.isError
               ? 'The records could not be loaded.'
