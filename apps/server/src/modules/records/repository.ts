@@ -231,16 +231,18 @@ export async function listRecords(
     : ((await countRecords(db).where(where))[0]?.n ?? 0);
   if (total === 0 || offsetOf(q.page) >= total) return { total, rows: [] };
   const order = sql.join([...q.orderBy, desc(records.id)], sql`, `);
-  // The whole list (no condition) is the common page: a prepared statement with
-  // its page written as constants, so PostgreSQL keeps one plan for it (an index
-  // scan of the page; the organization is its only parameter). A filtered or
-  // searched page is planned for its values each time.
-  const unfiltered = q.conditions.every((c) => c === undefined);
-  const page = unfiltered
-    ? sql.raw(`limit ${Math.trunc(q.page.size)} offset ${Math.trunc(offsetOf(q.page))}`)
+  // The first page of the whole list (no condition) is the common one (the home
+  // list): a prepared statement with its page size written as a constant, so
+  // PostgreSQL keeps one plan for it (an index scan of the page; the
+  // organization is its only parameter). Other pages, and a filtered or
+  // searched page, are planned for their values each time (and do not use up
+  // the select's prepared texts, db/compiled-select.ts MAX_PREPARED).
+  const prepared = q.conditions.every((c) => c === undefined) && offsetOf(q.page) === 0;
+  const page = prepared
+    ? sql.raw(`limit ${Math.trunc(q.page.size)}`)
     : sql`limit ${q.page.size} offset ${offsetOf(q.page)}`;
   const rows = await recordViewsCompiled.run(db, sql`where ${where} order by ${order} ${page}`, {
-    prepared: unfiltered,
+    prepared,
   });
   return { total, rows: rows.map(toRecordView) };
 }
