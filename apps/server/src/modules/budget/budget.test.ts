@@ -223,7 +223,9 @@ describe('stability budgets across legs', () => {
       .replace(/\s+/g, ' ');
     const verdict = pdf.slice(pdf.lastIndexOf('Verdict'));
     expect(verdict).toContain('Stability budget: Vaccine A (shipment SHIP-A1, 2 legs)');
-    expect(verdict).toContain('Budget above 8.0 °C: 34 min of 30 min used (used up); this leg 12 min');
+    expect(verdict).toContain(
+      'Budget above 8.0 °C: 34 min of 30 min used (used up); this leg 12 min',
+    );
     const csv = (await download('csv')).toString('utf8');
     expect(csv).toContain('Budget above 8.0 °C,34 min of 30 min used (used up); this leg 12 min');
   });
