@@ -1,15 +1,11 @@
 import type { TDistanceUnit, TGeoFenceSettings } from '@coldtrace/contract';
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import MenuItem from '@mui/material/MenuItem';
 import Skeleton from '@mui/material/Skeleton';
-import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useMemo, useRef, type FormEvent } from 'react';
 import { useChangeSignature } from '../../../components/change-signature';
-import { ChangeSignatureFields } from '../../../components/change-signature-fields';
 import { LoadError } from '../../../components/load-error';
 import { MenuDivider } from '../../../components/menu-divider';
 import type { ConfigurationAccess } from '../access';
@@ -30,6 +26,7 @@ import {
   type GeoFenceSide,
 } from '../geo-fence-form';
 import { focusFirstError, useFormState } from '../use-form-state';
+import { SettingsFormFooter } from './settings-form-footer';
 import { ConfigSection } from './config-list';
 
 const SIDES: {
@@ -194,34 +191,14 @@ function GeoFenceForm({
           );
         })}
       </Box>
-      {disabled || !dirty ? null : (
-        <Box sx={{ mt: 3, maxWidth: { md: 720 } }}>
-          <ChangeSignatureFields state={signature} reasonVisible />
-        </Box>
-      )}
-      {form.formError ? (
-        <Alert severity="error" role="alert" sx={{ mt: 2 }}>
-          {form.formError}
-        </Alert>
-      ) : null}
-      {disabled ? null : (
-        <Stack direction="row" spacing={1} sx={{ mt: 3, justifyContent: 'flex-end' }}>
-          {dirty ? (
-            <Button
-              onClick={() => {
-                form.reset(geoFenceFormFrom(settings));
-                signature.reset();
-              }}
-              disabled={save.isPending}
-            >
-              Discard changes
-            </Button>
-          ) : null}
-          <Button type="submit" variant="contained" loading={save.isPending} disabled={!dirty}>
-            {signature.step.signing ? 'Sign and save' : 'Save'}
-          </Button>
-        </Stack>
-      )}
+      <SettingsFormFooter
+        disabled={disabled}
+        dirty={dirty}
+        signature={signature}
+        formError={form.formError}
+        pending={save.isPending}
+        onDiscard={() => form.reset(geoFenceFormFrom(settings))}
+      />
     </Box>
   );
 }
