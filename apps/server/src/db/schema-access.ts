@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { boolean, index, pgTable, text, uuid } from 'drizzle-orm/pg-core';
 import { organizations, users } from './schema';
+import { timestamptz } from './columns';
 
 /**
  * API keys (issue 5). A key is `ct_<prefix>_<secret>`: the prefix (shown in
@@ -8,8 +9,6 @@ import { organizations, users } from './schema';
  * whole key is stored; verifying is one hash and a constant-time compare.
  * The key holds the permissions fixed at its creation, in its organization.
  */
-
-const timestamptz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
 export const apiKeys = pgTable(
   'api_keys',

@@ -7,13 +7,13 @@ import {
   jsonb,
   pgTable,
   text,
-  timestamp,
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
 import type { TRuleGroup } from '@coldtrace/contract';
-import { organizations, users } from './schema';
+import { users } from './schema';
 import { alarms, records, travelLocations } from './schema-shipments';
+import { orgRef, timestamptz } from './columns';
 
 /**
  * E-mail notifications (issue 6 item 4, docs/decisions/alarm-mail.md): the
@@ -23,11 +23,6 @@ import { alarms, records, travelLocations } from './schema-shipments';
  * one alarm still send one e-mail), and the notification log.
  */
 
-const timestamptz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
-const orgRef = () =>
-  uuid('organization_id')
-    .notNull()
-    .references(() => organizations.id, { onDelete: 'cascade' });
 const textList = (name: string) =>
   text(name)
     .array()

@@ -1,14 +1,6 @@
-import {
-  bigint,
-  bigserial,
-  index,
-  jsonb,
-  pgTable,
-  text,
-  timestamp,
-  uuid,
-} from 'drizzle-orm/pg-core';
+import { bigint, bigserial, index, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
 import { organizations } from './schema';
+import { timestamptz } from './columns';
 
 /**
  * The audit trail (domain rules section 6; 21 CFR Part 11): one row per change
@@ -17,8 +9,6 @@ import { organizations } from './schema';
  * application only ever inserts. Users and records are referenced by value,
  * not by foreign key, so an entry outlives what it describes.
  */
-
-const timestamptz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
 export const auditEvents = pgTable(
   'audit_events',

@@ -1,30 +1,20 @@
 import { sql } from 'drizzle-orm';
 import {
-  bigserial,
   doublePrecision,
   index,
   integer,
   jsonb,
   pgTable,
   text,
-  timestamp,
   uniqueIndex,
-  uuid,
 } from 'drizzle-orm/pg-core';
-import { organizations } from './schema';
+import { id64, orgRef, timestamptz } from './columns';
 
 /**
  * Configuration (spec section 3, "Products, carriers, locations"): product and
  * carrier definitions. Travel locations stay with the shipment data they are
  * referenced from (schema-shipments.ts).
  */
-
-const timestamptz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
-const orgRef = () =>
-  uuid('organization_id')
-    .notNull()
-    .references(() => organizations.id, { onDelete: 'cascade' });
-const id64 = () => bigserial('id', { mode: 'number' }).primaryKey();
 
 /** One stability budget band as stored (the contract's StabilityBand). */
 export interface StabilityBandJson {

@@ -6,11 +6,11 @@ import {
   integer,
   pgTable,
   text,
-  timestamp,
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
 import { organizations, users } from './schema';
+import { timestamptz } from './columns';
 
 /**
  * Webhooks (issue 15, docs/decisions/webhooks.md): an organization's
@@ -19,8 +19,6 @@ import { organizations, users } from './schema';
  * each attempt. A deleted webhook is kept (`deleted_at`) with its deliveries:
  * the log is evidence of what was sent where.
  */
-
-const timestamptz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
 export const webhooks = pgTable(
   'webhooks',

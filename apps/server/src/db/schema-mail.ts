@@ -1,23 +1,13 @@
 import { sql } from 'drizzle-orm';
-import {
-  index,
-  integer,
-  jsonb,
-  pgTable,
-  text,
-  timestamp,
-  uniqueIndex,
-  uuid,
-} from 'drizzle-orm/pg-core';
+import { index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { organizations, users } from './schema';
+import { timestamptz } from './columns';
 
 /**
  * Mail and password tokens (issue 5): the outbox every e-mail goes through
  * (its row is the worker's "done" mark, so a re-run job never sends twice)
  * and the one-time password reset / welcome tokens (only their hash is kept).
  */
-
-const timestamptz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
 export interface MailAttachment {
   filename: string;

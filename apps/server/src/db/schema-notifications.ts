@@ -1,23 +1,13 @@
-import {
-  bigint,
-  bigserial,
-  index,
-  pgTable,
-  text,
-  timestamp,
-  uniqueIndex,
-  uuid,
-} from 'drizzle-orm/pg-core';
+import { bigint, bigserial, index, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { organizations, users } from './schema';
 import { alarms, records } from './schema-shipments';
+import { timestamptz } from './columns';
 
 /**
  * In-app notifications (the bell, domain rules section 5) and the electronic
  * signatures of alarm acknowledgements (21 CFR Part 11).
  * Decisions: docs/decisions/notifications.md.
  */
-
-const timestamptz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
 /**
  * One row per user and raised alarm, made by the `alarm.raised` fan-out job.

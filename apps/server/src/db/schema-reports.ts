@@ -8,23 +8,17 @@ import {
   pgTable,
   primaryKey,
   text,
-  timestamp,
   unique,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { organizations, roles, users } from './schema';
+import { roles, users } from './schema';
+import { orgRef, timestamptz } from './columns';
 
 /**
  * Reports, calibration certificates and data display rules (issue 6, items
  * 5 to 7). Every table carries `organization_id`; every read is scoped by it.
  * Decisions: docs/decisions/reports.md, docs/decisions/data-display-rules.md.
  */
-
-const timestamptz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
-const orgRef = () =>
-  uuid('organization_id')
-    .notNull()
-    .references(() => organizations.id, { onDelete: 'cascade' });
 
 /** PostgreSQL `bytea` as a Node Buffer. */
 const bytea = customType<{ data: Buffer; driverData: Buffer }>({

@@ -1,6 +1,7 @@
-import { bigint, bigserial, index, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, index, pgTable, text, uuid } from 'drizzle-orm/pg-core';
 import { organizations } from './schema';
 import { records } from './schema-shipments';
+import { timestamptz } from './columns';
 
 /**
  * Release decisions (issue 14 item 2; docs/decisions/disposition.md): one row
@@ -9,8 +10,6 @@ import { records } from './schema-shipments';
  * later signed one, never edited. The record's disposition is its latest row
  * (highest id: rows are inserted under the record's row lock).
  */
-
-const timestamptz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
 export const recordDispositions = pgTable(
   'record_dispositions',

@@ -1,7 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
   bigint,
-  bigserial,
   boolean,
   doublePrecision,
   index,
@@ -11,13 +10,13 @@ import {
   primaryKey,
   real,
   text,
-  timestamp,
   unique,
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
 import { organizations, users } from './schema';
 import type { PendingCommand, TagConfiguration, TripInputs } from './schema-json';
+import { id64, orgRef, ref64, timestamptz } from './columns';
 export {
   carrierDefinitions,
   productDefinitions,
@@ -31,14 +30,6 @@ export {
  * Ids the contract calls strings are bigint identities rendered as decimal
  * strings (the Tag id is a number in the contract).
  */
-
-const timestamptz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
-const orgRef = () =>
-  uuid('organization_id')
-    .notNull()
-    .references(() => organizations.id, { onDelete: 'cascade' });
-const id64 = () => bigserial('id', { mode: 'number' }).primaryKey();
-const ref64 = (name: string) => bigint(name, { mode: 'number' });
 
 // ---------------------------------------------------------------- configuration
 
