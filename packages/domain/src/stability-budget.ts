@@ -1,4 +1,4 @@
-import type { TAboveOrBelow } from '@coldtrace/contract';
+import { isTenthOfDegree, type TAboveOrBelow } from '@coldtrace/contract';
 
 /**
  * Stability budgets (issue 14 item 3; docs/decisions/stability-budget.md).
@@ -53,10 +53,8 @@ export function binOf(t: number): { bin: number; edge: boolean } {
   return { bin: Math.floor(scaled), edge: false };
 }
 
-/** Whether `limit` is a multiple of 0.1 °C (what a band may carry). */
-export function isBandLimit(limit: number): boolean {
-  return Number.isFinite(limit) && binOf(limit).edge;
-}
+/** Whether `limit` is a multiple of 0.1 °C (what a band may carry): the contract's check. */
+export const isBandLimit = isTenthOfDegree;
 
 /** Adds one point to a histogram being built (mutable working copy of the fold). */
 export function addToHistogram(

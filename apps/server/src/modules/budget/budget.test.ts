@@ -1,4 +1,5 @@
 import { ZFileReference, ZRecord, type TRecord } from '@coldtrace/contract';
+import { sql } from 'drizzle-orm';
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, TEST_PASSWORD, type TestApp } from '../../../test/helpers';
@@ -228,6 +229,19 @@ describe('stability budgets across legs', () => {
     );
     const csv = (await download('csv')).toString('utf8');
     expect(csv).toContain('Budget above 8.0 °C,34 min of 30 min used (used up); this leg 12 min');
+  });
+
+  it('counts a leg stored before the histograms existed from its series, the same minutes', async () => {
+    await product(a, 'Vaccine E', [{ direction: 'ABOVE', limit: 8, allowed_minutes: 60 }]);
+    const shipment = { shipping_reference: 'SHIP-E', product_designation: 'Vaccine E' };
+    const old = await leg(a, shipment, [...run(7, 9), ...run(3, 5)]);
+    const current = await leg(a, shipment, run(4, 9));
+    // The old leg's aggregates as a record stored before them had none.
+    await t.db.execute(sql`DELETE FROM record_aggregates WHERE record_id = ${Number(old)}`);
+    for (let i = 0; i < 2; i++) {
+      const bands = (await record(a, current)).stability_budget?.bands;
+      expect(bands?.[0]).toMatchObject({ consumed_minutes: 11, this_leg_minutes: 4 });
+    }
   });
 
   it('a band of 0 minutes is used up by the first point beyond it', async () => {

@@ -21,6 +21,8 @@ export interface LegRow {
   bins: unknown;
   /** The aggregates' interval (seconds per point), with the histogram. */
   binsInterval: number | null;
+  /** Changes with every write of the record (the key of a histogram counted from its series). */
+  lastModified: Date;
   /** What the series' window needs when the histogram is missing. */
   startTimeSeconds: number | null;
   startDelay: number;
@@ -46,7 +48,6 @@ export async function budgetInputs(
     shippingReference: string;
     productDesignation: string;
   },
-  options: { withBins: boolean },
 ): Promise<BudgetInputs> {
   const org = record.organizationId;
   const sameShipment =
@@ -54,9 +55,6 @@ export async function budgetInputs(
       ? sql`r.id = ${record.id}`
       : sql`r.shipping_reference = ${record.shippingReference}
             AND r.product_designation = ${record.productDesignation}`;
-  const bins = options.withBins
-    ? sql`CASE WHEN a.state->'current'->>'version' = '2' THEN a.state->'current'->'bins' END`
-    : sql`NULL::jsonb`;
   const rows = await db.execute<{
     product_name: string | null;
     bands: StabilityBandJson[] | null;
@@ -70,6 +68,7 @@ export async function budgetInputs(
     calculated_measurement_interval: number | null;
     trip_begin_time: string | Date | null;
     trip_end_time: string | Date | null;
+    last_modified: string | Date | null;
   }>(sql`
     WITH product AS (
       SELECT p.product_name, p.stability_budget
@@ -82,7 +81,8 @@ export async function budgetInputs(
       LEFT JOIN LATERAL (
         SELECT r.id, r.tag_serial_number, r.start_time_seconds, r.start_delay,
                r.measurement_interval, r.calculated_measurement_interval,
-               r.trip_begin_time, r.trip_end_time, ${bins} AS bins,
+               r.trip_begin_time, r.trip_end_time, r.last_modified,
+               CASE WHEN a.state->'current'->>'version' = '2' THEN a.state->'current'->'bins' END AS bins,
                (a.state->'current'->'basis'->>'intervalSeconds')::float8 AS bins_interval
           FROM records r
           LEFT JOIN record_aggregates a ON a.record_id = r.id AND a.organization_id = r.organization_id
@@ -112,6 +112,7 @@ export async function budgetInputs(
         calculatedMeasurementInterval: r.calculated_measurement_interval,
         tripBeginTime: toDate(r.trip_begin_time),
         tripEndTime: toDate(r.trip_end_time),
+        lastModified: toDate(r.last_modified) ?? new Date(0),
       })),
   };
 }
