@@ -1,6 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type pg from 'pg';
 import { createTestApp, type TestApp } from '../../test/helpers';
+import { createJobQueue, poolOf } from './queue';
 
 /** The durable queue: jobs sent in a transaction exist only if it commits; failures retry. */
 describe('job queue', () => {
@@ -64,5 +66,62 @@ describe('job queue', () => {
 
   it('refuses a job name without a worker', async () => {
     await expect(t.app.jobs.send('test.unknown', {})).rejects.toThrow(/no worker/);
+  });
+
+  it('stopping while a fetch is in flight: nothing touches the pool after stop, the job is kept', async () => {
+    // A pool in front of the real one: fetches wait on a gate, and after "end"
+    // every statement throws as pg's pool does.
+    const real = poolOf(t.db);
+    let ended = false;
+    let gate: (() => void) | undefined;
+    let fetchHeld: (() => void) | undefined;
+    const held = new Promise<void>((resolve) => (fetchHeld = resolve));
+    const proxy = {
+      async query(text: string, values?: unknown[]) {
+        if (ended) throw new Error('Cannot use a pool after calling end on the pool');
+        if (gate === undefined && /SKIP LOCKED/i.test(text) && sent) {
+          await new Promise<void>((resolve) => {
+            gate = resolve;
+            fetchHeld!();
+          });
+        }
+        return real.query(text, values);
+      },
+    } as unknown as pg.Pool;
+    let sent = false;
+    const ran: string[] = [];
+    const rejections: unknown[] = [];
+    const onRejection = (reason: unknown) => rejections.push(reason);
+    process.on('unhandledRejection', onRejection);
+    try {
+      const queue = createJobQueue(
+        proxy,
+        { error: () => undefined, warn: () => undefined },
+        {
+          pollingIntervalSeconds: 0.5,
+        },
+      );
+      queue.work<{ label: string }>('test.race', async ({ label }) => {
+        ran.push(label);
+      });
+      await queue.start();
+      sent = true;
+      const jobId = await queue.send('test.race', { label: 'raced' });
+      await held;
+      // Stop while the fetch is held; the fetch returns 150 ms later with the job.
+      setTimeout(() => gate!(), 150);
+      await queue.stop(5_000);
+      ended = true;
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(rejections).toEqual([]);
+      expect(ran).toEqual([]);
+      // Refused at stop and failed back to the queue: it runs again later, never lost.
+      const { rows } = await t.db.execute(
+        sql`SELECT state FROM pgboss.job WHERE name = 'test.race' AND id = ${jobId}::uuid`,
+      );
+      expect(rows).toEqual([{ state: 'retry' }]);
+    } finally {
+      process.off('unhandledRejection', onRejection);
+    }
   });
 });

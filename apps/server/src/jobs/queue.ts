@@ -92,11 +92,21 @@ export function poolOf(db: Db): pg.Pool {
   return (db as unknown as { $client: pg.Pool }).$client;
 }
 
-function poolExecutor(pool: pg.Pool): PgBoss.Db {
+/** pg-boss's `executeSql` on the pool, counting the statements in flight (see `stop`). */
+function poolExecutor(pool: pg.Pool): PgBoss.Db & { readonly inFlight: number } {
+  let inFlight = 0;
   return {
+    get inFlight() {
+      return inFlight;
+    },
     async executeSql(text: string, values: unknown[] = []) {
-      const result = await pool.query(text, values);
-      return { rows: result.rows };
+      inFlight++;
+      try {
+        const result = await pool.query(text, values);
+        return { rows: result.rows };
+      } finally {
+        inFlight--;
+      }
     },
   };
 }
@@ -120,8 +130,9 @@ export function createJobQueue(
   log: QueueLogger,
   options: { pollingIntervalSeconds?: number; runWorkers?: boolean } = {},
 ): JobQueue {
+  const executor = poolExecutor(pool);
   const boss = new PgBoss({
-    db: poolExecutor(pool),
+    db: executor,
     schema: JOB_SCHEMA,
     supervise: true,
     // The cron clock runs where the workers do.
@@ -211,6 +222,16 @@ export function createJobQueue(
       stopped = true;
       await started.catch(() => undefined);
       await boss.stop({ graceful: true, wait: true, timeout: timeoutMs, close: false });
+      // pg-boss's stop does not wait for a fetch already in flight: its jobs then
+      // arrive after the stop, our worker refuses them, and pg-boss fails them
+      // without awaiting. Wait until no statement of the queue has been in flight
+      // for two checks in a row, so none touches the pool after it is closed
+      // (the follow-up statements are issued within microtasks of the last one).
+      const drainUntil = Date.now() + timeoutMs;
+      for (let quiet = 0; quiet < 2 && Date.now() < drainUntil;) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        quiet = executor.inFlight === 0 ? quiet + 1 : 0;
+      }
     },
     async waitForIdle(names, timeoutMs = 30_000) {
       const deadline = Date.now() + timeoutMs;
