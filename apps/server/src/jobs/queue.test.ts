@@ -76,10 +76,12 @@ describe('job queue', () => {
     let gate: (() => void) | undefined;
     let fetchHeld: (() => void) | undefined;
     const held = new Promise<void>((resolve) => (fetchHeld = resolve));
+    let holding = false;
     const proxy = {
       async query(text: string, values?: unknown[]) {
         if (ended) throw new Error('Cannot use a pool after calling end on the pool');
-        if (gate === undefined && /SKIP LOCKED/i.test(text) && sent) {
+        // The worker's fetch (pg-boss fetchNextJob), once asked to hold it.
+        if (holding && gate === undefined && /FOR UPDATE SKIP LOCKED/i.test(text)) {
           await new Promise<void>((resolve) => {
             gate = resolve;
             fetchHeld!();
@@ -88,7 +90,6 @@ describe('job queue', () => {
         return real.query(text, values);
       },
     } as unknown as pg.Pool;
-    let sent = false;
     const ran: string[] = [];
     const rejections: unknown[] = [];
     const onRejection = (reason: unknown) => rejections.push(reason);
@@ -97,17 +98,17 @@ describe('job queue', () => {
       const queue = createJobQueue(
         proxy,
         { error: () => undefined, warn: () => undefined },
-        {
-          pollingIntervalSeconds: 0.5,
-        },
+        { pollingIntervalSeconds: 0.5 },
       );
       queue.work<{ label: string }>('test.race', async ({ label }) => {
         ran.push(label);
       });
       await queue.start();
-      sent = true;
-      const jobId = await queue.send('test.race', { label: 'raced' });
+      // The next fetch is held before it reaches PostgreSQL; the job is sent
+      // meanwhile, so that fetch (and no earlier one) is the one that gets it.
+      holding = true;
       await held;
+      const jobId = await queue.send('test.race', { label: 'raced' });
       // Stop while the fetch is held; the fetch returns 150 ms later with the job.
       setTimeout(() => gate!(), 150);
       await queue.stop(5_000);
