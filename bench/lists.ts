@@ -37,35 +37,70 @@ import { fmt } from './measure';
 
 const CONNECTIONS = 50;
 
+/** autocannon's API in a child process: request n takes path n of LOAD_URLS (cycling). */
+const ROTATING_LOAD = `
+const autocannon = require(process.env.LOAD_MODULE);
+const paths = JSON.parse(process.env.LOAD_URLS).map((u) => { const url = new URL(u); return url.pathname + url.search; });
+let next = 0;
+autocannon(
+  {
+    url: new URL(JSON.parse(process.env.LOAD_URLS)[0]).origin,
+    connections: Number(process.env.LOAD_CONNECTIONS),
+    ...(process.env.LOAD_AMOUNT
+      ? { amount: Number(process.env.LOAD_AMOUNT) }
+      : { duration: Number(process.env.LOAD_SECONDS) }),
+    headers: { cookie: process.env.LOAD_COOKIE },
+    requests: [{ setupRequest: (req) => ({ ...req, path: paths[next++ % paths.length] }) }],
+  },
+  (err, result) => {
+    if (err) { console.error(err); process.exit(1); }
+    process.stdout.write(JSON.stringify(result));
+  },
+);
+`;
+
 interface Call {
   name: string;
-  path: string;
-  /** The records service call whose SQL the baseline replays. */
-  run(service: ReturnType<typeof createRecordsService>, principal: Principal): Promise<unknown>;
+  /** The paths, one per variant; the load cycles through them. */
+  paths: string[];
+  /** The records service call of variant `k` whose SQL the baseline replays. */
+  run(
+    service: ReturnType<typeof createRecordsService>,
+    principal: Principal,
+    k: number,
+  ): Promise<unknown>;
 }
 
-/** The search box with a tag's serial number (a person looking a tag up), narrowed by a filter. */
+/**
+ * The search box with a tag's serial number (a person looking a tag up),
+ * narrowed by a filter: a different serial number on each request, cycling
+ * through SEARCH_SERIALS of them spread over the organization, so nothing
+ * answers the same search twice in a row.
+ */
 const SEARCH_FILTER = 'trip_status__is=ARRIVED';
-const callsFor = (serial: string): Call[] => [
+const SEARCH_SERIALS = 200;
+const searchPath = (serial: string) =>
+  `/api/devices/xt1/records/?page_number=1&page_size=20&filter=${encodeURIComponent(SEARCH_FILTER)}&search=${serial}`;
+const callsFor = (serials: string[]): Call[] => [
   {
     name: 'records list, page 1',
-    path: '/api/devices/xt1/records/?page_number=1&page_size=20',
+    paths: ['/api/devices/xt1/records/?page_number=1&page_size=20'],
     run: (s, p) => s.records(p, { page_number: 1, page_size: 20 }),
   },
   {
     name: 'filtered search',
-    path: `/api/devices/xt1/records/?page_number=1&page_size=20&filter=${encodeURIComponent(SEARCH_FILTER)}&search=${serial}`,
-    run: (s, p) =>
-      s.records(p, { page_number: 1, page_size: 20, filter: SEARCH_FILTER, search: serial }),
+    paths: serials.map(searchPath),
+    run: (s, p, k) =>
+      s.records(p, { page_number: 1, page_size: 20, filter: SEARCH_FILTER, search: serials[k] }),
   },
   {
     name: 'statistics summary',
-    path: '/api/devices/xt1/records/statistics/summary/',
+    paths: ['/api/devices/xt1/records/statistics/summary/'],
     run: (s, p) => s.summary(p),
   },
   {
     name: 'alarm list',
-    path: '/api/devices/xt1/alarms/',
+    paths: ['/api/devices/xt1/alarms/'],
     run: (s, p) => s.alarms(p, {}),
   },
 ];
@@ -82,6 +117,7 @@ async function recordStatements(
   pool: pg.Pool,
   organizationId: string,
   call: Call,
+  k: number,
 ): Promise<Statement[]> {
   const seen: Statement[] = [];
   const recording = new Proxy(pool, {
@@ -108,7 +144,7 @@ async function recordStatements(
     permissions: ['sysDataRead'],
     sessionId: null,
   } as unknown as Principal;
-  await call.run(createRecordsService(db), principal);
+  await call.run(createRecordsService(db), principal, k);
   return seen;
 }
 
@@ -120,15 +156,38 @@ interface Load {
   errors: number;
 }
 
-/** autocannon in its own process, so it does not share the event loop with either server. */
-async function load(url: string, cookie: string, seconds: number, amount?: number): Promise<Load> {
+/**
+ * autocannon in its own process, so it does not share the event loop with
+ * either server; with several URLs (of one origin) each request takes the next.
+ */
+async function load(
+  urls: string | string[],
+  cookie: string,
+  seconds: number,
+  amount?: number,
+): Promise<Load> {
+  const list = typeof urls === 'string' ? [urls] : urls;
   const bin = path.join(REPO_ROOT, 'node_modules/autocannon/autocannon.js');
   const length = amount === undefined ? ['-d', String(seconds)] : ['-a', String(amount)];
-  const child = spawn(
-    process.execPath,
-    [bin, '-j', '-c', String(CONNECTIONS), ...length, '-H', `cookie=${cookie}`, url],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
+  const child =
+    list.length === 1
+      ? spawn(
+          process.execPath,
+          [bin, '-j', '-c', String(CONNECTIONS), ...length, '-H', `cookie=${cookie}`, list[0]!],
+          { stdio: ['ignore', 'pipe', 'pipe'] },
+        )
+      : spawn(process.execPath, ['--input-type=commonjs', '-e', ROTATING_LOAD], {
+          stdio: ['ignore', 'pipe', 'pipe'],
+          env: {
+            ...process.env,
+            LOAD_MODULE: path.join(REPO_ROOT, 'node_modules/autocannon'),
+            LOAD_URLS: JSON.stringify(list),
+            LOAD_COOKIE: cookie,
+            LOAD_CONNECTIONS: String(CONNECTIONS),
+            LOAD_SECONDS: String(seconds),
+            ...(amount === undefined ? {} : { LOAD_AMOUNT: String(amount) }),
+          },
+        });
   let out = '';
   let err = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
@@ -162,7 +221,7 @@ async function freePort(): Promise<number> {
 /** The bare baseline as a process (`--lists-baseline`), with `processes` workers. */
 async function startBaseline(
   databaseUrl: string,
-  statements: Statement[][],
+  statements: Statement[][][],
   processes: number,
 ): Promise<{ baseUrl: string; close(): Promise<void> }> {
   const dir = await mkdtemp(path.join(tmpdir(), 'coldtrace-lists-'));
@@ -201,12 +260,15 @@ async function startBaseline(
   };
 }
 
-/** The bare baseline: GET /<n> runs call n's statements in order and answers the last one's rows as JSON. */
-function bareServer(pool: pg.Pool, statements: Statement[][]) {
+/**
+ * The bare baseline: GET /<n>/<k> runs variant k of call n's statements in
+ * order and answers the last one's rows as JSON.
+ */
+function bareServer(pool: pg.Pool, statements: Statement[][][]) {
   const app = Fastify({ logger: false });
-  app.get<{ Params: { n: string } }>('/:n', async (request, reply) => {
+  app.get<{ Params: { n: string; k: string } }>('/:n/:k', async (request, reply) => {
     let rows: unknown[] = [];
-    for (const s of statements[Number(request.params.n)]!) {
+    for (const s of statements[Number(request.params.n)]![Number(request.params.k)]!) {
       rows = (
         await pool.query({ text: s.text, values: s.values, ...(s.name ? { name: s.name } : {}) })
       ).rows;
@@ -218,10 +280,10 @@ function bareServer(pool: pg.Pool, statements: Statement[][]) {
 }
 
 /** CPU time of this process per request answered while autocannon loads `url` for `seconds`. */
-async function cpuPerRequest(url: string, cookie: string, seconds: number): Promise<number> {
-  await load(url, cookie, 1); // warm-up
+async function cpuPerRequest(urls: string[], cookie: string, seconds: number): Promise<number> {
+  await load(urls, cookie, 1); // warm-up
   const before = process.cpuUsage();
-  const { total } = await load(url, cookie, seconds);
+  const { total } = await load(urls, cookie, seconds);
   const used = process.cpuUsage(before);
   return (used.user + used.system) / 1000 / total;
 }
@@ -239,7 +301,7 @@ async function baselineMain(): Promise<void> {
   }
   const statements = JSON.parse(
     await readFile(process.env.LISTS_STATEMENTS!, 'utf8'),
-  ) as Statement[][];
+  ) as Statement[][][];
   const pool = new pg.Pool({ connectionString: process.env.LISTS_DATABASE_URL, max: 10 });
   const app = bareServer(pool, statements);
   await app.listen({ port: Number(process.env.LISTS_PORT), host: '127.0.0.1' });
@@ -270,16 +332,24 @@ export async function listsBench(): Promise<void> {
       `filled ${fmt(filled.records, 0)} records (${fmt(filled.tags, 0)} tags, ${fmt(filled.scans, 0)} scans, ` +
         `${fmt(filled.alarms, 0)} alarms, ${fmt(filled.openAlarms, 0)} unacknowledged) in ${fmt(filled.seconds)} s`,
     );
+    // SEARCH_SERIALS tag serial numbers spread over the organization.
     const { rows: picked } = await bench.handle.pool.query<{ serial: string }>(
-      'SELECT tag_serial_number AS serial FROM records WHERE organization_id = $1 ORDER BY id OFFSET $2 LIMIT 1',
-      [organizationId, Math.floor(size / 3)],
+      `SELECT tag_serial_number AS serial FROM records WHERE organization_id = $1
+        AND id % $2 = 0 ORDER BY id LIMIT $3`,
+      [organizationId, Math.max(1, Math.floor(size / SEARCH_SERIALS)), SEARCH_SERIALS],
     );
-    const CALLS = callsFor(picked[0]!.serial);
-    const statements: Statement[][] = [];
+    const CALLS = callsFor(picked.map((r) => r.serial));
+    const statements: Statement[][][] = [];
     for (const call of CALLS) {
-      const recorded = await recordStatements(bench.handle.pool, organizationId, call);
-      statements.push(recorded);
-      console.log(`  ${call.name}: ${recorded.length} statement(s)`);
+      const variants: Statement[][] = [];
+      for (const k of call.paths.keys()) {
+        variants.push(await recordStatements(bench.handle.pool, organizationId, call, k));
+      }
+      statements.push(variants);
+      console.log(
+        `  ${call.name}: ${variants[0]!.length} statement(s)` +
+          (variants.length > 1 ? `, ${variants.length} variants` : ''),
+      );
     }
     const cookie = `${SESSION_COOKIE}=${sessionCookie}`;
     const results: { call: string; app: Load; base: Load }[] = [];
@@ -298,8 +368,8 @@ export async function listsBench(): Promise<void> {
     const baseline = await startBaseline(bench.databaseUrl, statements, processes);
     try {
       for (const [i, call] of CALLS.entries()) {
-        const appUrl = `${server.baseUrl}${call.path}`;
-        const baseUrl = `${baseline.baseUrl}/${i}`;
+        const appUrl = call.paths.map((p) => `${server.baseUrl}${p}`);
+        const baseUrl = call.paths.map((_, k) => `${baseline.baseUrl}/${i}/${k}`);
         await load(appUrl, cookie, 1); // warm-up
         const app = await load(appUrl, cookie, seconds);
         await load(baseUrl, cookie, 1);
@@ -323,8 +393,16 @@ export async function listsBench(): Promise<void> {
       for (const [i, call] of CALLS.entries()) {
         cpu.push({
           call: call.name,
-          app: await cpuPerRequest(`${bench.baseUrl}${call.path}`, cookie, seconds),
-          base: await cpuPerRequest(`http://127.0.0.1:${bareAddress.port}/${i}`, cookie, seconds),
+          app: await cpuPerRequest(
+            call.paths.map((p) => `${bench.baseUrl}${p}`),
+            cookie,
+            seconds,
+          ),
+          base: await cpuPerRequest(
+            call.paths.map((_, k) => `http://127.0.0.1:${bareAddress.port}/${i}/${k}`),
+            cookie,
+            seconds,
+          ),
         });
       }
     } finally {

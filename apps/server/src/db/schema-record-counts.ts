@@ -1,4 +1,13 @@
-import { bigint, bigserial, index, pgTable, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  bigserial,
+  customType,
+  index,
+  pgTable,
+  primaryKey,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { orgRef, ref64 } from './columns';
 import { organizations } from './schema';
 
 /**
@@ -26,4 +35,30 @@ export const recordCountDeltas = pgTable(
     runningTags: bigint('running_tags', { mode: 'number' }).notNull().default(0),
   },
   (t) => [index('record_count_deltas_org_idx').on(t.organizationId)],
+);
+
+/** Text compared byte by byte (`COLLATE "C"`), so a range of it is a prefix. */
+const bytewiseText = customType<{ data: string }>({ dataType: () => 'text COLLATE "C"' });
+
+/**
+ * The tag serial numbers an organization's records carry, for the search box
+ * (docs/decisions/list-performance.md, "Search"): for each (organization, tag,
+ * serial number) ever seen on its records, every suffix of the lower-cased
+ * serial number, one row each. A word is contained in a serial number exactly
+ * when it starts one of its suffixes, so the tags whose serial number contains
+ * a word are one btree range (`suffix >= lower(word) AND suffix < lower(word)
+ * || U+10FFFF`); the records are then found by tag id and tested on their own
+ * serial number. Kept by triggers on records (migration 0017) in the
+ * transaction that wrote the record, so a record is findable as soon as it is
+ * visible; rows outlive the records they came from (harmless: the search still
+ * tests the record's own serial number). Derived data, not evidence.
+ */
+export const recordTagSerials = pgTable(
+  'record_tag_serials',
+  {
+    organizationId: orgRef(),
+    suffix: bytewiseText('suffix').notNull(),
+    tagId: ref64('tag_id').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.suffix, t.tagId] })],
 );

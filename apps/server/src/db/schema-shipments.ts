@@ -230,10 +230,11 @@ export const records = pgTable(
       .where(sql`${t.shippingReference} <> ''`),
     index('records_shipper_location_idx').on(t.shipperLocationId),
     index('records_receiver_location_idx').on(t.receiverLocationId),
-    // The search box's text (records/fields.ts RECORD_SEARCH_TEXT), trigram-indexed for contains.
-    index('records_search_idx').using(
+    // The search box's text (records/fields.ts RECORD_SEARCH_TEXT), trigram-indexed for
+    // contains; the tag serial number is searched through record_tag_serials.
+    index('records_search_fields_idx').using(
       'gin',
-      sql`(${t.id}::text || E'\\n' || ${t.tagSerialNumber} || E'\\n' || ${t.primaryReference} || E'\\n' || ${t.secondaryReference} || E'\\n' || ${t.shippingReference} || E'\\n' || ${t.programName} || E'\\n' || ${t.carrier} || E'\\n' || ${t.productDesignation} || E'\\n' || ${t.poNumber}) extensions.gin_trgm_ops`,
+      sql`(${t.id}::text || E'\\n' || ${t.primaryReference} || E'\\n' || ${t.secondaryReference} || E'\\n' || ${t.shippingReference} || E'\\n' || ${t.programName} || E'\\n' || ${t.carrier} || E'\\n' || ${t.productDesignation} || E'\\n' || ${t.poNumber}) extensions.gin_trgm_ops`,
     ),
     /**
      * One record per run: a run of a tag is identified, within the

@@ -93,15 +93,14 @@ export const RECORD_FIELDS: FieldCatalog = {
 
 /**
  * What `search` looks in (spec section 5, "Search filter"): the record's id,
- * tag serial number, references, program name, carrier, product designation
- * and PO number as one text, one field a line (all are NOT NULL), exactly the
- * expression of the trigram index `records_search_idx` (migration 0007); and
- * the shipper and receiver names (repository.ts `searchCondition`).
+ * references, program name, carrier, product designation and PO number as one
+ * text, one field a line (all are NOT NULL), exactly the expression of the
+ * trigram index `records_search_fields_idx` (migration 0017); and the tag
+ * serial number, the shipper and receiver names (repository.ts `searchCondition`).
  */
 export const RECORD_SEARCH_TEXT = sql`(${sql.join(
   [
     sql`${records.id}::text`,
-    records.tagSerialNumber,
     records.primaryReference,
     records.secondaryReference,
     records.shippingReference,

@@ -9,22 +9,12 @@ import {
   records,
   scans,
   tags,
-  travelLocations,
   type RecordRow,
 } from '../../db/schema-shipments';
-import {
-  lastReceiver,
-  lastRecord,
-  lastShipper,
-  receiver,
-  RECORD_SEARCH_TEXT,
-  scannedBy,
-  shipper,
-} from './fields';
+import { lastReceiver, lastRecord, lastShipper, receiver, scannedBy, shipper } from './fields';
 import { compiledSelect } from '../../db/compiled-select';
 import { latestDisposition } from './disposition';
 import { reviewState } from './review-state';
-import { escapeLike } from './filter-sql';
 import type { ActionView, RecordView, ScanView, TagView } from './presenter';
 import { organizationCounts } from './statistics';
 
@@ -174,40 +164,6 @@ function toRecordView(row: RecordViewRow): RecordView {
     disposition: row.disposition,
     reviewState: row.reviewState,
   };
-}
-
-/**
- * The search box (spec section 5): every whitespace-separated word is a
- * case-insensitive contains test over the search fields; a record matches when
- * any word matches any field. The record's own fields are tested as one text
- * (RECORD_SEARCH_TEXT, which a trigram index covers; a word has no whitespace,
- * so it matches the joined text exactly when it matches one of the fields),
- * the shipper and receiver names as the ids of the organization's travel
- * locations whose name matches, looked up first (a small table), so every
- * test is on `records`, the planner knows the ids, and the indexes answer the OR.
- */
-export async function searchCondition(
-  db: Db,
-  organizationId: string,
-  words: readonly string[],
-): Promise<SQL | undefined> {
-  if (words.length === 0) return undefined;
-  const patterns = words.map((word) => `%${escapeLike(word)}%`);
-  const locations = await db
-    .select({ id: travelLocations.id })
-    .from(travelLocations)
-    .where(
-      and(
-        eq(travelLocations.organizationId, organizationId),
-        or(...patterns.map((p) => sql`${travelLocations.name} ILIKE ${p}`)),
-      ),
-    );
-  const ids = locations.map((l) => l.id);
-  return or(
-    ...patterns.map((p) => sql`${RECORD_SEARCH_TEXT} ILIKE ${p}`),
-    ids.length > 0 ? inArray(records.shipperLocationId, ids) : undefined,
-    ids.length > 0 ? inArray(records.receiverLocationId, ids) : undefined,
-  );
 }
 
 /** Only the latest record of each tag in the organization (the highest id: the last created). */

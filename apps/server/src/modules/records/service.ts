@@ -32,6 +32,7 @@ import {
 } from './presenter';
 import { stabilityBudgetOf } from '../budget';
 import * as repo from './repository';
+import { searchCondition } from './search';
 
 /**
  * The read side of the shipment data (docs/decisions/record-queries.md):
@@ -141,7 +142,7 @@ export function createRecordsService(db: Database) {
       const { total, rows } = await repo.listRecords(db, organizationId, {
         conditions: [
           compileFilter(q.filter, RECORD_FIELDS),
-          await repo.searchCondition(db, organizationId, words),
+          await searchCondition(db, organizationId, words),
           q.latest ? repo.latestOfTag : undefined,
           dispositionCondition(q.disposition),
           reviewStateCondition(q.review_state),
