@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, open, readFile, rm } from 'node:fs/promises';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -115,6 +115,11 @@ export async function startServerProcess(
     });
   });
   const dataDir = await mkdtemp(path.join(tmpdir(), 'coldtrace-bench-server-'));
+  // The server logs at info, as in production (two lines per request), into a
+  // file: the kernel takes them, as from a server writing to its log, and this
+  // process (on the same cores as the server) does not read them.
+  const logFile = path.join(dataDir, 'server.log');
+  const log = await open(logFile, 'w');
   const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/server.ts'], {
     cwd: REPO_ROOT,
     env: {
@@ -130,20 +135,18 @@ export async function startServerProcess(
       LOG_LEVEL: 'info',
       WEB_DIST: path.join(tmpdir(), 'coldtrace-bench-no-web-dist'),
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', log.fd, log.fd],
   });
-  // The last output, for errors; production logs at info too (two lines per request).
-  let output = '';
-  const keep = (d: Buffer) => (output = (output + d.toString()).slice(-20_000));
-  child.stdout.on('data', keep);
-  child.stderr.on('data', keep);
+  await log.close();
+  /** The log's last 20,000 characters, for errors. */
+  const output = async () => (await readFile(logFile, 'utf8')).slice(-20_000);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (c) => resolve(c)));
   let exitCode: number | null | undefined;
   void exited.then((code) => (exitCode = code));
-  for (let waited = 0; !output.includes('Coldtrace is running'); waited += 50) {
+  for (let waited = 0; !(await output()).includes('Coldtrace is running'); waited += 50) {
     if (exitCode !== undefined || waited > 60_000) {
       child.kill('SIGKILL');
-      throw new Error(`the server process did not start:\n${output}`);
+      throw new Error(`the server process did not start:\n${await output()}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
@@ -152,8 +155,9 @@ export async function startServerProcess(
     async close() {
       child.kill('SIGTERM');
       const code = await exited;
+      const last = await output();
       await rm(dataDir, { recursive: true, force: true });
-      if (code !== 0) throw new Error(`the server process exited with ${code}:\n${output}`);
+      if (code !== 0) throw new Error(`the server process exited with ${code}:\n${last}`);
     },
   };
 }

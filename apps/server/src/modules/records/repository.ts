@@ -181,19 +181,17 @@ export async function listRecords(
   q: RecordListQuery,
 ): Promise<Paged<RecordView>> {
   const where = and(eq(records.organizationId, organizationId), ...q.conditions);
-  // The whole list: the maintained count (exact), not a count(*) over every record.
-  const total = q.conditions.every((c) => c === undefined)
-    ? (await organizationCounts(db, organizationId)).records
-    : ((await countRecords(db).where(where))[0]?.n ?? 0);
-  if (total === 0 || offsetOf(q.page) >= total) return { total, rows: [] };
   const order = sql.join([...q.orderBy, desc(records.id)], sql`, `);
-  // The first page of the whole list (no condition) is the common one (the home
-  // list): a prepared statement with its page size written as a constant, so
-  // PostgreSQL keeps one plan for it (an index scan of the page; the
-  // organization is its only parameter). Other pages, and a filtered or
-  // searched page, are planned for their values each time (and do not use up
-  // the select's prepared texts, db/compiled-select.ts MAX_PREPARED).
-  const prepared = q.conditions.every((c) => c === undefined) && offsetOf(q.page) === 0;
+  if (q.conditions.some((c) => c !== undefined)) return listMatchingRecords(db, organizationId, q);
+  // The whole list: the maintained count (exact), not a count(*) over every record.
+  const total = (await organizationCounts(db, organizationId)).records;
+  if (total === 0 || offsetOf(q.page) >= total) return { total, rows: [] };
+  // The first page of the whole list is the common one (the home list): a
+  // prepared statement with its page size written as a constant, so PostgreSQL
+  // keeps one plan for it (an index scan of the page; the organization is its
+  // only parameter). Later pages are planned for their values each time (and
+  // do not use up the select's prepared texts, db/compiled-select.ts MAX_PREPARED).
+  const prepared = offsetOf(q.page) === 0;
   const page = prepared
     ? sql.raw(`limit ${Math.trunc(q.page.size)}`)
     : sql`limit ${q.page.size} offset ${offsetOf(q.page)}`;
@@ -201,6 +199,57 @@ export async function listRecords(
     prepared,
   });
   return { total, rows: rows.map(toRecordView) };
+}
+
+/** The page's record ids in order, each with the number of matches (a window count over the same scan). */
+function pageIdsOfRecords(db: Db) {
+  return db
+    .select({ id: records.id, total: sql<number>`(count(*) over ())::int` })
+    .from(records)
+    .leftJoin(shipper, shipperOfRecord)
+    .leftJoin(receiver, receiverOfRecord)
+    .leftJoin(scannedBy, scannerOfRecord)
+    .$dynamic();
+}
+
+/**
+ * A filtered or searched page in two statements: the page's ids in order with
+ * the count of all matches (one scan for both; planned for its values, as a
+ * filter's or a word's selectivity decides the plan), then the page's rows by
+ * id through one prepared statement (fixed text, a primary-key plan for any
+ * value), so the large select is never planned per request.
+ */
+async function listMatchingRecords(
+  db: Db,
+  organizationId: string,
+  q: RecordListQuery,
+): Promise<Paged<RecordView>> {
+  const where = and(eq(records.organizationId, organizationId), ...q.conditions);
+  const offset = offsetOf(q.page);
+  const hits = await pageIdsOfRecords(db)
+    .where(where)
+    .orderBy(...q.orderBy, desc(records.id))
+    .limit(q.page.size)
+    .offset(offset);
+  if (hits.length === 0) {
+    // No row to carry the count: none match, or the page is past the last one.
+    const total = offset === 0 ? 0 : ((await countRecords(db).where(where))[0]?.n ?? 0);
+    return { total, rows: [] };
+  }
+  const ids = hits.map((h) => h.id);
+  const rows = await recordViewsCompiled.run(
+    db,
+    sql`where ${records.organizationId} = ${organizationId} and ${records.id} = any(${sql.param(ids)}::bigint[])`,
+    { prepared: true },
+  );
+  const byId = new Map(rows.map((r) => [r.record.id, r]));
+  return {
+    total: hits[0]!.total,
+    rows: ids.flatMap((id) => {
+      const row = byId.get(id);
+      return row ? [toRecordView(row)] : [];
+    }),
+  };
 }
 
 export async function findRecord(

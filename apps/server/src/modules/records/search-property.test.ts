@@ -146,6 +146,21 @@ describe('search box: equals the contains rule in memory', () => {
     expect(found).toContain(model[0]!.id);
   });
 
+  it('pages through the matches in order, with the total on every page, also past the last', async () => {
+    const words = ['a'];
+    const all = expected(words);
+    const pages: string[] = [];
+    for (let page = 1; page <= Math.ceil(all.length / 3) + 1; page++) {
+      const res = await client.get(
+        `/api/devices/xt1/records/?page_size=3&page_number=${page}&order_by=id&search=a`,
+      );
+      expect(res.statusCode).toBe(200);
+      expect(Number(res.headers['x-total-count'])).toBe(all.length);
+      pages.push(...(res.json() as { id: string }[]).map((r) => r.id));
+    }
+    expect(pages).toEqual([...all].sort((x, y) => Number(x) - Number(y)));
+  });
+
   it('a word naming more than MAX_SEARCH_TAGS tags is tested on every record: same answer', async () => {
     // Stand-in rows (tags of no record) so the word names more tags than the lookup takes.
     const organizationId = (
