@@ -270,6 +270,7 @@ const envSchema = z.object({
   PASSWORD_RESET_MAX_PER_ACCOUNT: int('PASSWORD_RESET_MAX_PER_ACCOUNT', 1, 1000, 3),
   PASSWORD_RESET_MAX_PER_ADDRESS: int('PASSWORD_RESET_MAX_PER_ADDRESS', 1, 100_000, 10),
   TOKEN_TTL_DAYS: int('TOKEN_TTL_DAYS', 1, 3650, 30),
+  PRINCIPAL_CACHE_SECONDS: int('PRINCIPAL_CACHE_SECONDS', 0, 60, 5),
   TOKEN_MAX_TTL_DAYS: int('TOKEN_MAX_TTL_DAYS', 1, 3650, 365),
   REPORT_RETENTION_HOURS: int('REPORT_RETENTION_HOURS', 1, 24 * 3660, 24 * 7),
   // The web app's build reads the same variable (the record map's tiles); the server allows its host in the CSP.
@@ -350,6 +351,14 @@ export interface Config {
   passwordResetLimits: { maxPerAccount: number; maxPerAddress: number };
   /** User tokens: lifetime without `expiry_days` (TOKEN_TTL_DAYS) and the longest allowed (TOKEN_MAX_TTL_DAYS). */
   tokenTtlDays: { default: number; max: number };
+  /**
+   * PRINCIPAL_CACHE_SECONDS (default 5, 0 = off): how long a process may reuse a
+   * session's lookup (user, role, terms) while PostgreSQL's change notifications
+   * reach it (identity/auth/principal-cache.ts). A change takes effect at once
+   * where it was made and on other processes as the notification arrives;
+   * this many seconds only bound a notification that never came.
+   */
+  principalCacheSeconds: number;
   /** Generated report files are deleted this long after they were requested. */
   reportRetentionHours: number;
   /** Tile URL template of the record map (VITE_MAP_TILE_URL): its host is allowed in the CSP. */
@@ -439,6 +448,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxPerAddress: e.PASSWORD_RESET_MAX_PER_ADDRESS,
     },
     tokenTtlDays: { default: e.TOKEN_TTL_DAYS, max: e.TOKEN_MAX_TTL_DAYS },
+    principalCacheSeconds: e.PRINCIPAL_CACHE_SECONDS,
     reportRetentionHours: e.REPORT_RETENTION_HOURS,
     mapTileUrl: e.VITE_MAP_TILE_URL.trim(),
   };

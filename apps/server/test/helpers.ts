@@ -50,6 +50,10 @@ export function testConfig(overrides: Partial<RuntimeConfig> = {}): RuntimeConfi
     secretKey: 'test-secret-key-test-secret-key-test-secret-key',
     adminPassword: 'admin-test-password',
     argon2: CHEAP_ARGON2,
+    // Tests change sessions, roles and terms in the database directly and expect
+    // the next request to see it: no principal cache (principal-cache.test.ts
+    // tests it on its own).
+    principalCacheSeconds: 0,
     ...overrides,
   };
 }

@@ -5,20 +5,32 @@ import type { Database } from '../../../db/client';
 import type { PrincipalResolver } from '../../../kernel/context';
 import type { Principal } from '../../../kernel/principal';
 import { isTokenShaped, sessionIdOf } from './cookies';
+import { poolOf } from '../../../jobs/queue';
+import { createPrincipalCache, listeningClientOf, type PrincipalCache } from './principal-cache';
 import { apiKeyPrincipal } from '../keys';
 import { tokenPrincipal } from '../tokens';
 import * as repo from './repository';
 
 export type { Principal } from '../../../kernel/principal';
 
-const cache = new WeakMap<FastifyRequest, Promise<Principal | null>>();
+const perRequest = new WeakMap<FastifyRequest, Promise<Principal | null>>();
+/** The app's principal cache (when PRINCIPAL_CACHE_SECONDS > 0), by its database. */
+const cacheOfApp = new WeakMap<Database, PrincipalCache>();
+
+/** The app's principal cache, if it has one (tests). */
+export const principalCacheOf = (db: Database): PrincipalCache | undefined => cacheOfApp.get(db);
+
+/** Empty the app's principal cache (a change to who may do what was just made). */
+export function forgetCachedPrincipals(db: Database): void {
+  cacheOfApp.get(db)?.clear();
+}
 
 /** Resolve (once per request) who makes the request; null for an anonymous one. */
 export function resolvePrincipal(request: FastifyRequest): Promise<Principal | null> {
-  let found = cache.get(request);
+  let found = perRequest.get(request);
   if (!found) {
     found = resolve(request);
-    cache.set(request, found);
+    perRequest.set(request, found);
   }
   return found;
 }
@@ -59,7 +71,8 @@ async function resolve(request: FastifyRequest): Promise<Principal | null> {
   }
   const token = request.cookies[SESSION_COOKIE];
   if (!isTokenShaped(token)) return null;
-  return sessionPrincipal(request.server.db, sessionIdOf(token), new Date());
+  const { db } = request.server;
+  return sessionPrincipal(db, sessionIdOf(token), new Date(), cacheOfApp.get(db));
 }
 
 /** Write last_seen_at at most this often per session (one write per request would be waste). */
@@ -69,8 +82,14 @@ export async function sessionPrincipal(
   db: Database,
   sessionId: string,
   now: Date,
+  cache?: PrincipalCache,
 ): Promise<Principal | null> {
-  const found = await repo.findLiveSession(db, sessionId, now);
+  let found = cache?.get(sessionId, now);
+  if (!found) {
+    const generation = cache?.generation() ?? 0;
+    found = await repo.findLiveSession(db, sessionId, now);
+    if (found) cache?.set(sessionId, found, generation, now);
+  }
   // A locked user is signed out everywhere (the spec treats a locked user as logged out).
   if (!found || found.user.isLocked) return null;
   const { session, user } = found;
@@ -85,10 +104,13 @@ export async function sessionPrincipal(
     permissions = chosen?.permissionNames ?? [];
     if (organizationId !== session.organizationId) {
       await repo.setSessionOrganization(db, sessionId, user.id, organizationId);
+      cache?.clear();
     }
   }
   if (now.getTime() - session.lastSeenAt.getTime() > TOUCH_EVERY_MS) {
     await repo.touchSession(db, sessionId, now);
+    // The cached row too, so a cached session is touched once a minute, not on every request.
+    session.lastSeenAt = now;
   }
   return {
     kind: 'session',
@@ -116,6 +138,27 @@ export const principalResolver = fp(
   async (app: FastifyInstance) => {
     const resolver: PrincipalResolver = { resolve: resolvePrincipal, presentsCredentials };
     app.decorate('principals', resolver);
+    if (app.config.principalCacheSeconds > 0) {
+      const pool = poolOf(app.db);
+      const cache = createPrincipalCache({
+        ttlMs: app.config.principalCacheSeconds * 1000,
+        connect: () => listeningClientOf(pool),
+        log: app.log,
+      });
+      cacheOfApp.set(app.db, cache);
+      // A person's change (sign-out, password, a role, a membership, terms...)
+      // holds from this process's next request: the cache is emptied before
+      // the answer leaves. Other processes empty theirs on the notification,
+      // as this one does for a change an API key (a device, an integration) made.
+      app.addHook('onSend', async (request) => {
+        if (request.method === 'GET' || request.method === 'HEAD') return;
+        if (request.principal?.kind !== 'api-key') cache.clear();
+      });
+      app.addHook('onClose', async () => {
+        cacheOfApp.delete(app.db);
+        await cache.close();
+      });
+    }
   },
   { name: 'principal-resolver', fastify: '5.x' },
 );

@@ -6,8 +6,9 @@ const SUMMARY = '/api/devices/xt1/records/statistics/summary/';
 
 /**
  * A signed-in request reads its session, user, role and the terms agreement
- * in one query (docs/decisions/list-performance.md), and nothing is cached
- * between requests: new terms stop the very next request.
+ * in one query (docs/decisions/list-performance.md); without the principal
+ * cache (PRINCIPAL_CACHE_SECONDS=0, the tests' setting; principal-cache.test.ts
+ * tests it) nothing is kept between requests: new terms stop the very next request.
  */
 describe('session lookup per request', () => {
   let t: TestApp;
