@@ -228,6 +228,8 @@ export const records = pgTable(
     index('records_org_shipping_ref_idx')
       .on(t.organizationId, t.shippingReference)
       .where(sql`${t.shippingReference} <> ''`),
+    // A tag's latest record (the tag list's LATERAL probe): the highest id of the tag in the organization.
+    index('records_org_tag_id_idx').on(t.organizationId, t.tagId, t.id.desc()),
     index('records_shipper_location_idx').on(t.shipperLocationId),
     index('records_receiver_location_idx').on(t.receiverLocationId),
     // The search box's text (records/fields.ts RECORD_SEARCH_TEXT), trigram-indexed for

@@ -1,21 +1,13 @@
-import { and, asc, desc, eq, inArray, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import { and, desc, eq, inArray, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { users } from '../../db/schema';
 import { DEFAULT_CALIBRATION_DUE_SOON_DAYS } from '@coldtrace/domain';
 import { calibrationCertificateDevices, calibrationCertificates } from '../../db/schema-reports';
-import {
-  recordActions,
-  organizationSettings,
-  records,
-  scans,
-  tags,
-  type RecordRow,
-} from '../../db/schema-shipments';
+import { organizationSettings, records, tags, type RecordRow } from '../../db/schema-shipments';
 import { lastReceiver, lastRecord, lastShipper, receiver, scannedBy, shipper } from './fields';
 import { compiledSelect } from '../../db/compiled-select';
 import { latestDisposition } from './disposition';
 import { reviewState } from './review-state';
-import type { ActionView, RecordView, ScanView, TagView } from './presenter';
+import type { RecordView, TagView } from './presenter';
 import { organizationCounts } from './statistics';
 
 /**
@@ -35,7 +27,7 @@ export interface Paged<T> {
   rows: T[];
 }
 
-const offsetOf = (page: Page) => (page.number - 1) * page.size;
+export const offsetOf = (page: Page) => (page.number - 1) * page.size;
 
 // ---------------------------------------------------------------- records
 
@@ -323,8 +315,22 @@ export async function orderRecordIds(
 
 // ---------------------------------------------------------------- tags
 
-/** The latest record of the tag in its organization, and that record's parties. */
-const lastRecordOfTag = sql`${lastRecord.id} = (SELECT max(r2.id) FROM records r2 WHERE r2.tag_id = ${tags.id} AND r2.organization_id = ${tags.organizationId})`;
+/**
+ * The latest record of the tag in its organization (the highest id), for the
+ * tag list: a LATERAL probe per tag through records_org_tag_id_idx, named
+ * `last_record` like the alias the tag fields (`TAG_FIELDS`) use. As a join
+ * condition (`last_record.id = (SELECT max(id) …)`) the planner hashed every
+ * record of the database against the tags: 14–17 s on 1,000,000 records
+ * (docs/decisions/list-performance.md, "Fourth pass").
+ */
+const lastRecordLateral = (db: Db) =>
+  db
+    .select()
+    .from(records)
+    .where(and(eq(records.tagId, tags.id), eq(records.organizationId, tags.organizationId)))
+    .orderBy(desc(records.id))
+    .limit(1)
+    .as('last_record');
 const shipperOfLastRecord = and(
   eq(lastShipper.id, lastRecord.shipperLocationId),
   eq(lastShipper.organizationId, tags.organizationId),
@@ -346,20 +352,23 @@ function selectTagViews(db: Db) {
       calibrationNow: calibrationAt(tags.organizationId, tags.id, sql`now()`),
     })
     .from(tags)
-    .leftJoin(lastRecord, lastRecordOfTag)
+    .leftJoinLateral(lastRecordLateral(db), sql`true`)
     .leftJoin(lastShipper, shipperOfLastRecord)
     .leftJoin(lastReceiver, receiverOfLastRecord)
     .$dynamic();
 }
 
-function countTags(db: Db) {
-  return db
+/** The tags a condition keeps; without one, the organization's tags alone (no join to count through). */
+function countTags(db: Db, condition: SQL | undefined) {
+  const count = db
     .select({ n: sql<number>`count(*)::int` })
     .from(tags)
-    .leftJoin(lastRecord, lastRecordOfTag)
-    .leftJoin(lastShipper, shipperOfLastRecord)
-    .leftJoin(lastReceiver, receiverOfLastRecord)
     .$dynamic();
+  if (condition === undefined) return count;
+  return count
+    .leftJoinLateral(lastRecordLateral(db), sql`true`)
+    .leftJoin(lastShipper, shipperOfLastRecord)
+    .leftJoin(lastReceiver, receiverOfLastRecord);
 }
 
 type TagViewRow = Awaited<ReturnType<ReturnType<typeof selectTagViews>['execute']>>[number];
@@ -393,7 +402,7 @@ export async function listTags(
       .orderBy(...q.orderBy, desc(tags.id));
     return { total: rows.length, rows: rows.map(toTagView) };
   }
-  const [count] = await countTags(db).where(where);
+  const [count] = await countTags(db, q.condition).where(where);
   const total = count?.n ?? 0;
   if (total === 0 || offsetOf(q.page) >= total) return { total, rows: [] };
   const rows = await selectTagViews(db)
@@ -404,83 +413,6 @@ export async function listTags(
   return { total, rows: rows.map(toTagView) };
 }
 
-// ---------------------------------------------------------------- actions, scans, alarms
-
-export async function listActions(
-  db: Db,
-  organizationId: string,
-  recordIds: readonly number[],
-): Promise<ActionView[]> {
-  const rows = await db
-    .select({ action: recordActions, createdByUser: users.username })
-    .from(recordActions)
-    .leftJoin(users, eq(users.id, recordActions.createdByUserId))
-    .where(
-      and(
-        eq(recordActions.organizationId, organizationId),
-        inArray(recordActions.recordId, [...recordIds]),
-      ),
-    )
-    .orderBy(asc(recordActions.timestamp), asc(recordActions.id));
-  return rows;
-}
-
-function selectScanViews(db: Db) {
-  return db
-    .select({
-      scan: scans,
-      createdByUser: users.username,
-      /** The scan's record in the scan's organization (null: none). */
-      seriesRecordId: records.id,
-      recordStartSeconds: records.startTimeSeconds,
-      recordStartDelay: records.startDelay,
-      recordStopTime: records.stopTime,
-    })
-    .from(scans)
-    .leftJoin(users, eq(users.id, scans.createdByUserId))
-    .leftJoin(
-      records,
-      and(eq(records.id, scans.recordId), eq(records.organizationId, scans.organizationId)),
-    )
-    .$dynamic();
-}
-
-/** No later scan of the same record (by time, then id). */
-const latestScanOfRecord = sql`NOT EXISTS (SELECT 1 FROM scans later WHERE later.record_id = ${scans.recordId} AND later.organization_id = ${scans.organizationId} AND (later."timestamp", later.id) > (${scans.timestamp}, ${scans.id}))`;
-
-export async function listScansOfRecords(
-  db: Db,
-  organizationId: string,
-  recordIds: readonly number[],
-  latest: boolean,
-): Promise<ScanView[]> {
-  return selectScanViews(db)
-    .where(
-      and(
-        eq(scans.organizationId, organizationId),
-        inArray(scans.recordId, [...recordIds]),
-        latest ? latestScanOfRecord : undefined,
-      ),
-    )
-    .orderBy(desc(scans.timestamp), desc(scans.id));
-}
-
-export async function listScans(
-  db: Db,
-  organizationId: string,
-  page: Page,
-): Promise<Paged<ScanView>> {
-  const where = eq(scans.organizationId, organizationId);
-  // Every scan of the organization: the maintained count (exact), not a count(*).
-  const total = (await organizationCounts(db, organizationId)).scans;
-  if (total === 0 || offsetOf(page) >= total) return { total, rows: [] };
-  const rows = await selectScanViews(db)
-    .where(where)
-    .orderBy(desc(scans.timestamp), desc(scans.id))
-    .limit(page.size)
-    .offset(offsetOf(page));
-  return { total, rows };
-}
-
+export * from './scan-views';
 export * from './alarm-views';
 export * from './statistics';
