@@ -1,13 +1,10 @@
 import type { TCalibrationSettings, TExpiredCalibrationStart } from '@coldtrace/contract';
 import Box from '@mui/material/Box';
 import MenuItem from '@mui/material/MenuItem';
-import Skeleton from '@mui/material/Skeleton';
 import TextField from '@mui/material/TextField';
 import { useRef, type FormEvent } from 'react';
 import { useChangeSignature } from '../../../components/change-signature';
-import { LoadError } from '../../../components/load-error';
 import type { ConfigurationAccess } from '../access';
-import { useOrgSettings } from '../api/get-org-settings';
 import { useUpdateCalibrationSettings } from '../api/update-org-settings';
 import {
   CALIBRATION_SETTINGS_FIELDS,
@@ -20,7 +17,7 @@ import {
 } from '../calibration-settings-form';
 import { focusFirstError, useFormState } from '../use-form-state';
 import { SettingsFormFooter } from './settings-form-footer';
-import { ConfigSection } from './config-list';
+import { OrgSettingsCard } from './org-settings-card';
 
 const POLICIES: { value: TExpiredCalibrationStart; label: string }[] = [
   { value: 'WARN', label: 'Warn: start it and record the warning' },
@@ -156,38 +153,22 @@ export function CalibrationSettingsCard({
   access: ConfigurationAccess;
   onSaved: (message: string) => void;
 }) {
-  const query = useOrgSettings();
   return (
-    <ConfigSection
+    <OrgSettingsCard
+      access={access}
       title="Calibration"
       description="When a tag's calibration certificate is due, when tags show it as due soon, and what happens when a shipment starts on a tag whose calibration has expired."
-      note={
-        access.editGeoFence
-          ? null
-          : 'You can view the calibration settings; changing them needs a location or organization administration role.'
-      }
+      what="the calibration settings"
+      viewOnlyNote="You can view the calibration settings; changing them needs a location or organization administration role."
+      fields={2}
     >
-      {query.isError ? (
-        <Box sx={{ px: { xs: 2, sm: 3 }, pb: 2.5 }}>
-          <LoadError
-            what="the calibration settings"
-            error={query.error}
-            onRetry={() => void query.refetch()}
-            retrying={query.isFetching}
-          />
-        </Box>
-      ) : query.isPending ? (
-        <Box role="status" aria-label="Loading the calibration settings" sx={{ px: 3, pb: 2.5 }}>
-          <Skeleton variant="rounded" height={56} sx={{ mb: 2 }} />
-          <Skeleton variant="rounded" height={56} />
-        </Box>
-      ) : (
+      {(settings, disabled) => (
         <CalibrationSettingsForm
-          settings={query.data.calibration_settings}
-          disabled={!access.editGeoFence}
+          settings={settings.calibration_settings}
+          disabled={disabled}
           onSaved={onSaved}
         />
       )}
-    </ConfigSection>
+    </OrgSettingsCard>
   );
 }

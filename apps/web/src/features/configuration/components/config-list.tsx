@@ -37,6 +37,27 @@ function EmptyList({ children }: { children: ReactNode }) {
   );
 }
 
+/** A card's load error with a Retry button, in the card's padding. */
+export function CardLoadError({
+  what,
+  query,
+}: {
+  /** For the error: "Could not load {what}". */
+  what: string;
+  query: Pick<UseQueryResult, 'error' | 'refetch' | 'isFetching'>;
+}) {
+  return (
+    <Box sx={{ px: { xs: 2, sm: 3 }, pb: 2.5 }}>
+      <LoadError
+        what={what}
+        error={query.error}
+        onRetry={() => void query.refetch()}
+        retrying={query.isFetching}
+      />
+    </Box>
+  );
+}
+
 /** The list part of a card: loading, error, empty or the table. */
 export function ConfigList<R>({
   query,
@@ -59,18 +80,7 @@ export function ConfigList<R>({
   actions?: (row: R) => ReactNode;
   minWidth?: number;
 }) {
-  if (query.isError) {
-    return (
-      <Box sx={{ px: { xs: 2, sm: 3 }, pb: 2.5 }}>
-        <LoadError
-          what={what}
-          error={query.error}
-          onRetry={() => void query.refetch()}
-          retrying={query.isFetching}
-        />
-      </Box>
-    );
-  }
+  if (query.isError) return <CardLoadError what={what} query={query} />;
   if (query.isSuccess && query.data.length === 0) return <EmptyList>{empty}</EmptyList>;
   return (
     <Box sx={{ borderTop: 1, borderColor: 'divider' }}>

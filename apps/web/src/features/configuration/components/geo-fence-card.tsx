@@ -6,10 +6,8 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useMemo, useRef, type FormEvent } from 'react';
 import { useChangeSignature } from '../../../components/change-signature';
-import { LoadError } from '../../../components/load-error';
 import { MenuDivider } from '../../../components/menu-divider';
 import type { ConfigurationAccess } from '../access';
-import { useOrgSettings } from '../api/get-org-settings';
 import { useUpdateGeoFenceSettings } from '../api/update-org-settings';
 import {
   GEO_FENCE_FIELDS,
@@ -27,7 +25,7 @@ import {
 } from '../geo-fence-form';
 import { focusFirstError, useFormState } from '../use-form-state';
 import { SettingsFormFooter } from './settings-form-footer';
-import { ConfigSection } from './config-list';
+import { OrgSettingsCard } from './org-settings-card';
 
 const SIDES: {
   side: GeoFenceSide;
@@ -235,35 +233,22 @@ export function GeoFenceCard({
   access: ConfigurationAccess;
   onSaved: (message: string) => void;
 }) {
-  const query = useOrgSettings();
   return (
-    <ConfigSection
+    <OrgSettingsCard
+      access={access}
       title="Geo-fence"
       description="When a shipment counts as departed from its origin and arrived at its destination: a radius around the travel location, and how many location samples in a row must fall outside it (departure) or inside it (arrival)."
-      note={
-        access.editGeoFence
-          ? null
-          : 'You can view the geo-fence; changing it needs a location or organization administration role.'
-      }
+      what="the geo-fence settings"
+      viewOnlyNote="You can view the geo-fence; changing it needs a location or organization administration role."
+      skeleton={<GeoFenceSkeleton />}
     >
-      {query.isError ? (
-        <Box sx={{ px: { xs: 2, sm: 3 }, pb: 2.5 }}>
-          <LoadError
-            what="the geo-fence settings"
-            error={query.error}
-            onRetry={() => void query.refetch()}
-            retrying={query.isFetching}
-          />
-        </Box>
-      ) : query.isPending ? (
-        <GeoFenceSkeleton />
-      ) : (
+      {(settings, disabled) => (
         <GeoFenceForm
-          settings={query.data.geo_fence_settings}
-          disabled={!access.editGeoFence}
+          settings={settings.geo_fence_settings}
+          disabled={disabled}
           onSaved={onSaved}
         />
       )}
-    </ConfigSection>
+    </OrgSettingsCard>
   );
 }

@@ -1,11 +1,8 @@
 import Box from '@mui/material/Box';
-import Skeleton from '@mui/material/Skeleton';
 import TextField from '@mui/material/TextField';
 import { useRef, type FormEvent } from 'react';
 import { useChangeSignature } from '../../../components/change-signature';
-import { LoadError } from '../../../components/load-error';
 import type { ConfigurationAccess } from '../access';
-import { useOrgSettings } from '../api/get-org-settings';
 import { useUpdateNoDataFactor } from '../api/update-org-settings';
 import {
   NO_DATA_FACTOR_FIELDS,
@@ -18,7 +15,7 @@ import {
 } from '../no-data-factor-form';
 import { focusFirstError, useFormState } from '../use-form-state';
 import { SettingsFormFooter } from './settings-form-footer';
-import { ConfigSection } from './config-list';
+import { OrgSettingsCard } from './org-settings-card';
 
 function NoDataFactorForm({
   factor,
@@ -110,37 +107,17 @@ export function NoDataAlarmCard({
   access: ConfigurationAccess;
   onSaved: (message: string) => void;
 }) {
-  const query = useOrgSettings();
   return (
-    <ConfigSection
+    <OrgSettingsCard
+      access={access}
       title="No-data alarm"
       description="A running real-time tag (rt or nanotag) that sends no temperatures for longer than this many transmit intervals (its measurement interval when it has none) raises a No data alarm; it closes when data arrives again."
-      note={
-        access.editGeoFence
-          ? null
-          : 'You can view the no-data alarm setting; changing it needs a location or organization administration role.'
-      }
+      what="the no-data alarm setting"
+      viewOnlyNote="You can view the no-data alarm setting; changing it needs a location or organization administration role."
     >
-      {query.isError ? (
-        <Box sx={{ px: { xs: 2, sm: 3 }, pb: 2.5 }}>
-          <LoadError
-            what="the no-data alarm setting"
-            error={query.error}
-            onRetry={() => void query.refetch()}
-            retrying={query.isFetching}
-          />
-        </Box>
-      ) : query.isPending ? (
-        <Box role="status" aria-label="Loading the no-data alarm setting" sx={{ px: 3, pb: 2.5 }}>
-          <Skeleton variant="rounded" height={56} />
-        </Box>
-      ) : (
-        <NoDataFactorForm
-          factor={query.data.no_data_factor}
-          disabled={!access.editGeoFence}
-          onSaved={onSaved}
-        />
+      {(settings, disabled) => (
+        <NoDataFactorForm factor={settings.no_data_factor} disabled={disabled} onSaved={onSaved} />
       )}
-    </ConfigSection>
+    </OrgSettingsCard>
   );
 }
