@@ -1,5 +1,6 @@
 import { and, desc, eq, inArray, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import type { Page } from '../../kernel/paging';
 import { DEFAULT_CALIBRATION_DUE_SOON_DAYS } from '@coldtrace/domain';
 import { calibrationCertificateDevices, calibrationCertificates } from '../../db/schema-reports';
 import { organizationSettings, records, tags, type RecordRow } from '../../db/schema-shipments';
@@ -17,17 +18,10 @@ import { organizationCounts } from './statistics';
  */
 
 /** A 1-based page. */
-export interface Page {
-  number: number;
-  size: number;
-}
-
 export interface Paged<T> {
   total: number;
   rows: T[];
 }
-
-export const offsetOf = (page: Page) => (page.number - 1) * page.size;
 
 // ---------------------------------------------------------------- records
 
@@ -172,21 +166,21 @@ export async function listRecords(
   organizationId: string,
   q: RecordListQuery,
 ): Promise<Paged<RecordView>> {
-  const where = and(eq(records.organizationId, organizationId), ...q.conditions);
-  const order = sql.join([...q.orderBy, desc(records.id)], sql`, `);
   if (q.conditions.some((c) => c !== undefined)) return listMatchingRecords(db, organizationId, q);
   // The whole list: the maintained count (exact), not a count(*) over every record.
   const total = (await organizationCounts(db, organizationId)).records;
-  if (total === 0 || offsetOf(q.page) >= total) return { total, rows: [] };
+  if (total === 0 || q.page.offset >= total) return { total, rows: [] };
   // The first page of the whole list is the common one (the home list): a
   // prepared statement with its page size written as a constant, so PostgreSQL
   // keeps one plan for it (an index scan of the page; the organization is its
   // only parameter). Later pages are planned for their values each time (and
   // do not use up the select's prepared texts, db/compiled-select.ts MAX_PREPARED).
-  const prepared = offsetOf(q.page) === 0;
+  const prepared = q.page.offset === 0;
   const page = prepared
     ? sql.raw(`limit ${Math.trunc(q.page.size)}`)
-    : sql`limit ${q.page.size} offset ${offsetOf(q.page)}`;
+    : sql`limit ${q.page.size} offset ${q.page.offset}`;
+  const where = eq(records.organizationId, organizationId);
+  const order = sql.join([...q.orderBy, desc(records.id)], sql`, `);
   const rows = await recordViewsCompiled.run(db, sql`where ${where} order by ${order} ${page}`, {
     prepared,
   });
@@ -217,7 +211,7 @@ async function listMatchingRecords(
   q: RecordListQuery,
 ): Promise<Paged<RecordView>> {
   const where = and(eq(records.organizationId, organizationId), ...q.conditions);
-  const offset = offsetOf(q.page);
+  const offset = q.page.offset;
   const hits = await pageIdsOfRecords(db)
     .where(where)
     .orderBy(...q.orderBy, desc(records.id))
@@ -404,12 +398,12 @@ export async function listTags(
   }
   const [count] = await countTags(db, q.condition).where(where);
   const total = count?.n ?? 0;
-  if (total === 0 || offsetOf(q.page) >= total) return { total, rows: [] };
+  if (total === 0 || q.page.offset >= total) return { total, rows: [] };
   const rows = await selectTagViews(db)
     .where(where)
     .orderBy(...q.orderBy, desc(tags.id))
     .limit(q.page.size)
-    .offset(offsetOf(q.page));
+    .offset(q.page.offset);
   return { total, rows: rows.map(toTagView) };
 }
 

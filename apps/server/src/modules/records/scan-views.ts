@@ -3,7 +3,8 @@ import type { Db } from '../../db/client';
 import { users } from '../../db/schema';
 import { recordActions, records, scans } from '../../db/schema-shipments';
 import type { ActionView, ScanView } from './presenter';
-import { offsetOf, type Page, type Paged } from './repository';
+import type { Page } from '../../kernel/paging';
+import type { Paged } from './repository';
 import { organizationCounts } from './statistics';
 
 /** The records' actions and scans (the records module's repository re-exports them). */
@@ -75,11 +76,11 @@ export async function listScans(
   const where = eq(scans.organizationId, organizationId);
   // Every scan of the organization: the maintained count (exact), not a count(*).
   const total = (await organizationCounts(db, organizationId)).scans;
-  if (total === 0 || offsetOf(page) >= total) return { total, rows: [] };
+  if (total === 0 || page.offset >= total) return { total, rows: [] };
   const rows = await selectScanViews(db)
     .where(where)
     .orderBy(desc(scans.timestamp), desc(scans.id))
     .limit(page.size)
-    .offset(offsetOf(page));
+    .offset(page.offset);
   return { total, rows };
 }
