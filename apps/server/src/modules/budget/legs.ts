@@ -8,7 +8,7 @@ import {
 } from '@coldtrace/domain';
 import type { Db } from '../../db/client';
 import { readSeries } from '../../kernel/series-store';
-import { budgetInputs, type BudgetInputs, type LegRow } from './repository';
+import { budgetInputs, type BudgetInputs, type LegRow, type ShipmentOfRecord } from './repository';
 
 /**
  * The legs of a record's shipment as the budget counts them
@@ -71,7 +71,7 @@ function legOf(db: Db, organizationId: string, row: LegRow): BudgetLeg | Promise
 
 export interface ShipmentLegs {
   inputs: BudgetInputs;
-  /** In the order of `inputs.legs` (oldest start first). */
+  /** In the order of `inputs.legs` (oldest start first); the record's own leg last when folded just now. */
   legs: BudgetLeg[];
 }
 
@@ -83,12 +83,7 @@ export interface ShipmentLegs {
  */
 export async function shipmentLegs(
   db: Db,
-  record: {
-    id: number;
-    organizationId: string;
-    shippingReference: string;
-    productDesignation: string;
-  },
+  record: ShipmentOfRecord,
   current?: RunningAggregates,
 ): Promise<ShipmentLegs | null> {
   if (record.productDesignation === '') return null;

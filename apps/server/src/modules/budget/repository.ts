@@ -40,15 +40,15 @@ export interface BudgetInputs {
 
 const toDate = (v: string | Date | null) => (v === null ? null : new Date(v));
 
-export async function budgetInputs(
-  db: Db,
-  record: {
-    id: number;
-    organizationId: string;
-    shippingReference: string;
-    productDesignation: string;
-  },
-): Promise<BudgetInputs> {
+/** What names a record's shipment: its organization, shipping reference and product. */
+export interface ShipmentOfRecord {
+  id: number;
+  organizationId: string;
+  shippingReference: string;
+  productDesignation: string;
+}
+
+export async function budgetInputs(db: Db, record: ShipmentOfRecord): Promise<BudgetInputs> {
   const org = record.organizationId;
   const sameShipment =
     record.shippingReference === ''
