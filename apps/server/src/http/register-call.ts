@@ -49,9 +49,13 @@ export type CallHandler<C> =
       ) => Promise<ReplyOut<R>>
     : never;
 
+/** A state-changing method, or a call the contract protects like one (`csrf: true`: sign-out). */
+const changesState = (call: CallDef) =>
+  STATE_CHANGING_METHODS.has(call.method) || call.csrf === true;
+
 /** OpenAPI security requirements of a call (schemes declared in `openapi.ts`). */
 function securityOf(call: CallDef): Record<string, string[]>[] {
-  const csrf = STATE_CHANGING_METHODS.has(call.method) || call.csrf === true;
+  const csrf = changesState(call);
   switch (call.auth) {
     case 'public':
       return csrf ? [{ csrfToken: [] }] : [];
@@ -210,6 +214,7 @@ export function registerCall<C extends CallDef>(
 
   app.route({
     method: call.method,
+    config: { changesState: changesState(call) },
     url: call.path,
     schema: {
       operationId: call.operationId,

@@ -37,4 +37,11 @@ declare module 'fastify' {
     /** Who made the request; set by `registerCall` before the handler runs (null: anonymous). */
     principal: Principal | null;
   }
+  interface FastifyContextConfig {
+    /**
+     * The call may change state (a state-changing method, or a GET the contract
+     * protects like one: sign-out), as the CSRF check counts it; set by `registerCall`.
+     */
+    changesState?: boolean;
+  }
 }

@@ -13,8 +13,9 @@ import type { SessionWithUser } from './repository';
  *   the transaction that changes them; every process LISTENs and empties its
  *   cache when one arrives (PostgreSQL delivers it at commit).
  * - The process that made a change empties its cache before answering
- *   (`clear`, from the auth module's onSend hook), so the next request, from
- *   anyone, sees it.
+ *   (`clear`, from the auth module's onSend hook, after every route
+ *   `registerCall` marks `changesState`), so the next request, from anyone,
+ *   sees it.
  * - A lookup that started before a clear is not stored (generation check).
  * - Nothing is served from the cache while the listening connection is down
  *   (until it is back, every request asks PostgreSQL); the time limit

@@ -20,11 +20,6 @@ const cacheOfApp = new WeakMap<Database, PrincipalCache>();
 /** The app's principal cache, if it has one (tests). */
 export const principalCacheOf = (db: Database): PrincipalCache | undefined => cacheOfApp.get(db);
 
-/** Empty the app's principal cache (a change to who may do what was just made). */
-export function forgetCachedPrincipals(db: Database): void {
-  cacheOfApp.get(db)?.clear();
-}
-
 /** Resolve (once per request) who makes the request; null for an anonymous one. */
 export function resolvePrincipal(request: FastifyRequest): Promise<Principal | null> {
   let found = perRequest.get(request);
@@ -147,12 +142,14 @@ export const principalResolver = fp(
       });
       cacheOfApp.set(app.db, cache);
       // A person's change (sign-out, password, a role, a membership, terms...)
-      // holds from this process's next request: the cache is emptied before
-      // the answer leaves. Other processes empty theirs on the notification,
-      // as this one does for a change an API key (a device, an integration) made.
+      // holds from this process's next request: after any call that may change
+      // state (as the CSRF check counts them) the cache is emptied before the
+      // answer leaves. Other processes empty theirs on the notification, as
+      // this one does for a change an API key (a device, an integration) made.
       app.addHook('onSend', async (request) => {
-        if (request.method === 'GET' || request.method === 'HEAD') return;
-        if (request.principal?.kind !== 'api-key') cache.clear();
+        if (request.routeOptions.config.changesState && request.principal?.kind !== 'api-key') {
+          cache.clear();
+        }
       });
       app.addHook('onClose', async () => {
         cacheOfApp.delete(app.db);

@@ -9,7 +9,7 @@ import { revokeUserTokens } from '../password';
 import { newToken, sessionIdOf } from './cookies';
 import { nextDeviceCookie } from './device-cookie';
 import type { PasswordHasher } from './passwords';
-import { chooseSessionOrganization, forgetCachedPrincipals, type Principal } from './principal';
+import { chooseSessionOrganization, type Principal } from './principal';
 import * as repo from './repository';
 import { createPasswordGuard, throttledError } from './throttle';
 import { shownTimeZone, userTimeZone } from './time-zones';
@@ -148,11 +148,7 @@ export function createAuthService({ db, config, passwords }: AuthDeps) {
     },
 
     async logout(sessionId: string | undefined): Promise<void> {
-      if (!sessionId) return;
-      await repo.deleteSession(db, sessionId);
-      // Signing out is a GET (the spec's): the cache is emptied here, not by the
-      // state-changing calls' hook, so the old cookie fails at the next request.
-      forgetCachedPrincipals(db);
+      if (sessionId) await repo.deleteSession(db, sessionId);
     },
 
     /** Switch the session organization; another organization's id (or a malformed one) answers 404. */
