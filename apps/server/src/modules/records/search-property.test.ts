@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp, type TestClient } from '../../../test/helpers';
 import { recordFactories } from '../../../test/record-factories';
+import { createRng, type Rng } from '../../../../../tools/simulator/src/index';
 import { records, tags } from '../../db/schema-shipments';
 import { MAX_SEARCH_TAGS } from './search';
 
@@ -19,12 +20,8 @@ import { MAX_SEARCH_TAGS } from './search';
  */
 
 const ALPHABET = ['a', 'B', '1', '2', '-', '_', '%'];
-const text = (rnd: () => number, min: number, max: number) => {
-  const n = min + Math.floor(rnd() * (max - min + 1));
-  let s = '';
-  for (let i = 0; i < n; i++) s += ALPHABET[Math.floor(rnd() * ALPHABET.length)];
-  return s;
-};
+const text = (rng: Rng, min: number, max: number) =>
+  Array.from({ length: rng.int(min, max) }, () => rng.pick(ALPHABET)).join('');
 
 interface Model {
   id: string;
@@ -43,19 +40,13 @@ describe('search box: equals the contains rule in memory', () => {
     const org = signed.orgs[0]!;
     const other = await t.createOrg();
     const f = recordFactories(t.db);
-    // mulberry32: the same seed every run.
-    let seed = 7;
-    const rnd = () => {
-      seed = (seed + 0x6d2b79f5) | 0;
-      let x = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-      x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-      return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-    };
+    // The same records every run.
+    const rng = createRng(7);
     const locations = [];
     for (let i = 0; i < 4; i++) {
-      locations.push(await f.travelLocation(org, { name: `Loc ${text(rnd, 1, 3)}` }));
+      locations.push(await f.travelLocation(org, { name: `Loc ${text(rng, 1, 3)}` }));
     }
-    const serials = Array.from({ length: 8 }, (_, i) => `S${i}${text(rnd, 1, 4)}`);
+    const serials = Array.from({ length: 8 }, (_, i) => `S${i}${text(rng, 1, 4)}`);
     const orgTags = [];
     for (const [i, serial] of serials.entries()) {
       orgTags.push(await f.tag(org, { serialNumber: serial }));
@@ -68,21 +59,21 @@ describe('search box: equals the contains rule in memory', () => {
     const locationName = new Map(locations.map((l) => [l.id, l.name]));
     for (let i = 0; i < 40; i++) {
       const tag = orgTags[i % orgTags.length]!;
-      const shipper = locations[Math.floor(rnd() * locations.length)]!;
-      const receiver = rnd() < 0.5 ? locations[Math.floor(rnd() * locations.length)]! : null;
+      const shipper = rng.pick(locations);
+      const receiver = rng.chance(0.5) ? rng.pick(locations) : null;
       const values = {
-        primaryReference: text(rnd, 0, 5),
-        secondaryReference: text(rnd, 0, 3),
-        shippingReference: text(rnd, 0, 3),
-        programName: text(rnd, 0, 3),
-        carrier: text(rnd, 0, 3),
-        productDesignation: text(rnd, 0, 3),
-        poNumber: text(rnd, 0, 4),
+        primaryReference: text(rng, 0, 5),
+        secondaryReference: text(rng, 0, 3),
+        shippingReference: text(rng, 0, 3),
+        programName: text(rng, 0, 3),
+        carrier: text(rng, 0, 3),
+        productDesignation: text(rng, 0, 3),
+        poNumber: text(rng, 0, 4),
         shipperLocationId: shipper.id,
         receiverLocationId: receiver?.id ?? null,
         // A few records carry a serial number other than their tag's (as an
         // older import might): the search tests the record's own.
-        ...(i % 13 === 5 ? { tagSerialNumber: `X${text(rnd, 1, 3)}` } : {}),
+        ...(i % 13 === 5 ? { tagSerialNumber: `X${text(rng, 1, 3)}` } : {}),
       };
       const row = await f.record(org, tag, values);
       model.push({
