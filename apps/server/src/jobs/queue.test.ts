@@ -68,6 +68,30 @@ describe('job queue', () => {
     await expect(t.app.jobs.send('test.unknown', {})).rejects.toThrow(/no worker/);
   });
 
+  it('processes starting together create the same new queues without a deadlock', async () => {
+    // As WEB_CONCURRENCY workers do on a database that lacks the queues: each
+    // creates every missing queue (pg-boss's createQueue, two at once, can deadlock).
+    const names = Array.from({ length: 8 }, (_, i) => `test.together.${i}`);
+    const errors: unknown[] = [];
+    const queues = Array.from({ length: 4 }, () => {
+      const queue = createJobQueue(
+        poolOf(t.db),
+        { error: (o) => errors.push(o), warn: () => undefined },
+        { runWorkers: false },
+      );
+      for (const name of names) queue.work(name, async () => undefined);
+      return queue;
+    });
+    const started = await Promise.allSettled(queues.map((q) => q.start()));
+    await Promise.all(queues.map((q) => q.stop(5_000)));
+    expect(started.filter((r) => r.status === 'rejected')).toEqual([]);
+    expect(errors).toEqual([]);
+    const { rows } = await t.db.execute(
+      sql`SELECT name FROM pgboss.queue WHERE name LIKE 'test.together.%' ORDER BY name`,
+    );
+    expect(rows.map((r) => r.name)).toEqual(names);
+  });
+
   it('stopping while a fetch is in flight: nothing touches the pool after stop, the job is kept', async () => {
     // A pool in front of the real one: fetches wait on a gate, and after "end"
     // every statement throws as pg's pool does.
@@ -78,6 +102,7 @@ describe('job queue', () => {
     const held = new Promise<void>((resolve) => (fetchHeld = resolve));
     let holding = false;
     const proxy = {
+      connect: () => real.connect(),
       async query(text: string, values?: unknown[]) {
         if (ended) throw new Error('Cannot use a pool after calling end on the pool');
         // The worker's fetch (pg-boss fetchNextJob), once asked to hold it.

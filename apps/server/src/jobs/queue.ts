@@ -2,6 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import PgBoss from 'pg-boss';
 import type pg from 'pg';
 import type { Db } from '../db/client';
+import { withStartupLock } from '../db/startup-lock';
 
 /**
  * The durable job queue (pg-boss 10) in the application's own database:
@@ -178,9 +179,13 @@ export function createJobQueue(
       started ??= (async () => {
         // Sending needs the queue rows; a stopped instance (tests, CLI) still sends.
         await boss.start();
-        for (const name of workers.keys()) {
-          if (!(await boss.getQueue(name))) await boss.createQueue(name, { name });
-        }
+        // Processes starting together (WEB_CONCURRENCY, several instances) create the
+        // missing queues one after the other: two createQueue at once deadlock in PostgreSQL.
+        await withStartupLock(pool, async () => {
+          for (const name of workers.keys()) {
+            if (!(await boss.getQueue(name))) await boss.createQueue(name, { name });
+          }
+        });
         for (const [name, cron] of schedules) {
           await boss.schedule(
             name,
