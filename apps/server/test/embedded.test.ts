@@ -4,7 +4,8 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { handleStalePostmaster } from '../src/db/embedded';
+import pg from 'pg';
+import { handleStalePostmaster, socketDirFor, startEmbeddedPostgres } from '../src/db/embedded';
 
 const quiet = { info: () => undefined, warn: () => undefined, debug: () => undefined };
 
@@ -67,5 +68,48 @@ describe.runIf(process.platform === 'linux')('stale postmaster.pid (stack-notes 
     const dir = await clusterWithPid(pid);
     await handleStalePostmaster(dir, quiet);
     expect(alive(pid)).toBe(false);
+  });
+});
+
+describe.runIf(process.platform === 'linux')('the Unix socket', () => {
+  it("the URLs with a database go through the cluster folder's socket; the base URLs by TCP", async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'coldtrace-socket-'));
+    made.push(dataDir);
+    const cluster = await startEmbeddedPostgres({
+      dataDir,
+      port: 17433 + Math.floor(Math.random() * 1000),
+      database: 'socket_test',
+      log: quiet,
+      persistent: false,
+      unsafeFast: true,
+    });
+    /** The server's address as PostgreSQL sees the connection: null over a Unix socket. */
+    const addressOf = async (url: string) => {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        return (await client.query<{ a: string | null }>('SELECT inet_server_addr()::text AS a'))
+          .rows[0]!.a;
+      } finally {
+        await client.end();
+      }
+    };
+    try {
+      expect(cluster.socketDir).toBe(path.join(dataDir, 'postgres'));
+      expect(existsSync(path.join(cluster.socketDir!, `.s.PGSQL.${cluster.port}`))).toBe(true);
+      expect(await addressOf(cluster.appUrl)).toBeNull();
+      expect(await addressOf(cluster.ownerUrl)).toBeNull();
+      expect(await addressOf(cluster.url)).toBeNull();
+      expect(await addressOf(`${cluster.appBaseUrl}/socket_test`)).toMatch(/^127\.0\.0\.1/);
+    } finally {
+      await cluster.stop();
+    }
+  });
+
+  it('a cluster folder too long for a socket address, or with a comma, is reached by TCP only', () => {
+    expect(socketDirFor('/var/lib/coldtrace/postgres', 5433)).toBe('/var/lib/coldtrace/postgres');
+    const long = `/srv/${'a'.repeat(90)}/postgres`;
+    expect(socketDirFor(long, 5433)).toBeUndefined();
+    expect(socketDirFor('/srv/a,b/postgres', 5433)).toBeUndefined();
   });
 });

@@ -30,6 +30,12 @@ import { EMBEDDED_APP_ROLE, EMBEDDED_OWNER_ROLE, ensureEmbeddedRoles } from './r
  * - the package stops PostgreSQL on SIGINT/SIGTERM by itself, before the
  *   server has ended its pool: those signal hooks are removed, `server.ts`
  *   owns the shutdown order (its `exit` hook stays as a last resort).
+ *
+ * Besides TCP on 127.0.0.1 PostgreSQL listens on a Unix socket in the cluster
+ * folder, and the URLs with a database name go through it: a loopback TCP
+ * round trip costs both processes a little more CPU than a socket's (a few per
+ * cent of the lists' throughput, docs/decisions/list-performance.md). A cluster folder whose socket path would
+ * not fit a Unix socket address is reached by TCP only.
  */
 
 export interface EmbeddedLogger {
@@ -55,7 +61,10 @@ export interface EmbeddedPostgresOptions {
 }
 
 export interface EmbeddedPostgresHandle {
-  /** Connection URL of `database` as the superuser (administration only). */
+  /**
+   * Connection URL of `database` as the superuser (administration only). This
+   * and `ownerUrl` and `appUrl` go through the Unix socket when there is one.
+   */
   url: string;
   /** Superuser connection URL without a database name (append one). */
   baseUrl: string;
@@ -67,6 +76,8 @@ export interface EmbeddedPostgresHandle {
   ownerBaseUrl: string;
   appBaseUrl: string;
   port: number;
+  /** The folder of the Unix socket PostgreSQL listens on, if any. */
+  socketDir: string | undefined;
   /** Stop PostgreSQL. End every pool connected to it first. */
   stop(): Promise<void>;
 }
@@ -118,6 +129,7 @@ export async function startEmbeddedPostgres(
   if (opts.exactPort && !(await isPortFree(port))) {
     throw new Error(`EMBEDDED_PG_PORT ${port} is already in use; choose another port`);
   }
+  const socketDir = socketDirFor(clusterDir, port);
 
   const EmbeddedPostgres = await importWithoutSignalHooks();
   const recent: string[] = [];
@@ -144,7 +156,7 @@ export async function startEmbeddedPostgres(
     // No Unix socket (it would go to /tmp and collide between clusters); TCP on loopback only.
     postgresFlags: [
       '-c',
-      'unix_socket_directories=',
+      `unix_socket_directories=${socketDir ?? ''}`,
       '-c',
       'listen_addresses=127.0.0.1',
       ...fastFlags,
@@ -159,7 +171,11 @@ export async function startEmbeddedPostgres(
     await explain(server.initialise(), 'initialise', recent);
   }
   await explain(withTimeout(server.start(), 30_000), 'start', recent);
-  opts.log.info(`embedded PostgreSQL ready on 127.0.0.1:${port} in ${Date.now() - started} ms`);
+  opts.log.info(
+    `embedded PostgreSQL ready on 127.0.0.1:${port}` +
+      (socketDir ? ` and a Unix socket in ${socketDir}` : '') +
+      ` in ${Date.now() - started} ms`,
+  );
 
   const urlOf = (user: string, pw: string) =>
     `postgres://${user}:${encodeURIComponent(pw)}@127.0.0.1:${port}`;
@@ -235,14 +251,17 @@ export async function startEmbeddedPostgres(
   process.on('exit', interruptChild);
 
   let stopped: Promise<void> | undefined;
+  const withDatabase = (base: string) =>
+    `${base}/${opts.database}` + (socketDir ? `?host=${encodeURIComponent(socketDir)}` : '');
   return {
-    url: `${baseUrl}/${opts.database}`,
+    url: withDatabase(baseUrl),
     baseUrl,
-    ownerUrl: `${ownerBaseUrl}/${opts.database}`,
-    appUrl: `${appBaseUrl}/${opts.database}`,
+    ownerUrl: withDatabase(ownerBaseUrl),
+    appUrl: withDatabase(appBaseUrl),
     ownerBaseUrl,
     appBaseUrl,
     port,
+    socketDir,
     stop: () =>
       (stopped ??= (async () => {
         stopping = true;
@@ -252,6 +271,22 @@ export async function startEmbeddedPostgres(
         await server.stop();
       })()),
   };
+}
+
+/** The longest path a Unix socket address holds (sun_path, 108 bytes with its NUL). */
+const MAX_SOCKET_PATH_BYTES = 107;
+
+/**
+ * The cluster folder as the Unix socket's folder, when the socket's path
+ * (`.s.PGSQL.<port>` in it) fits an address; none on Windows.
+ */
+export function socketDirFor(clusterDir: string, port: number): string | undefined {
+  if (process.platform === 'win32') return undefined;
+  const dir = path.resolve(clusterDir);
+  const socket = path.join(dir, `.s.PGSQL.${port}`);
+  // PostgreSQL reads the folder list as comma-separated, with spaces trimmed.
+  if (/[,\s]/.test(dir)) return undefined;
+  return Buffer.byteLength(socket) <= MAX_SOCKET_PATH_BYTES ? dir : undefined;
 }
 
 async function importWithoutSignalHooks() {
