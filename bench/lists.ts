@@ -22,8 +22,8 @@ import { fmt } from './measure';
 
 /**
  * List throughput on a large organization (issue 13, item 4): the records
- * list (page 1, default order), a filtered search, the statistics summary and
- * the alarm list, at 50 concurrent connections (autocannon, in its own
+ * list (page 1, default order), a filtered search, the statistics summary,
+ * the alarm list and the tag list (page 1, default order: each tag's latest record), at 50 concurrent connections (autocannon, in its own
  * process) against the real server (`startServerProcess`, WEB_CONCURRENCY
  * processes, logging as in production) and against a bare Fastify + pg server
  * running the very SQL statements the app runs for that page (recorded from
@@ -102,6 +102,11 @@ const callsFor = (serials: string[]): Call[] => [
     name: 'alarm list',
     paths: ['/api/devices/xt1/alarms/'],
     run: (s, p) => s.alarms(p, {}),
+  },
+  {
+    name: 'tag list, page 1',
+    paths: ['/api/devices/xt1/details/?page_number=1&page_size=20'],
+    run: (s, p) => s.details(p, { page_number: 1, page_size: 20 }),
   },
 ];
 

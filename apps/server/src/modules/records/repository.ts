@@ -322,7 +322,9 @@ const lastRecordLateral = (db: Db) =>
     .select()
     .from(records)
     .where(and(eq(records.tagId, tags.id), eq(records.organizationId, tags.organizationId)))
-    .orderBy(desc(records.id))
+    // As the index orders it (NULLS LAST): with `id DESC` alone (NULLS FIRST) the
+    // planner read every record of the tag and sorted them (1.5 s for 50,000 tags).
+    .orderBy(sql`${records.id} DESC NULLS LAST`)
     .limit(1)
     .as('last_record');
 const shipperOfLastRecord = and(
