@@ -33,9 +33,10 @@ import { EMBEDDED_APP_ROLE, EMBEDDED_OWNER_ROLE, ensureEmbeddedRoles } from './r
  *
  * Besides TCP on 127.0.0.1 PostgreSQL listens on a Unix socket in the cluster
  * folder, and the URLs with a database name go through it: a loopback TCP
- * round trip costs both processes a little more CPU than a socket's (a few per
- * cent of the lists' throughput, docs/decisions/list-performance.md). A cluster folder whose socket path would
- * not fit a Unix socket address is reached by TCP only.
+ * round trip costs both processes a little more CPU than a socket's (a few
+ * per cent of the lists' throughput, docs/decisions/list-performance.md). A
+ * cluster folder whose socket path would not fit a Unix socket address is
+ * reached by TCP only.
  */
 
 export interface EmbeddedLogger {
@@ -153,7 +154,8 @@ export async function startEmbeddedPostgres(
     persistent,
     createPostgresUser: isRoot,
     initdbFlags: ['--encoding=UTF8', ...(opts.unsafeFast ? ['--no-sync'] : [])],
-    // No Unix socket (it would go to /tmp and collide between clusters); TCP on loopback only.
+    // The Unix socket in the cluster's own folder (the default, /tmp, would collide
+    // between clusters), or none; TCP on loopback.
     postgresFlags: [
       '-c',
       `unix_socket_directories=${socketDir ?? ''}`,
