@@ -102,6 +102,10 @@ describe('isDatabaseUnavailable', () => {
     for (const err of [
       withCode('ECONNREFUSED'),
       withCode('ECONNRESET'),
+      // The embedded PostgreSQL's Unix socket while it restarts (no socket file yet).
+      Object.assign(withCode('ENOENT', 'connect ENOENT /data/postgres/.s.PGSQL.5433'), {
+        syscall: 'connect',
+      }),
       withCode('57P01'),
       withCode('57P02'),
       withCode('57P03'),
@@ -123,6 +127,8 @@ describe('isDatabaseUnavailable', () => {
     for (const err of [
       withCode('23505'),
       withCode('42501'),
+      // A missing file is not a lost database.
+      Object.assign(withCode('ENOENT'), { syscall: 'open' }),
       withCode('22P02'),
       new Error('boom'),
       // A parameter that reads like a connection error does not make one.

@@ -39,6 +39,10 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     if (typeof code === 'string') {
       if (SOCKET_CODES.has(code) || SQLSTATES.has(code) || /^08[0-9A-Z]{3}$/.test(code))
         return true;
+      // A Unix socket whose file is gone (PostgreSQL down or restarting): connect ENOENT.
+      if (code === 'ENOENT' && (current as { syscall?: unknown }).syscall === 'connect') {
+        return true;
+      }
     }
     // Drizzle's wrapper quotes the query and its parameters in its message: its cause decides.
     const quotesQuery = 'query' in current;
