@@ -179,13 +179,19 @@ export function createJobQueue(
       started ??= (async () => {
         // Sending needs the queue rows; a stopped instance (tests, CLI) still sends.
         await boss.start();
-        // Processes starting together (WEB_CONCURRENCY, several instances) create the
-        // missing queues one after the other: two createQueue at once deadlock in PostgreSQL.
-        await withStartupLock(pool, async () => {
-          for (const name of workers.keys()) {
-            if (!(await boss.getQueue(name))) await boss.createQueue(name, { name });
-          }
-        });
+        // The queues this process works that the database lacks, in one read.
+        const missing = async () => {
+          const existing = new Set((await boss.getQueues()).map((q) => q.name));
+          return [...workers.keys()].filter((name) => !existing.has(name));
+        };
+        // Processes starting together (WEB_CONCURRENCY, several instances) create them one
+        // after the other: two createQueue at once deadlock in PostgreSQL. A start that
+        // finds them all takes no lock.
+        if ((await missing()).length > 0) {
+          await withStartupLock(pool, async () => {
+            for (const name of await missing()) await boss.createQueue(name, { name });
+          });
+        }
         for (const [name, cron] of schedules) {
           await boss.schedule(
             name,
