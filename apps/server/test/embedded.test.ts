@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
-import { handleStalePostmaster, socketDirFor, startEmbeddedPostgres } from '../src/db/embedded';
+import { socketDirFor, startEmbeddedPostgres } from '../src/db/embedded';
+import { handleStalePostmaster } from '../src/db/stale-postmaster';
 
 const quiet = { info: () => undefined, warn: () => undefined, debug: () => undefined };
 

