@@ -23,8 +23,9 @@ import { fmt } from './measure';
 /**
  * List throughput on a large organization (issue 13, item 4): the records
  * list (page 1, default order), a filtered search, the statistics summary,
- * the alarm list and the tag list (page 1, default order: each tag's latest record), at 50 concurrent connections (autocannon, in its own
- * process) against the real server (`startServerProcess`, WEB_CONCURRENCY
+ * the alarm list and the tag list (page 1, default order: each tag's latest
+ * record), at 50 concurrent connections (autocannon, in its own process)
+ * against the real server (`startServerProcess`, WEB_CONCURRENCY
  * processes, logging as in production) and against a bare Fastify + pg server
  * running the very SQL statements the app runs for that page (recorded from
  * the records service; a statement the app prepares, the baseline prepares
