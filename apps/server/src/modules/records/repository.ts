@@ -10,6 +10,7 @@ import { latestDisposition } from './disposition';
 import { reviewState } from './review-state';
 import type { RecordView, TagView } from './presenter';
 import { organizationCounts } from './statistics';
+import type { SearchCondition } from './search';
 
 /**
  * Queries of the read side. Every function takes the organization and scopes
@@ -157,6 +158,8 @@ export const latestOfTag = sql`NOT EXISTS (SELECT 1 FROM records newer WHERE new
 
 export interface RecordListQuery {
   conditions: (SQL | undefined)[];
+  /** The search box's condition, if any. */
+  search?: SearchCondition | undefined;
   orderBy: SQL[];
   page: Page;
 }
@@ -166,6 +169,8 @@ export async function listRecords(
   organizationId: string,
   q: RecordListQuery,
 ): Promise<Paged<RecordView>> {
+  if (q.search?.planStable) return listSearchedRecords(db, organizationId, q, q.search.condition);
+  if (q.search) q = { ...q, conditions: [...q.conditions, q.search.condition] };
   if (q.conditions.some((c) => c !== undefined)) return listMatchingRecords(db, organizationId, q);
   // The whole list: the maintained count (exact), not a count(*) over every record.
   const total = (await organizationCounts(db, organizationId)).records;
@@ -236,6 +241,62 @@ async function listMatchingRecords(
       return row ? [toRecordView(row)] : [];
     }),
   };
+}
+
+/** The record select with the page's hits joined (`hits`: their ids, order and count). */
+const searchViewSelection = { ...recordViewSelection, hitTotal: sql<number>`"hits"."total"` };
+const searchViewsCompiled = compiledSelect<RecordViewRow & { hitTotal: number }>(
+  searchViewSelection,
+  (db) =>
+    db
+      .select(searchViewSelection)
+      .from(records)
+      .leftJoin(shipper, shipperOfRecord)
+      .leftJoin(receiver, receiverOfRecord)
+      .leftJoin(scannedBy, scannerOfRecord),
+);
+
+/**
+ * A searched page whose condition holds one plan for any value (search.ts
+ * `planStable`) in one prepared statement: the page's ids with the count of
+ * all matches and their place (a window over the one scan) as a derived
+ * table, joined to the record select. PostgreSQL keeps its generic plan, so
+ * neither the search nor the large select is planned per request, and the
+ * page costs one round trip instead of two (docs/decisions/list-performance.md,
+ * "Sixth pass").
+ */
+async function listSearchedRecords(
+  db: Db,
+  organizationId: string,
+  q: RecordListQuery,
+  search: SQL,
+): Promise<Paged<RecordView>> {
+  const where = and(eq(records.organizationId, organizationId), ...q.conditions, search);
+  const order = [...q.orderBy, desc(records.id)];
+  const hits = db
+    .select({
+      id: records.id,
+      total: sql<number>`(count(*) over ())::int`.as('total'),
+      place: sql<number>`row_number() over (order by ${sql.join(order, sql`, `)})`.as('place'),
+    })
+    .from(records)
+    .leftJoin(shipper, shipperOfRecord)
+    .leftJoin(receiver, receiverOfRecord)
+    .leftJoin(scannedBy, scannerOfRecord)
+    .where(where)
+    .orderBy(...order);
+  // The page bound as `(SELECT $n)` too: a known LIMIT makes the custom plans cheaper than the generic one.
+  const page = sql`limit (select ${q.page.size}::bigint) offset (select ${q.page.offset}::bigint)`;
+  const rows = await searchViewsCompiled.run(
+    db,
+    sql`inner join (${hits.getSQL()} ${page}) "hits" on "hits"."id" = ${records.id}
+      where ${records.organizationId} = ${organizationId} order by "hits"."place"`,
+    { prepared: true },
+  );
+  if (rows.length > 0) return { total: rows[0]!.hitTotal, rows: rows.map(toRecordView) };
+  // No row to carry the count: none match, or the page is past the last one.
+  if (q.page.offset === 0) return { total: 0, rows: [] };
+  return { total: (await countRecords(db).where(where))[0]?.n ?? 0, rows: [] };
 }
 
 export async function findRecord(

@@ -1,5 +1,6 @@
 import { and, inArray, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { namedQuery } from '../../db/named-query';
 import { recordTagSerials } from '../../db/schema-record-counts';
 import { records, travelLocations } from '../../db/schema-shipments';
 import { RECORD_SEARCH_TEXT } from './fields';
@@ -29,41 +30,74 @@ export const MAX_SEARCH_TAGS = 10_000;
  *   name matches, looked up in the same round trip.
  * So every test is on `records`, the planner knows the ids, and the indexes
  * answer the OR (docs/decisions/list-performance.md, "Search").
+ *
+ * The look-up is one prepared statement for any number of words (the words
+ * as arrays). When the condition is `planStable` (see there), its words and
+ * tag ids are bound as `(SELECT $n)`: PostgreSQL then plans with the same
+ * estimates whatever they are, so the custom plans cost what the generic one
+ * does and it keeps the generic plan of a prepared search page (the sixth
+ * pass) instead of planning the page on every request.
  */
 export async function searchCondition(
   db: Db,
   organizationId: string,
   words: readonly string[],
-): Promise<SQL | undefined> {
+): Promise<SearchCondition | undefined> {
   if (words.length === 0) return undefined;
   const patterns = words.map((word) => `%${escapeLike(word)}%`);
-  const anyWord = (column: AnyColumn) => or(...patterns.map((p) => sql`${column} ILIKE ${p}`))!;
   // A suffix starting with the word: lower() as ILIKE lowers, compared byte by
   // byte (the column is COLLATE "C"); U+10FFFF is above every character.
-  const startsSuffix = or(
-    ...words.map(
-      (w) =>
-        sql`(${recordTagSerials.suffix} >= lower(${w}) AND ${recordTagSerials.suffix} < lower(${w}) || chr(1114111))`,
-    ),
-  );
-  const { rows } = await db.execute<{ kind: 'location' | 'tag'; id: string }>(sql`
+  const rows = await namedQuery<{ kind: 'location' | 'tag'; id: string }>(
+    db,
+    sql`
     (SELECT 'location' AS kind, ${travelLocations.id}::text AS id FROM ${travelLocations}
-      WHERE ${travelLocations.organizationId} = ${organizationId} AND ${anyWord(travelLocations.name)})
+      WHERE ${travelLocations.organizationId} = ${organizationId}
+        AND ${travelLocations.name} ILIKE ANY(${sql.param(patterns)}::text[]))
     UNION ALL
-    (SELECT DISTINCT 'tag', ${recordTagSerials.tagId}::text FROM ${recordTagSerials}
-      WHERE ${recordTagSerials.organizationId} = ${organizationId} AND ${startsSuffix}
-      LIMIT ${MAX_SEARCH_TAGS + 1})`);
+    (SELECT DISTINCT 'tag', ${recordTagSerials.tagId}::text
+      FROM unnest(${sql.param(words)}::text[]) AS w(word)
+      JOIN ${recordTagSerials} ON ${recordTagSerials.organizationId} = ${organizationId}
+        AND ${recordTagSerials.suffix} >= lower(w.word) AND ${recordTagSerials.suffix} < lower(w.word) || chr(1114111)
+      LIMIT ${sql.raw(String(MAX_SEARCH_TAGS + 1))})`,
+  );
   const locations = rows.filter((r) => r.kind === 'location').map((r) => Number(r.id));
   const tags = rows.filter((r) => r.kind === 'tag').map((r) => Number(r.id));
+  const planStable =
+    locations.length === 0 &&
+    tags.length <= MAX_SEARCH_TAGS &&
+    words.every((w) => HAS_TRIGRAM.test(w));
+  const bind = (value: unknown, type: 'text' | 'bigint[]') =>
+    planStable
+      ? sql`(SELECT ${value}::${sql.raw(type)})::${sql.raw(type)}`
+      : sql`${value}::${sql.raw(type)}`;
+  const anyWord = (column: AnyColumn | SQL) =>
+    or(...patterns.map((p) => sql`${column} ILIKE ${bind(p, 'text')}`))!;
   const serialMatches = anyWord(records.tagSerialNumber);
-  return or(
-    ...patterns.map((p) => sql`${RECORD_SEARCH_TEXT} ILIKE ${p}`),
+  const condition = or(
+    anyWord(RECORD_SEARCH_TEXT),
     tags.length > MAX_SEARCH_TAGS
       ? serialMatches
       : tags.length > 0
-        ? and(sql`${records.tagId} = ANY(${sql.param(tags)}::bigint[])`, serialMatches)
+        ? and(sql`${records.tagId} = ANY(${bind(sql.param(tags), 'bigint[]')})`, serialMatches)
         : undefined,
     locations.length > 0 ? inArray(records.shipperLocationId, locations) : undefined,
     locations.length > 0 ? inArray(records.receiverLocationId, locations) : undefined,
-  );
+  )!;
+  return { condition, planStable };
+}
+
+/** Three letters or digits in a row: a word the trigram index can look up (pg_trgm's word characters). */
+const HAS_TRIGRAM = /[\p{L}\p{N}]{3}/u;
+
+export interface SearchCondition {
+  condition: SQL;
+  /**
+   * One plan serves the condition whatever its values: every word has a
+   * trigram, no travel location matched (a location names a twentieth of the
+   * records, or half of them, so the plan depends on which), and no word
+   * names more than MAX_SEARCH_TAGS tags (the fallback tests every record).
+   * The records service then answers the page in one prepared statement
+   * (repository.ts `listSearchedRecords`).
+   */
+  planStable: boolean;
 }

@@ -140,9 +140,9 @@ export function createRecordsService(db: Database) {
         throw invalidField('search', `must have at most ${MAX_SEARCH_WORDS} words`);
       }
       const { total, rows } = await repo.listRecords(db, organizationId, {
+        search: await searchCondition(db, organizationId, words),
         conditions: [
           compileFilter(q.filter, RECORD_FIELDS),
-          await searchCondition(db, organizationId, words),
           q.latest ? repo.latestOfTag : undefined,
           dispositionCondition(q.disposition),
           reviewStateCondition(q.review_state),

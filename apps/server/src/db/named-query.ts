@@ -1,0 +1,35 @@
+import { createHash } from 'node:crypto';
+import type { SQL } from 'drizzle-orm';
+import { PgDialect, type PreparedQueryConfig } from 'drizzle-orm/pg-core';
+import type { Db } from './client';
+
+const dialect = new PgDialect();
+
+/** Statement names by text (one name is always one text: node-postgres refuses a name reused for another). */
+const names = new Map<string, string>();
+
+/** Most texts named here; the others go unnamed (each connection keeps every text it has prepared). */
+export const MAX_NAMED_QUERIES = 64;
+
+/**
+ * The rows of `query` sent as a named (server-side) prepared statement, so
+ * each connection parses it once and PostgreSQL may keep one plan for it
+ * instead of planning it on every call. Only for a text whose plan holds for
+ * any value bound (write lists as one array parameter, not one parameter
+ * each, so the text stays the same).
+ */
+export async function namedQuery<Row>(db: Db, query: SQL): Promise<Row[]> {
+  const { sql: text, params } = dialect.sqlToQuery(query);
+  let name = names.get(text);
+  if (name === undefined && names.size < MAX_NAMED_QUERIES) {
+    name = `nq_${createHash('sha256').update(text).digest('hex').slice(0, 32)}`;
+    names.set(text, name);
+  }
+  const statement = db._.session.prepareQuery<PreparedQueryConfig & { execute: { rows: Row[] } }>(
+    { sql: text, params },
+    undefined,
+    name,
+    false,
+  );
+  return (await statement.execute()).rows;
+}

@@ -1,0 +1,168 @@
+import { sql } from 'drizzle-orm';
+import { drizzle } from 'drizzle-orm/node-postgres';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { createTestApp, type TestApp, type TestOrg } from '../../../test/helpers';
+import { recordFactories } from '../../../test/record-factories';
+import type { Database } from '../../db/client';
+import type { Principal } from '../../kernel/principal';
+import { createRecordsService } from './service';
+
+/**
+ * A searched page whose every word has a trigram and names no travel location
+ * is answered by one prepared statement after the look-up (repository.ts
+ * `listSearchedRecords`), whose words are bound so that PostgreSQL keeps its
+ * generic plan instead of planning the page on every request
+ * (docs/decisions/list-performance.md, "Sixth pass"). The service runs on one
+ * connection here, so its prepared statements can be read back.
+ */
+
+interface Sent {
+  text: string;
+  values?: unknown[] | undefined;
+  name?: string | undefined;
+}
+
+interface PlanNode {
+  'Node Type': string;
+  'Plan Rows': number;
+  'Total Cost': number;
+  Plans?: PlanNode[];
+}
+
+/** What the planner estimated, node by node: the type, rows and cost. */
+const estimates = (node: PlanNode): unknown[] => [
+  node['Node Type'],
+  node['Plan Rows'],
+  node['Total Cost'],
+  ...(node.Plans ?? []).map(estimates),
+];
+
+describe('search page: one prepared statement, one plan', () => {
+  let t: TestApp;
+  let org: TestOrg;
+  let pool: pg.Pool;
+  let sent: Sent[];
+  let service: ReturnType<typeof createRecordsService>;
+  let principal: Principal;
+  /** Record ids (newest first) by tag serial number. */
+  const bySerial = new Map<string, string[]>();
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    org = await t.createOrg();
+    const other = await t.createOrg();
+    const f = recordFactories(t.db);
+    await f.travelLocation(org, { name: 'Basel Depot' });
+    for (let i = 0; i < 10; i++) {
+      const serial = `TRG${String(i).padStart(4, '0')}`;
+      const tag = await f.tag(org, { serialNumber: serial });
+      const ids: string[] = [];
+      for (let k = 0; k < 3; k++) ids.unshift(String((await f.record(org, tag)).id));
+      bySerial.set(serial, ids);
+      // The same serial number in another organization never answers.
+      await f.record(other, await f.tag(other, { serialNumber: serial }));
+    }
+    // Enough other records that the plan depends on what the planner knows of
+    // the words: on a few rows every plan reads the whole table and costs alike.
+    const filler = await f.tag(org, { serialNumber: 'FILLER' });
+    await t.db.execute(sql`
+      INSERT INTO records (organization_id, tag_id, tag_serial_number, tag_type, measurement_interval,
+        start_time_seconds, primary_reference, po_number)
+      SELECT ${org.id}::uuid, ${filler.id}, 'FILLER', 'XT1_NFC_MU', 60, g, 'REF-' || g, 'PO-' || (g * 7919 % 100000)
+      FROM generate_series(1, 20000) g`);
+    await t.ownerDb.execute(sql`ANALYZE records`); // the owner: the application role may not
+    pool = new pg.Pool({ connectionString: `${inject('pgAppBaseUrl')}/${t.databaseName}`, max: 1 });
+    sent = [];
+    const recording = new Proxy(pool, {
+      get(target, key, receiver) {
+        if (key !== 'query') return Reflect.get(target, key, receiver) as unknown;
+        return (config: string | { text: string; name?: string }, values?: unknown[]) => {
+          sent.push(typeof config === 'string' ? { text: config, values } : { ...config, values });
+          return (target.query as (...a: unknown[]) => unknown)(config, values);
+        };
+      },
+    });
+    service = createRecordsService(drizzle({ client: recording }) as unknown as Database);
+    principal = {
+      kind: 'session',
+      organizationId: org.id,
+      permissions: ['sysDataRead'],
+      sessionId: null,
+    } as unknown as Principal;
+  });
+  afterAll(async () => {
+    await pool.end();
+    await t.close();
+  });
+
+  const search = async (words: string, page = 1) => {
+    sent = [];
+    const reply = await service.records(principal, {
+      search: words,
+      page_number: page,
+      page_size: 2,
+      order_by: ['-id'],
+    });
+    return { total: reply.total, ids: reply.items.map((r) => r.id), statements: sent };
+  };
+
+  it('answers each serial number in two statements, the page through its generic plan', async () => {
+    for (const [serial, ids] of bySerial) {
+      const got = await search(serial.toLowerCase());
+      expect(got.total).toBe(3);
+      expect(got.ids).toEqual(ids.slice(0, 2));
+      // The look-up and the page, both named (prepared).
+      expect(got.statements).toHaveLength(2);
+      expect(got.statements.every((s) => s.name !== undefined)).toBe(true);
+    }
+    const { rows } = await pool.query<{ generic_plans: string; custom_plans: string }>(
+      `SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE statement LIKE '%"hits"%'`,
+    );
+    expect(rows).toHaveLength(1);
+    // PostgreSQL plans the first five executions for their values, then keeps
+    // the generic plan when it costs no more: it does, as the words are hidden.
+    expect(Number(rows[0]!.custom_plans)).toBeLessThanOrEqual(5);
+    expect(Number(rows[0]!.generic_plans)).toBeGreaterThanOrEqual(bySerial.size - 5);
+  });
+
+  it('plans the page alike for a word of 3 records and a word of 20,000', async () => {
+    // Custom plans (the values known) of the same text: they cost the same
+    // whatever the word, so PostgreSQL keeps the generic plan. On the
+    // 1,000,000-record bench the words bound as plain parameters made every
+    // custom plan cheaper than the generic one, and the page was planned on
+    // every request; at this size it keeps the generic plan either way, so
+    // this compares the estimates themselves.
+    const explain = async (words: string) => {
+      const { statements, total } = await search(words);
+      const page = statements[1]!;
+      const { rows } = await pool.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
+        `EXPLAIN (FORMAT JSON) ${page.text}`,
+        page.values,
+      );
+      return { total, plan: estimates(rows[0]!['QUERY PLAN'][0].Plan) };
+    };
+    const few = await explain('TRG0001');
+    const many = await explain('FILLER');
+    expect([few.total, many.total]).toEqual([3, 20_000]);
+    expect(many.plan).toEqual(few.plan);
+  });
+
+  it('pages past the last match with the total, and answers none for no match', async () => {
+    const [serial, ids] = [...bySerial][0]!;
+    expect(await search(serial, 2)).toMatchObject({ total: 3, ids: ids.slice(2) });
+    expect(await search(serial, 3)).toMatchObject({ total: 3, ids: [] });
+    expect(await search('TRGX999')).toMatchObject({ total: 0, ids: [] });
+  });
+
+  it('a word naming a travel location, or without a trigram, goes the two-step way', async () => {
+    const basel = await search('basel');
+    expect(basel.total).toBe(0);
+    expect(basel.statements).toHaveLength(2); // the look-up, then the ids (none: no page to fetch)
+    expect(basel.statements[1]!.name).toBeUndefined();
+    const short = await search('g0');
+    expect(short.total).toBe(30); // TRG0000 to TRG0009, three records each
+    expect(short.statements).toHaveLength(3); // the look-up, the ids with the count, the rows by id
+    expect(short.statements[1]!.name).toBeUndefined();
+  });
+});
