@@ -110,6 +110,30 @@ describe('record counts kept by triggers', () => {
     await expectExact(w.admin, w.orgA.id);
   });
 
+  it('the records list reads its count with its page, folds, and keeps the total past the last page', async () => {
+    const tag = await f.tag(w.orgA, { running: false });
+    const record = await f.record(w.orgA, tag, { active: true });
+    for (let i = 0; i < COUNT_ROWS_TO_FOLD + 5; i++) {
+      await t.db.execute(sql`UPDATE records SET active = NOT active WHERE id = ${record.id}`);
+    }
+    const truth = await counted(w.orgA.id);
+    // The list alone (page 1, prepared; page 2, not): its count is exact, and it folds the rows.
+    for (const page of [1, 2]) {
+      const list = await w.admin.get(`${XT1}/records/?page_size=1&page_number=${page}`);
+      expect(total(list)).toBe(truth.num_records);
+      expect(list.json()).toHaveLength(1);
+    }
+    const { rows } = await t.db.execute<{ n: number }>(
+      sql`SELECT count(*)::int AS n FROM record_count_deltas WHERE organization_id = ${w.orgA.id}`,
+    );
+    expect(rows[0]!.n).toBe(1);
+    const past = await w.admin.get(
+      `${XT1}/records/?page_size=1&page_number=${truth.num_records + 1}`,
+    );
+    expect(total(past)).toBe(truth.num_records);
+    expect(past.json()).toEqual([]);
+  });
+
   it('go with a deleted organization, whose rows are not counted on the way out', async () => {
     const org = await t.createOrg('Short-lived');
     const tag = await f.tag(org, { running: true });

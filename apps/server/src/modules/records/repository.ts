@@ -9,7 +9,7 @@ import { compiledSelect } from '../../db/compiled-select';
 import { latestDisposition } from './disposition';
 import { reviewState } from './review-state';
 import type { RecordView, TagView } from './presenter';
-import { organizationCounts } from './statistics';
+import { foldCountsIfMany, organizationCounts, recordCountOf } from './statistics';
 import type { SearchCondition } from './search';
 
 /**
@@ -95,9 +95,9 @@ const recordViewSelection = {
 };
 
 /** Records joined with their parties and last scanning user, their scan ids and calibration. */
-function selectRecordViews(db: Db) {
+function selectRecordViews(db: Db, selection = recordViewSelection) {
   return db
-    .select(recordViewSelection)
+    .select(selection)
     .from(records)
     .leftJoin(shipper, shipperOfRecord)
     .leftJoin(receiver, receiverOfRecord)
@@ -109,6 +109,19 @@ type RecordViewRow = Awaited<ReturnType<ReturnType<typeof selectRecordViews>['ex
 
 /** The same select, rendered once (the list's page: only its WHERE, order and page per request). */
 const recordViewsCompiled = compiledSelect<RecordViewRow>(recordViewSelection, selectRecordViews);
+
+/**
+ * The same select with numbers read from a derived table the tail joins
+ * (the page's hits, the organization's counts), rendered once.
+ */
+function recordViewsWith<Extra extends Record<string, SQL<number>>>(extra: Extra) {
+  const selection = { ...recordViewSelection, ...extra };
+  // Typed as the plain select's (Drizzle's types do not carry a generic
+  // selection through the joins); it renders every field of `selection`.
+  return compiledSelect<RecordViewRow & { [K in keyof Extra]: number }>(selection, (db) =>
+    selectRecordViews(db, selection),
+  );
+}
 
 /** The same joins for counting (the filter may name a party or the scanning user). */
 function countRecords(db: Db) {
@@ -172,25 +185,37 @@ export async function listRecords(
   if (q.search?.planStable) return listSearchedRecords(db, organizationId, q, q.search.condition);
   if (q.search) q = { ...q, conditions: [...q.conditions, q.search.condition] };
   if (q.conditions.some((c) => c !== undefined)) return listMatchingRecords(db, organizationId, q);
-  // The whole list: the maintained count (exact), not a count(*) over every record.
-  const total = (await organizationCounts(db, organizationId)).records;
-  if (total === 0 || q.page.offset >= total) return { total, rows: [] };
-  // The first page of the whole list is the common one (the home list): a
-  // prepared statement with its page size written as a constant, so PostgreSQL
-  // keeps one plan for it (an index scan of the page; the organization is its
-  // only parameter). Later pages are planned for their values each time (and
-  // do not use up the select's prepared texts, db/compiled-select.ts MAX_PREPARED).
+  // The whole list: the page with the maintained count (exact) in one
+  // statement, not a count(*) over every record. The first page of the whole
+  // list is the common one (the home list): a prepared statement with its
+  // page size written as a constant, so PostgreSQL keeps one plan for it (an
+  // index scan of the page; the organization is its only parameter). Later
+  // pages are planned for their values each time (and do not use up the
+  // select's prepared texts, db/compiled-select.ts MAX_PREPARED).
   const prepared = q.page.offset === 0;
   const page = prepared
     ? sql.raw(`limit ${Math.trunc(q.page.size)}`)
     : sql`limit ${q.page.size} offset ${q.page.offset}`;
   const where = eq(records.organizationId, organizationId);
   const order = sql.join([...q.orderBy, desc(records.id)], sql`, `);
-  const rows = await recordViewsCompiled.run(db, sql`where ${where} order by ${order} ${page}`, {
-    prepared,
-  });
-  return { total, rows: rows.map(toRecordView) };
+  const rows = await countedViewsCompiled.run(
+    db,
+    sql`cross join ${recordCountOf(organizationId)} where ${where} order by ${order} ${page}`,
+    { prepared },
+  );
+  if (rows.length === 0) {
+    // No row to carry the count: no record, or the page is past the last one.
+    return { total: (await organizationCounts(db, organizationId)).records, rows: [] };
+  }
+  await foldCountsIfMany(db, organizationId, rows[0]!.countRows);
+  return { total: rows[0]!.countTotal, rows: rows.map(toRecordView) };
 }
+
+/** The record select with the organization's count joined (`counts`: statistics.ts `recordCountOf`). */
+const countedViewsCompiled = recordViewsWith({
+  countTotal: sql<number>`"counts"."records"`,
+  countRows: sql<number>`"counts"."rows"`,
+});
 
 /** The page's record ids in order, each with the number of matches (a window count over the same scan). */
 function pageIdsOfRecords(db: Db) {
@@ -244,17 +269,7 @@ async function listMatchingRecords(
 }
 
 /** The record select with the page's hits joined (`hits`: their ids, order and count). */
-const searchViewSelection = { ...recordViewSelection, hitTotal: sql<number>`"hits"."total"` };
-const searchViewsCompiled = compiledSelect<RecordViewRow & { hitTotal: number }>(
-  searchViewSelection,
-  (db) =>
-    db
-      .select(searchViewSelection)
-      .from(records)
-      .leftJoin(shipper, shipperOfRecord)
-      .leftJoin(receiver, receiverOfRecord)
-      .leftJoin(scannedBy, scannerOfRecord),
-);
+const searchViewsCompiled = recordViewsWith({ hitTotal: sql<number>`"hits"."total"` });
 
 /**
  * A searched page whose condition holds one plan for any value (search.ts

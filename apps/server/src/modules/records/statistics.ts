@@ -166,8 +166,22 @@ export async function organizationCounts(
     { prepared: true },
   );
   const { rows, ...counts } = row!;
-  if (rows > COUNT_ROWS_TO_FOLD) await foldCounts(db, organizationId);
+  await foldCountsIfMany(db, organizationId, rows);
   return counts;
+}
+
+/**
+ * The organization's record count and its number of count rows as a derived
+ * table `counts` (`records`, `rows`), for a statement that reads the count
+ * with its page (repository.ts `listRecords`); `foldCountsIfMany` after it.
+ */
+export const recordCountOf = (organizationId: string) =>
+  sql`(SELECT coalesce(sum(${recordCountDeltas.records}), 0)::int AS records, count(*)::int AS rows
+    FROM ${recordCountDeltas} WHERE ${recordCountDeltas.organizationId} = ${organizationId}) "counts"`;
+
+/** Fold the organization's count rows when a read found more than COUNT_ROWS_TO_FOLD. */
+export async function foldCountsIfMany(db: Db, organizationId: string, rows: number) {
+  if (rows > COUNT_ROWS_TO_FOLD) await foldCounts(db, organizationId);
 }
 
 /** Replace the organization's count rows by one row of their sums (unless another transaction is at it). */
