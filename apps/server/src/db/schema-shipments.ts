@@ -234,10 +234,16 @@ export const records = pgTable(
     index('records_receiver_location_idx').on(t.receiverLocationId),
     // The search box's text (records/fields.ts RECORD_SEARCH_TEXT), trigram-indexed for
     // contains; the tag serial number is searched through record_tag_serials.
-    index('records_search_fields_idx').using(
-      'gin',
-      sql`(${t.id}::text || E'\\n' || ${t.primaryReference} || E'\\n' || ${t.secondaryReference} || E'\\n' || ${t.shippingReference} || E'\\n' || ${t.programName} || E'\\n' || ${t.carrier} || E'\\n' || ${t.productDesignation} || E'\\n' || ${t.poNumber}) extensions.gin_trgm_ops`,
-    ),
+    // Every upload's update of the record adds its entries (not a HOT update:
+    // the row's indexed columns change) to the index's pending list, which
+    // every search reads through: 64 kB at most, not the default 4 MB (a
+    // search took 2.7 ms instead of 0.5 with 2.7 MB pending; migration 0020).
+    index('records_search_fields_idx')
+      .using(
+        'gin',
+        sql`(${t.id}::text || E'\\n' || ${t.primaryReference} || E'\\n' || ${t.secondaryReference} || E'\\n' || ${t.shippingReference} || E'\\n' || ${t.programName} || E'\\n' || ${t.carrier} || E'\\n' || ${t.productDesignation} || E'\\n' || ${t.poNumber}) extensions.gin_trgm_ops`,
+      )
+      .with({ gin_pending_list_limit: 64 }),
     /**
      * One record per run: a run of a tag is identified, within the
      * organization, by its start_time_seconds (NULL: not started yet). A tag

@@ -148,6 +148,15 @@ describe('search page: one prepared statement, one plan', () => {
     expect(many.plan).toEqual(few.plan);
   });
 
+  it('the trigram index keeps at most 64 kB of pending entries (migration 0020)', async () => {
+    // Every search reads the whole pending list; uploads fill it (their record
+    // updates are not HOT), to 4 MB by default.
+    const { rows } = await pool.query<{ reloptions: string[] | null }>(
+      `SELECT reloptions FROM pg_class WHERE relname = 'records_search_fields_idx'`,
+    );
+    expect(rows[0]!.reloptions).toContain('gin_pending_list_limit=64');
+  });
+
   it('pages past the last match with the total, and answers none for no match', async () => {
     const [serial, ids] = [...bySerial][0]!;
     expect(await search(serial, 2)).toMatchObject({ total: 3, ids: ids.slice(2) });
