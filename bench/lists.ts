@@ -290,13 +290,16 @@ function bareServer(pool: pg.Pool, statements: Statement[][][]) {
   return app;
 }
 
+const cpuMs = (ms: number) => (Number.isNaN(ms) ? 'no request answered' : `${fmt(ms, 3)} ms`);
+
 /** CPU time of this process per request answered while autocannon loads `url` for `seconds`. */
 async function cpuPerRequest(urls: string[], cookie: string, seconds: number): Promise<number> {
   await load(urls, cookie, 1); // warm-up
   const before = process.cpuUsage();
   const { total } = await load(urls, cookie, seconds);
   const used = process.cpuUsage(before);
-  return (used.user + used.system) / 1000 / total;
+  // No request answered within the load (a call slower than seconds / connections): not a figure.
+  return total === 0 ? Number.NaN : (used.user + used.system) / 1000 / total;
 }
 
 /** The baseline server process. */
@@ -437,7 +440,7 @@ export async function listsBench(): Promise<void> {
     console.log(`CPU per request in this process (${seconds} s of load each, 50 connections)`);
     for (const { call, app, base } of cpu) {
       console.log(
-        `  ${call.padEnd(20)} app ${fmt(app, 3)} ms | bare ${fmt(base, 3)} ms | ratio ${fmt(base / app, 2)}`,
+        `  ${call.padEnd(20)} app ${cpuMs(app)} | bare ${cpuMs(base)} | ratio ${Number.isNaN(base / app) ? '—' : fmt(base / app, 2)}`,
       );
     }
   } finally {

@@ -1,12 +1,8 @@
 import { sql } from 'drizzle-orm';
-import { drizzle } from 'drizzle-orm/node-postgres';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp, type TestOrg } from '../../../test/helpers';
 import { recordFactories } from '../../../test/record-factories';
-import type { Database } from '../../db/client';
-import type { Principal } from '../../kernel/principal';
-import { createRecordsService } from './service';
+import { recordingRecords } from '../../../test/recording-records';
 
 /**
  * A searched page whose every word has a trigram and names no travel location
@@ -16,12 +12,6 @@ import { createRecordsService } from './service';
  * (docs/decisions/list-performance.md, "Sixth pass"). The service runs on one
  * connection here, so its prepared statements can be read back.
  */
-
-interface Sent {
-  text: string;
-  values?: unknown[] | undefined;
-  name?: string | undefined;
-}
 
 interface PlanNode {
   'Node Type': string;
@@ -41,10 +31,7 @@ const estimates = (node: PlanNode): unknown[] => [
 describe('search page: one prepared statement, one plan', () => {
   let t: TestApp;
   let org: TestOrg;
-  let pool: pg.Pool;
-  let sent: Sent[];
-  let service: ReturnType<typeof createRecordsService>;
-  let principal: Principal;
+  let rec: ReturnType<typeof recordingRecords>;
   /** Record ids (newest first) by tag serial number. */
   const bySerial = new Map<string, string[]>();
 
@@ -72,39 +59,22 @@ describe('search page: one prepared statement, one plan', () => {
       SELECT ${org.id}::uuid, ${filler.id}, 'FILLER', 'XT1_NFC_MU', 60, g, 'REF-' || g, 'PO-' || (g * 7919 % 100000)
       FROM generate_series(1, 20000) g`);
     await t.ownerDb.execute(sql`ANALYZE records`); // the owner: the application role may not
-    pool = new pg.Pool({ connectionString: `${inject('pgAppBaseUrl')}/${t.databaseName}`, max: 1 });
-    sent = [];
-    const recording = new Proxy(pool, {
-      get(target, key, receiver) {
-        if (key !== 'query') return Reflect.get(target, key, receiver) as unknown;
-        return (config: string | { text: string; name?: string }, values?: unknown[]) => {
-          sent.push(typeof config === 'string' ? { text: config, values } : { ...config, values });
-          return (target.query as (...a: unknown[]) => unknown)(config, values);
-        };
-      },
-    });
-    service = createRecordsService(drizzle({ client: recording }) as unknown as Database);
-    principal = {
-      kind: 'session',
-      organizationId: org.id,
-      permissions: ['sysDataRead'],
-      sessionId: null,
-    } as unknown as Principal;
+    rec = recordingRecords(t, org);
   });
   afterAll(async () => {
-    await pool.end();
+    await rec.pool.end();
     await t.close();
   });
 
   const search = async (words: string, page = 1) => {
-    sent = [];
-    const reply = await service.records(principal, {
+    rec.clear();
+    const reply = await rec.service.records(rec.principal, {
       search: words,
       page_number: page,
       page_size: 2,
       order_by: ['-id'],
     });
-    return { total: reply.total, ids: reply.items.map((r) => r.id), statements: sent };
+    return { total: reply.total, ids: reply.items.map((r) => r.id), statements: [...rec.sent] };
   };
 
   it('answers each serial number in two statements, the page through its generic plan', async () => {
@@ -116,7 +86,7 @@ describe('search page: one prepared statement, one plan', () => {
       expect(got.statements).toHaveLength(2);
       expect(got.statements.every((s) => s.name !== undefined)).toBe(true);
     }
-    const { rows } = await pool.query<{ generic_plans: string; custom_plans: string }>(
+    const { rows } = await rec.pool.query<{ generic_plans: string; custom_plans: string }>(
       `SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE statement LIKE '%"hits"%'`,
     );
     expect(rows).toHaveLength(1);
@@ -136,11 +106,7 @@ describe('search page: one prepared statement, one plan', () => {
     const explain = async (words: string) => {
       const { statements, total } = await search(words);
       const page = statements[1]!;
-      const { rows } = await pool.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
-        `EXPLAIN (FORMAT JSON) ${page.text}`,
-        page.values,
-      );
-      return { total, plan: estimates(rows[0]!['QUERY PLAN'][0].Plan) };
+      return { total, plan: estimates(await rec.explain<PlanNode>(page)) };
     };
     const few = await explain('TRG0001');
     const many = await explain('FILLER');
@@ -151,7 +117,7 @@ describe('search page: one prepared statement, one plan', () => {
   it('the trigram index keeps at most 64 kB of pending entries (migration 0020)', async () => {
     // Every search reads the whole pending list; uploads fill it (their record
     // updates are not HOT), to 4 MB by default.
-    const { rows } = await pool.query<{ reloptions: string[] | null }>(
+    const { rows } = await rec.pool.query<{ reloptions: string[] | null }>(
       `SELECT reloptions FROM pg_class WHERE relname = 'records_search_fields_idx'`,
     );
     expect(rows[0]!.reloptions).toContain('gin_pending_list_limit=64');

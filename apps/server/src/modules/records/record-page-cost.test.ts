@@ -1,0 +1,64 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp, type TestOrg } from '../../../test/helpers';
+import { recordFactories } from '../../../test/record-factories';
+import { recordingRecords } from '../../../test/recording-records';
+
+/**
+ * A page of records reads what its own records need, whatever the
+ * organization holds: its review state probes each record's alarms
+ * (review-state.ts), where PostgreSQL had answered the EXISTS by hashing
+ * every unacknowledged alarm of the organization once per page
+ * (docs/decisions/list-performance.md, "Sixth pass").
+ */
+
+interface PlanNode {
+  'Relation Name'?: string;
+  'Actual Rows': number;
+  'Actual Loops': number;
+  Plans?: PlanNode[];
+}
+
+/** Rows the plan read from `relation`, over all its loops. */
+const rowsRead = (node: PlanNode, relation: string): number =>
+  (node['Relation Name'] === relation ? node['Actual Rows'] * node['Actual Loops'] : 0) +
+  (node.Plans ?? []).reduce((sum, child) => sum + rowsRead(child, relation), 0);
+
+describe('a page of records costs what its records need', () => {
+  let t: TestApp;
+  let org: TestOrg;
+  let rec: ReturnType<typeof recordingRecords>;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    org = await t.createOrg();
+    const tag = await recordFactories(t.db).tag(org, { serialNumber: 'OPEN' });
+    // 3,000 records, each with an alarm nobody has acknowledged (as after a
+    // no-data check on a silent fleet), then statistics the planner reads.
+    await t.db.execute(sql`
+      INSERT INTO records (organization_id, tag_id, tag_serial_number, tag_type, measurement_interval, start_time_seconds)
+      SELECT ${org.id}::uuid, ${tag.id}, 'OPEN', 'XT1_NFC_MU', 60, g FROM generate_series(1, 3000) g`);
+    await t.db.execute(sql`
+      INSERT INTO alarms (organization_id, record_id, tag_id, tag_serial_number, kind, above_or_below,
+        first_point_idx, last_point_idx, degree_minutes, duration, start_time, end_time)
+      SELECT organization_id, id, tag_id, tag_serial_number, 'excursion', 'ABOVE', 0, 2, 12, 180, now(), now()
+      FROM records WHERE organization_id = ${org.id}`);
+    await t.ownerDb.execute(sql`ANALYZE records, alarms`); // the owner: the application role may not
+    rec = recordingRecords(t, org);
+  });
+  afterAll(async () => {
+    await rec.pool.end();
+    await t.close();
+  });
+
+  it('the records list reads one alarm per record of its page', async () => {
+    rec.clear();
+    const page = await rec.service.records(rec.principal, { page_number: 1, page_size: 20 });
+    expect(page.total).toBe(3000);
+    expect(page.items.map((r) => r.review_state)).toEqual(
+      Array(20).fill('AWAITING_ACKNOWLEDGEMENT'),
+    );
+    const plan = await rec.explain<PlanNode>(rec.sent.at(-1)!, 'ANALYZE');
+    expect(rowsRead(plan, 'alarms')).toBe(20);
+  });
+});
