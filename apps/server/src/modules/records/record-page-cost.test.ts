@@ -5,7 +5,7 @@ import { recordFactories } from '../../../test/record-factories';
 import { recordingRecords } from '../../../test/recording-records';
 
 /**
- * A page of records reads what its own records need, whatever the
+ * A page of records, and the statistics of a range, read what their own records need, whatever the
  * organization holds: its review state probes each record's alarms
  * (review-state.ts), where PostgreSQL had answered the EXISTS by hashing
  * every unacknowledged alarm of the organization once per page
@@ -43,7 +43,15 @@ describe('a page of records costs what its records need', () => {
         first_point_idx, last_point_idx, degree_minutes, duration, start_time, end_time)
       SELECT organization_id, id, tag_id, tag_serial_number, 'excursion', 'ABOVE', 0, 2, 12, 180, now(), now()
       FROM records WHERE organization_id = ${org.id}`);
-    await t.ownerDb.execute(sql`ANALYZE records, alarms`); // the owner: the application role may not
+    // A scan of each record; half the records made a year ago.
+    await t.db.execute(sql`
+      INSERT INTO scans (organization_id, record_id, tag_id, tag_serial_number, timestamp, upload_key)
+      SELECT organization_id, id, tag_id, tag_serial_number, now(), 'cost-' || id
+      FROM records WHERE organization_id = ${org.id}`);
+    await t.db.execute(sql`
+      UPDATE records SET created = created - interval '1 year'
+      WHERE organization_id = ${org.id} AND start_time_seconds % 2 = 0`);
+    await t.ownerDb.execute(sql`ANALYZE records, alarms, scans`); // the owner: the application role may not
     rec = recordingRecords(t, org);
   });
   afterAll(async () => {
@@ -60,5 +68,15 @@ describe('a page of records costs what its records need', () => {
     );
     const plan = await rec.explain<PlanNode>(rec.sent.at(-1)!, 'ANALYZE');
     expect(rowsRead(plan, 'alarms')).toBe(20);
+  });
+
+  it("the statistics of a range read the scans of the range's records only", async () => {
+    rec.clear();
+    const today = new Date().toISOString().slice(0, 10);
+    const stats = await rec.service.filteredStatistics(rec.principal, today, today);
+    expect(stats).toMatchObject({ num_records: 1500, scans_made: 1500 });
+    const counting = rec.sent.find((s) => s.text.includes('"scans"'))!;
+    const plan = await rec.explain<PlanNode>(counting, 'ANALYZE');
+    expect(rowsRead(plan, 'scans')).toBe(1500);
   });
 });
