@@ -105,6 +105,24 @@ export interface CompiledSelect<Row> {
   run(db: Db, tail: SQL, opts?: { prepared?: boolean }): Promise<Row[]>;
 }
 
+/**
+ * Names for prepared statements by their text, at most `max` (the others:
+ * undefined, sent unnamed; each connection keeps every text it has prepared).
+ * A name comes from its text, so one name is always one text (node-postgres
+ * refuses a name reused for another).
+ */
+export function statementNames(prefix: string, max: number): (text: string) => string | undefined {
+  const names = new Map<string, string>();
+  return (text) => {
+    let name = names.get(text);
+    if (name === undefined && names.size < max) {
+      name = `${prefix}_${createHash('sha256').update(text).digest('hex').slice(0, 32)}`;
+      names.set(text, name);
+    }
+    return name;
+  };
+}
+
 /** Most distinct statement texts one select names (each connection keeps each it has run). */
 export const MAX_PREPARED = 16;
 
@@ -119,8 +137,7 @@ export function compiledSelect<Row>(
   opts: { nullable?: readonly string[] } = {},
 ): CompiledSelect<Row> {
   let compiled: { head: SQL; decode: (row: unknown[]) => Record<string, unknown> } | undefined;
-  /** The names of the prepared texts, by text. */
-  const names = new Map<string, string>();
+  const nameOf = statementNames('cs', MAX_PREPARED);
   return {
     async run(db, tail, { prepared = false } = {}) {
       if (compiled === undefined) {
@@ -135,15 +152,7 @@ export function compiledSelect<Row>(
       }
       const { head, decode } = compiled;
       const query = dialect.sqlToQuery(sql`${head} ${tail}`);
-      let name: string | undefined;
-      if (prepared) {
-        name = names.get(query.sql);
-        if (name === undefined && names.size < MAX_PREPARED) {
-          // From the text: one name is always one text (node-postgres refuses a name reused for another).
-          name = `cs_${createHash('sha256').update(query.sql).digest('hex').slice(0, 32)}`;
-          names.set(query.sql, name);
-        }
-      }
+      const name = prepared ? nameOf(query.sql) : undefined;
       const statement = db._.session.prepareQuery<PreparedQueryConfig & { execute: Row[] }>(
         query,
         undefined,

@@ -1,15 +1,14 @@
-import { createHash } from 'node:crypto';
 import type { SQL } from 'drizzle-orm';
 import { PgDialect, type PreparedQueryConfig } from 'drizzle-orm/pg-core';
 import type { Db } from './client';
+import { statementNames } from './compiled-select';
 
 const dialect = new PgDialect();
 
-/** Statement names by text (one name is always one text: node-postgres refuses a name reused for another). */
-const names = new Map<string, string>();
-
 /** Most texts named here; the others go unnamed (each connection keeps every text it has prepared). */
 export const MAX_NAMED_QUERIES = 64;
+
+const nameOf = statementNames('nq', MAX_NAMED_QUERIES);
 
 /**
  * The rows of `query` sent as a named (server-side) prepared statement, so
@@ -20,15 +19,10 @@ export const MAX_NAMED_QUERIES = 64;
  */
 export async function namedQuery<Row>(db: Db, query: SQL): Promise<Row[]> {
   const { sql: text, params } = dialect.sqlToQuery(query);
-  let name = names.get(text);
-  if (name === undefined && names.size < MAX_NAMED_QUERIES) {
-    name = `nq_${createHash('sha256').update(text).digest('hex').slice(0, 32)}`;
-    names.set(text, name);
-  }
   const statement = db._.session.prepareQuery<PreparedQueryConfig & { execute: { rows: Row[] } }>(
     { sql: text, params },
     undefined,
-    name,
+    nameOf(text),
     false,
   );
   return (await statement.execute()).rows;

@@ -220,7 +220,7 @@ const countedViewsCompiled = recordViewsWith({
 /** The page's record ids in order, each with the number of matches (a window count over the same scan). */
 function pageIdsOfRecords(db: Db) {
   return db
-    .select({ id: records.id, total: sql<number>`(count(*) over ())::int` })
+    .select({ id: records.id, total: sql<number>`(count(*) over ())::int`.as('total') })
     .from(records)
     .leftJoin(shipper, shipperOfRecord)
     .leftJoin(receiver, receiverOfRecord)
@@ -274,8 +274,8 @@ const searchViewsCompiled = recordViewsWith({ hitTotal: sql<number>`"hits"."tota
 /**
  * A searched page whose condition holds one plan for any value (search.ts
  * `planStable`) in one prepared statement: the page's ids with the count of
- * all matches and their place (a window over the one scan) as a derived
- * table, joined to the record select. PostgreSQL keeps its generic plan, so
+ * all matches (`pageIdsOfRecords`) as a derived table, joined to the record
+ * select and ordered again (20 rows). PostgreSQL keeps its generic plan, so
  * neither the search nor the large select is planned per request, and the
  * page costs one round trip instead of two (docs/decisions/list-performance.md,
  * "Sixth pass").
@@ -288,16 +288,7 @@ async function listSearchedRecords(
 ): Promise<Paged<RecordView>> {
   const where = and(eq(records.organizationId, organizationId), ...q.conditions, search);
   const order = [...q.orderBy, desc(records.id)];
-  const hits = db
-    .select({
-      id: records.id,
-      total: sql<number>`(count(*) over ())::int`.as('total'),
-      place: sql<number>`row_number() over (order by ${sql.join(order, sql`, `)})`.as('place'),
-    })
-    .from(records)
-    .leftJoin(shipper, shipperOfRecord)
-    .leftJoin(receiver, receiverOfRecord)
-    .leftJoin(scannedBy, scannerOfRecord)
+  const hits = pageIdsOfRecords(db)
     .where(where)
     .orderBy(...order);
   // The page bound as `(SELECT $n)` too: a known LIMIT makes the custom plans cheaper than the generic one.
@@ -305,7 +296,7 @@ async function listSearchedRecords(
   const rows = await searchViewsCompiled.run(
     db,
     sql`inner join (${hits.getSQL()} ${page}) "hits" on "hits"."id" = ${records.id}
-      where ${records.organizationId} = ${organizationId} order by "hits"."place"`,
+      where ${records.organizationId} = ${organizationId} order by ${sql.join(order, sql`, `)}`,
     { prepared: true },
   );
   if (rows.length > 0) return { total: rows[0]!.hitTotal, rows: rows.map(toRecordView) };
