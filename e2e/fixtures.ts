@@ -1,4 +1,4 @@
-import { expect, type Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { E2E_ADMIN } from '../playwright.config';
@@ -20,6 +20,21 @@ export async function signIn(page: Page, who = E2E_ADMIN, expectSuccess = true):
 export async function openSettingsItem(page: Page, item: string): Promise<void> {
   await page.getByRole('button', { name: 'Settings' }).click();
   await page.getByRole('menuitem', { name: item }).click();
+}
+
+/**
+ * Chooses an option of a select (MUI's menu of options) as a user does: the
+ * menu open, the option clicked, the menu gone and the select showing the
+ * choice. A second select is only opened once the first one's menu has
+ * closed: while it fades out, its backdrop still takes the clicks.
+ */
+export async function chooseOption(page: Page, select: Locator, option: string): Promise<void> {
+  await expect(page.getByRole('listbox')).toHaveCount(0);
+  await select.click();
+  await expect(page.getByRole('listbox')).toBeVisible();
+  await page.getByRole('option', { name: option, exact: true }).click();
+  await expect(page.getByRole('listbox')).toHaveCount(0);
+  await expect(select).toHaveText(option);
 }
 
 /**

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { signIn } from './fixtures';
+import { chooseOption, signIn } from './fixtures';
 
 /**
  * All Records' filter bar names every filter that applies: the Review state
@@ -25,16 +25,14 @@ test('the Filters bar names the review state and release decision selects', asyn
   const decision = page.getByRole('combobox', { name: 'Release decision' });
   await expect(bar).toContainText('None: every row is shown.');
 
-  await reviewState.click();
-  await page.getByRole('option', { name: 'Awaiting decision' }).click();
+  await chooseOption(page, reviewState, 'Awaiting decision');
   await expect(page).toHaveURL(/review_state=AWAITING_DECISION/);
   await expect(
     bar.getByRole('button', { name: 'Filter: Review state is Awaiting decision' }),
   ).toBeVisible();
   await expect(bar).not.toContainText('None: every row is shown.');
 
-  await decision.click();
-  await page.getByRole('option', { name: 'No decision yet' }).click();
+  await chooseOption(page, decision, 'No decision yet');
   await expect(page).toHaveURL(/disposition=NONE/);
   await expect(bar).toContainText('Review state is Awaiting decision');
   await expect(bar.getByText('and', { exact: true })).toBeVisible();
@@ -51,8 +49,7 @@ test('the Filters bar names the review state and release decision selects', asyn
   await expect(bar).toContainText('Review state is Awaiting decision');
 
   // Clear filters: the selects and the grid's filters at once.
-  await decision.click();
-  await page.getByRole('option', { name: 'Released' }).click();
+  await chooseOption(page, decision, 'Released');
   await expect(page).toHaveURL(/disposition=RELEASED/);
   await expect(bar).toContainText('Release decision is Released');
   await page.setViewportSize({ width: 375, height: 740 });

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
+import { useUpdateSearch } from '../../lib/url-search';
 import type { OrderByItem } from '@coldtrace/domain';
 import type { GridFilterModelLike } from './grid-filter';
 import {
@@ -31,7 +32,8 @@ export interface GridViewStateControls {
  * typing is debounced, and a filter change goes back to the first page.
  */
 export function useGridViewState(defaultPageSize: number): GridViewStateControls {
-  const [params, setParams] = useSearchParams();
+  const [params] = useSearchParams();
+  const updateSearch = useUpdateSearch();
   const state = useMemo(
     () => readGridViewState(params, defaultPageSize),
     [params, defaultPageSize],
@@ -61,13 +63,11 @@ export function useGridViewState(defaultPageSize: number): GridViewStateControls
 
   const write = useCallback(
     (update: (state: GridViewState) => GridViewState) => {
-      setParams(
-        (previous) =>
-          writeGridViewState(previous, update(readGridViewState(previous, defaultPageSize))),
-        { replace: true },
+      updateSearch((previous) =>
+        writeGridViewState(previous, update(readGridViewState(previous, defaultPageSize))),
       );
     },
-    [setParams, defaultPageSize],
+    [updateSearch, defaultPageSize],
   );
 
   const writeFilter = useCallback(

@@ -10,6 +10,7 @@ import { useTheme } from '@mui/material/styles';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { useId, useState } from 'react';
 import { Link as RouterLink, useSearchParams } from 'react-router';
+import { useUpdateSearch } from '../../lib/url-search';
 import { EmptyState } from '../../components/empty-state';
 import { Page } from '../../components/page';
 import { useAppSettings } from '../../lib/app-settings';
@@ -62,7 +63,8 @@ export function ConfigurationPage() {
   const user = useCurrentUser();
   const access = configurationAccess(user);
   const { degreesUnit, timeZone } = useAppSettings();
-  const [params, setParams] = useSearchParams();
+  const [params] = useSearchParams();
+  const updateSearch = useUpdateSearch();
   const [notice, setNotice] = useState<{ key: number; text: string } | null>(null);
   const [noticeOpen, setNoticeOpen] = useState(false);
   const tabsId = useId();
@@ -91,15 +93,12 @@ export function ConfigurationPage() {
   const tabs = visibleConfigurationTabs({ displayRules: mayManageDisplayRules(user) });
   const tab = configurationTab(params.get('tab'), tabs);
   const selectTab = (value: ConfigurationTab) =>
-    setParams(
-      (current) => {
-        const next = new URLSearchParams(current);
-        if (value === 'products') next.delete('tab');
-        else next.set('tab', value);
-        return next;
-      },
-      { replace: true },
-    );
+    updateSearch((current) => {
+      const next = new URLSearchParams(current);
+      if (value === 'products') next.delete('tab');
+      else next.set('tab', value);
+      return next;
+    });
   const showNotice = (text: string) => {
     setNotice({ key: Date.now(), text });
     setNoticeOpen(true);

@@ -7,6 +7,7 @@ import Typography from '@mui/material/Typography';
 import Skeleton from '@mui/material/Skeleton';
 import { Suspense, lazy, useId, useState } from 'react';
 import { Link as RouterLink, useSearchParams } from 'react-router';
+import { useUpdateSearch } from '../../lib/url-search';
 import { LoadError } from '../../components/load-error';
 import { Page } from '../../components/page';
 import { useAppSettings } from '../../lib/app-settings';
@@ -65,7 +66,8 @@ function SectionHeading({ id, children }: { id: string; children: string }) {
 export function DashboardPage() {
   const user = useCurrentUser();
   const { timeZone } = useAppSettings();
-  const [params, setParams] = useSearchParams();
+  const [params] = useSearchParams();
+  const updateSearch = useUpdateSearch();
   const [lookupFailure, setLookupFailure] = useState<SerialLookupFailure | null>(null);
   const lookupId = useId();
   const statisticsId = useId();
@@ -82,20 +84,17 @@ export function DashboardPage() {
   });
 
   const setPeriod = (next: Period) =>
-    setParams(
-      (previous) => {
-        const search = new URLSearchParams(previous);
-        for (const [key, value] of [
-          [FROM_PARAM, next.from],
-          [TO_PARAM, next.to],
-        ] as const) {
-          if (value) search.set(key, value);
-          else search.delete(key);
-        }
-        return search;
-      },
-      { replace: true },
-    );
+    updateSearch((previous) => {
+      const search = new URLSearchParams(previous);
+      for (const [key, value] of [
+        [FROM_PARAM, next.from],
+        [TO_PARAM, next.to],
+      ] as const) {
+        if (value) search.set(key, value);
+        else search.delete(key);
+      }
+      return search;
+    });
 
   return (
     <Page

@@ -2,7 +2,8 @@ import type { TRecord } from '@coldtrace/contract';
 import Stack from '@mui/material/Stack';
 import { useMemo } from 'react';
 import { TABLE_STATE_PARAMS } from '@coldtrace/domain';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useNavigate } from 'react-router';
+import { useUpdateSearch } from '../../lib/url-search';
 import { LoadError } from '../../components/load-error';
 import { Page } from '../../components/page';
 import { useAppSettings } from '../../lib/app-settings';
@@ -51,7 +52,7 @@ export function AllRecordsPage() {
   } = useServerGridQuery(filterSpecs, GRID_DEFAULT_PAGE_SIZE);
   const [disposition, setDisposition] = useDispositionFilter();
   const [reviewState, setReviewState] = useReviewStateFilter();
-  const [, setParams] = useSearchParams();
+  const updateSearch = useUpdateSearch();
   // The selects above the grid filter too: the filter bar names them (never "None" then).
   // Kept stable between renders (the grid's toolbar re-renders with it while a filter is typed).
   const pageFilters = useMemo(() => {
@@ -71,24 +72,21 @@ export function AllRecordsPage() {
       });
     }
     const clearAll = () =>
-      setParams(
-        (current) => {
-          const out = new URLSearchParams(current);
-          for (const name of [
-            REVIEW_STATE_PARAM,
-            DISPOSITION_PARAM,
-            TABLE_STATE_PARAMS.filterItems,
-            TABLE_STATE_PARAMS.filterLogicOperator,
-            TABLE_STATE_PARAMS.pageNumber,
-          ]) {
-            out.delete(name);
-          }
-          return out;
-        },
-        { replace: true },
-      );
+      updateSearch((current) => {
+        const out = new URLSearchParams(current);
+        for (const name of [
+          REVIEW_STATE_PARAM,
+          DISPOSITION_PARAM,
+          TABLE_STATE_PARAMS.filterItems,
+          TABLE_STATE_PARAMS.filterLogicOperator,
+          TABLE_STATE_PARAMS.pageNumber,
+        ]) {
+          out.delete(name);
+        }
+        return out;
+      });
     return { applied, clearAll };
-  }, [reviewState, disposition, setReviewState, setDisposition, setParams]);
+  }, [reviewState, disposition, setReviewState, setDisposition, updateSearch]);
   const query: RecordsQuery = {
     ...gridQuery,
     ...(disposition ? { disposition } : {}),

@@ -5,8 +5,7 @@ import {
 } from '@coldtrace/contract';
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
-import { TABLE_STATE_PARAMS } from '@coldtrace/domain';
-import { useSearchParams } from 'react-router';
+import { useChoiceParam } from './choice-param';
 
 /** The URL parameter of All Records' release decision filter. */
 export const DISPOSITION_PARAM = 'disposition';
@@ -22,24 +21,7 @@ export function useDispositionFilter(): [
   TDispositionFilter | undefined,
   (value: TDispositionFilter | undefined) => void,
 ] {
-  const [params, setParams] = useSearchParams();
-  const raw = params.get(DISPOSITION_PARAM);
-  const value = (DISPOSITION_FILTERS as readonly string[]).includes(raw ?? '')
-    ? (raw as TDispositionFilter)
-    : undefined;
-  const set = (next: TDispositionFilter | undefined) =>
-    setParams(
-      (current) => {
-        const out = new URLSearchParams(current);
-        if (next === undefined) out.delete(DISPOSITION_PARAM);
-        else out.set(DISPOSITION_PARAM, next);
-        // A new filter starts on the first page.
-        out.delete(TABLE_STATE_PARAMS.pageNumber);
-        return out;
-      },
-      { replace: true },
-    );
-  return [value, set];
+  return useChoiceParam(DISPOSITION_PARAM, DISPOSITION_FILTERS);
 }
 
 /** "Release decision": any, released, quarantined, rejected or none yet. */

@@ -5,8 +5,7 @@ import {
 } from '@coldtrace/contract';
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
-import { TABLE_STATE_PARAMS } from '@coldtrace/domain';
-import { useSearchParams } from 'react-router';
+import { useChoiceParam } from './choice-param';
 import { ALL_RECORDS_PATH } from '../record-links';
 
 /** The URL parameter of All Records' review state filter (issue 14 item 1). */
@@ -35,20 +34,7 @@ export function useReviewStateFilter(): [
   TReviewStateFilter | undefined,
   (value: TReviewStateFilter | undefined) => void,
 ] {
-  const [params, setParams] = useSearchParams();
-  const set = (next: TReviewStateFilter | undefined) =>
-    setParams(
-      (current) => {
-        const out = new URLSearchParams(current);
-        if (next === undefined) out.delete(REVIEW_STATE_PARAM);
-        else out.set(REVIEW_STATE_PARAM, next);
-        // A new filter starts on the first page.
-        out.delete(TABLE_STATE_PARAMS.pageNumber);
-        return out;
-      },
-      { replace: true },
-    );
-  return [reviewStateFilterOf(params), set];
+  return useChoiceParam(REVIEW_STATE_PARAM, REVIEW_STATE_FILTERS);
 }
 
 /** "Review state": any, needs review, or one state. */
