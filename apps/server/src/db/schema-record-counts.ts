@@ -62,3 +62,23 @@ export const recordTagSerials = pgTable(
   },
   (t) => [primaryKey({ columns: [t.organizationId, t.suffix, t.tagId] })],
 );
+
+/**
+ * The latest record of each tag in each organization (the highest id: the
+ * last created), for `GET records/?latest=true` (docs/decisions/
+ * list-performance.md, "Seventh pass"): one row per (organization, tag), kept
+ * by triggers on records (migration 0021) in the transaction that made the
+ * record. An insert raises the row to the statement's highest id (an upsert,
+ * so two uploads of one tag at once leave the higher); a record moved to
+ * another organization or tag (never done by the app) recomputes both.
+ * Derived data, not evidence.
+ */
+export const tagLatestRecords = pgTable(
+  'tag_latest_records',
+  {
+    organizationId: orgRef(),
+    tagId: ref64('tag_id').notNull(),
+    recordId: ref64('record_id').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.tagId] })],
+);

@@ -4,6 +4,7 @@ import type { Page } from '../../kernel/paging';
 import { DEFAULT_CALIBRATION_DUE_SOON_DAYS } from '@coldtrace/domain';
 import { calibrationCertificateDevices, calibrationCertificates } from '../../db/schema-reports';
 import { organizationSettings, records, tags, type RecordRow } from '../../db/schema-shipments';
+import { tagLatestRecords } from '../../db/schema-record-counts';
 import { lastReceiver, lastRecord, lastShipper, receiver, scannedBy, shipper } from './fields';
 import { compiledSelect } from '../../db/compiled-select';
 import { latestDisposition } from './disposition';
@@ -166,8 +167,12 @@ function toRecordView(row: RecordViewRow): RecordView {
   };
 }
 
-/** Only the latest record of each tag in the organization (the highest id: the last created). */
-export const latestOfTag = sql`NOT EXISTS (SELECT 1 FROM records newer WHERE newer.tag_id = ${records.tagId} AND newer.organization_id = ${records.organizationId} AND newer.id > ${records.id})`;
+/**
+ * Only the latest record of each tag in the organization (the highest id: the
+ * last created), as the maintained `tag_latest_records` names it (migration
+ * 0021): one probe of its key per record, not a look for newer records.
+ */
+export const latestOfTag = sql`EXISTS (SELECT 1 FROM ${tagLatestRecords} l WHERE l.organization_id = ${records.organizationId} AND l.tag_id = ${records.tagId} AND l.record_id = ${records.id})`;
 
 export interface RecordListQuery {
   conditions: (SQL | undefined)[];

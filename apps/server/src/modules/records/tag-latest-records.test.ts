@@ -1,0 +1,174 @@
+import { sql } from 'drizzle-orm';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inject } from 'vitest';
+import { createTestApp, type TestApp, type TestOrg } from '../../../test/helpers';
+import { recordFactories } from '../../../test/record-factories';
+import { recordingRecords } from '../../../test/recording-records';
+
+/**
+ * `tag_latest_records` (migration 0021) names the latest record (highest id)
+ * of each tag in each organization, whatever wrote the records: single and
+ * many-row inserts, two uploads of one tag at once, a record moved or
+ * deleted. `GET records/?latest=true` reads it (docs/decisions/
+ * list-performance.md, "Seventh pass").
+ */
+
+/** What the table should say: the highest record id of each (organization, tag), from the records. */
+const EXPECTED = sql`SELECT organization_id::text AS org, tag_id::int AS tag, max(id)::int AS record
+  FROM records GROUP BY 1, 2 ORDER BY 1, 2`;
+const MAINTAINED = sql`SELECT organization_id::text AS org, tag_id::int AS tag, record_id::int AS record
+  FROM tag_latest_records ORDER BY 1, 2`;
+
+describe('tag_latest_records: the latest record of each tag, kept by the database', () => {
+  let t: TestApp;
+  let org: TestOrg;
+  let other: TestOrg;
+  let tagIds: number[];
+
+  // Every record its own start (a tag's records differ in start time).
+  let started = 0;
+  const starts = (count: number) => {
+    started += count;
+    return sql`generate_series(${started - count + 1}::int, ${started}::int) g`;
+  };
+  const insertRecords = (organizationId: string, tagId: number, count: number) =>
+    sql`INSERT INTO records (organization_id, tag_id, tag_serial_number, tag_type, measurement_interval, start_time_seconds)
+      SELECT ${organizationId}::uuid, ${tagId}, 'LATEST', 'XT1_NFC_MU', 60, g FROM ${starts(count)}`;
+
+  const agree = async () => {
+    const expected = (await t.ownerDb.execute(EXPECTED)).rows;
+    const maintained = (await t.ownerDb.execute(MAINTAINED)).rows;
+    expect(maintained).toEqual(expected);
+    return maintained;
+  };
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    org = await t.createOrg();
+    other = await t.createOrg();
+    const f = recordFactories(t.db);
+    tagIds = [];
+    for (let i = 0; i < 4; i += 1) {
+      tagIds.push((await f.tag(org, { serialNumber: `LATEST-${i}` })).id);
+    }
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('inserts of one and of many records, of several tags in one statement', async () => {
+    await t.db.execute(insertRecords(org.id, tagIds[0]!, 1));
+    await t.db.execute(insertRecords(org.id, tagIds[0]!, 5));
+    await t.db.execute(sql`
+      INSERT INTO records (organization_id, tag_id, tag_serial_number, tag_type, measurement_interval, start_time_seconds)
+      SELECT ${org.id}::uuid, (ARRAY[${tagIds[1]!}, ${tagIds[2]!}]::bigint[])[1 + g % 2], 'LATEST', 'XT1_NFC_MU', 60, g
+      FROM ${starts(9)}`);
+    const rows = await agree();
+    expect(rows.filter((r) => r.org === org.id).map((r) => r.tag)).toEqual(tagIds.slice(0, 3));
+  });
+
+  it('the same tag in another organization has its own latest record', async () => {
+    await t.db.execute(insertRecords(other.id, tagIds[0]!, 2));
+    const rows = await agree();
+    expect(rows.filter((r) => r.tag === tagIds[0])).toHaveLength(2);
+  });
+
+  it('two uploads of one tag at once: the higher id stays, whichever commits first', async () => {
+    const pool = new pg.Pool({
+      connectionString: `${inject('pgAppBaseUrl')}/${t.databaseName}`,
+      max: 2,
+    });
+    try {
+      const first = await pool.connect();
+      const second = await pool.connect();
+      const insert = `INSERT INTO records (organization_id, tag_id, tag_serial_number, tag_type, measurement_interval, start_time_seconds)
+        VALUES ($1, $2, 'LATEST', 'XT1_NFC_MU', 60, $3) RETURNING id`;
+      const start = () => (started += 1);
+      await first.query('BEGIN');
+      await second.query('BEGIN');
+      const low = await first.query<{ id: string }>(insert, [org.id, tagIds[3], start()]);
+      // The second upload waits on the first's row of the tag, then keeps the higher id.
+      const highPending = second.query<{ id: string }>(insert, [org.id, tagIds[3], start()]);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      await first.query('COMMIT');
+      const high = await highPending;
+      expect(Number(high.rows[0]!.id)).toBeGreaterThan(Number(low.rows[0]!.id));
+      await second.query('COMMIT');
+      // The other order: the higher id commits first, the lower one after it.
+      await first.query('BEGIN');
+      await second.query('BEGIN');
+      await first.query(insert, [org.id, tagIds[3], start()]);
+      const racing = second.query<{ id: string }>(insert, [org.id, tagIds[3], start()]);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      await first.query('COMMIT');
+      await racing;
+      await second.query('COMMIT');
+      // A lower id committed after a higher one (its statement took longer):
+      // the higher stays. Ids given here, far above the sequence.
+      const withId = `INSERT INTO records (id, organization_id, tag_id, tag_serial_number, tag_type, measurement_interval, start_time_seconds)
+        VALUES ($1, $2, $3, 'LATEST', 'XT1_NFC_MU', 60, $4)`;
+      await first.query(withId, [900_002, org.id, tagIds[3], start()]);
+      await first.query(withId, [900_001, org.id, tagIds[3], start()]);
+      first.release();
+      second.release();
+    } finally {
+      await pool.end();
+    }
+    const rows = await agree();
+    expect(rows.find((r) => r.org === org.id && r.tag === tagIds[3])?.record).toBe(900_002);
+  });
+
+  it('a record moved to another tag or organization, or deleted, leaves both tags right', async () => {
+    const latestOf = async (tagId: number) =>
+      Number(
+        (
+          await t.ownerDb.execute<{ id: string }>(
+            sql`SELECT max(id) AS id FROM records WHERE organization_id = ${org.id} AND tag_id = ${tagId}`,
+          )
+        ).rows[0]!.id,
+      );
+    const moved = await latestOf(tagIds[1]!);
+    await t.ownerDb.execute(sql`UPDATE records SET tag_id = ${tagIds[2]!} WHERE id = ${moved}`);
+    await agree();
+    const movedAway = await latestOf(tagIds[2]!);
+    await t.ownerDb.execute(
+      sql`UPDATE records SET organization_id = ${other.id} WHERE id = ${movedAway}`,
+    );
+    await agree();
+    await t.ownerDb.execute(sql`DELETE FROM records WHERE id = ${await latestOf(tagIds[0]!)}`);
+    await agree();
+  });
+
+  it('GET records/?latest=true answers one record per tag: its latest', async () => {
+    const rec = recordingRecords(t, org);
+    try {
+      const page = await rec.service.records(rec.principal, {
+        latest: true,
+        page_number: 1,
+        page_size: 50,
+      });
+      const expected = (
+        await t.ownerDb.execute<{ record: number }>(
+          sql`SELECT max(id)::int AS record FROM records WHERE organization_id = ${org.id} GROUP BY tag_id ORDER BY 1 DESC`,
+        )
+      ).rows.map((r) => String(r.record));
+      expect(page.total).toBe(4);
+      expect(page.items.map((r) => r.id).sort()).toEqual([...expected].sort());
+      // Paging: one record a page, the same four.
+      const ids: string[] = [];
+      for (let n = 1; n <= 4; n += 1) {
+        const one = await rec.service.records(rec.principal, {
+          latest: true,
+          page_number: n,
+          page_size: 1,
+        });
+        expect(one.total).toBe(4);
+        ids.push(one.items[0]!.id!);
+      }
+      expect(ids.sort()).toEqual([...expected].sort());
+    } finally {
+      await rec.pool.end();
+    }
+  });
+});
