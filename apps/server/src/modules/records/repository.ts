@@ -4,7 +4,7 @@ import type { Page } from '../../kernel/paging';
 import { DEFAULT_CALIBRATION_DUE_SOON_DAYS } from '@coldtrace/domain';
 import { calibrationCertificateDevices, calibrationCertificates } from '../../db/schema-reports';
 import { organizationSettings, records, tags, type RecordRow } from '../../db/schema-shipments';
-import { tagLatestRecords } from '../../db/schema-record-counts';
+import { latestOfTag, totalOf, WINDOW_TOTAL } from './latest-of-tag';
 import { lastReceiver, lastRecord, lastShipper, receiver, scannedBy, shipper } from './fields';
 import { compiledSelect } from '../../db/compiled-select';
 import { latestDisposition } from './disposition';
@@ -167,12 +167,7 @@ function toRecordView(row: RecordViewRow): RecordView {
   };
 }
 
-/**
- * Only the latest record of each tag in the organization (the highest id: the
- * last created), as the maintained `tag_latest_records` names it (migration
- * 0021): one probe of its key per record, not a look for newer records.
- */
-export const latestOfTag = sql`EXISTS (SELECT 1 FROM ${tagLatestRecords} l WHERE l.organization_id = ${records.organizationId} AND l.tag_id = ${records.tagId} AND l.record_id = ${records.id})`;
+export { latestOfTag };
 
 export interface RecordListQuery {
   conditions: (SQL | undefined)[];
@@ -222,10 +217,13 @@ const countedViewsCompiled = recordViewsWith({
   countRows: sql<number>`"counts"."rows"`,
 });
 
-/** The page's record ids in order, each with the number of matches (a window count over the same scan). */
-function pageIdsOfRecords(db: Db) {
+/**
+ * The page's record ids in order, each with the number of matches (by
+ * default a window count over the same scan).
+ */
+function pageIdsOfRecords(db: Db, total: SQL<number> = WINDOW_TOTAL) {
   return db
-    .select({ id: records.id, total: sql<number>`(count(*) over ())::int`.as('total') })
+    .select({ id: records.id, total: total.as('total') })
     .from(records)
     .leftJoin(shipper, shipperOfRecord)
     .leftJoin(receiver, receiverOfRecord)
@@ -247,7 +245,7 @@ async function listMatchingRecords(
 ): Promise<Paged<RecordView>> {
   const where = and(eq(records.organizationId, organizationId), ...q.conditions);
   const offset = q.page.offset;
-  const hits = await pageIdsOfRecords(db)
+  const hits = await pageIdsOfRecords(db, totalOf(organizationId, q.conditions))
     .where(where)
     .orderBy(...q.orderBy, desc(records.id))
     .limit(q.page.size)

@@ -167,6 +167,24 @@ describe('tag_latest_records: the latest record of each tag, kept by the databas
         ids.push(one.items[0]!.id!);
       }
       expect(ids.sort()).toEqual([...expected].sort());
+      // With a filter too, the matches are counted over the page's scan: the
+      // latest record of the tag whose serial number the filter names.
+      const tag3 = (
+        await t.ownerDb.execute<{ record: number }>(
+          sql`SELECT record_id::int AS record FROM tag_latest_records WHERE organization_id = ${org.id} AND tag_id = ${tagIds[3]!}`,
+        )
+      ).rows[0]!.record;
+      await t.ownerDb.execute(
+        sql`UPDATE records SET tag_serial_number = 'LATEST-3' WHERE organization_id = ${org.id} AND tag_id = ${tagIds[3]!}`,
+      );
+      const filtered = await rec.service.records(rec.principal, {
+        latest: true,
+        filter: 'tag_serial_number__equals=LATEST-3',
+        page_number: 1,
+        page_size: 20,
+      });
+      expect(filtered.total).toBe(1);
+      expect(filtered.items.map((r) => r.id)).toEqual([String(tag3)]);
     } finally {
       await rec.pool.end();
     }
