@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { expect, test, type Page } from '@playwright/test';
 import { apiSignIn, iso, post, xt1Upload } from './api';
-import { E2E_ADMIN, expectNoAccessibilityViolations, signIn } from './fixtures';
+import { chooseOption, E2E_ADMIN, expectNoAccessibilityViolations, signIn } from './fixtures';
 
 /**
  * The release decision (issue 14 item 2) end to end: a shipment with an
@@ -133,8 +133,11 @@ test.describe('release decision', () => {
     await test.step('All Records filtered by RELEASED lists it, with the column', async () => {
       await page.setViewportSize({ width: 1280, height: 800 });
       await page.goto('/allrecords');
-      await page.getByRole('combobox', { name: 'Release decision' }).click();
-      await page.getByRole('option', { name: 'Released' }).click();
+      await chooseOption(
+        page,
+        page.getByRole('combobox', { name: 'Release decision' }),
+        'Released',
+      );
       await expect(page).toHaveURL(/disposition=RELEASED/);
       const row = page.getByRole('row').filter({ hasText: serial });
       await expect(row).toHaveCount(1);
@@ -144,13 +147,19 @@ test.describe('release decision', () => {
       );
       await shoot(page, 'disposition-allrecords-1280');
       // No decision yet: not listed.
-      await page.getByRole('combobox', { name: 'Release decision' }).click();
-      await page.getByRole('option', { name: 'No decision yet' }).click();
+      await chooseOption(
+        page,
+        page.getByRole('combobox', { name: 'Release decision' }),
+        'No decision yet',
+      );
       await expect(page).toHaveURL(/disposition=NONE/);
       await expect(page.getByRole('row').filter({ hasText: serial })).toHaveCount(0);
       await page.setViewportSize({ width: 375, height: 800 });
-      await page.getByRole('combobox', { name: 'Release decision' }).click();
-      await page.getByRole('option', { name: 'Released' }).click();
+      await chooseOption(
+        page,
+        page.getByRole('combobox', { name: 'Release decision' }),
+        'Released',
+      );
       await expect(page.getByRole('row').filter({ hasText: serial })).toHaveCount(1);
       await shoot(page, 'disposition-allrecords-375');
     });

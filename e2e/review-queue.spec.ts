@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { apiSignIn, iso, post, xt1Upload } from './api';
-import { expectNoAccessibilityViolations, signIn } from './fixtures';
+import { chooseOption, expectNoAccessibilityViolations, signIn } from './fixtures';
 
 /**
  * The review queue (issue 14 item 1): a shipment with an excursion awaits
@@ -59,8 +59,7 @@ test.describe('review queue', () => {
     await shoot(page, 'review-allrecords-1280');
 
     // Another state: the shipment is not listed.
-    await page.getByRole('combobox', { name: 'Review state' }).click();
-    await page.getByRole('option', { name: 'Released' }).click();
+    await chooseOption(page, page.getByRole('combobox', { name: 'Review state' }), 'Released');
     await expect(page).toHaveURL(/review_state=RELEASED/);
     await expect(page.getByRole('row').filter({ hasText: serial })).toHaveCount(0);
 
