@@ -1,6 +1,6 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { apiSignIn, iso, patch, post, xt1Upload } from './api';
-import { expectNoAccessibilityViolations, signIn } from './fixtures';
+import { chooseOption, expectNoAccessibilityViolations, signIn } from './fixtures';
 
 /**
  * Data display rules (docs/decisions/data-display-rules.md): the administrator
@@ -59,8 +59,7 @@ async function signInAt(page: Page, path: string, heading: string): Promise<void
 
 /** Chooses an option of an MUI select (a combobox named by its label). */
 async function choose(page: Page, label: string, option: string): Promise<void> {
-  await page.getByRole('combobox', { name: label }).click();
-  await page.getByRole('option', { name: option, exact: true }).click();
+  await chooseOption(page, page.getByRole('combobox', { name: label }), option);
 }
 
 test.describe('data display rules', () => {

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { signIn } from './fixtures';
+import { chooseOption, signIn } from './fixtures';
 
 /**
  * A Summary notification setting (issue 15 item 3,
@@ -26,16 +26,14 @@ test('a Summary setting: its schedule asked for, saved and read back', async ({ 
   await page.getByRole('button', { name: 'Add setting' }).click();
   const dialog = page.getByRole('dialog', { name: 'Add notification setting' });
   await expect(dialog).toBeVisible();
-  await dialog.getByLabel('Notification type').click();
-  await page.getByRole('option', { name: 'Summary' }).click();
+  await chooseOption(page, dialog.getByLabel('Notification type'), 'Summary');
   await expect(dialog.getByLabel('Subject')).toBeHidden();
   await expect(dialog.getByLabel('Remind after (minutes)')).toBeHidden();
   await dialog.getByLabel('To', { exact: true }).fill(TO);
   await dialog.getByRole('button', { name: 'Save' }).click();
   await expect(dialog.getByText('Choose daily or weekly')).toBeVisible();
 
-  await dialog.getByLabel('Schedule').click();
-  await page.getByRole('option', { name: 'Weekly' }).click();
+  await chooseOption(page, dialog.getByLabel('Schedule'), 'Weekly');
   await expect(page.getByRole('listbox')).toBeHidden();
   await expect(dialog.getByText(/^The week before \(Monday to Sunday\)/)).toBeVisible();
   await shoot(page, 'summary-dialog-1280');
