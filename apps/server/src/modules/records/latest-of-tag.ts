@@ -9,21 +9,13 @@ import { records } from '../../db/schema-shipments';
  */
 export const latestOfTag = sql`EXISTS (SELECT 1 FROM ${tagLatestRecords} l WHERE l.organization_id = ${records.organizationId} AND l.tag_id = ${records.tagId} AND l.record_id = ${records.id})`;
 
-/** The number of matches as a window count over the page's own scan. */
-export const WINDOW_TOTAL = sql<number>`(count(*) over ())::int`;
-
 /**
- * The number of matches of a list whose only condition is `latest=true`: the
- * organization's rows of `tag_latest_records` (one per tag with records),
- * counted once, instead of a window over every latest record of the page's
- * scan (docs/decisions/list-performance.md, "Seventh pass": 0.10 → 0.05 s a
- * page at 50,000 tags). Otherwise the window count.
+ * How many records `latestOfTag` keeps in the organization: its rows of
+ * `tag_latest_records` (one per tag with records), counted once, where a
+ * window would count every latest record of the page's scan
+ * (docs/decisions/list-performance.md, "Seventh pass": 0.10 → 0.05 s a page
+ * at 50,000 tags).
  */
-export function totalOf(
-  organizationId: string,
-  conditions: readonly (SQL | undefined)[],
-): SQL<number> {
-  const given = conditions.filter((c) => c !== undefined);
-  if (given.length !== 1 || given[0] !== latestOfTag) return WINDOW_TOTAL;
+export function latestCountOf(organizationId: string): SQL<number> {
   return sql<number>`(select count(*) from ${tagLatestRecords} where ${tagLatestRecords.organizationId} = ${organizationId})::int`;
 }

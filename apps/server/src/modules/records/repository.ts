@@ -4,7 +4,7 @@ import type { Page } from '../../kernel/paging';
 import { DEFAULT_CALIBRATION_DUE_SOON_DAYS } from '@coldtrace/domain';
 import { calibrationCertificateDevices, calibrationCertificates } from '../../db/schema-reports';
 import { organizationSettings, records, tags, type RecordRow } from '../../db/schema-shipments';
-import { latestOfTag, totalOf, WINDOW_TOTAL } from './latest-of-tag';
+import { latestCountOf, latestOfTag } from './latest-of-tag';
 import { lastReceiver, lastRecord, lastShipper, receiver, scannedBy, shipper } from './fields';
 import { compiledSelect } from '../../db/compiled-select';
 import { latestDisposition } from './disposition';
@@ -167,10 +167,10 @@ function toRecordView(row: RecordViewRow): RecordView {
   };
 }
 
-export { latestOfTag };
-
 export interface RecordListQuery {
   conditions: (SQL | undefined)[];
+  /** Only the latest record of each tag (`latest=true`). */
+  latest?: boolean | undefined;
   /** The search box's condition, if any. */
   search?: SearchCondition | undefined;
   orderBy: SQL[];
@@ -182,9 +182,19 @@ export async function listRecords(
   organizationId: string,
   q: RecordListQuery,
 ): Promise<Paged<RecordView>> {
+  // With no other condition, latest=true is counted from its table.
+  const latestAlone = q.latest === true && !q.search && q.conditions.every((c) => c === undefined);
+  if (q.latest) q = { ...q, conditions: [...q.conditions, latestOfTag] };
   if (q.search?.planStable) return listSearchedRecords(db, organizationId, q, q.search.condition);
   if (q.search) q = { ...q, conditions: [...q.conditions, q.search.condition] };
-  if (q.conditions.some((c) => c !== undefined)) return listMatchingRecords(db, organizationId, q);
+  if (q.conditions.some((c) => c !== undefined)) {
+    return listMatchingRecords(
+      db,
+      organizationId,
+      q,
+      latestAlone ? latestCountOf(organizationId) : WINDOW_TOTAL,
+    );
+  }
   // The whole list: the page with the maintained count (exact) in one
   // statement, not a count(*) over every record. The first page of the whole
   // list is the common one (the home list): a prepared statement with its
@@ -217,6 +227,9 @@ const countedViewsCompiled = recordViewsWith({
   countRows: sql<number>`"counts"."rows"`,
 });
 
+/** The number of matches as a window count over the page's own scan. */
+const WINDOW_TOTAL = sql<number>`(count(*) over ())::int`;
+
 /**
  * The page's record ids in order, each with the number of matches (by
  * default a window count over the same scan).
@@ -242,10 +255,11 @@ async function listMatchingRecords(
   db: Db,
   organizationId: string,
   q: RecordListQuery,
+  total: SQL<number>,
 ): Promise<Paged<RecordView>> {
   const where = and(eq(records.organizationId, organizationId), ...q.conditions);
   const offset = q.page.offset;
-  const hits = await pageIdsOfRecords(db, totalOf(organizationId, q.conditions))
+  const hits = await pageIdsOfRecords(db, total)
     .where(where)
     .orderBy(...q.orderBy, desc(records.id))
     .limit(q.page.size)

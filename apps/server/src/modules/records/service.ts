@@ -143,10 +143,10 @@ export function createRecordsService(db: Database) {
         search: await searchCondition(db, organizationId, words),
         conditions: [
           compileFilter(q.filter, RECORD_FIELDS),
-          q.latest ? repo.latestOfTag : undefined,
           dispositionCondition(q.disposition),
           reviewStateCondition(q.review_state),
         ],
+        latest: q.latest,
         orderBy: compileOrderBy(q.order_by, RECORD_FIELDS, DEFAULT_ORDER_BY),
         page: pageOf(q),
       });
