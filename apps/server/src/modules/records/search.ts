@@ -7,9 +7,10 @@ import { RECORD_SEARCH_TEXT } from './fields';
 import { escapeLike } from './filter-sql';
 
 /**
- * A word that names more tags than this is tested on every record's serial
- * number instead of by tag id (a sequential scan: such a word, "XT0" say,
- * matches most records anyway).
+ * Words whose look-up finds more serial-number suffixes than this (one per
+ * tag and position of the word in its serial number) are tested on every
+ * record's serial number instead of by tag id (a sequential scan: such a
+ * word, "XT0" say, matches most records anyway).
  */
 export const MAX_SEARCH_TAGS = 10_000;
 
@@ -54,18 +55,21 @@ export async function searchCondition(
       WHERE ${travelLocations.organizationId} = ${organizationId}
         AND ${travelLocations.name} ILIKE ANY(${sql.param(patterns)}::text[]))
     UNION ALL
-    (SELECT DISTINCT 'tag', ${recordTagSerials.tagId}::text
+    (SELECT 'tag', ${recordTagSerials.tagId}::text
       FROM unnest(${sql.param(words)}::text[]) AS w(word)
       JOIN ${recordTagSerials} ON ${recordTagSerials.organizationId} = ${organizationId}
         AND ${recordTagSerials.suffix} >= lower(w.word) AND ${recordTagSerials.suffix} < lower(w.word) || chr(1114111)
       LIMIT ${sql.raw(String(MAX_SEARCH_TAGS + 1))})`,
   );
   const locations = rows.filter((r) => r.kind === 'location').map((r) => Number(r.id));
-  const tags = rows.filter((r) => r.kind === 'tag').map((r) => Number(r.id));
-  const planStable =
-    locations.length === 0 &&
-    tags.length <= MAX_SEARCH_TAGS &&
-    words.every((w) => HAS_TRIGRAM.test(w));
+  // A tag comes once per suffix a word starts (and per word): made distinct
+  // here, as DISTINCT in the statement hashed for the LIMIT's 10,001 rows
+  // (1 MB) and kept PostgreSQL planning it on every call (0.32 ms of its CPU
+  // a search against 0.06 ms; list-performance.md, "Eighth pass").
+  const suffixes = rows.filter((r) => r.kind === 'tag');
+  const tooMany = suffixes.length > MAX_SEARCH_TAGS;
+  const tags = tooMany ? [] : [...new Set(suffixes.map((r) => Number(r.id)))];
+  const planStable = locations.length === 0 && !tooMany && words.every((w) => HAS_TRIGRAM.test(w));
   const bind = (value: unknown, type: 'text' | 'bigint[]') =>
     planStable
       ? sql`(SELECT ${value}::${sql.raw(type)})::${sql.raw(type)}`
@@ -75,7 +79,7 @@ export async function searchCondition(
   const serialMatches = anyWord(records.tagSerialNumber);
   const condition = or(
     anyWord(RECORD_SEARCH_TEXT),
-    tags.length > MAX_SEARCH_TAGS
+    tooMany
       ? serialMatches
       : tags.length > 0
         ? and(sql`${records.tagId} = ANY(${bind(sql.param(tags), 'bigint[]')})`, serialMatches)
@@ -95,7 +99,7 @@ export interface SearchCondition {
    * One plan serves the condition whatever its values: every word has a
    * trigram, no travel location matched (a location names a twentieth of the
    * records, or half of them, so the plan depends on which), and no word
-   * names more than MAX_SEARCH_TAGS tags (the fallback tests every record).
+   * finds more than MAX_SEARCH_TAGS suffixes (the fallback tests every record).
    * The records service then answers the page in one prepared statement
    * (repository.ts `listSearchedRecords`).
    */
