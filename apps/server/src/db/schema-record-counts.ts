@@ -7,7 +7,7 @@ import {
   primaryKey,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { orgRef, ref64 } from './columns';
+import { orgRef, ref64, timestamptz } from './columns';
 import { organizations } from './schema';
 
 /**
@@ -71,6 +71,9 @@ export const recordTagSerials = pgTable(
  * record. An insert raises the row to the statement's highest id (an upsert,
  * so two uploads of one tag at once leave the higher); a record moved to
  * another organization or tag (never done by the app) recomputes both.
+ * `last_action_taken` is that record's (migration 0022: a change of the
+ * record's writes it), so the tag list's default order reads an index of
+ * this table instead of every tag's latest record ("Eighth pass").
  * Derived data, not evidence.
  */
 export const tagLatestRecords = pgTable(
@@ -79,6 +82,15 @@ export const tagLatestRecords = pgTable(
     organizationId: orgRef(),
     tagId: ref64('tag_id').notNull(),
     recordId: ref64('record_id').notNull(),
+    lastActionTaken: timestamptz('last_action_taken'),
   },
-  (t) => [primaryKey({ columns: [t.organizationId, t.tagId] })],
+  (t) => [
+    primaryKey({ columns: [t.organizationId, t.tagId] }),
+    // The tag list's default order: the latest record's last action, newest first, then the tag.
+    index('tag_latest_records_order_idx').on(
+      t.organizationId,
+      t.lastActionTaken.desc().nullsLast(),
+      t.tagId.desc(),
+    ),
+  ],
 );

@@ -1,15 +1,15 @@
-import { and, desc, eq, inArray, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import { and, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import type { Page } from '../../kernel/paging';
-import { DEFAULT_CALIBRATION_DUE_SOON_DAYS } from '@coldtrace/domain';
 import { calibrationCertificateDevices, calibrationCertificates } from '../../db/schema-reports';
-import { organizationSettings, records, tags, type RecordRow } from '../../db/schema-shipments';
+import { records, type RecordRow } from '../../db/schema-shipments';
 import { latestCountOf, latestOfTag } from './latest-of-tag';
-import { lastReceiver, lastRecord, lastShipper, receiver, scannedBy, shipper } from './fields';
+import { receiver, scannedBy, shipper } from './fields';
 import { compiledSelect } from '../../db/compiled-select';
+import { calibrationAt, calibrationView } from './calibration-views';
 import { latestDisposition } from './disposition';
 import { reviewState } from './review-state';
-import type { RecordView, TagView } from './presenter';
+import type { RecordView } from './presenter';
 import { foldCountsIfMany, organizationCounts, recordCountOf } from './statistics';
 import type { SearchCondition } from './search';
 
@@ -53,27 +53,6 @@ const latestCalibrationOfRecord = sql<{
   WHERE d.organization_id = ${records.organizationId} AND d.tag_id = ${records.tagId}
   ORDER BY coalesce(d.calibration_timestamp, c.created) DESC, c.created DESC, c.id DESC
   LIMIT 1)`;
-
-/** A constant in the SQL text, not a bound parameter (the record select is rendered once: compiled-select.ts). */
-const dueSoonDefault = sql.raw(String(Math.trunc(DEFAULT_CALIBRATION_DUE_SOON_DAYS)));
-
-/**
- * The tag's calibration at an instant (issue 14 item 7): the due date of the
- * certificate in force then in the tag's organization (the latest calibrated
- * at or before it, as certificateInForce of @coldtrace/domain), the
- * organization's due-soon window and the instant itself.
- */
-const calibrationAt = (organizationId: SQL | AnyColumn, tagId: SQL | AnyColumn, at: SQL) =>
-  sql<{
-    due: string | null;
-    due_soon_days: number;
-    at: string;
-  }>`(SELECT json_build_object('at', a.at, 'due_soon_days', coalesce((SELECT s.calibration_due_soon_days FROM ${organizationSettings} s WHERE s.organization_id = ${organizationId}), ${dueSoonDefault}::int), 'due', (SELECT d.calibration_due
-  FROM ${calibrationCertificateDevices} d
-  JOIN ${calibrationCertificates} c ON c.id = d.certificate_id AND c.organization_id = d.organization_id
-  WHERE d.organization_id = ${organizationId} AND d.tag_id = ${tagId} AND coalesce(d.calibration_timestamp, c.created) <= a.at
-  ORDER BY coalesce(d.calibration_timestamp, c.created) DESC, c.created DESC, c.id DESC
-  LIMIT 1)) FROM (SELECT ${at} AS at) a)`;
 
 /** When a record's shipment started (now while it has not). */
 const recordStart = sql`coalesce(to_timestamp(${records.startTimeSeconds}), now())`;
@@ -133,14 +112,6 @@ function countRecords(db: Db) {
     .leftJoin(receiver, receiverOfRecord)
     .leftJoin(scannedBy, scannerOfRecord)
     .$dynamic();
-}
-
-function calibrationView(c: { due: string | null; due_soon_days: number; at: string }) {
-  return {
-    due: c.due === null ? null : new Date(c.due),
-    dueSoonDays: c.due_soon_days,
-    at: new Date(c.at),
-  };
 }
 
 function toRecordView(row: RecordViewRow): RecordView {
@@ -391,108 +362,7 @@ export async function orderRecordIds(
   return rows.map((r) => r.id);
 }
 
-// ---------------------------------------------------------------- tags
-
-/**
- * The latest record of the tag in its organization (the highest id), for the
- * tag list: a LATERAL probe per tag through records_org_tag_id_idx, named
- * `last_record` like the alias the tag fields (`TAG_FIELDS`) use. As a join
- * condition (`last_record.id = (SELECT max(id) …)`) the planner hashed every
- * record of the database against the tags: 14–17 s on 1,000,000 records
- * (docs/decisions/list-performance.md, "Fourth pass").
- */
-const lastRecordLateral = (db: Db) =>
-  db
-    .select()
-    .from(records)
-    .where(and(eq(records.tagId, tags.id), eq(records.organizationId, tags.organizationId)))
-    // As the index orders it (NULLS LAST): with `id DESC` alone (NULLS FIRST) the
-    // planner read every record of the tag and sorted them (1.5 s for 50,000 tags).
-    .orderBy(sql`${records.id} DESC NULLS LAST`)
-    .limit(1)
-    .as('last_record');
-const shipperOfLastRecord = and(
-  eq(lastShipper.id, lastRecord.shipperLocationId),
-  eq(lastShipper.organizationId, tags.organizationId),
-);
-const receiverOfLastRecord = and(
-  eq(lastReceiver.id, lastRecord.receiverLocationId),
-  eq(lastReceiver.organizationId, tags.organizationId),
-);
-
-function selectTagViews(db: Db) {
-  return db
-    .select({
-      tag: tags,
-      last: lastRecord,
-      lastShipperId: lastShipper.id,
-      lastShipperName: lastShipper.name,
-      lastReceiverId: lastReceiver.id,
-      lastReceiverName: lastReceiver.name,
-      calibrationNow: calibrationAt(tags.organizationId, tags.id, sql`now()`),
-    })
-    .from(tags)
-    .leftJoinLateral(lastRecordLateral(db), sql`true`)
-    .leftJoin(lastShipper, shipperOfLastRecord)
-    .leftJoin(lastReceiver, receiverOfLastRecord)
-    .$dynamic();
-}
-
-/** The tags a condition keeps; without one, the organization's tags alone (no join to count through). */
-function countTags(db: Db, condition: SQL | undefined) {
-  const count = db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(tags)
-    .$dynamic();
-  if (condition === undefined) return count;
-  return count
-    .leftJoinLateral(lastRecordLateral(db), sql`true`)
-    .leftJoin(lastShipper, shipperOfLastRecord)
-    .leftJoin(lastReceiver, receiverOfLastRecord);
-}
-
-type TagViewRow = Awaited<ReturnType<ReturnType<typeof selectTagViews>['execute']>>[number];
-
-function toTagView(row: TagViewRow): TagView {
-  return {
-    tag: row.tag,
-    last: row.last,
-    lastShipper: { id: row.lastShipperId, name: row.lastShipperName },
-    lastReceiver: { id: row.lastReceiverId, name: row.lastReceiverName },
-    calibrationAt: calibrationView(row.calibrationNow),
-  };
-}
-
-export interface TagListQuery {
-  condition?: SQL | undefined;
-  orderBy: SQL[];
-  /** No page: every tag. */
-  page?: Page;
-}
-
-export async function listTags(
-  db: Db,
-  organizationId: string,
-  q: TagListQuery,
-): Promise<Paged<TagView>> {
-  const where = and(eq(tags.organizationId, organizationId), q.condition);
-  if (!q.page) {
-    const rows = await selectTagViews(db)
-      .where(where)
-      .orderBy(...q.orderBy, desc(tags.id));
-    return { total: rows.length, rows: rows.map(toTagView) };
-  }
-  const [count] = await countTags(db, q.condition).where(where);
-  const total = count?.n ?? 0;
-  if (total === 0 || q.page.offset >= total) return { total, rows: [] };
-  const rows = await selectTagViews(db)
-    .where(where)
-    .orderBy(...q.orderBy, desc(tags.id))
-    .limit(q.page.size)
-    .offset(q.page.offset);
-  return { total, rows: rows.map(toTagView) };
-}
-
 export * from './scan-views';
+export * from './tag-views';
 export * from './alarm-views';
 export * from './statistics';

@@ -115,9 +115,11 @@ export function createRecordsService(db: Database) {
       q: PageQuery & { filter?: string | undefined; order_by?: string[] | undefined },
     ) {
       const organizationId = organizationOf(principal);
+      const order = (q.order_by ?? []).map((e) => e.trim()).filter((e) => e !== '');
       const { total, rows } = await repo.listTags(db, organizationId, {
         condition: compileFilter(q.filter, TAG_FIELDS),
         orderBy: compileOrderBy(q.order_by, TAG_FIELDS, DEFAULT_ORDER_BY),
+        byLastAction: order.length === 0 || order.join() === DEFAULT_ORDER_BY.join(),
         page: pageOf(q),
       });
       return { total, items: rows.map(presentTag) };

@@ -7,17 +7,20 @@ import { recordFactories } from '../../../test/record-factories';
 import { recordingRecords } from '../../../test/recording-records';
 
 /**
- * `tag_latest_records` (migration 0021) names the latest record (highest id)
- * of each tag in each organization, whatever wrote the records: single and
- * many-row inserts, two uploads of one tag at once, a record moved or
- * deleted. `GET records/?latest=true` reads it (docs/decisions/
- * list-performance.md, "Seventh pass").
+ * `tag_latest_records` (migrations 0021, 0022) names the latest record
+ * (highest id) of each tag in each organization and its last action,
+ * whatever wrote the records: single and many-row inserts, two uploads of one
+ * tag at once, a record moved or deleted, a record's last action changed.
+ * `GET records/?latest=true` and the tag list's default order read it
+ * (docs/decisions/list-performance.md, "Seventh pass", "Eighth pass").
  */
 
-/** What the table should say: the highest record id of each (organization, tag), from the records. */
-const EXPECTED = sql`SELECT organization_id::text AS org, tag_id::int AS tag, max(id)::int AS record
-  FROM records GROUP BY 1, 2 ORDER BY 1, 2`;
-const MAINTAINED = sql`SELECT organization_id::text AS org, tag_id::int AS tag, record_id::int AS record
+/** What the table should say: the highest record id of each (organization, tag) and its last action, from the records. */
+const EXPECTED = sql`SELECT DISTINCT ON (organization_id, tag_id) organization_id::text AS org, tag_id::int AS tag,
+    id::int AS record, last_action_taken AS action
+  FROM records ORDER BY organization_id, tag_id, id DESC`;
+const MAINTAINED = sql`SELECT organization_id::text AS org, tag_id::int AS tag, record_id::int AS record,
+    last_action_taken AS action
   FROM tag_latest_records ORDER BY 1, 2`;
 
 describe('tag_latest_records: the latest record of each tag, kept by the database', () => {
@@ -190,6 +193,77 @@ describe('tag_latest_records: the latest record of each tag, kept by the databas
       expect(filtered.total).toBe(1);
       expect(rec.sent.at(-2)!.text).toContain('over ()');
       expect(filtered.items.map((r) => r.id)).toEqual([String(tag3)]);
+    } finally {
+      await rec.pool.end();
+    }
+  });
+
+  it("the latest record's last action is kept, and the tag list's default order reads it", async () => {
+    const f = recordFactories(t.db);
+    const third = await t.createOrg();
+    // Tags with records (some sharing a last action, one whose latest record
+    // has none, one with an older record's action newer than its latest's)
+    // and tags without a record, created in an order unlike the list's.
+    const tags: number[] = [];
+    for (let i = 0; i < 9; i += 1) {
+      tags.push((await f.tag(third, { serialNumber: `ORDER-${i}` })).id);
+    }
+    const withRecords = [tags[1]!, tags[2]!, tags[4]!, tags[5]!, tags[7]!, tags[8]!];
+    for (const tag of withRecords) await t.db.execute(insertRecords(third.id, tag, 2));
+    const at = (minutes: number) => new Date(Date.UTC(2026, 10, 1, 12, minutes)).toISOString();
+    const setAction = (tag: number, latest: boolean, value: string | null) =>
+      t.db.execute(sql`UPDATE records SET last_action_taken = ${value}::timestamptz
+        WHERE id = (SELECT ${latest ? sql`max(id)` : sql`min(id)`} FROM records
+                    WHERE organization_id = ${third.id} AND tag_id = ${tag})`);
+    await setAction(tags[1]!, true, at(10));
+    await setAction(tags[2]!, true, at(30));
+    await setAction(tags[4]!, true, at(10)); // the same action as tags[1]: the newer tag first
+    await setAction(tags[5]!, true, null); // no last action: after every tag with one
+    await setAction(tags[7]!, true, at(20));
+    await setAction(tags[8]!, true, at(5));
+    await setAction(tags[8]!, false, at(50)); // an older record's action does not count
+    await agree();
+    // An upload moves a tag to the top; a new record of a tag brings its own action.
+    await setAction(tags[1]!, true, at(40));
+    await t.db.execute(insertRecords(third.id, tags[7]!, 1));
+    await setAction(tags[7]!, true, at(1));
+    await agree();
+
+    /** The list's order by its definition: the latest record's action (NULLS LAST), then the tag, newest first. */
+    const expected = (
+      await t.ownerDb.execute<{ id: number }>(sql`SELECT t.id::int AS id FROM tags t
+        LEFT JOIN LATERAL (SELECT r.last_action_taken FROM records r
+          WHERE r.organization_id = t.organization_id AND r.tag_id = t.id ORDER BY r.id DESC LIMIT 1) l ON true
+        WHERE t.organization_id = ${third.id}
+        ORDER BY l.last_action_taken DESC NULLS LAST, t.id DESC`)
+    ).rows.map((r) => r.id);
+    expect(expected.slice(0, 4)).toEqual([tags[1], tags[2], tags[4], tags[8]]);
+    const rec = recordingRecords(t, third);
+    try {
+      const list = async (page_number: number, page_size: number) =>
+        rec.service.details(rec.principal, { page_number, page_size });
+      const whole = await list(1, 20);
+      expect(whole.total).toBe(9);
+      expect(whole.items.map((tag) => tag.id)).toEqual(expected);
+      expect(rec.sent.some((s) => s.text.includes('"tag_latest_records"'))).toBe(true);
+      // Every page size, every page: pages across the tags without an action too.
+      for (const size of [1, 2, 4, 5]) {
+        const ids: (number | undefined)[] = [];
+        for (let n = 1; (n - 1) * size < 9; n += 1) {
+          const page = await list(n, size);
+          expect(page.total).toBe(9);
+          ids.push(...page.items.map((tag) => tag.id));
+        }
+        expect(ids).toEqual(expected);
+      }
+      expect((await list(4, 4)).items).toEqual([]);
+      // Another order, or a filter, reads the tags' latest records as before: the same tags.
+      const filtered = await rec.service.details(rec.principal, {
+        page_number: 1,
+        page_size: 20,
+        filter: 'serial_number__contains=ORDER',
+      });
+      expect(filtered.items.map((tag) => tag.id)).toEqual(expected);
     } finally {
       await rec.pool.end();
     }
