@@ -1,8 +1,10 @@
-import { and, count, desc, eq, inArray, isNotNull, notExists, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, isNotNull, notExists, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import type { Page } from '../../kernel/paging';
 import { tagLatestRecords } from '../../db/schema-record-counts';
 import { records, tags } from '../../db/schema-shipments';
+import { compiledSelect } from '../../db/compiled-select';
+import { namedQuery } from '../../db/named-query';
 import { calibrationAt, calibrationView } from './calibration-views';
 import { lastReceiver, lastRecord, lastShipper } from './fields';
 import type { TagView } from './presenter';
@@ -26,8 +28,9 @@ const lastRecordLateral = (db: Db) =>
     .where(and(eq(records.tagId, tags.id), eq(records.organizationId, tags.organizationId)))
     // As the index orders it (NULLS LAST): with `id DESC` alone (NULLS FIRST) the
     // planner read every record of the tag and sorted them (1.5 s for 50,000 tags).
-    .orderBy(sql`${records.id} DESC NULLS LAST`)
-    .limit(1)
+    // The LIMIT written as a constant, not bound: the views' select is rendered
+    // once (compiled-select.ts takes no bound parameter in it).
+    .orderBy(sql`${records.id} DESC NULLS LAST LIMIT 1`)
     .as('last_record');
 const shipperOfLastRecord = and(
   eq(lastShipper.id, lastRecord.shipperLocationId),
@@ -38,23 +41,34 @@ const receiverOfLastRecord = and(
   eq(lastReceiver.organizationId, tags.organizationId),
 );
 
+const tagViewSelection = {
+  tag: tags,
+  last: lastRecord,
+  lastShipperId: lastShipper.id,
+  lastShipperName: lastShipper.name,
+  lastReceiverId: lastReceiver.id,
+  lastReceiverName: lastReceiver.name,
+  calibrationNow: calibrationAt(tags.organizationId, tags.id, sql`now()`),
+};
+
 function selectTagViews(db: Db) {
   return db
-    .select({
-      tag: tags,
-      last: lastRecord,
-      lastShipperId: lastShipper.id,
-      lastShipperName: lastShipper.name,
-      lastReceiverId: lastReceiver.id,
-      lastReceiverName: lastReceiver.name,
-      calibrationNow: calibrationAt(tags.organizationId, tags.id, sql`now()`),
-    })
+    .select(tagViewSelection)
     .from(tags)
     .leftJoinLateral(lastRecordLateral(db), sql`true`)
     .leftJoin(lastShipper, shipperOfLastRecord)
     .leftJoin(lastReceiver, receiverOfLastRecord)
     .$dynamic();
 }
+
+/**
+ * The same select rendered once, for a page's tags by id: one prepared
+ * statement (its ids bound as one array), not rendered by Drizzle and planned
+ * by PostgreSQL on every request. `last` is null for a tag without a record.
+ */
+const tagViewsCompiled = compiledSelect<TagViewRow>(tagViewSelection, selectTagViews, {
+  nullable: ['last'],
+});
 
 /** The tags a condition keeps; without one, the organization's tags alone (no join to count through). */
 function countTags(db: Db, condition: SQL | undefined) {
@@ -137,8 +151,10 @@ async function listTagsByLastAction(
   if (total === 0 || page.offset >= total) return { total, rows: [] };
   const ids = await tagIdsByLastAction(db, organizationId, page);
   if (ids.length === 0) return { total, rows: [] };
-  const rows = await selectTagViews(db).where(
-    and(eq(tags.organizationId, organizationId), inArray(tags.id, ids)),
+  const rows = await tagViewsCompiled.run(
+    db,
+    sql`where ${tags.organizationId} = ${organizationId} and ${tags.id} = any(${sql.param(ids)}::bigint[])`,
+    { prepared: true },
   );
   const byId = new Map(rows.map((r) => [r.tag.id, r]));
   return {
@@ -163,15 +179,15 @@ async function tagIdsByLastAction(db: Db, organizationId: string, page: Page): P
     eq(latest.organizationId, organizationId),
     isNotNull(latest.lastActionTaken),
   );
-  const first = await db
-    .select({ id: latest.tagId })
-    .from(latest)
-    .where(withAction)
-    // As the index orders them (NULLS LAST on both, so PostgreSQL reads it in order).
-    .orderBy(sql`${latest.lastActionTaken} DESC NULLS LAST`, sql`${latest.tagId} DESC NULLS LAST`)
-    .limit(page.size)
-    .offset(page.offset);
-  const ids = first.map((r) => r.id);
+  // Named (one plan: the index in order, whatever the page), and ordered as the
+  // index is (NULLS LAST on both), so PostgreSQL reads it in order.
+  const first = await namedQuery<{ id: string }>(
+    db,
+    sql`select ${latest.tagId} as id from ${latest} where ${withAction}
+      order by ${latest.lastActionTaken} DESC NULLS LAST, ${latest.tagId} DESC NULLS LAST
+      limit ${page.size} offset ${page.offset}`,
+  );
+  const ids = first.map((r) => Number(r.id));
   if (ids.length === page.size) return ids;
   const [counted] = await db.select({ n: count() }).from(latest).where(withAction);
   const withActionCount = counted?.n ?? 0;
