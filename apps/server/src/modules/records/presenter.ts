@@ -32,6 +32,7 @@ import type {
   TagRow,
 } from '../../db/schema-shipments';
 import { roundStored } from '../../kernel/series-store';
+import { isoString } from '../../kernel/series-times';
 import { presentDisposition, type DispositionJson } from './disposition';
 
 /**
@@ -41,7 +42,7 @@ import { presentDisposition, type DispositionJson } from './disposition';
  * enumeration is left out rather than failing the reply.
  */
 
-export const iso = (d: Date | null | undefined): string | null => (d ? d.toISOString() : null);
+export const iso = (d: Date | null | undefined): string | null => (d ? isoString(d) : null);
 
 /** A temperature, or a value computed from temperatures, at the series' precision (no float noise). */
 function temp<T extends number | null | undefined>(v: T): T {
@@ -113,7 +114,7 @@ function tagCalibration(view: RecordView): TRecord['tag_calibration'] {
     calibration_timestamp: iso(c.calibrationTimestamp),
     calibration_pdf_id: c.certificateId,
     pdf_url: certificateUrl(c.certificateId, view.record.tagId),
-    ...(c.calibrationDue ? { calibration_due: c.calibrationDue.toISOString() } : {}),
+    ...(c.calibrationDue ? { calibration_due: isoString(c.calibrationDue) } : {}),
   };
 }
 
@@ -127,8 +128,8 @@ export function presentRecord(view: RecordView): TRecord {
     tag_type: member(TAG_TYPES, r.tagType),
     tag_status: member(TAG_STATUSES, r.tagStatus),
     tag_calibration: tagCalibration(view),
-    created: r.created.toISOString(),
-    last_modified: r.lastModified.toISOString(),
+    created: isoString(r.created),
+    last_modified: isoString(r.lastModified),
     temps_last_updated: iso(r.tempsLastUpdated),
     primary_reference: r.primaryReference,
     secondary_reference: r.secondaryReference,
@@ -194,7 +195,7 @@ export function presentRecord(view: RecordView): TRecord {
 /** Unix seconds to ISO 8601 (null when out of the Date range). */
 export function secondsIso(seconds: number): string | null {
   const d = new Date(seconds * 1000);
-  return Number.isNaN(d.getTime()) ? null : d.toISOString();
+  return Number.isNaN(d.getTime()) ? null : isoString(d);
 }
 
 /** A tag with its latest record in the organization (null when it has none). */
@@ -211,7 +212,7 @@ export function presentTag(view: TagView): TTagExtended {
   const { tag, last } = view;
   return {
     id: tag.id,
-    created: tag.created.toISOString(),
+    created: isoString(tag.created),
     serial_number: tag.serialNumber,
     belongs_to: tag.organizationId,
     primary_reference: last?.primaryReference ?? null,
@@ -283,7 +284,7 @@ export function presentAction({ action: a, createdByUser }: ActionView): TRecord
     action_type_display: actionTypeDisplay(a.actionType),
     latitude: a.latitude,
     longitude: a.longitude,
-    timestamp: a.timestamp.toISOString(),
+    timestamp: isoString(a.timestamp),
     created_by_user: createdByUser,
     tag_type: member(TAG_TYPES, a.tagType),
     mobile_device_type: member(CLIENT_TYPES, a.mobileDeviceType),
@@ -341,8 +342,8 @@ export function presentScan(view: ScanView): TScan {
     tag_id: String(s.tagId),
     tag_serial_number: s.tagSerialNumber,
     record: s.recordId === null ? null : String(s.recordId),
-    timestamp: s.timestamp.toISOString(),
-    created: s.created.toISOString(),
+    timestamp: isoString(s.timestamp),
+    created: isoString(s.created),
     created_by_user: createdByUser,
     latitude: position?.latitude ?? null,
     longitude: position?.longitude ?? null,
@@ -385,7 +386,7 @@ export function presentSignature(s: AlarmSignatureRow): TAlarmSignature {
   return {
     user_id: s.userId,
     printed_name: s.printedName,
-    signed_at: s.signedAt.toISOString(),
+    signed_at: isoString(s.signedAt),
     meaning: member(SIGNATURE_MEANINGS, s.meaning) ?? 'REVIEWED',
     comment: s.comment,
     client_type: member(CLIENT_TYPES, s.clientType) ?? 'WEB',
@@ -412,7 +413,7 @@ export function presentAlarm({
     id: String(a.id),
     record_id: String(a.recordId),
     tag_id: a.tagId,
-    created: a.created.toISOString(),
+    created: isoString(a.created),
     tag_serial_number: a.tagSerialNumber,
     above_or_below: a.aboveOrBelow,
     first_point_idx: a.firstPointIdx,
