@@ -92,5 +92,11 @@ export const tagLatestRecords = pgTable(
       t.lastActionTaken.desc().nullsLast(),
       t.tagId.desc(),
     ),
+    // `GET records/?latest=true` in its default order: the same action, then the record.
+    index('tag_latest_records_record_order_idx').on(
+      t.organizationId,
+      t.lastActionTaken.desc().nullsLast(),
+      t.recordId.desc(),
+    ),
   ],
 );

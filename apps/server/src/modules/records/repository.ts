@@ -3,7 +3,7 @@ import type { Db } from '../../db/client';
 import type { Page } from '../../kernel/paging';
 import { calibrationCertificateDevices, calibrationCertificates } from '../../db/schema-reports';
 import { records, type RecordRow } from '../../db/schema-shipments';
-import { latestCountOf, latestOfTag } from './latest-of-tag';
+import { latestCountOf, latestOfTag, latestRecordIdsByLastAction } from './latest-of-tag';
 import { receiver, scannedBy, shipper } from './fields';
 import { compiledSelect } from '../../db/compiled-select';
 import { calibrationAt, calibrationView } from './calibration-views';
@@ -145,6 +145,8 @@ export interface RecordListQuery {
   /** The search box's condition, if any. */
   search?: SearchCondition | undefined;
   orderBy: SQL[];
+  /** `orderBy` is the default order (`-last_action_taken`). */
+  byLastAction?: boolean;
   page: Page;
 }
 
@@ -155,6 +157,10 @@ export async function listRecords(
 ): Promise<Paged<RecordView>> {
   // With no other condition, latest=true is counted from its table.
   const latestAlone = q.latest === true && !q.search && q.conditions.every((c) => c === undefined);
+  if (latestAlone && q.byLastAction) {
+    const { ids, total } = await latestRecordIdsByLastAction(db, organizationId, q.page);
+    return { total, rows: await recordViewsByIds(db, organizationId, ids) };
+  }
   if (q.latest) q = { ...q, conditions: [...q.conditions, latestOfTag] };
   if (q.search?.planStable) return listSearchedRecords(db, organizationId, q, q.search.condition);
   if (q.search) q = { ...q, conditions: [...q.conditions, q.search.condition] };
@@ -240,20 +246,33 @@ async function listMatchingRecords(
     const total = offset === 0 ? 0 : ((await countRecords(db).where(where))[0]?.n ?? 0);
     return { total, rows: [] };
   }
-  const ids = hits.map((h) => h.id);
+  return {
+    total: hits[0]!.total,
+    rows: await recordViewsByIds(
+      db,
+      organizationId,
+      hits.map((h) => h.id),
+    ),
+  };
+}
+
+/** The views of the organization's records `ids`, in that order, through one prepared statement. */
+async function recordViewsByIds(
+  db: Db,
+  organizationId: string,
+  ids: number[],
+): Promise<RecordView[]> {
+  if (ids.length === 0) return [];
   const rows = await recordViewsCompiled.run(
     db,
     sql`where ${records.organizationId} = ${organizationId} and ${records.id} = any(${sql.param(ids)}::bigint[])`,
     { prepared: true },
   );
   const byId = new Map(rows.map((r) => [r.record.id, r]));
-  return {
-    total: hits[0]!.total,
-    rows: ids.flatMap((id) => {
-      const row = byId.get(id);
-      return row ? [toRecordView(row)] : [];
-    }),
-  };
+  return ids.flatMap((id) => {
+    const row = byId.get(id);
+    return row ? [toRecordView(row)] : [];
+  });
 }
 
 /** The record select with the page's hits joined (`hits`: their ids, order and count). */

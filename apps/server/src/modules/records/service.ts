@@ -115,11 +115,10 @@ export function createRecordsService(db: Database) {
       q: PageQuery & { filter?: string | undefined; order_by?: string[] | undefined },
     ) {
       const organizationId = organizationOf(principal);
-      const order = (q.order_by ?? []).map((e) => e.trim()).filter((e) => e !== '');
       const { total, rows } = await repo.listTags(db, organizationId, {
         condition: compileFilter(q.filter, TAG_FIELDS),
         orderBy: compileOrderBy(q.order_by, TAG_FIELDS, DEFAULT_ORDER_BY),
-        byLastAction: order.length === 0 || order.join() === DEFAULT_ORDER_BY.join(),
+        byLastAction: isDefaultOrder(q.order_by),
         page: pageOf(q),
       });
       return { total, items: rows.map(presentTag) };
@@ -150,6 +149,7 @@ export function createRecordsService(db: Database) {
         ],
         latest: q.latest,
         orderBy: compileOrderBy(q.order_by, RECORD_FIELDS, DEFAULT_ORDER_BY),
+        byLastAction: isDefaultOrder(q.order_by),
         page: pageOf(q),
       });
       return { total, items: rows.map(presentRecord) };
@@ -329,3 +329,9 @@ export function createRecordsService(db: Database) {
 }
 
 export type RecordsService = ReturnType<typeof createRecordsService>;
+
+/** The `order_by` asks for the lists' default order (none, or `-last_action_taken` alone). */
+function isDefaultOrder(orderBy: readonly string[] | undefined): boolean {
+  const entries = (orderBy ?? []).map((e) => e.trim()).filter((e) => e !== '');
+  return entries.length === 0 || entries.join() === DEFAULT_ORDER_BY.join();
+}

@@ -146,23 +146,61 @@ describe('tag_latest_records: the latest record of each tag, kept by the databas
   it('GET records/?latest=true answers one record per tag: its latest', async () => {
     const rec = recordingRecords(t, org);
     try {
-      const page = await rec.service.records(rec.principal, {
+      const first = await rec.service.records(rec.principal, {
         latest: true,
         page_number: 1,
         page_size: 50,
       });
-      // Counted from the table once, not by a window over every latest record.
-      const pageIds = rec.sent.find((statement) => statement.text.includes('"total"'))!;
+      expect(first.total).toBe(4);
+      // The page's ids and their count from the table, in the list's order,
+      // not by a window over every latest record.
+      const pageIds = rec.sent[0]!;
       expect(pageIds.text).toContain('(select count(*) from "tag_latest_records"');
+      expect(pageIds.text).toContain(
+        'order by "tag_latest_records"."last_action_taken" DESC NULLS LAST',
+      );
       expect(pageIds.text).not.toContain('over ()');
+      // Two tags' latest records share a last action (the newer record first), one has none (last).
+      const latestIds = (
+        await t.ownerDb.execute<{ record: number }>(
+          sql`SELECT max(id)::int AS record FROM records WHERE organization_id = ${org.id} GROUP BY tag_id ORDER BY 1`,
+        )
+      ).rows.map((r) => r.record);
+      const setAction = (id: number, value: string | null) =>
+        t.db.execute(
+          sql`UPDATE records SET last_action_taken = ${value}::timestamptz WHERE id = ${id}`,
+        );
+      await setAction(latestIds[0]!, '2026-11-02T10:00:00Z');
+      await setAction(latestIds[1]!, '2026-11-02T10:00:00Z');
+      await setAction(latestIds[2]!, null);
+      await setAction(latestIds[3]!, '2026-11-03T10:00:00Z');
       const expected = (
         await t.ownerDb.execute<{ record: number }>(
-          sql`SELECT max(id)::int AS record FROM records WHERE organization_id = ${org.id} GROUP BY tag_id ORDER BY 1 DESC`,
+          sql`SELECT r.id::int AS record FROM records r
+            WHERE r.organization_id = ${org.id} AND r.id = (SELECT max(id) FROM records n
+              WHERE n.organization_id = r.organization_id AND n.tag_id = r.tag_id)
+            ORDER BY r.last_action_taken DESC NULLS LAST, r.id DESC`,
         )
       ).rows.map((r) => String(r.record));
-      expect(page.total).toBe(4);
-      expect(page.items.map((r) => r.id).sort()).toEqual([...expected].sort());
-      // Paging: one record a page, the same four.
+      expect(expected).toEqual(
+        [latestIds[3], latestIds[1], latestIds[0], latestIds[2]].map(String),
+      );
+      const whole = await rec.service.records(rec.principal, {
+        latest: true,
+        page_number: 1,
+        page_size: 50,
+      });
+      expect(whole.total).toBe(4);
+      expect(whole.items.map((r) => r.id)).toEqual(expected);
+      // Another order goes the general way: the same records.
+      const reversed = await rec.service.records(rec.principal, {
+        latest: true,
+        page_number: 1,
+        page_size: 50,
+        order_by: ['last_action_taken'],
+      });
+      expect(reversed.items.map((r) => r.id).sort()).toEqual([...expected].sort());
+      // Paging: one record a page, and three a page past the last one.
       const ids: string[] = [];
       for (let n = 1; n <= 4; n += 1) {
         const one = await rec.service.records(rec.principal, {
@@ -173,7 +211,13 @@ describe('tag_latest_records: the latest record of each tag, kept by the databas
         expect(one.total).toBe(4);
         ids.push(one.items[0]!.id!);
       }
-      expect(ids.sort()).toEqual([...expected].sort());
+      expect(ids).toEqual(expected);
+      const past = await rec.service.records(rec.principal, {
+        latest: true,
+        page_number: 3,
+        page_size: 3,
+      });
+      expect(past).toEqual({ total: 4, items: [] });
       // With a filter too, the matches are counted over the page's scan: the
       // latest record of the tag whose serial number the filter names.
       const tag3 = (
