@@ -25,3 +25,16 @@ export interface Listed<T> {
   total: number;
   items: T[];
 }
+
+/** `rows` in the order of `ids` (a page's ids read first, then its rows by id); an id without a row is left out. */
+export function inOrderOf<T>(
+  ids: readonly number[],
+  rows: readonly T[],
+  idOf: (row: T) => number,
+): T[] {
+  const byId = new Map(rows.map((row) => [idOf(row), row]));
+  return ids.flatMap((id) => {
+    const row = byId.get(id);
+    return row === undefined ? [] : [row];
+  });
+}

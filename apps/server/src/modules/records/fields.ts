@@ -6,7 +6,7 @@ import {
   TAG_TYPES,
   TRIP_STATUSES,
 } from '@coldtrace/contract';
-import { sql } from 'drizzle-orm';
+import { and, eq, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { users } from '../../db/schema';
 import { records, tags, travelLocations } from '../../db/schema-shipments';
@@ -26,6 +26,15 @@ export const scannedBy = alias(users, 'scanned_by');
 export const lastRecord = alias(records, 'last_record');
 export const lastShipper = alias(travelLocations, 'last_shipper');
 export const lastReceiver = alias(travelLocations, 'last_receiver');
+
+/** The join to a party (one of the aliases above): the location a record names, in its own organization only. */
+export function partyOf(
+  party: { id: AnyColumn; organizationId: AnyColumn },
+  locationId: AnyColumn,
+  organizationId: AnyColumn,
+): SQL | undefined {
+  return and(eq(party.id, locationId), eq(party.organizationId, organizationId));
+}
 
 /** `start_time` is `start_time_seconds` as a time. */
 export const recordStartTime = sql`to_timestamp(${records.startTimeSeconds})`;

@@ -8,6 +8,7 @@ import {
   compileFilter,
   compileOrderBy,
   escapeLike,
+  isFallbackOrder,
   OPERATORS_BY_TYPE,
   type FieldCatalog,
   type FieldType,
@@ -152,6 +153,23 @@ describe('compileOrderBy', () => {
       expect(error.statusCode, entry).toBe(400);
       expect(Object.keys(error.fields ?? {}), entry).toEqual(['order_by']);
     }
+  });
+
+  it("tells the fallback order as it reads it (the lists' fast paths take only that one)", () => {
+    const fallback = ['-last_action_taken'];
+    for (const entries of [
+      undefined,
+      [],
+      [' ', ''],
+      ['-last_action_taken'],
+      [' -last_action_taken, '],
+    ]) {
+      expect(isFallbackOrder(entries, fallback), JSON.stringify(entries)).toBe(true);
+    }
+    for (const entries of [['last_action_taken'], ['-last_action_taken', 'id'], ['-created']]) {
+      expect(isFallbackOrder(entries, fallback), JSON.stringify(entries)).toBe(false);
+    }
+    expect(errorOf(() => isFallbackOrder(['-nope;'], fallback)).statusCode).toBe(400);
   });
 });
 

@@ -306,6 +306,24 @@ export function compileFilter(text: string | undefined, catalog: FieldCatalog): 
 }
 
 /**
+ * The `order_by` entries as parsed, or `fallback`'s when none is given.
+ * Throws a 400 `VALIDATION_ERROR` whose `fields.order_by` names the entry at fault.
+ */
+function orderItems(entries: readonly string[] | undefined, fallback: readonly string[]) {
+  try {
+    const items = parseOrderBy(entries && entries.length > 0 ? entries : fallback);
+    return items.length === 0 ? parseOrderBy(fallback) : items;
+  } catch (error) {
+    if (error instanceof FilterSyntaxError) {
+      throw new AppError('VALIDATION_ERROR', `Invalid order_by: ${error.message}`, {
+        order_by: error.message,
+      });
+    }
+    throw error;
+  }
+}
+
+/**
  * ORDER BY terms for `order_by` entries (`-field` descending), or for
  * `fallback` when none is given; empty values sort last either way. Throws a
  * 400 `VALIDATION_ERROR` whose `fields.order_by` names the entry at fault.
@@ -315,19 +333,7 @@ export function compileOrderBy(
   catalog: FieldCatalog,
   fallback: readonly string[],
 ): SQL[] {
-  let items;
-  try {
-    items = parseOrderBy(entries && entries.length > 0 ? entries : fallback);
-    if (items.length === 0) items = parseOrderBy(fallback);
-  } catch (error) {
-    if (error instanceof FilterSyntaxError) {
-      throw new AppError('VALIDATION_ERROR', `Invalid order_by: ${error.message}`, {
-        order_by: error.message,
-      });
-    }
-    throw error;
-  }
-  return items.map(({ field, sort }) => {
+  return orderItems(entries, fallback).map(({ field, sort }) => {
     const spec = Object.hasOwn(catalog, field) ? catalog[field] : undefined;
     if (!spec) {
       const message = `Invalid order-by entry '${sort === 'desc' ? '-' : ''}${field}': unknown field '${field}' (fields: ${Object.keys(catalog).join(', ')})`;
@@ -337,4 +343,14 @@ export function compileOrderBy(
     }
     return sort === 'desc' ? sql`${spec.expr} DESC NULLS LAST` : sql`${spec.expr} ASC NULLS LAST`;
   });
+}
+
+/** `order_by` asks for `fallback`'s order (none given, or the same terms), as compileOrderBy reads it. */
+export function isFallbackOrder(
+  entries: readonly string[] | undefined,
+  fallback: readonly string[],
+): boolean {
+  const key = (items: { field: string; sort: string }[]) =>
+    items.map((i) => `${i.sort} ${i.field}`).join();
+  return key(orderItems(entries, fallback)) === key(orderItems(fallback, fallback));
 }

@@ -1,10 +1,10 @@
 import { and, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import type { Page } from '../../kernel/paging';
+import { inOrderOf, type Page } from '../../kernel/paging';
 import { calibrationCertificateDevices, calibrationCertificates } from '../../db/schema-reports';
 import { records, type RecordRow } from '../../db/schema-shipments';
 import { latestCountOf, latestOfTag, latestRecordIdsByLastAction } from './latest-of-tag';
-import { receiver, scannedBy, shipper } from './fields';
+import { partyOf, receiver, scannedBy, shipper } from './fields';
 import { compiledSelect } from '../../db/compiled-select';
 import { calibrationAt, calibrationView } from './calibration-views';
 import { latestDisposition } from './disposition';
@@ -28,14 +28,8 @@ export interface Paged<T> {
 // ---------------------------------------------------------------- records
 
 /** A record's parties (travel locations of its own organization only) and last scanning user. */
-const shipperOfRecord = and(
-  eq(shipper.id, records.shipperLocationId),
-  eq(shipper.organizationId, records.organizationId),
-);
-const receiverOfRecord = and(
-  eq(receiver.id, records.receiverLocationId),
-  eq(receiver.organizationId, records.organizationId),
-);
+const shipperOfRecord = partyOf(shipper, records.shipperLocationId, records.organizationId);
+const receiverOfRecord = partyOf(receiver, records.receiverLocationId, records.organizationId);
 const scannerOfRecord = eq(scannedBy.id, records.lastScannedUserId);
 
 /**
@@ -268,11 +262,7 @@ async function recordViewsByIds(
     sql`where ${records.organizationId} = ${organizationId} and ${records.id} = any(${sql.param(ids)}::bigint[])`,
     { prepared: true },
   );
-  const byId = new Map(rows.map((r) => [r.record.id, r]));
-  return ids.flatMap((id) => {
-    const row = byId.get(id);
-    return row ? [toRecordView(row)] : [];
-  });
+  return inOrderOf(ids, rows, (r) => r.record.id).map(toRecordView);
 }
 
 /** The record select with the page's hits joined (`hits`: their ids, order and count). */

@@ -17,7 +17,7 @@ import { readSeries } from '../../kernel/series-store';
 import { DEFAULT_ORDER_BY, RECORD_FIELDS, TAG_FIELDS } from './fields';
 import { dispositionCondition } from './disposition';
 import { reviewStateCondition } from './review-state';
-import { compileFilter, compileOrderBy } from './filter-sql';
+import { compileFilter, compileOrderBy, isFallbackOrder } from './filter-sql';
 import { parseInstantRange } from './iso-range';
 import {
   presentAction,
@@ -118,7 +118,7 @@ export function createRecordsService(db: Database) {
       const { total, rows } = await repo.listTags(db, organizationId, {
         condition: compileFilter(q.filter, TAG_FIELDS),
         orderBy: compileOrderBy(q.order_by, TAG_FIELDS, DEFAULT_ORDER_BY),
-        byLastAction: isDefaultOrder(q.order_by),
+        byLastAction: isFallbackOrder(q.order_by, DEFAULT_ORDER_BY),
         page: pageOf(q),
       });
       return { total, items: rows.map(presentTag) };
@@ -149,7 +149,7 @@ export function createRecordsService(db: Database) {
         ],
         latest: q.latest,
         orderBy: compileOrderBy(q.order_by, RECORD_FIELDS, DEFAULT_ORDER_BY),
-        byLastAction: isDefaultOrder(q.order_by),
+        byLastAction: isFallbackOrder(q.order_by, DEFAULT_ORDER_BY),
         page: pageOf(q),
       });
       return { total, items: rows.map(presentRecord) };
@@ -329,9 +329,3 @@ export function createRecordsService(db: Database) {
 }
 
 export type RecordsService = ReturnType<typeof createRecordsService>;
-
-/** The `order_by` asks for the lists' default order (none, or `-last_action_taken` alone). */
-function isDefaultOrder(orderBy: readonly string[] | undefined): boolean {
-  const entries = (orderBy ?? []).map((e) => e.trim()).filter((e) => e !== '');
-  return entries.length === 0 || entries.join() === DEFAULT_ORDER_BY.join();
-}

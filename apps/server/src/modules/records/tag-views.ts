@@ -1,12 +1,12 @@
 import { and, count, desc, eq, isNotNull, notExists, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import type { Page } from '../../kernel/paging';
+import { inOrderOf, type Page } from '../../kernel/paging';
 import { tagLatestRecords } from '../../db/schema-record-counts';
 import { records, tags } from '../../db/schema-shipments';
 import { compiledSelect } from '../../db/compiled-select';
 import { namedQuery } from '../../db/named-query';
 import { calibrationAt, calibrationView } from './calibration-views';
-import { lastReceiver, lastRecord, lastShipper } from './fields';
+import { lastReceiver, lastRecord, lastShipper, partyOf } from './fields';
 import type { TagView } from './presenter';
 import type { Paged } from './repository';
 import { organizationCounts } from './statistics';
@@ -32,13 +32,11 @@ const lastRecordLateral = (db: Db) =>
     // once (compiled-select.ts takes no bound parameter in it).
     .orderBy(sql`${records.id} DESC NULLS LAST LIMIT 1`)
     .as('last_record');
-const shipperOfLastRecord = and(
-  eq(lastShipper.id, lastRecord.shipperLocationId),
-  eq(lastShipper.organizationId, tags.organizationId),
-);
-const receiverOfLastRecord = and(
-  eq(lastReceiver.id, lastRecord.receiverLocationId),
-  eq(lastReceiver.organizationId, tags.organizationId),
+const shipperOfLastRecord = partyOf(lastShipper, lastRecord.shipperLocationId, tags.organizationId);
+const receiverOfLastRecord = partyOf(
+  lastReceiver,
+  lastRecord.receiverLocationId,
+  tags.organizationId,
 );
 
 const tagViewSelection = {
@@ -156,14 +154,7 @@ async function listTagsByLastAction(
     sql`where ${tags.organizationId} = ${organizationId} and ${tags.id} = any(${sql.param(ids)}::bigint[])`,
     { prepared: true },
   );
-  const byId = new Map(rows.map((r) => [r.tag.id, r]));
-  return {
-    total,
-    rows: ids.flatMap((id) => {
-      const row = byId.get(id);
-      return row ? [toTagView(row)] : [];
-    }),
-  };
+  return { total, rows: inOrderOf(ids, rows, (r) => r.tag.id).map(toTagView) };
 }
 
 const latest = tagLatestRecords;
