@@ -23,7 +23,7 @@ import { fmt } from './measure';
 /**
  * List throughput on a large organization (issue 13, item 4): the records
  * list (page 1, default order), a filtered search, the statistics summary,
- * the alarm list and the tag list (page 1, default order: each tag's latest
+ * the statistics of a month, the alarm list and the tag list (page 1, default order: each tag's latest
  * record), at 50 concurrent connections (autocannon, in its own process)
  * against the real server (`startServerProcess`, WEB_CONCURRENCY
  * processes, logging as in production) and against a bare Fastify + pg server
@@ -87,6 +87,13 @@ const SEARCH_FILTER = 'trip_status__is=ARRIVED';
 const SEARCH_SERIALS = 200;
 const searchPath = (serial: string) =>
   `/api/devices/xt1/records/?page_number=1&page_size=20&filter=${encodeURIComponent(SEARCH_FILTER)}&search=${serial}`;
+/**
+ * The statistics of a month (the dashboard's date range): thirty whole days
+ * from 90 days ago, inside the fill's two years (about 41,000 records).
+ */
+const DAY_MS = 86_400_000;
+const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+const MONTH = { start: isoDay(Date.now() - 90 * DAY_MS), end: isoDay(Date.now() - 61 * DAY_MS) };
 const callsFor = (serials: string[]): Call[] => [
   {
     name: 'records list, page 1',
@@ -103,6 +110,13 @@ const callsFor = (serials: string[]): Call[] => [
     name: 'statistics summary',
     paths: ['/api/devices/xt1/records/statistics/summary/'],
     run: (s, p) => s.summary(p),
+  },
+  {
+    name: 'statistics of a month',
+    paths: [
+      `/api/devices/xt1/records/statistics/filtered/?start_date=${MONTH.start}&end_date=${MONTH.end}`,
+    ],
+    run: (s, p) => s.filteredStatistics(p, MONTH.start, MONTH.end),
   },
   {
     name: 'alarm list',

@@ -37,6 +37,35 @@ export const recordCountDeltas = pgTable(
   (t) => [index('record_count_deltas_org_idx').on(t.organizationId)],
 );
 
+/**
+ * The same counts by the hour the records were created in (UTC hours), for
+ * the statistics of a range (docs/decisions/list-performance.md, "Ninth
+ * pass"): a range's whole hours are sums of these rows, only its partial
+ * first and last hours are counted from the records. Rows of changes written
+ * by triggers on records and scans (migration 0024) in the transaction that
+ * made the change: a record counts in the hour of its `created`, a scan in
+ * its record's hour (scans of a record of the same organization only, as the
+ * statistics count them). Folded into one row per hour (same sums) by the
+ * count-fold job and by a range read that finds many; never otherwise changed.
+ * Derived data, not evidence.
+ */
+export const recordHourDeltas = pgTable(
+  'record_hour_deltas',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    /** The first instant of the UTC hour. */
+    hour: timestamptz('hour').notNull(),
+    records: bigint('records', { mode: 'number' }).notNull().default(0),
+    alarmRecords: bigint('alarm_records', { mode: 'number' }).notNull().default(0),
+    activeRecords: bigint('active_records', { mode: 'number' }).notNull().default(0),
+    scans: bigint('scans', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [index('record_hour_deltas_org_hour_idx').on(t.organizationId, t.hour)],
+);
+
 /** Text compared byte by byte (`COLLATE "C"`), so a range of it is a prefix. */
 const bytewiseText = customType<{ data: string }>({ dataType: () => 'text COLLATE "C"' });
 

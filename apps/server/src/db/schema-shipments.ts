@@ -217,7 +217,9 @@ export const records = pgTable(
       t.lastActionTaken.desc().nullsLast(),
       t.id.desc().nullsFirst(),
     ),
-    index('records_org_created_idx').on(t.organizationId, t.created),
+    // Records created in a range, with their tag (statistics of a range: the
+    // tags with a record in it, read from this index alone).
+    index('records_org_created_idx').on(t.organizationId, t.created, t.tagId),
     // Lane and carrier KPIs: the shipments that started in a period (docs/decisions/kpis.md).
     index('records_org_start_idx').on(t.organizationId, t.startTimeSeconds),
     // The no-data job (issue 14 item 4): running rt and nanotag records, by their last data.
@@ -451,6 +453,10 @@ export const alarms = pgTable(
       .where(sql`${t.state} = 'OPEN' AND ${t.kind} = 'budget'`),
     index('alarms_record_idx').on(t.recordId),
     index('alarms_org_created_idx').on(t.organizationId, t.created),
+    // Statistics of a range: the records with a not-dismissed alarm that started in it.
+    index('alarms_org_start_idx')
+      .on(t.organizationId, t.startTime, t.recordId)
+      .where(sql`${t.dismissed} = false`),
     // The default alarm list: neither acknowledged nor dismissed, newest first.
     index('alarms_org_unacknowledged_idx')
       .on(t.organizationId, t.startTime.desc().nullsLast(), t.id.desc().nullsFirst())

@@ -28,6 +28,7 @@ export const WEBHOOK_EVENT_JOB = 'webhook.event';
 export const WEBHOOK_DELIVER_JOB = 'webhook.deliver';
 export const SUMMARY_JOB = 'notification.summaries';
 export const NO_DATA_JOB = 'alarm.no-data';
+export const FOLD_COUNTS_JOB = 'counts.fold';
 
 /** The steps of an escalating notification setting (docs/decisions/escalation.md). */
 export const ESCALATION_STEPS = ['reminder', 'escalation'] as const;
@@ -149,6 +150,12 @@ export const jobCatalogue = {
     payload: z.object({}),
     settings: () => ({ retryLimit: 3 }),
     cron: '17 3 * * *',
+  },
+  [FOLD_COUNTS_JOB]: {
+    does: 'Every ten minutes: folds the count rows (whole and by hour) of organizations whose rows piled up since a read last folded them',
+    payload: z.object({}),
+    settings: () => ({ retryLimit: 1 }),
+    cron: '*/10 * * * *',
   },
 } as const satisfies Record<string, JobDefinition>;
 

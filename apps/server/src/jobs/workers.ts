@@ -10,6 +10,7 @@ import { mailSendWorker } from '../modules/mail';
 import { notifyAlarmsRaised } from '../modules/notifications';
 import { deleteExpiredPasswordTokens, deleteExpiredUserTokens } from '../modules/identity';
 import { passwordResetWorker } from '../modules/identity';
+import { foldPiledCounts } from '../modules/records';
 import { reportWorker } from '../modules/reports';
 import { webhookDeliverWorker, webhookEventWorker } from '../modules/integrations';
 import { jobCatalogue, jobNames, type JobData, type JobName } from './catalogue';
@@ -57,6 +58,11 @@ const workers: { [N in JobName]: WorkerFactory<N> } = {
     const userTokens = await deleteExpiredUserTokens(app.db, now, app.config.tokenTtlDays.max);
     const passwordLinks = await deleteExpiredPasswordTokens(app.db, now);
     app.log.info({ userTokens, passwordLinks }, 'expired tokens purged');
+  },
+  /** The maintained counts (records module, docs/decisions/list-performance.md). */
+  'counts.fold': (app) => async () => {
+    const folded = await foldPiledCounts(app.db);
+    if (folded.organizations + folded.hours > 0) app.log.info({ folded }, 'count rows folded');
   },
 };
 

@@ -28,5 +28,6 @@ export {
   type RunCandidates,
 } from './writes';
 export { recordsByIds, selectAlarmViews } from './repository';
+export { foldPiledCounts } from './statistics';
 export { createRecordsService } from './service';
 export { recordsRoutes } from './routes';

@@ -6,7 +6,7 @@ import { recordingRecords } from '../../../test/recording-records';
 
 /**
  * A page of records, and the statistics of a range, read what their own records need, whatever the
- * organization holds: its review state probes each record's alarms
+ * organization holds (a range: its whole hours' counts, and the records of its partial hours): its review state probes each record's alarms
  * (review-state.ts), where PostgreSQL had answered the EXISTS by hashing
  * every unacknowledged alarm of the organization once per page
  * (docs/decisions/list-performance.md, "Sixth pass").
@@ -70,13 +70,30 @@ describe('a page of records costs what its records need', () => {
     expect(rowsRead(plan, 'alarms')).toBe(20);
   });
 
-  it("the statistics of a range read the scans of the range's records only", async () => {
+  it("the statistics of a range read its whole hours' counts, and the records and scans of its partial hours only", async () => {
+    // A whole day: its hours' counts (record_hour_deltas), no record and no scan.
     rec.clear();
     const today = new Date().toISOString().slice(0, 10);
-    const stats = await rec.service.filteredStatistics(rec.principal, today, today);
+    let stats = await rec.service.filteredStatistics(rec.principal, today, today);
     expect(stats).toMatchObject({ num_records: 1500, scans_made: 1500 });
-    const counting = rec.sent.find((s) => s.text.includes('"scans"'))!;
-    const plan = await rec.explain<PlanNode>(counting, 'ANALYZE');
+    let counting = rec.sent.find((s) => s.text.includes('"scans"'))!;
+    let plan = await rec.explain<PlanNode>(counting, 'ANALYZE');
+    expect(rowsRead(plan, 'records')).toBe(0);
+    expect(rowsRead(plan, 'scans')).toBe(0);
+    // Two minutes around the records' creation (no whole hour): the range's records and their scans only.
+    const { rows } = await t.db.execute<{ ms: number }>(
+      sql`SELECT (extract(epoch FROM max(created)) * 1000)::float8 AS ms FROM records WHERE organization_id = ${org.id}`,
+    );
+    const created = rows[0]!.ms;
+    rec.clear();
+    stats = await rec.service.filteredStatistics(
+      rec.principal,
+      new Date(created - 60_000).toISOString(),
+      new Date(created + 60_000).toISOString(),
+    );
+    expect(stats).toMatchObject({ num_records: 1500, scans_made: 1500 });
+    counting = rec.sent.find((s) => s.text.includes('"scans"'))!;
+    plan = await rec.explain<PlanNode>(counting, 'ANALYZE');
     expect(rowsRead(plan, 'scans')).toBe(1500);
   });
 });

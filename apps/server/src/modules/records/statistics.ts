@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { compiledSelect } from '../../db/compiled-select';
 import type { Db } from '../../db/client';
-import { recordCountDeltas } from '../../db/schema-record-counts';
+import { recordCountDeltas, recordHourDeltas } from '../../db/schema-record-counts';
 import { alarms, locationSamples, records, scans, tags } from '../../db/schema-shipments';
 import { sqlTimestamp } from './iso-range';
 
@@ -49,23 +49,7 @@ export async function statistics(
   }
   const inRange = (time: SQL | AnyColumn) =>
     sql`${time} >= ${sqlTimestamp(range.from)}::timestamptz AND ${time} < ${sqlTimestamp(range.to)}::timestamptz`;
-  // The range's records and their scans in one pass: each record's scans
-  // counted through scans_record_idx (a scalar subquery per record), where a
-  // join made PostgreSQL hash every scan of the organization (0.19-0.33 s
-  // against 0.09 s for a month of 1,000,000 records; list-performance.md,
-  // "Sixth pass").
-  const [recordCounts] = await db
-    .select({
-      all: sql<number>`count(*)::int`,
-      alarm: sql<number>`(count(*) FILTER (WHERE ${records.computedStatus} = 'Alarm'))::int`,
-      active: sql<number>`(count(*) FILTER (WHERE ${records.active}))::int`,
-      // "records" written out: Drizzle leaves a one-table select's columns unqualified,
-      // which inside the subquery would name the scan's own columns.
-      scans: sql<number>`coalesce(sum((SELECT count(*) FROM ${scans} s
-        WHERE s.record_id = "records"."id" AND s.organization_id = "records"."organization_id")), 0)::int`,
-    })
-    .from(records)
-    .where(and(eq(records.organizationId, organizationId), inRange(records.created)));
+  const recordCounts = await rangeRecordCounts(db, organizationId, range);
 
   const [tagCounts] = await db
     .select({
@@ -93,20 +77,142 @@ export async function statistics(
       ),
     );
 
-  const all = recordCounts?.all ?? 0;
-  const alarm = recordCounts?.alarm ?? 0;
-  const active = recordCounts?.active ?? 0;
+  const { all, alarm, active } = recordCounts;
   return {
     num_records: all,
     num_alarm_records: alarm,
     num_no_alarm_records: all - alarm,
     num_active_records: active,
     num_stopped_records: all - active,
-    scans_made: recordCounts?.scans ?? 0,
+    scans_made: recordCounts.scans,
     running_tags: tagCounts?.running ?? 0,
     idle_tags: tagCounts?.idle ?? 0,
     num_alarm_started_records: alarmStarted?.n ?? 0,
   };
+}
+
+// ---------------------------------------------------------------- counts of a range
+
+const HOUR_MS = 3_600_000;
+
+/**
+ * The whole UTC hours inside [from, to): [first, end), or null when the
+ * range holds none (it lies within one hour or across one boundary).
+ */
+export function wholeHoursOf(range: { from: Date; to: Date }): { first: Date; end: Date } | null {
+  const first = Math.ceil(range.from.getTime() / HOUR_MS) * HOUR_MS;
+  const end = Math.floor(range.to.getTime() / HOUR_MS) * HOUR_MS;
+  return first < end ? { first: new Date(first), end: new Date(end) } : null;
+}
+
+interface RangeRecordCounts {
+  all: number;
+  alarm: number;
+  active: number;
+  scans: number;
+}
+
+/**
+ * The records created in [from, to) (all, in alarm, active) and their scans
+ * (of the record's organization), in one statement: the whole hours of the
+ * range are sums of `record_hour_deltas` (one row per hour once folded), the
+ * partial hours at its two ends are counted from the records, each record's
+ * scans through scans_record_idx (a scalar subquery per record; a join made
+ * PostgreSQL hash every scan of the organization, list-performance.md, "Sixth
+ * pass"). The cost follows the hours of the range and the records of its
+ * two partial hours, not every record in it ("Ninth pass").
+ */
+async function rangeRecordCounts(
+  db: Db,
+  organizationId: string,
+  range: { from: Date; to: Date },
+): Promise<RangeRecordCounts> {
+  const hours = wholeHoursOf(range);
+  const at = (d: Date) => sql`${sqlTimestamp(d)}::timestamptz`;
+  // Records counted one by one: the partial hours, or the whole range when it has no whole hour.
+  const counted = hours
+    ? sql`(r.created >= ${at(range.from)} AND r.created < ${at(hours.first)}
+        OR r.created >= ${at(hours.end)} AND r.created < ${at(range.to)})`
+    : sql`r.created >= ${at(range.from)} AND r.created < ${at(range.to)}`;
+  const summed = hours
+    ? sql`SELECT coalesce(sum(h.records), 0) AS records, coalesce(sum(h.alarm_records), 0) AS alarm,
+          coalesce(sum(h.active_records), 0) AS active, coalesce(sum(h.scans), 0) AS scans,
+          count(*) AS rows, count(DISTINCT h.hour) AS hours
+        FROM ${recordHourDeltas} h
+        WHERE h.organization_id = ${organizationId}
+          AND h.hour >= ${at(hours.first)} AND h.hour < ${at(hours.end)}`
+    : sql`SELECT 0 AS records, 0 AS alarm, 0 AS active, 0 AS scans, 0 AS rows, 0 AS hours`;
+  const result = await db.execute<{
+    all: number;
+    alarm: number;
+    active: number;
+    scans: number;
+    rows: number;
+    hours: number;
+  }>(sql`SELECT (h.records + e.records)::int AS "all", (h.alarm + e.alarm)::int AS alarm,
+      (h.active + e.active)::int AS active, (h.scans + e.scans)::int AS scans,
+      h.rows::int AS rows, h.hours::int AS hours
+    FROM (${summed}) h,
+    (SELECT count(*) AS records, count(*) FILTER (WHERE r.computed_status = 'Alarm') AS alarm,
+        count(*) FILTER (WHERE r.active) AS active,
+        coalesce(sum((SELECT count(*) FROM ${scans} s
+          WHERE s.record_id = r.id AND s.organization_id = r.organization_id)), 0) AS scans
+      FROM ${records} r
+      WHERE r.organization_id = ${organizationId} AND ${counted}) e`);
+  const row = result.rows[0]!;
+  if (hours && row.rows - row.hours > COUNT_ROWS_TO_FOLD) {
+    await foldHourCounts(db, organizationId, hours);
+  }
+  return { all: row.all, alarm: row.alarm, active: row.active, scans: row.scans };
+}
+
+/**
+ * Fold the organization's hour rows (those in `hours`, or all) into one row
+ * per hour, same sums, in one transaction (skipped when another transaction
+ * is folding them). Only hours with more than one row are rewritten.
+ */
+export async function foldHourCounts(
+  db: Db,
+  organizationId: string,
+  hours?: { first: Date; end: Date },
+): Promise<void> {
+  const inHours = hours
+    ? sql`AND hour >= ${sqlTimestamp(hours.first)}::timestamptz AND hour < ${sqlTimestamp(hours.end)}::timestamptz`
+    : sql``;
+  await db.transaction(async (tx) => {
+    const lock = await tx.execute<{ ok: boolean }>(
+      sql`SELECT pg_try_advisory_xact_lock(hashtextextended(${`record_hour_deltas:${organizationId}`}, 0)) AS ok`,
+    );
+    if (!lock.rows[0]?.ok) return;
+    await tx.execute(sql`WITH piled AS (
+        SELECT hour FROM record_hour_deltas
+        WHERE organization_id = ${organizationId} ${inHours}
+        GROUP BY hour HAVING count(*) > 1),
+      gone AS (
+        DELETE FROM record_hour_deltas
+        WHERE organization_id = ${organizationId} AND hour IN (SELECT hour FROM piled)
+        RETURNING *)
+      INSERT INTO record_hour_deltas (organization_id, hour, records, alarm_records, active_records, scans)
+      SELECT ${organizationId}::uuid, hour, sum(records), sum(alarm_records), sum(active_records), sum(scans)
+      FROM gone GROUP BY hour`);
+  });
+}
+
+/**
+ * The organizations whose count rows (whole or by hour) piled up past
+ * COUNT_ROWS_TO_FOLD, folded: the count-fold job, for organizations whose
+ * counts nobody reads for a while (a read folds its own).
+ */
+export async function foldPiledCounts(db: Db): Promise<{ organizations: number; hours: number }> {
+  const whole = await db.execute<{ organization_id: string }>(sql`
+    SELECT organization_id FROM record_count_deltas
+    GROUP BY organization_id HAVING count(*) > ${COUNT_ROWS_TO_FOLD}`);
+  for (const { organization_id } of whole.rows) await foldCounts(db, organization_id);
+  const byHour = await db.execute<{ organization_id: string }>(sql`
+    SELECT organization_id FROM record_hour_deltas
+    GROUP BY organization_id HAVING count(*) > count(DISTINCT hour) + ${COUNT_ROWS_TO_FOLD}`);
+  for (const { organization_id } of byHour.rows) await foldHourCounts(db, organization_id);
+  return { organizations: whole.rows.length, hours: byHour.rows.length };
 }
 
 // ---------------------------------------------------------------- counts
