@@ -124,10 +124,25 @@ test.describe('records screens', () => {
     await expectNoAccessibilityViolations(page);
 
     // A date range switches to the filtered statistics; today covers our records.
-    const filtered = page.waitForRequest((r) => r.url().includes('/statistics/filtered/'));
+    const filtered = page.waitForResponse((r) => r.url().includes('/statistics/filtered/'));
     await page.getByRole('button', { name: 'Today' }).click();
-    await filtered;
+    const day = (await (await filtered).json()) as { num_records: number };
     await expect(page).toHaveURL(/from=\d{4}-\d{2}-\d{2}&to=\d{4}-\d{2}-\d{2}/);
+    await expect(page.getByText(/^Records created on /)).toBeVisible();
+
+    // The day's Records card (the server's counts by hour) and the All Records list it
+    // opens (counting the rows created that day) tell the same number.
+    expect(day.num_records).toBeGreaterThanOrEqual(NAMES.length);
+    await expect(records).toHaveAccessibleName(
+      `Records ${day.num_records.toLocaleString('en-US')}`,
+    );
+    await records.click();
+    await expect(page).toHaveURL(/\/allrecords\?filterItems=/);
+    await expect(
+      page.getByRole('button', { name: /^Filter: Created is on or after/ }),
+    ).toBeVisible();
+    await expect(page.getByText(new RegExp(`^\\d+–\\d+ of ${day.num_records}$`))).toBeVisible();
+    await page.goBack();
     await expect(page.getByText(/^Records created on /)).toBeVisible();
 
     // The in-alarm card opens All Records filtered to the alarms (of that day).
