@@ -6,7 +6,8 @@ import type { RecordRow, TagRow } from '../../db/schema-shipments';
 import { createTestApp, type TestApp, type TestClient, type TestOrg } from '../../../test/helpers';
 import { recordFactories } from '../../../test/record-factories';
 import { XT1 } from './records.fixtures';
-import { COUNT_ROWS_TO_FOLD, foldPiledCounts, wholeHoursOf } from './statistics';
+import { FOLD_COUNTS_JOB } from '../../jobs/catalogue';
+import { COUNT_ROWS_TO_FOLD, wholeHoursOf } from './statistics';
 
 const HOUR = 3_600_000;
 const BASE = Date.parse('2025-06-01T00:00:00Z');
@@ -213,10 +214,15 @@ describe('statistics of a range from hour counts', () => {
     expect(folded.rows).toBe(folded.hours);
     await expectExactOver(10);
 
-    // Rows nobody reads: the job folds them.
+    // Rows nobody reads: the job folds them (scheduled every ten minutes; sent here).
+    const { rows: schedule } = await t.db.execute<{ cron: string }>(
+      sql`SELECT cron FROM pgboss.schedule WHERE name = ${FOLD_COUNTS_JOB}`,
+    );
+    expect(schedule).toEqual([{ cron: '*/10 * * * *' }]);
     await pile(recs[21]!);
     expect((await rowsIn(day.from, day.to)).rows).toBeGreaterThan(folded.rows);
-    await foldPiledCounts(t.db);
+    await t.app.jobs.send(FOLD_COUNTS_JOB, {});
+    await t.app.jobs.waitForIdle([FOLD_COUNTS_JOB]);
     const byJob = await rowsIn(day.from, day.to);
     expect(byJob.rows).toBe(byJob.hours);
     await expectExactOver(10);
