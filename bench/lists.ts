@@ -40,6 +40,11 @@ import { fmt } from './measure';
 
 const CONNECTIONS = 50;
 
+/** The issue's targets for the records list, the search and the statistics (issue 13, item 4). */
+const TARGET_RPS = 1_000;
+const TARGET_P99 = 100;
+const TARGET_RATIO = 0.5;
+
 /** Records updated by uploads before the load (bench/lists.ts `listsBench`). */
 const UPLOADED_RECORDS = 2_000;
 
@@ -67,6 +72,8 @@ autocannon(
 
 interface Call {
   name: string;
+  /** One of the calls the issue's targets name (records list, search, statistics). */
+  target?: boolean;
   /** The paths, one per variant; the load cycles through them. */
   paths: string[];
   /** The records service call of variant `k` whose SQL the baseline replays. */
@@ -97,22 +104,26 @@ const MONTH = { start: isoDay(Date.now() - 90 * DAY_MS), end: isoDay(Date.now() 
 const callsFor = (serials: string[]): Call[] => [
   {
     name: 'records list, page 1',
+    target: true,
     paths: ['/api/devices/xt1/records/?page_number=1&page_size=20'],
     run: (s, p) => s.records(p, { page_number: 1, page_size: 20 }),
   },
   {
     name: 'filtered search',
+    target: true,
     paths: serials.map(searchPath),
     run: (s, p, k) =>
       s.records(p, { page_number: 1, page_size: 20, filter: SEARCH_FILTER, search: serials[k] }),
   },
   {
     name: 'statistics summary',
+    target: true,
     paths: ['/api/devices/xt1/records/statistics/summary/'],
     run: (s, p) => s.summary(p),
   },
   {
     name: 'statistics of a month',
+    target: true,
     paths: [
       `/api/devices/xt1/records/statistics/filtered/?start_date=${MONTH.start}&end_date=${MONTH.end}`,
     ],
@@ -449,6 +460,20 @@ export async function listsBench(): Promise<void> {
         `  ${call.padEnd(20)} app ${fmt(app.rps, 0).padStart(6)} req/s p50 ${fmt(app.p50)} ms p99 ${fmt(app.p99)} ms` +
           `${app.errors ? ` (${app.errors} errors)` : ''} | bare ${fmt(base.rps, 0).padStart(6)} req/s ` +
           `p50 ${fmt(base.p50)} ms p99 ${fmt(base.p99)} ms | ratio ${fmt(app.rps / base.rps, 2)}`,
+      );
+    }
+    // The targets (issue 13): at least TARGET_RPS req/s with a p99 of at most TARGET_P99 ms,
+    // and at least TARGET_RATIO of the bare server, in this run.
+    const verdict = (ok: boolean) => (ok ? 'meets' : 'MISSES');
+    console.log(
+      `Targets: ${fmt(TARGET_RPS, 0)} req/s, p99 ≤ ${TARGET_P99} ms, ≥ ${TARGET_RATIO} of the bare server`,
+    );
+    for (const { call, app, base } of results) {
+      if (!CALLS.find((c) => c.name === call)?.target) continue;
+      console.log(
+        `  ${call.padEnd(20)} ${verdict(app.rps >= TARGET_RPS)} the req/s, ` +
+          `${verdict(app.p99 <= TARGET_P99)} the p99, ${verdict(app.rps / base.rps >= TARGET_RATIO)} the ratio` +
+          `${base.rps < TARGET_RPS || base.p99 > TARGET_P99 ? ' (the bare server misses the req/s or the p99 too)' : ''}`,
       );
     }
     console.log(`CPU per request in this process (${seconds} s of load each, 50 connections)`);
