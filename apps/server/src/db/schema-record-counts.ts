@@ -33,6 +33,8 @@ export const recordCountDeltas = pgTable(
     scans: bigint('scans', { mode: 'number' }).notNull().default(0),
     tags: bigint('tags', { mode: 'number' }).notNull().default(0),
     runningTags: bigint('running_tags', { mode: 'number' }).notNull().default(0),
+    /** Tags with at least one record: the rows of `tag_latest_records` (migration 0025). */
+    tagsWithRecords: bigint('tags_with_records', { mode: 'number' }).notNull().default(0),
   },
   (t) => [index('record_count_deltas_org_idx').on(t.organizationId)],
 );

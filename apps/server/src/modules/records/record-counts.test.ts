@@ -105,8 +105,17 @@ describe('record counts kept by triggers', () => {
         )
       ).rows[0]!.n;
     expect(await rowsOf()).toBeGreaterThan(COUNT_ROWS_TO_FOLD);
+    // The tags with records (latest=true's count, migration 0025) fold with the others.
+    const tagsWithRecords = async () =>
+      (
+        await t.db.execute<{ n: number }>(sql`SELECT coalesce(sum(tags_with_records), 0)::int AS n
+          FROM record_count_deltas WHERE organization_id = ${w.orgA.id}`)
+      ).rows[0]!.n;
+    const withRecords = await tagsWithRecords();
+    expect(withRecords).toBeGreaterThan(0);
     await expectExact(w.admin, w.orgA.id); // the read folds them
     expect(await rowsOf()).toBe(1);
+    expect(await tagsWithRecords()).toBe(withRecords);
     await expectExact(w.admin, w.orgA.id);
   });
 

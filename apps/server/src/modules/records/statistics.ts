@@ -224,6 +224,8 @@ export interface OrganizationCounts {
   scans: number;
   tags: number;
   runningTags: number;
+  /** Tags with at least one record (the organization's rows of tag_latest_records). */
+  tagsWithRecords: number;
 }
 
 /** Fold an organization's count rows into one once it has more than this many. */
@@ -237,6 +239,7 @@ const countsSelection = {
   scans: sql<number>`coalesce(sum(${recordCountDeltas.scans}), 0)::int`,
   tags: sql<number>`coalesce(sum(${recordCountDeltas.tags}), 0)::int`,
   runningTags: sql<number>`coalesce(sum(${recordCountDeltas.runningTags}), 0)::int`,
+  tagsWithRecords: sql<number>`coalesce(sum(${recordCountDeltas.tagsWithRecords}), 0)::int`,
 };
 const selectCounts = (db: Db) => db.select(countsSelection).from(recordCountDeltas);
 /** Rendered once (asked on every list and summary request): only its WHERE per request. */
@@ -287,10 +290,11 @@ export async function foldCounts(db: Db, organizationId: string): Promise<void> 
     if (!lock.rows[0]?.ok) return;
     await tx.execute(sql`WITH gone AS (
         DELETE FROM record_count_deltas WHERE organization_id = ${organizationId} RETURNING *)
-      INSERT INTO record_count_deltas (organization_id, records, alarm_records, active_records, scans, tags, running_tags)
+      INSERT INTO record_count_deltas (organization_id, records, alarm_records, active_records, scans, tags,
+        running_tags, tags_with_records)
       SELECT ${organizationId}::uuid, coalesce(sum(records), 0), coalesce(sum(alarm_records), 0),
         coalesce(sum(active_records), 0), coalesce(sum(scans), 0), coalesce(sum(tags), 0),
-        coalesce(sum(running_tags), 0)
+        coalesce(sum(running_tags), 0), coalesce(sum(tags_with_records), 0)
       FROM gone`);
   });
 }

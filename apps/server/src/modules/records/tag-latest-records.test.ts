@@ -8,7 +8,8 @@ import { recordingRecords } from '../../../test/recording-records';
 
 /**
  * `tag_latest_records` (migrations 0021, 0022) names the latest record
- * (highest id) of each tag in each organization and its last action,
+ * (highest id) of each tag in each organization and its last action, and
+ * the organization's count of its rows is kept (migration 0025),
  * whatever wrote the records: single and many-row inserts, two uploads of one
  * tag at once, a record moved or deleted, a record's last action changed.
  * `GET records/?latest=true` and the tag list's default order read it
@@ -39,10 +40,20 @@ describe('tag_latest_records: the latest record of each tag, kept by the databas
     sql`INSERT INTO records (organization_id, tag_id, tag_serial_number, tag_type, measurement_interval, start_time_seconds)
       SELECT ${organizationId}::uuid, ${tagId}, 'LATEST', 'XT1_NFC_MU', 60, g FROM ${starts(count)}`;
 
+  /** The table agrees with the records, and each organization's kept count of tags with records with the table. */
   const agree = async () => {
     const expected = (await t.ownerDb.execute(EXPECTED)).rows;
     const maintained = (await t.ownerDb.execute(MAINTAINED)).rows;
     expect(maintained).toEqual(expected);
+    const counts = (
+      await t.ownerDb.execute<{ org: string; n: number }>(sql`SELECT o.id::text AS org,
+        (SELECT coalesce(sum(tags_with_records), 0)::int FROM record_count_deltas d
+          WHERE d.organization_id = o.id) AS n
+        FROM organizations o ORDER BY 1`)
+    ).rows;
+    expect(counts).toEqual(
+      counts.map(({ org: id }) => ({ org: id, n: expected.filter((r) => r.org === id).length })),
+    );
     return maintained;
   };
 
@@ -155,7 +166,7 @@ describe('tag_latest_records: the latest record of each tag, kept by the databas
       // The page's ids and their count from the table, in the list's order,
       // not by a window over every latest record.
       const pageIds = rec.sent[0]!;
-      expect(pageIds.text).toContain('(select count(*) from "tag_latest_records"');
+      expect(pageIds.text).toContain('sum("record_count_deltas"."tags_with_records")');
       expect(pageIds.text).toContain(
         'order by "tag_latest_records"."last_action_taken" DESC NULLS LAST',
       );
