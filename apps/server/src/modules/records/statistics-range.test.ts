@@ -226,6 +226,17 @@ describe('statistics of a range from hour counts', () => {
     const byJob = await rowsIn(day.from, day.to);
     expect(byJob.rows).toBe(byJob.hours);
     await expectExactOver(10);
+    // The next run folds the hours written since the last run: a record's changes, two scans.
+    await pile(recs[22]!);
+    await f.scan(recs[23]!);
+    await f.scan(recs[23]!);
+    const again = await rowsIn(day.from, day.to);
+    expect(again.rows).toBeGreaterThan(again.hours + COUNT_ROWS_TO_FOLD);
+    await t.app.jobs.send(FOLD_COUNTS_JOB, {});
+    await t.app.jobs.waitForIdle([FOLD_COUNTS_JOB]);
+    const byNextRun = await rowsIn(day.from, day.to);
+    expect(byNextRun.rows).toBe(byNextRun.hours);
+    await expectExactOver(10);
   });
 
   it('go with a deleted organization', async () => {

@@ -161,33 +161,37 @@ async function rangeRecordCounts(
       WHERE r.organization_id = ${organizationId} AND ${counted}) e`);
   const row = result.rows[0]!;
   if (hours && row.rows - row.hours > COUNT_ROWS_TO_FOLD) {
-    await foldHourCounts(db, organizationId, hours);
+    await foldHourCounts(db, organizationId, { hours });
   }
   return { all: row.all, alarm: row.alarm, active: row.active, scans: row.scans };
 }
 
 /**
- * Fold the organization's hour rows (those in `hours`, or all) into one row
- * per hour, same sums, in one transaction (skipped when another transaction
- * is folding them). Only hours with more than one row are rewritten.
+ * Fold the organization's hour rows into one row per hour, same sums, in one
+ * transaction (skipped when another transaction is folding them): the hours
+ * in the range `which.hours`, or those listed in `which.list` (ISO instants).
+ * Only hours with more than one row are rewritten.
  */
 export async function foldHourCounts(
   db: Db,
   organizationId: string,
-  hours?: { first: Date; end: Date },
+  which: { hours: { first: Date; end: Date } } | { list: readonly string[] },
 ): Promise<void> {
-  const inHours = hours
-    ? sql`AND hour >= ${sqlTimestamp(hours.first)}::timestamptz AND hour < ${sqlTimestamp(hours.end)}::timestamptz`
-    : sql``;
+  const candidates =
+    'hours' in which
+      ? sql`SELECT DISTINCT hour FROM record_hour_deltas WHERE organization_id = ${organizationId}
+          AND hour >= ${sqlTimestamp(which.hours.first)}::timestamptz
+          AND hour < ${sqlTimestamp(which.hours.end)}::timestamptz`
+      : sql`SELECT unnest(${sql.param(which.list)}::timestamptz[])`;
   await db.transaction(async (tx) => {
     const lock = await tx.execute<{ ok: boolean }>(
       sql`SELECT pg_try_advisory_xact_lock(hashtextextended(${`record_hour_deltas:${organizationId}`}, 0)) AS ok`,
     );
     if (!lock.rows[0]?.ok) return;
     await tx.execute(sql`WITH piled AS (
-        SELECT hour FROM record_hour_deltas
-        WHERE organization_id = ${organizationId} ${inHours}
-        GROUP BY hour HAVING count(*) > 1),
+        SELECT h.hour FROM record_hour_deltas h
+        WHERE h.organization_id = ${organizationId} AND h.hour IN (${candidates})
+        GROUP BY h.hour HAVING count(*) > 1),
       gone AS (
         DELETE FROM record_hour_deltas
         WHERE organization_id = ${organizationId} AND hour IN (SELECT hour FROM piled)
@@ -199,20 +203,37 @@ export async function foldHourCounts(
 }
 
 /**
- * The organizations whose count rows (whole or by hour) piled up past
- * COUNT_ROWS_TO_FOLD, folded: the count-fold job, for organizations whose
- * counts nobody reads for a while (a read folds its own).
+ * The count-fold job, for counts nobody reads for a while (a read folds its
+ * own): the organizations whose count rows piled up past COUNT_ROWS_TO_FOLD
+ * (a small table: about one row per organization once folded), and the hours
+ * that rows written after row `since` of `record_hour_deltas` touched (its
+ * primary key: the cost follows the rows written since the last run, not the
+ * table). Answers the last row id it saw, the next run's `since` (0: every row).
+ * A row written by a transaction still open at the run, with a lower id, is
+ * left unfolded (its sums count all the same); the next row in its hour, or a
+ * read of it, folds it.
  */
-export async function foldPiledCounts(db: Db): Promise<{ organizations: number; hours: number }> {
+export async function foldPiledCounts(
+  db: Db,
+  since = 0,
+): Promise<{ organizations: number; hours: number; through: number }> {
   const whole = await db.execute<{ organization_id: string }>(sql`
     SELECT organization_id FROM record_count_deltas
     GROUP BY organization_id HAVING count(*) > ${COUNT_ROWS_TO_FOLD}`);
   for (const { organization_id } of whole.rows) await foldCounts(db, organization_id);
-  const byHour = await db.execute<{ organization_id: string }>(sql`
-    SELECT organization_id FROM record_hour_deltas
-    GROUP BY organization_id HAVING count(*) > count(DISTINCT hour) + ${COUNT_ROWS_TO_FOLD}`);
-  for (const { organization_id } of byHour.rows) await foldHourCounts(db, organization_id);
-  return { organizations: whole.rows.length, hours: byHour.rows.length };
+  const touched = await db.execute<{
+    organization_id: string;
+    hours: string[];
+    through: string;
+  }>(sql`
+    SELECT organization_id, array_agg(DISTINCT hour::text) AS hours, max(id)::text AS through
+    FROM record_hour_deltas WHERE id > ${since} GROUP BY organization_id`);
+  let through = since;
+  for (const row of touched.rows) {
+    await foldHourCounts(db, row.organization_id, { list: row.hours });
+    through = Math.max(through, Number(row.through));
+  }
+  return { organizations: whole.rows.length, hours: touched.rows.length, through };
 }
 
 // ---------------------------------------------------------------- counts
