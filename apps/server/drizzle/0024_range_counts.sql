@@ -19,9 +19,10 @@ CREATE INDEX "records_org_created_idx" ON "records" USING btree ("organization_i
 -- record's hour, when the record is of the scan's organization (as the
 -- statistics count scans). Rows of an organization being deleted are not
 -- counted (its rows go with it).
+-- The UTC hour of an instant (whatever the session's time zone; PostgreSQL 13 has no date_bin).
 CREATE FUNCTION record_hour_of(t timestamptz) RETURNS timestamptz
 LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-  SELECT date_bin('1 hour', t, timestamptz '2000-01-01 00:00:00+00')
+  SELECT date_trunc('hour', t AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'
 $$;
 --> statement-breakpoint
 -- Inserted and deleted records and scans: one row per statement, organization and hour.

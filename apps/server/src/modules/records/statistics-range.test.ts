@@ -152,6 +152,23 @@ describe('statistics of a range from hour counts', () => {
     ).toEqual({ first: at('2025-05-31T19:00:00Z'), end: at('2025-06-01T18:00:00Z') });
   });
 
+  it("bucket by the UTC hour whatever the session's time zone", async () => {
+    for (const zone of ['UTC', 'Asia/Kolkata', 'America/St_Johns', 'Asia/Kathmandu']) {
+      const hours = await t.db.transaction(async (tx) => {
+        await tx.execute(sql.raw(`SET LOCAL TIME ZONE '${zone}'`));
+        const { rows } = await tx.execute<{ hour: string }>(sql`SELECT to_char(
+            record_hour_of(t) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US') AS hour
+          FROM unnest(${sql.param(['2025-06-01T10:45:00Z', '2025-06-01T10:59:59.999999Z', '2025-06-01T11:00:00Z'])}::timestamptz[]) AS t`);
+        return rows.map((r) => r.hour);
+      });
+      expect(hours, zone).toEqual([
+        '2025-06-01T10:00:00.000000',
+        '2025-06-01T10:00:00.000000',
+        '2025-06-01T11:00:00.000000',
+      ]);
+    }
+  });
+
   it('are exact for any range after inserts', async () => {
     await expectExactOver(40);
   });
