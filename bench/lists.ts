@@ -72,8 +72,11 @@ autocannon(
 
 interface Call {
   name: string;
-  /** One of the calls the issue's targets name (records list, search, statistics). */
-  target?: boolean;
+  /**
+   * One of the calls the issue's targets name (records list, search, statistics):
+   * 1,000 req/s and a p99 of 100 ms; `ratio`: also 0.5 of the bare server (the records list).
+   */
+  target?: { ratio: boolean };
   /** The paths, one per variant; the load cycles through them. */
   paths: string[];
   /** The records service call of variant `k` whose SQL the baseline replays. */
@@ -104,26 +107,26 @@ const MONTH = { start: isoDay(Date.now() - 90 * DAY_MS), end: isoDay(Date.now() 
 const callsFor = (serials: string[]): Call[] => [
   {
     name: 'records list, page 1',
-    target: true,
+    target: { ratio: true },
     paths: ['/api/devices/xt1/records/?page_number=1&page_size=20'],
     run: (s, p) => s.records(p, { page_number: 1, page_size: 20 }),
   },
   {
     name: 'filtered search',
-    target: true,
+    target: { ratio: false },
     paths: serials.map(searchPath),
     run: (s, p, k) =>
       s.records(p, { page_number: 1, page_size: 20, filter: SEARCH_FILTER, search: serials[k] }),
   },
   {
     name: 'statistics summary',
-    target: true,
+    target: { ratio: false },
     paths: ['/api/devices/xt1/records/statistics/summary/'],
     run: (s, p) => s.summary(p),
   },
   {
     name: 'statistics of a month',
-    target: true,
+    target: { ratio: false },
     paths: [
       `/api/devices/xt1/records/statistics/filtered/?start_date=${MONTH.start}&end_date=${MONTH.end}`,
     ],
@@ -463,16 +466,19 @@ export async function listsBench(): Promise<void> {
       );
     }
     // The targets (issue 13): at least TARGET_RPS req/s with a p99 of at most TARGET_P99 ms,
-    // and at least TARGET_RATIO of the bare server, in this run.
+    // and for the records list at least TARGET_RATIO of the bare server, in this run.
     const verdict = (ok: boolean) => (ok ? 'meets' : 'MISSES');
     console.log(
-      `Targets: ${fmt(TARGET_RPS, 0)} req/s, p99 ≤ ${TARGET_P99} ms, ≥ ${TARGET_RATIO} of the bare server`,
+      `Targets: ${fmt(TARGET_RPS, 0)} req/s, p99 ≤ ${TARGET_P99} ms; the records list also ≥ ${TARGET_RATIO} of the bare server`,
     );
     for (const { call, app, base } of results) {
-      if (!CALLS.find((c) => c.name === call)?.target) continue;
+      const target = CALLS.find((c) => c.name === call)?.target;
+      if (!target) continue;
+      const ratio = app.rps / base.rps;
       console.log(
         `  ${call.padEnd(20)} ${verdict(app.rps >= TARGET_RPS)} the req/s, ` +
-          `${verdict(app.p99 <= TARGET_P99)} the p99, ${verdict(app.rps / base.rps >= TARGET_RATIO)} the ratio` +
+          `${verdict(app.p99 <= TARGET_P99)} the p99` +
+          (target.ratio ? `, ${verdict(ratio >= TARGET_RATIO)} the ratio` : '') +
           `${base.rps < TARGET_RPS || base.p99 > TARGET_P99 ? ' (the bare server misses the req/s or the p99 too)' : ''}`,
       );
     }
