@@ -25,28 +25,48 @@ LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
   SELECT date_trunc('hour', t AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'
 $$;
 --> statement-breakpoint
--- Inserted and deleted records and scans: one row per statement, organization and hour.
--- A scan deleted with its record (cascade) is not found here (its record is
--- gone): the record's own delete took it out (record_hours_of_record_delete).
-CREATE FUNCTION record_hours_of_statement() RETURNS trigger
+-- Inserted and deleted records and scans: the statement triggers of migration
+-- 0007 (records_counts_*, scans_counts_*) now also write one row per
+-- statement, organization and hour here, so an insert runs one count trigger,
+-- not two. A scan deleted with its record (cascade) is not found by its hour
+-- (its record is gone): the record's own delete took it out
+-- (record_hours_of_record_delete). The tags' branch is 0007's as it was.
+CREATE OR REPLACE FUNCTION record_counts_of_statement() RETURNS trigger
 LANGUAGE plpgsql AS $$
 DECLARE
   sign bigint := CASE WHEN TG_OP = 'INSERT' THEN 1 ELSE -1 END;
 BEGIN
   IF TG_TABLE_NAME = 'records' THEN
+    INSERT INTO record_count_deltas (organization_id, records, alarm_records, active_records)
+    SELECT c.organization_id, sign * count(*), sign * count(*) FILTER (WHERE c.computed_status = 'Alarm'),
+      sign * count(*) FILTER (WHERE c.active)
+    FROM changed c
+    WHERE EXISTS (SELECT 1 FROM organizations o WHERE o.id = c.organization_id)
+    GROUP BY c.organization_id;
     INSERT INTO record_hour_deltas (organization_id, hour, records, alarm_records, active_records)
     SELECT c.organization_id, record_hour_of(c.created), sign * count(*),
       sign * count(*) FILTER (WHERE c.computed_status = 'Alarm'), sign * count(*) FILTER (WHERE c.active)
     FROM changed c
     WHERE EXISTS (SELECT 1 FROM organizations o WHERE o.id = c.organization_id)
     GROUP BY 1, 2;
-  ELSE
+  ELSIF TG_TABLE_NAME = 'scans' THEN
+    INSERT INTO record_count_deltas (organization_id, scans)
+    SELECT c.organization_id, sign * count(*)
+    FROM changed c
+    WHERE EXISTS (SELECT 1 FROM organizations o WHERE o.id = c.organization_id)
+    GROUP BY c.organization_id;
     INSERT INTO record_hour_deltas (organization_id, hour, scans)
     SELECT c.organization_id, record_hour_of(r.created), sign * count(*)
     FROM changed c
     JOIN records r ON r.id = c.record_id AND r.organization_id = c.organization_id
     WHERE EXISTS (SELECT 1 FROM organizations o WHERE o.id = c.organization_id)
     GROUP BY 1, 2;
+  ELSE
+    INSERT INTO record_count_deltas (organization_id, tags, running_tags)
+    SELECT c.organization_id, sign * count(*), sign * count(*) FILTER (WHERE c.running)
+    FROM changed c
+    WHERE EXISTS (SELECT 1 FROM organizations o WHERE o.id = c.organization_id)
+    GROUP BY c.organization_id;
   END IF;
   RETURN NULL;
 END $$;
@@ -106,10 +126,6 @@ BEGIN
   RETURN NULL;
 END $$;
 --> statement-breakpoint
-CREATE TRIGGER records_hours_insert AFTER INSERT ON records
-  REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION record_hours_of_statement();--> statement-breakpoint
-CREATE TRIGGER records_hours_delete AFTER DELETE ON records
-  REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION record_hours_of_statement();--> statement-breakpoint
 CREATE TRIGGER records_hours_before_delete BEFORE DELETE ON records
   FOR EACH ROW EXECUTE FUNCTION record_hours_of_record_delete();--> statement-breakpoint
 CREATE TRIGGER records_hours_update AFTER UPDATE ON records FOR EACH ROW
@@ -118,10 +134,6 @@ CREATE TRIGGER records_hours_update AFTER UPDATE ON records FOR EACH ROW
     OR OLD.computed_status IS DISTINCT FROM NEW.computed_status
     OR OLD.active IS DISTINCT FROM NEW.active)
   EXECUTE FUNCTION record_hours_of_record_update();--> statement-breakpoint
-CREATE TRIGGER scans_hours_insert AFTER INSERT ON scans
-  REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION record_hours_of_statement();--> statement-breakpoint
-CREATE TRIGGER scans_hours_delete AFTER DELETE ON scans
-  REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION record_hours_of_statement();--> statement-breakpoint
 CREATE TRIGGER scans_hours_update AFTER UPDATE ON scans FOR EACH ROW
   WHEN (OLD.organization_id IS DISTINCT FROM NEW.organization_id
     OR OLD.record_id IS DISTINCT FROM NEW.record_id)

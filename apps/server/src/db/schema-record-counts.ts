@@ -44,7 +44,8 @@ export const recordCountDeltas = pgTable(
  * the statistics of a range (docs/decisions/list-performance.md, "Ninth
  * pass"): a range's whole hours are sums of these rows, only its partial
  * first and last hours are counted from the records. Rows of changes written
- * by triggers on records and scans (migration 0024) in the transaction that
+ * by triggers on records and scans (migration 0024; the inserts and deletes by
+ * the same statement triggers as `record_count_deltas`) in the transaction that
  * made the change: a record counts in the hour of its `created`, a scan in
  * its record's hour (scans of a record of the same organization only, as the
  * statistics count them). Folded into one row per hour (same sums) by the

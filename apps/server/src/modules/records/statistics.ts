@@ -177,28 +177,39 @@ export async function foldHourCounts(
   organizationId: string,
   which: { hours: { first: Date; end: Date } } | { list: readonly string[] },
 ): Promise<void> {
-  const candidates =
+  const inHours =
     'hours' in which
-      ? sql`SELECT DISTINCT hour FROM record_hour_deltas WHERE organization_id = ${organizationId}
-          AND hour >= ${sqlTimestamp(which.hours.first)}::timestamptz
+      ? sql`hour >= ${sqlTimestamp(which.hours.first)}::timestamptz
           AND hour < ${sqlTimestamp(which.hours.end)}::timestamptz`
-      : sql`SELECT unnest(${sql.param(which.list)}::timestamptz[])`;
-  await db.transaction(async (tx) => {
-    const lock = await tx.execute<{ ok: boolean }>(
-      sql`SELECT pg_try_advisory_xact_lock(hashtextextended(${`record_hour_deltas:${organizationId}`}, 0)) AS ok`,
-    );
-    if (!lock.rows[0]?.ok) return;
-    await tx.execute(sql`WITH piled AS (
-        SELECT h.hour FROM record_hour_deltas h
-        WHERE h.organization_id = ${organizationId} AND h.hour IN (${candidates})
-        GROUP BY h.hour HAVING count(*) > 1),
+      : sql`hour = ANY(${sql.param(which.list)}::timestamptz[])`;
+  await foldUnderLock(
+    db,
+    `record_hour_deltas:${organizationId}`,
+    sql`WITH piled AS (
+        SELECT hour FROM record_hour_deltas
+        WHERE organization_id = ${organizationId} AND ${inHours}
+        GROUP BY hour HAVING count(*) > 1),
       gone AS (
         DELETE FROM record_hour_deltas
         WHERE organization_id = ${organizationId} AND hour IN (SELECT hour FROM piled)
         RETURNING *)
       INSERT INTO record_hour_deltas (organization_id, hour, records, alarm_records, active_records, scans)
       SELECT ${organizationId}::uuid, hour, sum(records), sum(alarm_records), sum(active_records), sum(scans)
-      FROM gone GROUP BY hour`);
+      FROM gone GROUP BY hour`,
+  );
+}
+
+/**
+ * Run a fold (a DELETE … RETURNING of count rows and the INSERT of their sums)
+ * in a transaction holding the advisory lock named `key`, or not at all when
+ * another transaction holds it (that one is folding the same rows).
+ */
+async function foldUnderLock(db: Db, key: string, fold: SQL): Promise<void> {
+  await db.transaction(async (tx) => {
+    const lock = await tx.execute<{ ok: boolean }>(
+      sql`SELECT pg_try_advisory_xact_lock(hashtextextended(${key}, 0)) AS ok`,
+    );
+    if (lock.rows[0]?.ok) await tx.execute(fold);
   });
 }
 
@@ -304,20 +315,18 @@ export async function foldCountsIfMany(db: Db, organizationId: string, rows: num
 
 /** Replace the organization's count rows by one row of their sums (unless another transaction is at it). */
 export async function foldCounts(db: Db, organizationId: string): Promise<void> {
-  await db.transaction(async (tx) => {
-    const lock = await tx.execute<{ ok: boolean }>(
-      sql`SELECT pg_try_advisory_xact_lock(hashtextextended(${`record_count_deltas:${organizationId}`}, 0)) AS ok`,
-    );
-    if (!lock.rows[0]?.ok) return;
-    await tx.execute(sql`WITH gone AS (
+  await foldUnderLock(
+    db,
+    `record_count_deltas:${organizationId}`,
+    sql`WITH gone AS (
         DELETE FROM record_count_deltas WHERE organization_id = ${organizationId} RETURNING *)
       INSERT INTO record_count_deltas (organization_id, records, alarm_records, active_records, scans, tags,
         running_tags, tags_with_records)
       SELECT ${organizationId}::uuid, coalesce(sum(records), 0), coalesce(sum(alarm_records), 0),
         coalesce(sum(active_records), 0), coalesce(sum(scans), 0), coalesce(sum(tags), 0),
         coalesce(sum(running_tags), 0), coalesce(sum(tags_with_records), 0)
-      FROM gone`);
-  });
+      FROM gone`,
+  );
 }
 
 // ---------------------------------------------------------------- aggregates
