@@ -333,8 +333,10 @@ describe('the records filter on PostgreSQL equals its in-memory model', () => {
       ),
       { numRuns: 150 },
     );
-    // The seeded set and the values make most filters select some records, not all or none.
-    expect(nonTrivial).toBeGreaterThan(40);
+    // The seeded set and the values make many filters select some records, not all or none.
+    // Over 150 runs about 55 are non-trivial (43–64 in six runs; 39 once): the bound is
+    // set far below that, so it catches a generator gone degenerate, not an unlucky seed.
+    expect(nonTrivial).toBeGreaterThan(20);
   });
 
   it('answers any query text with 200 or a 4xx naming the parameter, never a 5xx', async () => {
