@@ -7,9 +7,9 @@ const PORT = Number(process.env.E2E_PORT ?? 8123);
  * Debian's Chromium headless shell (`chromium-headless-shell`, the same
  * engine and version as the `chromium` package, without the windowed
  * browser's UI) when installed: what Playwright itself runs headless by
- * default. The suite's CPU went to the browser (508 s of the stage's 580 s
- * of one run); the shell runs it in 380 s against 446–456 s for the full
- * browser. `CHROMIUM_PATH` chooses another.
+ * default. The browser was most of the stage's CPU (508 s in a 580 s run);
+ * the shell runs the stage in 372–380 s against 446–456 s for the full
+ * browser (docs/decisions/test-suite.md). `CHROMIUM_PATH` chooses another.
  */
 const HEADLESS_SHELL = '/usr/bin/chromium-headless-shell';
 const CHROMIUM =
