@@ -115,7 +115,10 @@ test.describe('alarm workflow', () => {
       await confirm.getByRole('button', { name: /^Dismiss \d+$/ }).click();
       await expect(menu.getByText('No new notifications')).toBeVisible();
       await expect(menu.getByRole('button', { name: 'Dismiss All' })).toBeHidden();
+      // Focus is back in the menu once the confirmation has gone, so Escape closes it.
+      await expect(menu.getByRole('heading', { name: 'Notifications' })).toBeFocused();
       await page.keyboard.press('Escape');
+      await expect(menu).toBeHidden();
       await expect(bellButton(page)).toHaveAccessibleName('No notifications');
     });
 

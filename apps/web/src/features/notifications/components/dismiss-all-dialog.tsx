@@ -17,6 +17,7 @@ export function DismissAllDialog({
   total,
   onCancel,
   onConfirm,
+  onExited,
 }: {
   open: boolean;
   /** The notifications listed (the ones dismissed). */
@@ -25,6 +26,8 @@ export function DismissAllDialog({
   total: number;
   onCancel: () => void;
   onConfirm: () => void;
+  /** Called once the dialog has faded out (focus can then move). */
+  onExited?: () => void;
 }) {
   const titleId = useId();
   const textId = useId();
@@ -36,6 +39,7 @@ export function DismissAllDialog({
       aria-describedby={textId}
       maxWidth="xs"
       fullWidth
+      slotProps={{ transition: { onExited } }}
     >
       <DialogTitle id={titleId}>{dismissAllQuestion(count)}</DialogTitle>
       <DialogContent>

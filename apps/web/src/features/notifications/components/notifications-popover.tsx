@@ -60,6 +60,18 @@ export function NotificationsPopover({
     if (anchor && document.activeElement === document.body) titleRef.current?.focus();
   }, [anchor, items.length]);
 
+  /**
+   * After 'Dismiss All' is confirmed, the confirmation cannot give focus back
+   * to the button that opened it (disabled while dismissing, then gone): once
+   * it has faded out, the menu's title takes focus, so Escape closes the menu
+   * (otherwise the keyboard stays with the fading dialog and Escape is lost).
+   */
+  const focusTitleIfLost = () => {
+    const title = titleRef.current;
+    const menu = title?.closest('[role="dialog"]');
+    if (title && menu && !menu.contains(document.activeElement)) title.focus();
+  };
+
   const close = () => {
     onClose();
     dismiss.reset();
@@ -193,6 +205,7 @@ export function NotificationsPopover({
           setConfirmAll(false);
           dismiss.mutate(items);
         }}
+        onExited={focusTitleIfLost}
       />
       {dismiss.isError ? (
         <Alert severity="error" role="alert" sx={{ m: 1 }}>
