@@ -2,10 +2,10 @@ import type { TReviewStateFilter } from '@coldtrace/contract';
 import FactCheckOutlined from '@mui/icons-material/FactCheckOutlined';
 import CardActionArea from '@mui/material/CardActionArea';
 import Paper from '@mui/material/Paper';
-import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { Link as RouterLink } from 'react-router';
+import { ValueLoading } from '../../../components/page-loading';
 import { livePollMs } from '../../../lib/live-updates';
 import { recordsWithReviewState, useRecords, type RecordsQuery } from '../../records';
 
@@ -67,7 +67,7 @@ export function NeedsReviewCard() {
               sx={{ fontVariantNumeric: 'tabular-nums', lineHeight: 1.2 }}
             >
               {records.isPending ? (
-                <Skeleton width={64} aria-label="Loading" />
+                <ValueLoading width={64} />
               ) : records.isError ? (
                 '—'
               ) : (

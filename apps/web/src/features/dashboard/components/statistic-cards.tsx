@@ -2,9 +2,9 @@ import type { TRecordStatistics } from '@coldtrace/contract';
 import Box from '@mui/material/Box';
 import CardActionArea from '@mui/material/CardActionArea';
 import Paper from '@mui/material/Paper';
-import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
 import { Link as RouterLink } from 'react-router';
+import { ValueLoading } from '../../../components/page-loading';
 import type { StatisticCard } from '../statistics';
 
 function formatCount(value: number | undefined): string {
@@ -36,7 +36,7 @@ function CardBody({
           lineHeight: 1.2,
         }}
       >
-        {loading ? <Skeleton width="60%" aria-label="Loading" /> : formatCount(value)}
+        {loading ? <ValueLoading width="60%" /> : formatCount(value)}
       </Typography>
     </Box>
   );

@@ -7,6 +7,7 @@ import ListItemButton from '@mui/material/ListItemButton';
 import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
 import { Link as RouterLink } from 'react-router';
+import { ValueLoading } from '../../../components/page-loading';
 import { useAppSettings } from '../../../lib/app-settings';
 import { formatTemperatureWith, type DisplayRuleField } from '../../../lib/display-rule';
 import { recordHref } from '../record-links';
@@ -212,12 +213,7 @@ export function RecordListRow({
               Last
             </Box>
             {lastTemperature === undefined ? (
-              <Skeleton
-                variant="text"
-                width={56}
-                sx={{ display: 'inline-block' }}
-                aria-label="Loading"
-              />
+              <ValueLoading variant="text" width={56} sx={{ display: 'inline-block' }} />
             ) : (
               formatTemperatureWith(lastTemperature, degreesUnit, temperatureDecimals)
             )}
