@@ -45,21 +45,45 @@ export function useGridViewState(defaultPageSize: number): GridViewStateControls
   // says the same, or the user has typed on while the write was landing (a
   // slow navigation must not throw away what was typed since, nor close the
   // filter editor).
+  //
+  // The render only derives this; the state takes the new URL in an effect,
+  // that is once a render with it is committed. React may render the router's
+  // new location in a transition and then drop that render for an urgent one
+  // (typing) that still has the old location: a state set during the dropped
+  // render made the old location look like a change from elsewhere, and the
+  // typed filter and its editor were thrown away (seen on a busy machine).
   const [draft, setDraft] = useState<{ source: string; filter: FilterModel }>({
     source: urlFilterKey,
     filter: state.filterModel,
   });
   const [ownWrites, setOwnWrites] = useState<readonly string[]>([]);
-  let current = draft;
-  if (draft.source !== urlFilterKey) {
-    const own = ownWrites.indexOf(urlFilterKey);
-    current =
-      own >= 0 || filterKey(draft.filter) === urlFilterKey
-        ? { source: urlFilterKey, filter: draft.filter }
-        : { source: urlFilterKey, filter: state.filterModel };
-    setDraft(current);
-    if (own >= 0) setOwnWrites(ownWrites.slice(own + 1));
-  }
+  const followsUrl = (filter: FilterModel) =>
+    !ownWrites.includes(urlFilterKey) && filterKey(filter) !== urlFilterKey;
+  const current =
+    draft.source === urlFilterKey
+      ? draft
+      : {
+          source: urlFilterKey,
+          filter: followsUrl(draft.filter) ? state.filterModel : draft.filter,
+        };
+  useEffect(() => {
+    // The router's committed location is the outside state this follows.
+    // eslint-disable-next-line react-hooks/set-state-in-effect
+    setDraft((previous) =>
+      previous.source === urlFilterKey
+        ? previous
+        : {
+            source: urlFilterKey,
+            filter: followsUrl(previous.filter) ? state.filterModel : previous.filter,
+          },
+    );
+    setOwnWrites((previous) => {
+      const own = previous.indexOf(urlFilterKey);
+      return own >= 0 ? previous.slice(own + 1) : previous;
+    });
+    // Only a new URL filter moves the draft; the closure holds that render's state.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [urlFilterKey]);
 
   const write = useCallback(
     (update: (state: GridViewState) => GridViewState) => {
