@@ -118,6 +118,13 @@ export const theme = createTheme({
     MuiMenuItem: {
       styleOverrides: { root: { '&.Mui-focusVisible': { outlineOffset: -2 } } },
     },
+    // A disabled field's help text still says something ("Loading…", why it is
+    // disabled): read at full contrast, not in the disabled grey (axe: color-contrast).
+    MuiFormHelperText: {
+      styleOverrides: {
+        root: ({ theme }) => ({ '&.Mui-disabled': { color: theme.palette.text.secondary } }),
+      },
+    },
     MuiPaper: {
       styleOverrides: { outlined: { borderColor: '#dde3ea' } },
     },

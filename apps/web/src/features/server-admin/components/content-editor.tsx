@@ -61,8 +61,6 @@ export function ContentEditor({
         fullWidth
         disabled={pending || current === undefined}
         helperText={current === undefined && !loadError ? 'Loading…' : undefined}
-        // 'Loading…' is read while the field is disabled: full contrast, not the disabled grey.
-        slotProps={{ formHelperText: { sx: { '&.Mui-disabled': { color: 'text.secondary' } } } }}
       />
       {outcome ? (
         <Alert severity={outcome.ok ? 'success' : 'error'} role={outcome.ok ? 'status' : 'alert'}>
