@@ -134,15 +134,30 @@ describe('compileFilter', () => {
 
 describe('compileOrderBy', () => {
   it('orders by whitelisted fields, empty values last', () => {
-    const terms = compileOrderBy(['-created', 'carrier,id'], RECORD_FIELDS, ['-last_action_taken']);
+    const terms = compileOrderBy(
+      ['-created', 'carrier,id', '-last_scanned', '-shipper_name_address', '-start_time'],
+      RECORD_FIELDS,
+      ['-last_action_taken'],
+    );
     expect(terms.map((t) => dialect.sqlToQuery(t).sql)).toEqual([
-      '"records"."created" DESC NULLS LAST',
-      '"records"."carrier" ASC NULLS LAST',
-      '"records"."id" ASC NULLS LAST',
+      // NOT NULL columns of the list's own table: no NULLS clause (an index serves both directions).
+      '"records"."created" DESC',
+      '"records"."carrier" ASC',
+      '"records"."id" ASC',
+      // A column that may be NULL, a NOT NULL column of a left-joined table, an expression.
+      '"records"."last_scanned" DESC NULLS LAST',
+      '"shipper"."name" DESC NULLS LAST',
+      'to_timestamp("records"."start_time_seconds") DESC NULLS LAST',
     ]);
     const fallback = compileOrderBy(undefined, TAG_FIELDS, ['-last_action_taken']);
     expect(fallback.map((t) => dialect.sqlToQuery(t).sql)).toEqual([
       '"last_record"."last_action_taken" DESC NULLS LAST',
+    ]);
+    const tagTerms = compileOrderBy(['-serial_number', '-carrier'], TAG_FIELDS, ['id']);
+    expect(tagTerms.map((t) => dialect.sqlToQuery(t).sql)).toEqual([
+      '"tags"."serial_number" DESC',
+      // The latest record's column: a tag without a record has none.
+      '"last_record"."carrier" DESC NULLS LAST',
     ]);
     expect(compileOrderBy([' ', ''], RECORD_FIELDS, ['id'])).toHaveLength(1);
   });

@@ -6,7 +6,7 @@ import {
   type FilterItem,
   type FilterOperator,
 } from '@coldtrace/domain';
-import { sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { Column, is, sql, type SQL, type SQLWrapper, type Table } from 'drizzle-orm';
 import { AppError } from '../../http/errors';
 import { parseInstantRange, sqlTimestamp } from './iso-range';
 
@@ -45,6 +45,8 @@ export interface FieldSpec {
   expr: SQLWrapper;
   /** The allowed values of an `enum` field. */
   values?: readonly string[];
+  /** Never NULL in its list (`withNeverNull`): ordered without `NULLS LAST`. */
+  neverNull?: boolean;
 }
 
 /** Whitelist of one list: field name (as the client spells it) to its spec. */
@@ -324,8 +326,28 @@ function orderItems(entries: readonly string[] | undefined, fallback: readonly s
 }
 
 /**
+ * The catalog with each field that is never NULL in its list marked so: a
+ * NOT NULL column of the list's own table `base` (a left-joined table's
+ * columns may be NULL whatever their schema says; an expression may be NULL).
+ */
+export function withNeverNull(catalog: Record<string, FieldSpec>, base: Table): FieldCatalog {
+  return Object.fromEntries(
+    Object.entries(catalog).map(([name, spec]) => [
+      name,
+      is(spec.expr, Column) && spec.expr.notNull && spec.expr.table === base
+        ? { ...spec, neverNull: true }
+        : spec,
+    ]),
+  );
+}
+
+/**
  * ORDER BY terms for `order_by` entries (`-field` descending), or for
- * `fallback` when none is given; empty values sort last either way. Throws a
+ * `fallback` when none is given; empty values sort last either way. A field
+ * marked `neverNull` is ordered without `NULLS LAST`: the same order, and a
+ * btree index on the column serves it in both directions (`DESC NULLS LAST`
+ * does not match an ascending index read backwards, so PostgreSQL sorted the
+ * whole organization for it: list-performance.md, "Twelfth pass"). Throws a
  * 400 `VALIDATION_ERROR` whose `fields.order_by` names the entry at fault.
  */
 export function compileOrderBy(
@@ -341,7 +363,8 @@ export function compileOrderBy(
         order_by: message,
       });
     }
-    return sort === 'desc' ? sql`${spec.expr} DESC NULLS LAST` : sql`${spec.expr} ASC NULLS LAST`;
+    const nulls = spec.neverNull ? sql`` : sql` NULLS LAST`;
+    return sort === 'desc' ? sql`${spec.expr} DESC${nulls}` : sql`${spec.expr} ASC${nulls}`;
   });
 }
 

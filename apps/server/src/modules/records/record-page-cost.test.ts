@@ -13,6 +13,7 @@ import { recordingRecords } from '../../../test/recording-records';
  */
 
 interface PlanNode {
+  'Node Type': string;
   'Relation Name'?: string;
   'Actual Rows': number;
   'Actual Loops': number;
@@ -23,6 +24,13 @@ interface PlanNode {
 const rowsRead = (node: PlanNode, relation: string): number =>
   (node['Relation Name'] === relation ? node['Actual Rows'] * node['Actual Loops'] : 0) +
   (node.Plans ?? []).reduce((sum, child) => sum + rowsRead(child, relation), 0);
+
+/** The most rows any join of the plan produced, over all its loops. */
+const joinedRows = (node: PlanNode): number =>
+  Math.max(
+    /Join|Nested Loop/.test(node['Node Type']) ? node['Actual Rows'] * node['Actual Loops'] : 0,
+    ...(node.Plans ?? []).map(joinedRows),
+  );
 
 describe('a page of records costs what its records need', () => {
   let t: TestApp;
@@ -68,6 +76,33 @@ describe('a page of records costs what its records need', () => {
     );
     const plan = await rec.explain<PlanNode>(rec.sent.at(-1)!, 'ANALYZE');
     expect(rowsRead(plan, 'alarms')).toBe(20);
+  });
+
+  it('the whole list in another order joins the parties of its page only, and an indexed order reads its page only', async () => {
+    const plans = async (order_by: string) => {
+      rec.clear();
+      const page = await rec.service.records(rec.principal, {
+        page_number: 1,
+        page_size: 20,
+        order_by: [order_by],
+      });
+      expect(page.total, order_by).toBe(3000);
+      expect(page.items, order_by).toHaveLength(20);
+      return Promise.all(
+        rec.sent
+          .filter((s) => s.text.includes('"records"'))
+          .map((s) => rec.explain<PlanNode>(s, 'ANALYZE')),
+      );
+    };
+    // No index gives this order: every record is read once, but the record
+    // select (its parties joined) is for the page's 20 only.
+    for (const plan of await plans('-tag_serial_number')) {
+      expect(joinedRows(plan)).toBeLessThanOrEqual(20);
+    }
+    // The primary key gives this order, read backwards: the page's records only.
+    for (const plan of await plans('-id')) {
+      expect(rowsRead(plan, 'records')).toBeLessThanOrEqual(21);
+    }
   });
 
   it("the statistics of a range read its whole hours' counts, and the records and scans of its partial hours only", async () => {

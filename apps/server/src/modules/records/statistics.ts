@@ -308,6 +308,11 @@ export const recordCountOf = (organizationId: string) =>
   sql`(SELECT coalesce(sum(${recordCountDeltas.records}), 0)::int AS records, count(*)::int AS rows
     FROM ${recordCountDeltas} WHERE ${recordCountDeltas.organizationId} = ${organizationId}) "counts"`;
 
+/** The organization's record count (its count rows' sum) as a scalar subquery. */
+export const recordTotalOf = (organizationId: string) =>
+  sql<number>`(SELECT coalesce(sum(${recordCountDeltas.records}), 0)
+    FROM ${recordCountDeltas} WHERE ${recordCountDeltas.organizationId} = ${organizationId})::int`;
+
 /** Fold the organization's count rows when a read found more than COUNT_ROWS_TO_FOLD. */
 export async function foldCountsIfMany(db: Db, organizationId: string, rows: number) {
   if (rows > COUNT_ROWS_TO_FOLD) await foldCounts(db, organizationId);
