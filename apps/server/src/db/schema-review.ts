@@ -1,4 +1,4 @@
-import { bigint, bigserial, index, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, index, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
 import { organizations } from './schema';
 import { records } from './schema-shipments';
 import { timestamptz } from './columns';
@@ -37,3 +37,24 @@ export const recordDispositions = pgTable(
 );
 
 export type RecordDispositionRow = typeof recordDispositions.$inferSelect;
+
+/**
+ * The records of each organization without a release decision (none of its
+ * rows in `record_dispositions` in that organization), kept by triggers
+ * (migration 0026): a new record is added, a record's first decision takes it
+ * out, a record moved to another organization is added there unless it has a
+ * decision there. Read by the review-state filters (records/review-state.ts)
+ * so that "Needs review" and "Awaiting decision" cost what they match, not
+ * every record of the organization (docs/decisions/review-queue.md). Never
+ * written by the application.
+ */
+export const recordsAwaitingDecision = pgTable(
+  'records_awaiting_decision',
+  {
+    organizationId: uuid('organization_id').notNull(),
+    recordId: bigint('record_id', { mode: 'number' })
+      .notNull()
+      .references(() => records.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.recordId] })],
+);

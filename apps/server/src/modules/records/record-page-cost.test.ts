@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp, type TestOrg } from '../../../test/helpers';
 import { recordFactories } from '../../../test/record-factories';
 import { recordingRecords } from '../../../test/recording-records';
+import { joinedRows, rowsRead, type PlanNode } from '../../../test/plans';
 
 /**
  * A page of records, and the statistics of a range, read what their own records need, whatever the
@@ -11,26 +12,6 @@ import { recordingRecords } from '../../../test/recording-records';
  * every unacknowledged alarm of the organization once per page
  * (docs/decisions/list-performance.md, "Sixth pass").
  */
-
-interface PlanNode {
-  'Node Type': string;
-  'Relation Name'?: string;
-  'Actual Rows': number;
-  'Actual Loops': number;
-  Plans?: PlanNode[];
-}
-
-/** Rows the plan read from `relation`, over all its loops. */
-const rowsRead = (node: PlanNode, relation: string): number =>
-  (node['Relation Name'] === relation ? node['Actual Rows'] * node['Actual Loops'] : 0) +
-  (node.Plans ?? []).reduce((sum, child) => sum + rowsRead(child, relation), 0);
-
-/** The most rows any join of the plan produced, over all its loops. */
-const joinedRows = (node: PlanNode): number =>
-  Math.max(
-    /Join|Nested Loop/.test(node['Node Type']) ? node['Actual Rows'] * node['Actual Loops'] : 0,
-    ...(node.Plans ?? []).map(joinedRows),
-  );
 
 describe('a page of records costs what its records need', () => {
   let t: TestApp;

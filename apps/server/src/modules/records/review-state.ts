@@ -1,6 +1,6 @@
 import type { TReviewState, TReviewStateFilter } from '@coldtrace/contract';
 import { sql, type SQL } from 'drizzle-orm';
-import { recordDispositions } from '../../db/schema-review';
+import { recordDispositions, recordsAwaitingDecision } from '../../db/schema-review';
 import { alarms, records } from '../../db/schema-shipments';
 
 /**
@@ -36,17 +36,38 @@ const awaitsAcknowledgementOfRow = sql`(SELECT true FROM ${alarms} a
 /** The state as text, for the record views. */
 export const reviewState = sql<TReviewState>`(CASE WHEN ${awaitsAcknowledgementOfRow} THEN 'AWAITING_ACKNOWLEDGEMENT' ELSE coalesce(${latestDecision}, 'AWAITING_DECISION') END)`;
 
-/** The All Records `review_state` parameter. */
-export function reviewStateCondition(filter: TReviewStateFilter | undefined): SQL | undefined {
+/**
+ * The records of the organization awaiting a decision, as a subquery of record
+ * ids: the rows of `records_awaiting_decision`, kept by triggers (migration
+ * 0026), so the filters below cost the records they match. `NOT EXISTS (a
+ * decision)` read every record of the organization (2.8 s at 1,000,000
+ * records; list-performance.md, "Twelfth pass").
+ */
+const awaitingDecisionIds = (organizationId: string) =>
+  sql`SELECT w.record_id FROM ${recordsAwaitingDecision} w WHERE w.organization_id = ${organizationId}`;
+
+/** The records with an alarm neither acknowledged nor dismissed (alarms_org_unacknowledged_idx). */
+const awaitingAcknowledgementIds = (organizationId: string) =>
+  sql`SELECT a.record_id FROM ${alarms} a
+    WHERE a.organization_id = ${organizationId} AND NOT a.acknowledged AND NOT a.dismissed`;
+
+/** The All Records `review_state` parameter, for the organization's records. */
+export function reviewStateCondition(
+  filter: TReviewStateFilter | undefined,
+  organizationId: string,
+): SQL | undefined {
   if (filter === undefined) return undefined;
-  const noDecision = sql`NOT EXISTS (SELECT 1 FROM ${recordDispositions} d WHERE d.organization_id = ${records.organizationId} AND d.record_id = ${records.id})`;
   switch (filter) {
     case 'AWAITING_ACKNOWLEDGEMENT':
       return awaitsAcknowledgement;
     case 'AWAITING_DECISION':
-      return sql`(NOT ${awaitsAcknowledgement} AND ${noDecision})`;
+      return sql`(${records.id} IN (${awaitingDecisionIds(organizationId)}) AND NOT ${awaitsAcknowledgement})`;
     case 'NEEDS_REVIEW':
-      return sql`(${awaitsAcknowledgement} OR ${noDecision})`;
+      // One list of ids (both sets are small next to the organization's
+      // records), so PostgreSQL reads those records by id; an OR of the two
+      // tests made it test every record.
+      return sql`${records.id} IN (${awaitingDecisionIds(organizationId)}
+        UNION ALL ${awaitingAcknowledgementIds(organizationId)})`;
     default:
       return sql`(NOT ${awaitsAcknowledgement} AND ${latestDecision} = ${filter})`;
   }

@@ -145,7 +145,7 @@ export function createRecordsService(db: Database) {
         conditions: [
           compileFilter(q.filter, RECORD_FIELDS),
           dispositionCondition(q.disposition),
-          reviewStateCondition(q.review_state),
+          reviewStateCondition(q.review_state, organizationId),
         ],
         latest: q.latest,
         orderBy: compileOrderBy(q.order_by, RECORD_FIELDS, DEFAULT_ORDER_BY),
