@@ -58,3 +58,25 @@ export const recordsAwaitingDecision = pgTable(
   },
   (t) => [primaryKey({ columns: [t.organizationId, t.recordId] })],
 );
+
+/**
+ * Each record's latest release decision in an organization (the row of
+ * `record_dispositions` with the highest id there), kept by a trigger
+ * (migration 0027): the decision filters of All Records read it, so they cost
+ * the records they match (docs/decisions/review-queue.md). Decisions are
+ * append-only, so a row only ever moves to a later decision. Never written by
+ * the application.
+ */
+export const recordLatestDecisions = pgTable(
+  'record_latest_decisions',
+  {
+    organizationId: uuid('organization_id').notNull(),
+    recordId: bigint('record_id', { mode: 'number' }).notNull(),
+    dispositionId: bigint('disposition_id', { mode: 'number' }).notNull(),
+    decision: text('decision', { enum: ['RELEASED', 'QUARANTINED', 'REJECTED'] }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.organizationId, t.recordId] }),
+    index('record_latest_decisions_decision_idx').on(t.organizationId, t.decision, t.recordId),
+  ],
+);

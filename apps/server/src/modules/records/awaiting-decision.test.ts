@@ -8,9 +8,10 @@ import { rowsRead, type PlanNode } from '../../../test/plans';
 
 /**
  * `records_awaiting_decision` (migration 0026) holds exactly the records
- * without a release decision in their own organization, after every kind of
- * write that could change that; and "Needs review" / "Awaiting decision"
- * read the records they match, not the organization's.
+ * without a release decision in their own organization, and
+ * `record_latest_decisions` (0027) each record's latest decision per
+ * organization, after every kind of write that could change them; and the
+ * review-state filters read the records they match, not the organization's.
  */
 
 describe('records awaiting a decision', () => {
@@ -41,6 +42,14 @@ describe('records awaiting a decision', () => {
         WHERE d.organization_id = r.organization_id AND d.record_id = r.id)
       ORDER BY 1, 2`);
     expect(kept.rows, step).toEqual(defined.rows);
+    const latest = await t.db.execute(sql`
+      SELECT organization_id::text AS o, record_id::text AS r, disposition_id::text AS d, decision
+      FROM record_latest_decisions ORDER BY 1, 2`);
+    const latestDefined = await t.db.execute(sql`
+      SELECT DISTINCT ON (organization_id::text, record_id::text)
+        organization_id::text AS o, record_id::text AS r, id::text AS d, decision
+      FROM record_dispositions ORDER BY organization_id::text, record_id::text, id DESC`);
+    expect(latest.rows, `${step}: latest decisions`).toEqual(latestDefined.rows);
     return kept.rows.length;
   }
 
@@ -66,6 +75,13 @@ describe('records awaiting a decision', () => {
     await expectKept('a first decision');
     await decide(one, 'RELEASED');
     await expectKept('a second decision');
+    // Two decisions for one record in one statement: the higher id is its latest.
+    await t.db.execute(sql`
+      INSERT INTO record_dispositions
+        (organization_id, record_id, decision, comment, meaning, user_id, printed_name, signed_at, client_type)
+      VALUES (${a.id}, ${one.id}, 'REJECTED', 'ok', 'APPROVED', gen_random_uuid(), 'Q. A.', now(), 'WEB'),
+        (${a.id}, ${one.id}, 'QUARANTINED', 'ok', 'APPROVED', gen_random_uuid(), 'Q. A.', now(), 'WEB')`);
+    await expectKept('two decisions for one record at once');
     const { rows: two } = await t.db.execute<{ id: number }>(
       sql`SELECT id FROM records WHERE organization_id = ${a.id} AND start_time_seconds IN (2, 3)`,
     );
@@ -98,7 +114,7 @@ describe('records awaiting a decision', () => {
     await expectKept('a deletion');
   });
 
-  it('"Needs review" and "Awaiting decision" read the records they match', async () => {
+  it('"Needs review", "Awaiting decision" and a decision read the records they match', async () => {
     const c = await t.createOrg();
     const tag = await recordFactories(t.db).tag(c);
     // 20,000 records (enough that PostgreSQL reads the few matches by id rather than the table), all decided but 10; 5 of the decided ones with an alarm nobody acknowledged.
@@ -115,14 +131,21 @@ describe('records awaiting a decision', () => {
         first_point_idx, last_point_idx, degree_minutes, duration, start_time, end_time)
       SELECT organization_id, id, tag_id, tag_serial_number, 'excursion', 'ABOVE', 0, 2, 12, 180, now(), now()
       FROM records WHERE organization_id = ${c.id} AND start_time_seconds BETWEEN 11 AND 15`);
+    // Three of the decided records quarantined afterwards.
+    await t.db.execute(sql`
+      INSERT INTO record_dispositions
+        (organization_id, record_id, decision, comment, meaning, user_id, printed_name, signed_at, client_type)
+      SELECT organization_id, id, 'QUARANTINED', 'ok', 'APPROVED', gen_random_uuid(), 'Q. A.', now(), 'WEB'
+      FROM records WHERE organization_id = ${c.id} AND start_time_seconds BETWEEN 100 AND 102`);
     await t.ownerDb.execute(
-      sql`ANALYZE records, record_dispositions, records_awaiting_decision, alarms`,
+      sql`ANALYZE records, record_dispositions, records_awaiting_decision, record_latest_decisions, alarms`,
     );
     const rec = recordingRecords(t, c);
     try {
       for (const [state, matches] of [
         ['NEEDS_REVIEW', 15],
         ['AWAITING_DECISION', 10],
+        ['QUARANTINED', 3],
       ] as const) {
         rec.clear();
         const page = await rec.service.records(rec.principal, {

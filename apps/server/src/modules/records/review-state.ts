@@ -1,6 +1,10 @@
 import type { TReviewState, TReviewStateFilter } from '@coldtrace/contract';
 import { sql, type SQL } from 'drizzle-orm';
-import { recordDispositions, recordsAwaitingDecision } from '../../db/schema-review';
+import {
+  recordDispositions,
+  recordLatestDecisions,
+  recordsAwaitingDecision,
+} from '../../db/schema-review';
 import { alarms, records } from '../../db/schema-shipments';
 
 /**
@@ -51,7 +55,11 @@ const awaitingAcknowledgementIds = (organizationId: string) =>
   sql`SELECT a.record_id FROM ${alarms} a
     WHERE a.organization_id = ${organizationId} AND NOT a.acknowledged AND NOT a.dismissed`;
 
-/** The All Records `review_state` parameter, for the organization's records. */
+/**
+ * The All Records `review_state` parameter, for the organization's records:
+ * each state from a kept table (migrations 0026, 0027), so a filter costs the
+ * records it matches.
+ */
 export function reviewStateCondition(
   filter: TReviewStateFilter | undefined,
   organizationId: string,
@@ -69,6 +77,9 @@ export function reviewStateCondition(
       return sql`${records.id} IN (${awaitingDecisionIds(organizationId)}
         UNION ALL ${awaitingAcknowledgementIds(organizationId)})`;
     default:
-      return sql`(NOT ${awaitsAcknowledgement} AND ${latestDecision} = ${filter})`;
+      // The records whose latest decision is this one (record_latest_decisions, migration 0027).
+      return sql`(${records.id} IN (SELECT l.record_id FROM ${recordLatestDecisions} l
+        WHERE l.organization_id = ${organizationId} AND l.decision = ${filter})
+        AND NOT ${awaitsAcknowledgement})`;
   }
 }
