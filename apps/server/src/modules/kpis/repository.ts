@@ -44,7 +44,10 @@ export interface LocationName {
 /**
  * One pass over the period's shipments, joined (hash joins) to the
  * organization's alarms summed per record (count, degree-minutes,
- * acknowledgement minutes) and to each record's latest release decision;
+ * acknowledgement minutes) and to each record's latest release decision (kept
+ * in record_latest_decisions, migration 0027: picking it from every decision
+ * of the organization was two thirds of a month's call at 1,000,000 records,
+ * docs/decisions/kpis.md);
  * then the sums per group, per bucket and overall (GROUPING SETS). Alarms are
  * a few per cent of records, so summing them all once beats one index probe
  * per shipment on long periods (docs/decisions/kpis.md).
@@ -83,12 +86,8 @@ export async function kpiSums(db: Db, f: KpiFilter): Promise<KpiSums[]> {
            WHERE al.organization_id = ${org}
            GROUP BY al.record_id
         ) a ON a.record_id = r.id
-        LEFT JOIN (
-          SELECT DISTINCT ON (rd.record_id) rd.record_id, rd.decision
-            FROM record_dispositions rd
-           WHERE rd.organization_id = ${org}
-           ORDER BY rd.record_id, rd.id DESC
-        ) d ON d.record_id = r.id
+        LEFT JOIN record_latest_decisions d
+          ON d.organization_id = ${org} AND d.record_id = r.id
        WHERE r.organization_id = ${org}
          AND r.start_time_seconds >= ${f.fromSeconds}
          AND r.start_time_seconds < ${f.toSeconds}
