@@ -141,6 +141,12 @@ export interface RecordListQuery {
   orderBy: SQL[];
   /** `orderBy` is the default order (`-last_action_taken`). */
   byLastAction?: boolean;
+  /**
+   * The number of matches from the kept counts, when the conditions are one
+   * filter they count (statistics.ts `keptCountOfFilter`), instead of a count
+   * of the matches on every page.
+   */
+  keptTotal?: SQL<number> | undefined;
   page: Page;
 }
 
@@ -163,7 +169,7 @@ export async function listRecords(
       db,
       organizationId,
       q,
-      latestAlone ? latestCountOf(organizationId) : WINDOW_TOTAL,
+      latestAlone ? latestCountOf(organizationId) : (q.keptTotal ?? WINDOW_TOTAL),
     );
   }
   if (!q.byLastAction) {

@@ -140,13 +140,20 @@ export function createRecordsService(db: Database) {
       if (words.length > MAX_SEARCH_WORDS) {
         throw invalidField('search', `must have at most ${MAX_SEARCH_WORDS} words`);
       }
+      const filter = compileFilter(q.filter, RECORD_FIELDS);
+      // A filter alone that the kept counts count (a dashboard card's link).
+      const kept =
+        words.length === 0 && !q.latest && !q.disposition && !q.review_state
+          ? repo.keptCountOfFilter(q.filter)
+          : undefined;
       const { total, rows } = await repo.listRecords(db, organizationId, {
         search: await searchCondition(db, organizationId, words),
         conditions: [
-          compileFilter(q.filter, RECORD_FIELDS),
+          filter,
           dispositionCondition(q.disposition),
           reviewStateCondition(q.review_state, organizationId),
         ],
+        keptTotal: kept && repo.keptFilterTotalOf(organizationId, kept),
         latest: q.latest,
         orderBy: compileOrderBy(q.order_by, RECORD_FIELDS, DEFAULT_ORDER_BY),
         byLastAction: isFallbackOrder(q.order_by, DEFAULT_ORDER_BY),

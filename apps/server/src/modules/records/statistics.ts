@@ -1,3 +1,4 @@
+import { parseFilter } from '@coldtrace/domain';
 import { and, asc, eq, inArray, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { compiledSelect } from '../../db/compiled-select';
 import type { Db } from '../../db/client';
@@ -312,6 +313,52 @@ export const recordCountOf = (organizationId: string) =>
 export const recordTotalOf = (organizationId: string) =>
   sql<number>`(SELECT coalesce(sum(${recordCountDeltas.records}), 0)
     FROM ${recordCountDeltas} WHERE ${recordCountDeltas.organizationId} = ${organizationId})::int`;
+
+/**
+ * A filter whose number of matches the organization's kept counts give: one
+ * item, `computed_status` is (or is not) Alarm, or `active` is (or is not)
+ * true or false; the dashboard's cards link to exactly these. Undefined for
+ * any other filter. Call it on a filter `compileFilter` accepted (so the
+ * operator and value are valid for the field).
+ */
+export interface KeptFilterCount {
+  count: 'alarmRecords' | 'activeRecords';
+  /** The records not counted by `count` (records minus it). */
+  complement: boolean;
+}
+
+export function keptCountOfFilter(text: string | undefined): KeptFilterCount | undefined {
+  if (text === undefined) return undefined;
+  let items;
+  try {
+    items = parseFilter(text).items;
+  } catch {
+    return undefined;
+  }
+  const [item] = items;
+  if (items.length !== 1 || item === undefined || typeof item.value !== 'string') return undefined;
+  const negative = item.operator === 'not' || item.operator === '!=';
+  if (!negative && !['is', 'equals', '='].includes(item.operator)) return undefined;
+  const value = item.value.toLowerCase();
+  if (item.field === 'computed_status' && value === 'alarm') {
+    return { count: 'alarmRecords', complement: negative };
+  }
+  if (item.field === 'active' && (value === 'true' || value === 'false')) {
+    return { count: 'activeRecords', complement: negative !== (value === 'false') };
+  }
+  return undefined;
+}
+
+/** The number of the organization's records a `KeptFilterCount` filter matches, as a scalar subquery. */
+export function keptFilterTotalOf(organizationId: string, kept: KeptFilterCount): SQL<number> {
+  const column =
+    kept.count === 'alarmRecords'
+      ? recordCountDeltas.alarmRecords
+      : recordCountDeltas.activeRecords;
+  const summed = kept.complement ? sql`${recordCountDeltas.records} - ${column}` : sql`${column}`;
+  return sql<number>`(SELECT coalesce(sum(${summed}), 0)
+    FROM ${recordCountDeltas} WHERE ${recordCountDeltas.organizationId} = ${organizationId})::int`;
+}
 
 /** Fold the organization's count rows when a read found more than COUNT_ROWS_TO_FOLD. */
 export async function foldCountsIfMany(db: Db, organizationId: string, rows: number) {

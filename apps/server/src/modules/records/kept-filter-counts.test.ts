@@ -1,0 +1,111 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp, type TestOrg } from '../../../test/helpers';
+import { rowsRead, type PlanNode } from '../../../test/plans';
+import { recordFactories } from '../../../test/record-factories';
+import { recordingRecords } from '../../../test/recording-records';
+import { keptCountOfFilter } from './statistics';
+
+/**
+ * The filters the dashboard's cards link to (in alarm or not, active or
+ * stopped) take their total from the organization's kept counts: the same
+ * number as counting the matches, without reading every match.
+ */
+
+describe('keptCountOfFilter', () => {
+  it('names the kept count of exactly the filters it gives', () => {
+    expect(keptCountOfFilter('computed_status__is=Alarm')).toEqual({
+      count: 'alarmRecords',
+      complement: false,
+    });
+    expect(keptCountOfFilter('computed_status__is=alarm')?.count).toBe('alarmRecords');
+    expect(keptCountOfFilter('computed_status__not=Alarm')).toEqual({
+      count: 'alarmRecords',
+      complement: true,
+    });
+    expect(keptCountOfFilter('computed_status__ne=Alarm')?.complement).toBe(true);
+    expect(keptCountOfFilter('active__is=true')).toEqual({
+      count: 'activeRecords',
+      complement: false,
+    });
+    expect(keptCountOfFilter('active__is=false')?.complement).toBe(true);
+    expect(keptCountOfFilter('active__not=false')?.complement).toBe(false);
+    for (const other of [
+      undefined,
+      '',
+      'computed_status__is=OK',
+      'status__is=Alarm',
+      'computed_status__isAnyOf=Alarm,OK',
+      'computed_status__isEmpty',
+      'active__is=true&computed_status__is=Alarm',
+      'active__is=true|carrier__contains=DHL',
+      'carrier__contains=DHL',
+      '((',
+    ]) {
+      expect(keptCountOfFilter(other), String(other)).toBeUndefined();
+    }
+  });
+});
+
+describe('the dashboard cards\u2019 filters on All Records', () => {
+  let t: TestApp;
+  let org: TestOrg;
+  beforeAll(async () => {
+    t = await createTestApp();
+    org = await t.createOrg();
+    const tag = await recordFactories(t.db).tag(org);
+    // 20,000 records (enough that PostgreSQL reads a page in order rather than
+    // the table); 400 in alarm, 300 stopped, spread over the list's order.
+    await t.db.execute(sql`
+      INSERT INTO records (organization_id, tag_id, tag_serial_number, tag_type, measurement_interval,
+        start_time_seconds, last_action_taken, computed_status, active)
+      SELECT ${org.id}::uuid, ${tag.id}, ${tag.serialNumber}, ${tag.tagType}, 60, g,
+        now() - g * interval '1 minute', CASE WHEN g % 50 = 0 THEN 'Alarm' ELSE 'OK' END, g % 67 <> 0
+      FROM generate_series(1, 20000) g`);
+    await t.ownerDb.execute(sql`ANALYZE records`);
+  });
+  afterAll(() => t.close());
+
+  it('gives the counted total and reads a page, not every match', async () => {
+    const rec = recordingRecords(t, org);
+    try {
+      for (const [filter, condition] of [
+        ['computed_status__is=Alarm', sql`computed_status = 'Alarm'`],
+        ['computed_status__not=Alarm', sql`computed_status IS DISTINCT FROM 'Alarm'`],
+        ['active__is=true', sql`active`],
+        ['active__is=false', sql`NOT active`],
+      ] as const) {
+        const { rows } = await t.db.execute<{ n: number }>(
+          sql`SELECT count(*)::int AS n FROM records WHERE organization_id = ${org.id} AND ${condition}`,
+        );
+        rec.clear();
+        const page = await rec.service.records(rec.principal, {
+          page_number: 1,
+          page_size: 20,
+          filter,
+        });
+        expect(page.total, filter).toBe(rows[0]!.n);
+        expect(page.items, filter).toHaveLength(20);
+        const plans = await Promise.all(
+          rec.sent
+            .filter((s) => s.text.includes('"records"'))
+            .map((s) => rec.explain<PlanNode>(s, 'ANALYZE')),
+        );
+        for (const plan of plans) {
+          expect(rowsRead(plan, 'records'), filter).toBeLessThan(rows[0]!.n < 1000 ? 5000 : 100);
+        }
+      }
+      // With anything else the matches are counted, as before.
+      rec.clear();
+      const both = await rec.service.records(rec.principal, {
+        page_number: 1,
+        page_size: 20,
+        filter: 'computed_status__is=Alarm',
+        review_state: 'AWAITING_DECISION',
+      });
+      expect(both.total).toBe(400);
+    } finally {
+      await rec.pool.end();
+    }
+  });
+});
