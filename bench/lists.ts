@@ -121,6 +121,15 @@ const callsFor = (serials: string[]): Call[] => [
     run: (s, p) => s.records(p, { page_number: 1, page_size: 20, order_by: ['-created'] }),
   },
   {
+    // The dashboard's "In alarm" card opens this list (its total from the kept counts).
+    name: 'records in alarm',
+    paths: [
+      `/api/devices/xt1/records/?page_number=1&page_size=20&filter=${encodeURIComponent('computed_status__is=Alarm')}`,
+    ],
+    run: (s, p) =>
+      s.records(p, { page_number: 1, page_size: 20, filter: 'computed_status__is=Alarm' }),
+  },
+  {
     name: 'filtered search',
     target: { ratio: false },
     paths: serials.map(searchPath),
