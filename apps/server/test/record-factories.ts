@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { SeriesValue } from '@coldtrace/domain';
 import type { Database } from '../src/db/client';
 import {
@@ -18,6 +19,7 @@ import {
 import { eq } from 'drizzle-orm';
 import type { Db } from '../src/db/client';
 import { recordAggregates } from '../src/db/schema-aggregates';
+import { recordDispositions, type RecordDispositionRow } from '../src/db/schema-review';
 import {
   planMerge,
   readChunks,
@@ -185,6 +187,29 @@ export function recordFactories(db: Database) {
           lowestRecordedTemperature: 9,
           startTime: new Date((FACTORY_EPOCH_SECONDS + first * 60) * 1000),
           endTime: new Date((FACTORY_EPOCH_SECONDS + (first + 2) * 60) * 1000),
+          ...values,
+        })
+        .returning();
+      return row!;
+    },
+
+    /** A signed release decision on the record (in `organizationId`, the record's own by default). */
+    async decision(
+      record: { organizationId: string; id: number },
+      values: Partial<typeof recordDispositions.$inferInsert> = {},
+    ): Promise<RecordDispositionRow> {
+      const [row] = await db
+        .insert(recordDispositions)
+        .values({
+          organizationId: record.organizationId,
+          recordId: record.id,
+          decision: 'RELEASED',
+          comment: 'ok',
+          meaning: 'APPROVED',
+          userId: randomUUID(),
+          printedName: 'Q. A.',
+          signedAt: new Date(),
+          clientType: 'WEB',
           ...values,
         })
         .returning();

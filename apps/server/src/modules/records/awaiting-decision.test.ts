@@ -26,12 +26,6 @@ describe('records awaiting a decision', () => {
   });
   afterAll(() => t.close());
 
-  const decide = (r: { organizationId: string; id: number }, decision = 'RELEASED') =>
-    t.db.execute(sql`
-      INSERT INTO record_dispositions
-        (organization_id, record_id, decision, comment, meaning, user_id, printed_name, signed_at, client_type)
-      VALUES (${r.organizationId}, ${r.id}, ${decision}, 'ok', 'APPROVED', gen_random_uuid(), 'Q. A.', now(), 'WEB')`);
-
   /** The kept rows against the definition, over every organization. */
   async function expectKept(step: string) {
     const kept = await t.db.execute<{ o: string; r: string }>(sql`
@@ -71,9 +65,9 @@ describe('records awaiting a decision', () => {
     await expectKept('an upsert that updates one row and inserts one');
 
     // Decisions: the first takes the record out; a later one, and one for two records at once.
-    await decide(one, 'QUARANTINED');
+    await f.decision(one, { decision: 'QUARANTINED' });
     await expectKept('a first decision');
-    await decide(one, 'RELEASED');
+    await f.decision(one);
     await expectKept('a second decision');
     // Two decisions for one record in one statement: the higher id is its latest.
     await t.db.execute(sql`
@@ -100,7 +94,7 @@ describe('records awaiting a decision', () => {
     // An undecided record moved, decided in B, then moved back to A (no decision in A).
     const other: RecordRow = await f.record(a, tag);
     await t.db.execute(sql`UPDATE records SET organization_id = ${b.id} WHERE id = ${other.id}`);
-    await decide({ organizationId: b.id, id: other.id });
+    await f.decision({ organizationId: b.id, id: other.id });
     await expectKept('an undecided record moved and decided there');
     await t.db.execute(sql`UPDATE records SET organization_id = ${a.id} WHERE id = ${other.id}`);
     await expectKept('moved back without a decision in A');

@@ -4,6 +4,7 @@ import { namedQuery } from '../../db/named-query';
 import type { Page } from '../../kernel/paging';
 import { recordCountDeltas, tagLatestRecords } from '../../db/schema-record-counts';
 import { records } from '../../db/schema-shipments';
+import { keptCountSumOf } from './statistics';
 
 /**
  * Only the latest record of each tag in the organization (the highest id: the
@@ -21,8 +22,7 @@ export const latestOfTag = sql`EXISTS (SELECT 1 FROM ${tagLatestRecords} l WHERE
  * window over the page's scan before that, every latest record ("Seventh pass").
  */
 export function latestCountOf(organizationId: string): SQL<number> {
-  return sql<number>`(select coalesce(sum(${recordCountDeltas.tagsWithRecords}), 0) from ${recordCountDeltas}
-    where ${recordCountDeltas.organizationId} = ${organizationId})::int`;
+  return keptCountSumOf(organizationId, recordCountDeltas.tagsWithRecords);
 }
 
 /**

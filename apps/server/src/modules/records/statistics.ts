@@ -309,10 +309,18 @@ export const recordCountOf = (organizationId: string) =>
   sql`(SELECT coalesce(sum(${recordCountDeltas.records}), 0)::int AS records, count(*)::int AS rows
     FROM ${recordCountDeltas} WHERE ${recordCountDeltas.organizationId} = ${organizationId}) "counts"`;
 
-/** The organization's record count (its count rows' sum) as a scalar subquery. */
-export const recordTotalOf = (organizationId: string) =>
-  sql<number>`(SELECT coalesce(sum(${recordCountDeltas.records}), 0)
+/**
+ * One of the organization's kept counts as a scalar subquery: the sum of
+ * `summed` (a column of record_count_deltas, or an expression over them) over
+ * its count rows, exact as `organizationCounts`.
+ */
+export const keptCountSumOf = (organizationId: string, summed: SQL | AnyColumn) =>
+  sql<number>`(SELECT coalesce(sum(${summed}), 0)
     FROM ${recordCountDeltas} WHERE ${recordCountDeltas.organizationId} = ${organizationId})::int`;
+
+/** The organization's record count as a scalar subquery. */
+export const recordTotalOf = (organizationId: string) =>
+  keptCountSumOf(organizationId, recordCountDeltas.records);
 
 /**
  * A filter whose number of matches the organization's kept counts give: one
@@ -355,9 +363,10 @@ export function keptFilterTotalOf(organizationId: string, kept: KeptFilterCount)
     kept.count === 'alarmRecords'
       ? recordCountDeltas.alarmRecords
       : recordCountDeltas.activeRecords;
-  const summed = kept.complement ? sql`${recordCountDeltas.records} - ${column}` : sql`${column}`;
-  return sql<number>`(SELECT coalesce(sum(${summed}), 0)
-    FROM ${recordCountDeltas} WHERE ${recordCountDeltas.organizationId} = ${organizationId})::int`;
+  return keptCountSumOf(
+    organizationId,
+    kept.complement ? sql`${recordCountDeltas.records} - ${column}` : column,
+  );
 }
 
 /** Fold the organization's count rows when a read found more than COUNT_ROWS_TO_FOLD. */
