@@ -1,10 +1,14 @@
 import {
   bigint,
   bigserial,
+  bit,
   customType,
+  date,
   index,
+  integer,
   pgTable,
   primaryKey,
+  text,
   uuid,
 } from 'drizzle-orm/pg-core';
 import { orgRef, ref64, timestamptz } from './columns';
@@ -131,4 +135,53 @@ export const tagLatestRecords = pgTable(
       t.recordId.desc(),
     ),
   ],
+);
+
+/** Tags per bit set: a tag's set is `tag_id >> 13` and its bit `tag_id & 8191` (migration 0028). */
+export const TAG_SET_BITS = 8192;
+
+/**
+ * The tags with a record created on each UTC day, for the running and idle
+ * tags of a range (docs/decisions/list-performance.md, "Thirteenth pass"): a
+ * distinct count over a month's records no sum of counts gives, but sets
+ * unite. One bit per tag (by its id), in sets of TAG_SET_BITS tags
+ * (`chunk`). Rows written by triggers on records (migration 0028) in the
+ * transaction that made the record: an insert appends the bits of its
+ * records (a row per statement, organization, day and set); a record that
+ * leaves a day (deleted, moved to another organization, tag or day)
+ * recomputes that day's set from the records, holding the organization's
+ * fold lock. The bits of a day are the OR of its rows; the count-fold job
+ * and a range read that finds many fold them into one row (same OR). Derived
+ * data, not evidence.
+ */
+export const tagDaySets = pgTable(
+  'tag_day_sets',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    organizationId: orgRef(),
+    day: date('day', { mode: 'string' }).notNull(),
+    chunk: integer('chunk').notNull(),
+    bits: bit('bits', { dimensions: TAG_SET_BITS }).notNull(),
+  },
+  (t) => [index('tag_day_sets_org_day_idx').on(t.organizationId, t.day, t.chunk)],
+);
+
+/**
+ * The organization's tags (`kind` 'tags') and its running tags ('running')
+ * as bit sets like `tag_day_sets`, kept by triggers on tags (migration 0028):
+ * each write appends the XOR of the tag's sets before and after it (a tag
+ * added, removed, moved to another organization, started or stopped flips its
+ * bit), so the sets are the XOR of their rows whatever order concurrent
+ * writes commit in. Folded like the others. Derived data, not evidence.
+ */
+export const tagStateSets = pgTable(
+  'tag_state_sets',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    organizationId: orgRef(),
+    kind: text('kind', { enum: ['tags', 'running'] }).notNull(),
+    chunk: integer('chunk').notNull(),
+    bits: bit('bits', { dimensions: TAG_SET_BITS }).notNull(),
+  },
+  (t) => [index('tag_state_sets_org_idx').on(t.organizationId, t.kind, t.chunk)],
 );

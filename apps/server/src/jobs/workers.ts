@@ -10,7 +10,7 @@ import { mailSendWorker } from '../modules/mail';
 import { notifyAlarmsRaised } from '../modules/notifications';
 import { deleteExpiredPasswordTokens, deleteExpiredUserTokens } from '../modules/identity';
 import { passwordResetWorker } from '../modules/identity';
-import { foldPiledCounts } from '../modules/records';
+import { foldPiledCounts, foldPiledTagSets } from '../modules/records';
 import { reportWorker } from '../modules/reports';
 import { webhookDeliverWorker, webhookEventWorker } from '../modules/integrations';
 import { jobCatalogue, jobNames, type JobData, type JobName } from './catalogue';
@@ -61,14 +61,19 @@ const workers: { [N in JobName]: WorkerFactory<N> } = {
   },
   /**
    * The maintained counts (records module, docs/decisions/list-performance.md):
-   * each run folds the hours touched since this process's last run (all, after a start).
+   * each run folds the hours and the tag days touched since this process's
+   * last run (all, after a start).
    */
   'counts.fold': (app) => {
     let since = 0;
+    let tagSince = 0;
     return async () => {
       const folded = await foldPiledCounts(app.db, since);
       since = folded.through;
       if (folded.organizations + folded.hours > 0) app.log.info({ folded }, 'count rows folded');
+      const tagSets = await foldPiledTagSets(app.db, tagSince);
+      tagSince = tagSets.through;
+      if (tagSets.organizations + tagSets.days > 0) app.log.info({ tagSets }, 'tag sets folded');
     };
   },
 };

@@ -29,5 +29,6 @@ export {
 } from './writes';
 export { recordsByIds, selectAlarmViews } from './repository';
 export { foldPiledCounts } from './statistics';
+export { foldPiledTagSets } from './tag-sets';
 export { createRecordsService } from './service';
 export { recordsRoutes } from './routes';

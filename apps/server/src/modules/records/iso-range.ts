@@ -68,3 +68,23 @@ export function sqlTimestamp(d: Date): string {
   const text = d.toISOString();
   return text.startsWith('+') ? text.slice(1).replace(/^0+/, '') : text;
 }
+
+/**
+ * A range cut at its whole buckets (hours, days; `whole`, or null when it
+ * holds none): `span`, the whole buckets, and `head` and `tail`, the parts at
+ * its two ends whose records are counted one by one (the whole range in
+ * `head` when it holds no whole bucket). Spans that do not exist are empty
+ * (start = end), so a statement built from them has one text whatever the range.
+ */
+export function cutAtBuckets(
+  range: { from: Date; to: Date },
+  whole: { first: Date; end: Date } | null,
+): { span: { first: Date; end: Date }; head: [Date, Date]; tail: [Date, Date] } {
+  return whole
+    ? { span: whole, head: [range.from, whole.first], tail: [whole.end, range.to] }
+    : {
+        span: { first: range.to, end: range.to },
+        head: [range.from, range.to],
+        tail: [range.to, range.to],
+      };
+}

@@ -75,7 +75,13 @@ describe('statistics of a range from hour counts', () => {
       (count(*) FILTER (WHERE NOT r.active))::int AS num_stopped_records,
       (SELECT count(*)::int FROM scans s JOIN records r ON r.id = s.record_id
         AND r.organization_id = s.organization_id
-        WHERE r.organization_id = ${org.id} AND ${inRange}) AS scans_made
+        WHERE r.organization_id = ${org.id} AND ${inRange}) AS scans_made,
+      (SELECT count(*)::int FROM tags t WHERE t.organization_id = ${org.id} AND t.running
+        AND EXISTS (SELECT 1 FROM records r WHERE r.tag_id = t.id
+          AND r.organization_id = t.organization_id AND ${inRange})) AS running_tags,
+      (SELECT count(*)::int FROM tags t WHERE t.organization_id = ${org.id} AND NOT t.running
+        AND EXISTS (SELECT 1 FROM records r WHERE r.tag_id = t.id
+          AND r.organization_id = t.organization_id AND ${inRange})) AS idle_tags
       FROM records r WHERE r.organization_id = ${org.id} AND ${inRange}`);
     return rows[0]!;
   }
@@ -95,6 +101,8 @@ describe('statistics of a range from hour counts', () => {
       num_active_records: body.num_active_records,
       num_stopped_records: body.num_stopped_records,
       scans_made: body.scans_made,
+      running_tags: body.running_tags,
+      idle_tags: body.idle_tags,
     };
   }
 
@@ -129,6 +137,8 @@ describe('statistics of a range from hour counts', () => {
     expect(all).toEqual(await counted(whole.from, whole.to));
     expect(all.num_records).toBeGreaterThan(0);
     expect(all.scans_made).toBeGreaterThan(0);
+    expect(all.running_tags).toBeGreaterThan(0);
+    expect(all.idle_tags).toBeGreaterThan(0);
   }
 
   it('split a range into its whole hours and the partial hours at its ends', () => {
@@ -206,6 +216,16 @@ describe('statistics of a range from hour counts', () => {
     expect(scansOfE.rows[0]!.n).toBeGreaterThan(0);
     await t.db.execute(sql`DELETE FROM records WHERE id = ${e.id}`);
     await t.db.execute(sql`UPDATE records SET organization_id = ${other.id} WHERE id = ${g.id}`);
+    // Tags: one stops and one starts; one moves to the other organization
+    // (its records stay); one of another set of bits gets a record.
+    await t.db.execute(
+      sql`UPDATE tags SET running = NOT running WHERE id IN (${tagsOfOrg[0]!.id}, ${tagsOfOrg[1]!.id})`,
+    );
+    await t.db.execute(
+      sql`UPDATE tags SET organization_id = ${other.id} WHERE id = ${tagsOfOrg[2]!.id}`,
+    );
+    const far = await f.tag(org, { id: 3 * 8192 + 5, running: true });
+    await f.record(org, far, { created: new Date(BASE + 30 * HOUR + 17_000) });
     await expectExactOver(40);
   });
 

@@ -2,9 +2,14 @@ import { parseFilter } from '@coldtrace/domain';
 import { and, asc, eq, inArray, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { compiledSelect } from '../../db/compiled-select';
 import type { Db } from '../../db/client';
+import { namedQuery } from '../../db/named-query';
 import { recordCountDeltas, recordHourDeltas } from '../../db/schema-record-counts';
-import { alarms, locationSamples, records, scans, tags } from '../../db/schema-shipments';
-import { sqlTimestamp } from './iso-range';
+import { alarms, locationSamples, records, scans } from '../../db/schema-shipments';
+import { cutAtBuckets, sqlTimestamp } from './iso-range';
+import { COUNT_ROWS_TO_FOLD, foldTouchedSince, foldUnderLock } from './fold-lock';
+import { tagsOfRange, type RangeTagColumns } from './tag-sets';
+
+export { COUNT_ROWS_TO_FOLD };
 
 /** Counts and aggregates of the read side (statistics, locations of records). */
 
@@ -48,35 +53,7 @@ export async function statistics(
       idle_tags: counts.tags - counts.runningTags,
     };
   }
-  const inRange = (time: SQL | AnyColumn) =>
-    sql`${time} >= ${sqlTimestamp(range.from)}::timestamptz AND ${time} < ${sqlTimestamp(range.to)}::timestamptz`;
   const recordCounts = await rangeRecordCounts(db, organizationId, range);
-
-  const [tagCounts] = await db
-    .select({
-      running: sql<number>`(count(*) FILTER (WHERE ${tags.running}))::int`,
-      idle: sql<number>`(count(*) FILTER (WHERE NOT ${tags.running}))::int`,
-    })
-    .from(tags)
-    .where(
-      and(
-        eq(tags.organizationId, organizationId),
-        sql`EXISTS (SELECT 1 FROM records r WHERE r.tag_id = ${tags.id} AND r.organization_id = ${tags.organizationId} AND ${inRange(sql`r.created`)})`,
-      ),
-    );
-
-  // Alarm time, not shipment time: records (created whenever) with a
-  // not-dismissed alarm whose start falls in the range.
-  const [alarmStarted] = await db
-    .select({ n: sql<number>`count(DISTINCT ${alarms.recordId})::int` })
-    .from(alarms)
-    .where(
-      and(
-        eq(alarms.organizationId, organizationId),
-        eq(alarms.dismissed, false),
-        inRange(alarms.startTime),
-      ),
-    );
 
   const { all, alarm, active } = recordCounts;
   return {
@@ -86,9 +63,9 @@ export async function statistics(
     num_active_records: active,
     num_stopped_records: all - active,
     scans_made: recordCounts.scans,
-    running_tags: tagCounts?.running ?? 0,
-    idle_tags: tagCounts?.idle ?? 0,
-    num_alarm_started_records: alarmStarted?.n ?? 0,
+    running_tags: recordCounts.running,
+    idle_tags: recordCounts.tags - recordCounts.running,
+    num_alarm_started_records: recordCounts.alarmStarted,
   };
 }
 
@@ -106,11 +83,13 @@ export function wholeHoursOf(range: { from: Date; to: Date }): { first: Date; en
   return first < end ? { first: new Date(first), end: new Date(end) } : null;
 }
 
-interface RangeRecordCounts {
+interface RangeRecordCounts extends RangeTagColumns {
   all: number;
   alarm: number;
   active: number;
   scans: number;
+  /** Records with a not-dismissed alarm that started in the range. */
+  alarmStarted: number;
 }
 
 /**
@@ -130,41 +109,44 @@ async function rangeRecordCounts(
 ): Promise<RangeRecordCounts> {
   const hours = wholeHoursOf(range);
   const at = (d: Date) => sql`${sqlTimestamp(d)}::timestamptz`;
-  // Records counted one by one: the partial hours, or the whole range when it has no whole hour.
-  const counted = hours
-    ? sql`(r.created >= ${at(range.from)} AND r.created < ${at(hours.first)}
-        OR r.created >= ${at(hours.end)} AND r.created < ${at(range.to)})`
-    : sql`r.created >= ${at(range.from)} AND r.created < ${at(range.to)}`;
-  const summed = hours
-    ? sql`SELECT coalesce(sum(h.records), 0) AS records, coalesce(sum(h.alarm_records), 0) AS alarm,
+  // Records counted one by one: the partial buckets at the ends (one text whatever the range).
+  const { span, head, tail } = cutAtBuckets(range, hours);
+  const tagSets = tagsOfRange(organizationId, range);
+  // One statement: the hours' sums, the partial hours' records, the alarms
+  // (alarm time, not shipment time: records, created whenever, with a
+  // not-dismissed alarm whose start falls in the range; issue 14 item 1) and the tags.
+  const rows = await namedQuery<RangeRecordCounts & { rows: number; hours: number }>(
+    db,
+    sql`WITH ${tagSets.ctes}
+    SELECT (h.records + e.records)::int AS "all", (h.alarm + e.alarm)::int AS alarm,
+      (h.active + e.active)::int AS active, (h.scans + e.scans)::int AS scans,
+      h.rows::int AS rows, h.hours::int AS hours,
+      (SELECT count(DISTINCT a.record_id) FROM ${alarms} a
+        WHERE a.organization_id = ${organizationId} AND a.dismissed = false
+          AND a.start_time >= ${at(range.from)} AND a.start_time < ${at(range.to)})::int AS "alarmStarted",
+      ${tagSets.columns}
+    FROM (SELECT coalesce(sum(h.records), 0) AS records, coalesce(sum(h.alarm_records), 0) AS alarm,
           coalesce(sum(h.active_records), 0) AS active, coalesce(sum(h.scans), 0) AS scans,
           count(*) AS rows, count(DISTINCT h.hour) AS hours
         FROM ${recordHourDeltas} h
         WHERE h.organization_id = ${organizationId}
-          AND h.hour >= ${at(hours.first)} AND h.hour < ${at(hours.end)}`
-    : sql`SELECT 0 AS records, 0 AS alarm, 0 AS active, 0 AS scans, 0 AS rows, 0 AS hours`;
-  const result = await db.execute<{
-    all: number;
-    alarm: number;
-    active: number;
-    scans: number;
-    rows: number;
-    hours: number;
-  }>(sql`SELECT (h.records + e.records)::int AS "all", (h.alarm + e.alarm)::int AS alarm,
-      (h.active + e.active)::int AS active, (h.scans + e.scans)::int AS scans,
-      h.rows::int AS rows, h.hours::int AS hours
-    FROM (${summed}) h,
+          AND h.hour >= ${at(span.first)} AND h.hour < ${at(span.end)}) h,
     (SELECT count(*) AS records, count(*) FILTER (WHERE r.computed_status = 'Alarm') AS alarm,
         count(*) FILTER (WHERE r.active) AS active,
         coalesce(sum((SELECT count(*) FROM ${scans} s
           WHERE s.record_id = r.id AND s.organization_id = r.organization_id)), 0) AS scans
       FROM ${records} r
-      WHERE r.organization_id = ${organizationId} AND ${counted}) e`);
-  const row = result.rows[0]!;
+      WHERE r.organization_id = ${organizationId}
+        AND (r.created >= ${at(head[0])} AND r.created < ${at(head[1])}
+          OR r.created >= ${at(tail[0])} AND r.created < ${at(tail[1])})) e`,
+  );
+  const row = rows[0]!;
   if (hours && row.rows - row.hours > COUNT_ROWS_TO_FOLD) {
     await foldHourCounts(db, organizationId, { hours });
   }
-  return { all: row.all, alarm: row.alarm, active: row.active, scans: row.scans };
+  await tagSets.foldPiled(db, row);
+  const { rows: _rows, hours: _hours, ...counts } = row;
+  return counts;
 }
 
 /**
@@ -201,51 +183,27 @@ export async function foldHourCounts(
 }
 
 /**
- * Run a fold (a DELETE … RETURNING of count rows and the INSERT of their sums)
- * in a transaction holding the advisory lock named `key`, or not at all when
- * another transaction holds it (that one is folding the same rows).
- */
-async function foldUnderLock(db: Db, key: string, fold: SQL): Promise<void> {
-  await db.transaction(async (tx) => {
-    const lock = await tx.execute<{ ok: boolean }>(
-      sql`SELECT pg_try_advisory_xact_lock(hashtextextended(${key}, 0)) AS ok`,
-    );
-    if (lock.rows[0]?.ok) await tx.execute(fold);
-  });
-}
-
-/**
  * The count-fold job, for counts nobody reads for a while (a read folds its
  * own): the organizations whose count rows piled up past COUNT_ROWS_TO_FOLD
  * (a small table: about one row per organization once folded), and the hours
- * that rows written after row `since` of `record_hour_deltas` touched (its
- * primary key: the cost follows the rows written since the last run, not the
- * table). Answers the last row id it saw, the next run's `since` (0: every row).
- * A row written by a transaction still open at the run, with a lower id, is
- * left unfolded (its sums count all the same); the next row in its hour, or a
- * read of it, folds it.
+ * that rows written after row `since` of `record_hour_deltas` touched
+ * (`foldTouchedSince`).
  */
 export async function foldPiledCounts(
   db: Db,
   since = 0,
 ): Promise<{ organizations: number; hours: number; through: number }> {
-  const whole = await db.execute<{ organization_id: string }>(sql`
-    SELECT organization_id FROM record_count_deltas
-    GROUP BY organization_id HAVING count(*) > ${COUNT_ROWS_TO_FOLD}`);
-  for (const { organization_id } of whole.rows) await foldCounts(db, organization_id);
-  const touched = await db.execute<{
-    organization_id: string;
-    hours: string[];
-    through: string;
-  }>(sql`
-    SELECT organization_id, array_agg(DISTINCT hour::text) AS hours, max(id)::text AS through
-    FROM record_hour_deltas WHERE id > ${since} GROUP BY organization_id`);
-  let through = since;
-  for (const row of touched.rows) {
-    await foldHourCounts(db, row.organization_id, { list: row.hours });
-    through = Math.max(through, Number(row.through));
-  }
-  return { organizations: whole.rows.length, hours: touched.rows.length, through };
+  const done = await foldTouchedSince(
+    db,
+    since,
+    { table: 'record_count_deltas', fold: (org) => foldCounts(db, org) },
+    {
+      table: 'record_hour_deltas',
+      column: 'hour',
+      fold: (org, hours) => foldHourCounts(db, org, { list: hours }),
+    },
+  );
+  return { organizations: done.organizations, hours: done.touched, through: done.through };
 }
 
 // ---------------------------------------------------------------- counts
@@ -260,9 +218,6 @@ export interface OrganizationCounts {
   /** Tags with at least one record (the organization's rows of tag_latest_records). */
   tagsWithRecords: number;
 }
-
-/** Fold an organization's count rows into one once it has more than this many. */
-export const COUNT_ROWS_TO_FOLD = 64;
 
 const countsSelection = {
   rows: sql<number>`count(*)::int`,
