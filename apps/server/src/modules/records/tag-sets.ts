@@ -50,29 +50,36 @@ export function tagsOfRange(organizationId: string, range: { from: Date; to: Dat
   const at = (d: Date) => sql`${sqlTimestamp(d)}::timestamptz`;
   // Records counted one by one: the partial buckets at the ends (one text whatever the range).
   const { span, head, tail } = cutAtBuckets(range, days);
-  const ctes = sql`tag_days AS (
-      SELECT d.chunk, d.bits, d.day FROM ${tagDaySets} d
+  // The whole days' sets; the partial days' tags are tested bit by bit against
+  // them (a get_bit per tag, not a set of 1 kB per tag OR-ed in).
+  const ctes = sql`tag_union AS (
+      SELECT d.chunk, bit_or(d.bits) AS bits, count(*) - count(DISTINCT d.day) AS piled
+      FROM ${tagDaySets} d
       WHERE d.organization_id = ${organizationId}
         AND d.day >= ${isoDay(span.first)}::date AND d.day < ${isoDay(span.end)}::date
-      UNION ALL
-      SELECT tag_set_of(t.tag_id), tag_bit_of(t.tag_id), NULL FROM (
-        SELECT r.tag_id FROM ${records} r WHERE r.organization_id = ${organizationId}
-          AND r.created >= ${at(head[0])} AND r.created < ${at(head[1])}
-        UNION
-        SELECT r.tag_id FROM ${records} r WHERE r.organization_id = ${organizationId}
-          AND r.created >= ${at(tail[0])} AND r.created < ${at(tail[1])}) t),
-    tag_union AS (
-      SELECT chunk, bit_or(bits) AS bits, count(day) - count(DISTINCT day) AS piled
-      FROM tag_days GROUP BY chunk),
+      GROUP BY d.chunk),
     tag_states AS (
       SELECT chunk, bit_xor(bits) FILTER (WHERE kind = 'tags') AS tags,
         bit_xor(bits) FILTER (WHERE kind = 'running') AS running,
         count(*) - count(DISTINCT kind) AS piled
-      FROM ${tagStateSets} WHERE organization_id = ${organizationId} GROUP BY chunk)`;
-  const columns = sql`coalesce((SELECT sum(bit_count(u.bits & s.tags))
-        FROM tag_union u JOIN tag_states s USING (chunk)), 0)::int AS tags,
-      coalesce((SELECT sum(bit_count(u.bits & s.tags & s.running))
-        FROM tag_union u JOIN tag_states s USING (chunk)), 0)::int AS running,
+      FROM ${tagStateSets} WHERE organization_id = ${organizationId} GROUP BY chunk),
+    tag_partial AS (
+      SELECT count(*) AS tags, count(*) FILTER (WHERE get_bit(s.running, p.at) = 1) AS running
+      FROM (SELECT t.tag_id, tag_set_of(t.tag_id) AS chunk, (t.tag_id & 8191)::int AS at FROM (
+          SELECT r.tag_id FROM ${records} r WHERE r.organization_id = ${organizationId}
+            AND r.created >= ${at(head[0])} AND r.created < ${at(head[1])}
+          UNION
+          SELECT r.tag_id FROM ${records} r WHERE r.organization_id = ${organizationId}
+            AND r.created >= ${at(tail[0])} AND r.created < ${at(tail[1])}) t) p
+      JOIN tag_states s ON s.chunk = p.chunk
+      LEFT JOIN tag_union u ON u.chunk = p.chunk
+      WHERE get_bit(s.tags, p.at) = 1 AND (u.bits IS NULL OR get_bit(u.bits, p.at) = 0))`;
+  const columns = sql`(coalesce((SELECT sum(bit_count(u.bits & s.tags))
+        FROM tag_union u JOIN tag_states s USING (chunk)), 0)
+        + (SELECT tags FROM tag_partial))::int AS tags,
+      (coalesce((SELECT sum(bit_count(u.bits & s.tags & s.running))
+        FROM tag_union u JOIN tag_states s USING (chunk)), 0)
+        + (SELECT running FROM tag_partial))::int AS running,
       coalesce((SELECT sum(piled) FROM tag_union), 0)::int AS "piledDays",
       coalesce((SELECT sum(piled) FROM tag_states), 0)::int AS "piledStates"`;
   /** Fold what the statement found piled (its answer is exact either way). */
