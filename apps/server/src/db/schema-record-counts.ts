@@ -39,6 +39,14 @@ export const recordCountDeltas = pgTable(
     runningTags: bigint('running_tags', { mode: 'number' }).notNull().default(0),
     /** Tags with at least one record: the rows of `tag_latest_records` (migration 0025). */
     tagsWithRecords: bigint('tags_with_records', { mode: 'number' }).notNull().default(0),
+    /**
+     * Records whose latest release decision in the organization is each
+     * decision (rows of `record_latest_decisions` whose record is in it;
+     * migration 0029), alarms aside.
+     */
+    releasedRecords: bigint('released_records', { mode: 'number' }).notNull().default(0),
+    quarantinedRecords: bigint('quarantined_records', { mode: 'number' }).notNull().default(0),
+    rejectedRecords: bigint('rejected_records', { mode: 'number' }).notNull().default(0),
   },
   (t) => [index('record_count_deltas_org_idx').on(t.organizationId)],
 );

@@ -5,7 +5,9 @@ import {
   recordLatestDecisions,
   recordsAwaitingDecision,
 } from '../../db/schema-review';
+import { recordCountDeltas } from '../../db/schema-record-counts';
 import { alarms, records } from '../../db/schema-shipments';
+import { keptCountSumOf } from './statistics';
 
 /**
  * The record's review state (issue 14 item 1, docs/decisions/review-queue.md),
@@ -82,4 +84,44 @@ export function reviewStateCondition(
         WHERE l.organization_id = ${organizationId} AND l.decision = ${filter})
         AND NOT ${awaitsAcknowledgement})`;
   }
+}
+
+/** The kept count of the records whose latest decision is each decision (migration 0029). */
+const DECISION_COUNTS = {
+  RELEASED: recordCountDeltas.releasedRecords,
+  QUARANTINED: recordCountDeltas.quarantinedRecords,
+  REJECTED: recordCountDeltas.rejectedRecords,
+} as const;
+
+/**
+ * The number of the organization's records whose latest decision (in it) is
+ * `decision`, as a scalar subquery: the `disposition` filter's matches, and
+ * the review state's before the alarms.
+ */
+export const keptDecisionCountOf = (
+  decision: keyof typeof DECISION_COUNTS,
+  organizationId: string,
+): SQL<number> => keptCountSumOf(organizationId, DECISION_COUNTS[decision]);
+
+/**
+ * The number of the organization's records a decision's `review_state`
+ * filter matches, as a scalar subquery, for the filter alone (no other
+ * filter, search or latest): the kept count of the records whose latest
+ * decision it is, less those of them with an alarm awaiting acknowledgement
+ * (whose state that is instead; a few next to the decided records). The same
+ * number as counting the matches (`reviewStateCondition`), without reading
+ * them: Released on a reviewed organization matches nearly every record.
+ * Undefined for the other states.
+ */
+export function keptReviewStateTotalOf(
+  filter: TReviewStateFilter | undefined,
+  organizationId: string,
+): SQL<number> | undefined {
+  if (filter !== 'RELEASED' && filter !== 'QUARANTINED' && filter !== 'REJECTED') return undefined;
+  return sql<number>`(${keptDecisionCountOf(filter, organizationId)}
+    - (SELECT count(*) FROM ${recordLatestDecisions} l
+      WHERE l.organization_id = ${organizationId} AND l.decision = ${filter}
+        AND l.record_id IN (${awaitingAcknowledgementIds(organizationId)})
+        AND EXISTS (SELECT 1 FROM ${records} r WHERE r.id = l.record_id AND r.organization_id = ${organizationId}))
+    )::int`;
 }

@@ -217,6 +217,10 @@ export interface OrganizationCounts {
   runningTags: number;
   /** Tags with at least one record (the organization's rows of tag_latest_records). */
   tagsWithRecords: number;
+  /** Records whose latest decision (in the organization) is each decision (migration 0029). */
+  releasedRecords: number;
+  quarantinedRecords: number;
+  rejectedRecords: number;
 }
 
 const countsSelection = {
@@ -228,6 +232,9 @@ const countsSelection = {
   tags: sql<number>`coalesce(sum(${recordCountDeltas.tags}), 0)::int`,
   runningTags: sql<number>`coalesce(sum(${recordCountDeltas.runningTags}), 0)::int`,
   tagsWithRecords: sql<number>`coalesce(sum(${recordCountDeltas.tagsWithRecords}), 0)::int`,
+  releasedRecords: sql<number>`coalesce(sum(${recordCountDeltas.releasedRecords}), 0)::int`,
+  quarantinedRecords: sql<number>`coalesce(sum(${recordCountDeltas.quarantinedRecords}), 0)::int`,
+  rejectedRecords: sql<number>`coalesce(sum(${recordCountDeltas.rejectedRecords}), 0)::int`,
 };
 const selectCounts = (db: Db) => db.select(countsSelection).from(recordCountDeltas);
 /** Rendered once (asked on every list and summary request): only its WHERE per request. */
@@ -337,10 +344,12 @@ export async function foldCounts(db: Db, organizationId: string): Promise<void> 
     sql`WITH gone AS (
         DELETE FROM record_count_deltas WHERE organization_id = ${organizationId} RETURNING *)
       INSERT INTO record_count_deltas (organization_id, records, alarm_records, active_records, scans, tags,
-        running_tags, tags_with_records)
+        running_tags, tags_with_records, released_records, quarantined_records, rejected_records)
       SELECT ${organizationId}::uuid, coalesce(sum(records), 0), coalesce(sum(alarm_records), 0),
         coalesce(sum(active_records), 0), coalesce(sum(scans), 0), coalesce(sum(tags), 0),
-        coalesce(sum(running_tags), 0), coalesce(sum(tags_with_records), 0)
+        coalesce(sum(running_tags), 0), coalesce(sum(tags_with_records), 0),
+        coalesce(sum(released_records), 0), coalesce(sum(quarantined_records), 0),
+        coalesce(sum(rejected_records), 0)
       FROM gone`,
   );
 }
