@@ -70,6 +70,19 @@ export function sqlTimestamp(d: Date): string {
 }
 
 /**
+ * The whole buckets of `ms` milliseconds (UTC hours, days) inside [from, to):
+ * [first, end), or null when the range holds none.
+ */
+export function wholeBucketsOf(
+  range: { from: Date; to: Date },
+  ms: number,
+): { first: Date; end: Date } | null {
+  const first = Math.ceil(range.from.getTime() / ms) * ms;
+  const end = Math.floor(range.to.getTime() / ms) * ms;
+  return first < end ? { first: new Date(first), end: new Date(end) } : null;
+}
+
+/**
  * A range cut at its whole buckets (hours, days; `whole`, or null when it
  * holds none): `span`, the whole buckets, and `head` and `tail`, the parts at
  * its two ends whose records are counted one by one (the whole range in

@@ -5,7 +5,7 @@ import type { Db } from '../../db/client';
 import { namedQuery } from '../../db/named-query';
 import { recordCountDeltas, recordHourDeltas } from '../../db/schema-record-counts';
 import { alarms, locationSamples, records, scans } from '../../db/schema-shipments';
-import { cutAtBuckets, sqlTimestamp } from './iso-range';
+import { cutAtBuckets, sqlTimestamp, wholeBucketsOf } from './iso-range';
 import { COUNT_ROWS_TO_FOLD, foldTouchedSince, foldUnderLock } from './fold-lock';
 import { tagsOfRange, type RangeTagColumns } from './tag-sets';
 
@@ -77,11 +77,7 @@ const HOUR_MS = 3_600_000;
  * The whole UTC hours inside [from, to): [first, end), or null when the
  * range holds none (it lies within one hour or across one boundary).
  */
-export function wholeHoursOf(range: { from: Date; to: Date }): { first: Date; end: Date } | null {
-  const first = Math.ceil(range.from.getTime() / HOUR_MS) * HOUR_MS;
-  const end = Math.floor(range.to.getTime() / HOUR_MS) * HOUR_MS;
-  return first < end ? { first: new Date(first), end: new Date(end) } : null;
-}
+export const wholeHoursOf = (range: { from: Date; to: Date }) => wholeBucketsOf(range, HOUR_MS);
 
 interface RangeRecordCounts extends RangeTagColumns {
   all: number;
@@ -93,14 +89,19 @@ interface RangeRecordCounts extends RangeTagColumns {
 }
 
 /**
- * The records created in [from, to) (all, in alarm, active) and their scans
- * (of the record's organization), in one statement: the whole hours of the
- * range are sums of `record_hour_deltas` (one row per hour once folded), the
- * partial hours at its two ends are counted from the records, each record's
- * scans through scans_record_idx (a scalar subquery per record; a join made
- * PostgreSQL hash every scan of the organization, list-performance.md, "Sixth
- * pass"). The cost follows the hours of the range and the records of its
- * two partial hours, not every record in it ("Ninth pass").
+ * Everything the statistics of [from, to) count, in one named statement
+ * (one text whatever the range, so one plan; list-performance.md,
+ * "Thirteenth pass"):
+ * - the records created in the range (all, in alarm, active) and their scans
+ *   (of the record's organization): the whole hours are sums of
+ *   `record_hour_deltas` (one row per hour once folded, read from its index),
+ *   the partial hours at the two ends are counted from the records, each
+ *   record's scans through scans_record_idx (a scalar subquery per record; a
+ *   join made PostgreSQL hash every scan of the organization, "Sixth pass");
+ * - the records with a not-dismissed alarm that started in the range;
+ * - the tags with a record created in it, and the running ones (`tagsOfRange`).
+ * The cost follows the hours and days of the range and the records of its
+ * partial hours and days, not every record in it ("Ninth pass").
  */
 async function rangeRecordCounts(
   db: Db,

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { tagDaySets, tagStateSets } from '../../db/schema-record-counts';
 import { records } from '../../db/schema-shipments';
-import { cutAtBuckets, sqlTimestamp } from './iso-range';
+import { cutAtBuckets, sqlTimestamp, wholeBucketsOf } from './iso-range';
 import { COUNT_ROWS_TO_FOLD, foldTouchedSince, foldUnderLock } from './fold-lock';
 
 /**
@@ -11,14 +11,8 @@ import { COUNT_ROWS_TO_FOLD, foldTouchedSince, foldUnderLock } from './fold-lock
  * "Thirteenth pass"), and their folding.
  */
 
-const DAY_MS = 86_400_000;
-
 /** The whole UTC days inside [from, to): [first, end), or null when the range holds none. */
-export function wholeDaysOf(range: { from: Date; to: Date }): { first: Date; end: Date } | null {
-  const first = Math.ceil(range.from.getTime() / DAY_MS) * DAY_MS;
-  const end = Math.floor(range.to.getTime() / DAY_MS) * DAY_MS;
-  return first < end ? { first: new Date(first), end: new Date(end) } : null;
-}
+export const wholeDaysOf = (range: { from: Date; to: Date }) => wholeBucketsOf(range, 86_400_000);
 
 /** A UTC day as PostgreSQL reads it (the year after 9999 too, `sqlTimestamp`). */
 const isoDay = (d: Date) => sqlTimestamp(d).split('T')[0]!;
@@ -38,9 +32,10 @@ export interface RangeTagColumns {
  * The organization's tags with a record created in [from, to), and how many
  * of them run, as parts of one statement (`WITH ${ctes} SELECT ${columns}`,
  * the columns of `RangeTagColumns`): the OR of `tag_day_sets` over the
- * range's whole UTC days and the bits of the records of the partial days at
- * its two ends, AND-ed with the organization's tag and running sets
- * (`tag_state_sets`), counted by bit. Empty spans where the range has no
+ * range's whole UTC days AND-ed with the organization's tag and running sets
+ * (`tag_state_sets`), counted by bit, plus the tags of the records of the
+ * partial days at its two ends that the whole days lack (tested bit by bit
+ * against those sets). Empty spans where the range has no
  * whole day or end, so the text is one whatever the range. The cost follows
  * the range's days and the records of its partial days, not its records
  * (list-performance.md, "Thirteenth pass").
