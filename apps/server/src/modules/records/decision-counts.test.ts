@@ -1,3 +1,4 @@
+import { DISPOSITION_DECISIONS, type TDispositionDecision } from '@coldtrace/contract';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RecordRow } from '../../db/schema-shipments';
@@ -7,8 +8,8 @@ import { recordFactories } from '../../../test/record-factories';
 import { recordingRecords } from '../../../test/recording-records';
 import { foldCounts } from './statistics';
 
-type Decision = 'RELEASED' | 'QUARANTINED' | 'REJECTED';
-const DECISIONS: Decision[] = ['RELEASED', 'QUARANTINED', 'REJECTED'];
+type Decision = TDispositionDecision;
+const DECISIONS = DISPOSITION_DECISIONS;
 
 /**
  * The kept counts of each latest decision (migration 0029) say what counting

@@ -1,3 +1,5 @@
+import { sql } from 'drizzle-orm';
+
 /**
  * A date or date-time as people type it, read as the span of time it names at
  * its own precision: `2025-03-01` is that whole day, `2025-03-01T08:30` that
@@ -68,6 +70,9 @@ export function sqlTimestamp(d: Date): string {
   const text = d.toISOString();
   return text.startsWith('+') ? text.slice(1).replace(/^0+/, '') : text;
 }
+
+/** An instant as a bound `timestamptz` parameter of a statement. */
+export const sqlInstant = (d: Date) => sql`${sqlTimestamp(d)}::timestamptz`;
 
 /**
  * The whole buckets of `ms` milliseconds (UTC hours, days) inside [from, to):

@@ -143,8 +143,9 @@ export interface RecordListQuery {
   byLastAction?: boolean;
   /**
    * The number of matches from the kept counts, when the conditions are one
-   * filter they count (statistics.ts `keptCountOfFilter`), instead of a count
-   * of the matches on every page.
+   * they count (a card's filter, statistics.ts `keptCountOfFilter`; a broad
+   * decision, review-state.ts `keptDecisionTotalOf`), instead of a count of
+   * the matches on every page.
    */
   keptTotal?: SQL<number> | undefined;
   page: Page;

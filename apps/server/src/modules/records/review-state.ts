@@ -1,4 +1,10 @@
-import type { TReviewState, TReviewStateFilter } from '@coldtrace/contract';
+import {
+  DISPOSITION_DECISIONS,
+  type TDispositionDecision,
+  type TDispositionFilter,
+  type TReviewState,
+  type TReviewStateFilter,
+} from '@coldtrace/contract';
 import { sql, type SQL } from 'drizzle-orm';
 import {
   recordDispositions,
@@ -7,7 +13,8 @@ import {
 } from '../../db/schema-review';
 import { recordCountDeltas } from '../../db/schema-record-counts';
 import { alarms, records } from '../../db/schema-shipments';
-import { keptCountSumOf } from './statistics';
+import type { Db } from '../../db/client';
+import { keptCountSumOf, organizationCounts } from './statistics';
 
 /**
  * The record's review state (issue 14 item 1, docs/decisions/review-queue.md),
@@ -86,41 +93,50 @@ export function reviewStateCondition(
   }
 }
 
-/** The kept count of the records whose latest decision is each decision (migration 0029). */
+/** Where each decision's kept count is (migration 0029): its column, and its `organizationCounts` key. */
 const DECISION_COUNTS = {
-  RELEASED: recordCountDeltas.releasedRecords,
-  QUARANTINED: recordCountDeltas.quarantinedRecords,
-  REJECTED: recordCountDeltas.rejectedRecords,
-} as const;
+  RELEASED: { column: recordCountDeltas.releasedRecords, key: 'releasedRecords' },
+  QUARANTINED: { column: recordCountDeltas.quarantinedRecords, key: 'quarantinedRecords' },
+  REJECTED: { column: recordCountDeltas.rejectedRecords, key: 'rejectedRecords' },
+} as const satisfies Record<TDispositionDecision, unknown>;
+
+const isDecision = (value: unknown): value is TDispositionDecision =>
+  DISPOSITION_DECISIONS.some((d) => d === value);
+
+/** Fewer matches than this are counted (reading them is cheap); more take the kept count. */
+const BROAD_DECISION = 10_000;
 
 /**
- * The number of the organization's records whose latest decision (in it) is
- * `decision`, as a scalar subquery: the `disposition` filter's matches, and
- * the review state's before the alarms.
+ * The total of a decision filter used alone (`disposition` other than NONE,
+ * or a decision's `review_state`), from the kept counts, when the decision
+ * is broad (more than BROAD_DECISION records: Released on a reviewed
+ * organization): the kept count of the records whose latest decision it is,
+ * for the review state less those of them with an alarm awaiting
+ * acknowledgement (whose state that is instead; a few next to the decided
+ * records). The same number as counting the matches, without reading them. A
+ * rare decision is counted as before (undefined): its page then reads its few
+ * matches by id, where a page read in the list's order until 20 match could
+ * read the whole organization for them.
  */
-export const keptDecisionCountOf = (
-  decision: keyof typeof DECISION_COUNTS,
+export async function keptDecisionTotalOf(
+  db: Db,
+  filter: {
+    disposition?: TDispositionFilter | undefined;
+    review_state?: TReviewStateFilter | undefined;
+  },
   organizationId: string,
-): SQL<number> => keptCountSumOf(organizationId, DECISION_COUNTS[decision]);
-
-/**
- * The number of the organization's records a decision's `review_state`
- * filter matches, as a scalar subquery, for the filter alone (no other
- * filter, search or latest): the kept count of the records whose latest
- * decision it is, less those of them with an alarm awaiting acknowledgement
- * (whose state that is instead; a few next to the decided records). The same
- * number as counting the matches (`reviewStateCondition`), without reading
- * them: Released on a reviewed organization matches nearly every record.
- * Undefined for the other states.
- */
-export function keptReviewStateTotalOf(
-  filter: TReviewStateFilter | undefined,
-  organizationId: string,
-): SQL<number> | undefined {
-  if (filter !== 'RELEASED' && filter !== 'QUARANTINED' && filter !== 'REJECTED') return undefined;
-  return sql<number>`(${keptDecisionCountOf(filter, organizationId)}
+): Promise<SQL<number> | undefined> {
+  if (filter.disposition && filter.review_state) return undefined;
+  const decision = filter.disposition ?? filter.review_state;
+  if (!isDecision(decision)) return undefined;
+  const counted = DECISION_COUNTS[decision];
+  const counts = await organizationCounts(db, organizationId);
+  if (counts[counted.key] <= BROAD_DECISION) return undefined;
+  const decided = keptCountSumOf(organizationId, counted.column);
+  if (filter.disposition) return decided;
+  return sql<number>`(${decided}
     - (SELECT count(*) FROM ${recordLatestDecisions} l
-      WHERE l.organization_id = ${organizationId} AND l.decision = ${filter}
+      WHERE l.organization_id = ${organizationId} AND l.decision = ${decision}
         AND l.record_id IN (${awaitingAcknowledgementIds(organizationId)})
         AND EXISTS (SELECT 1 FROM ${records} r WHERE r.id = l.record_id AND r.organization_id = ${organizationId}))
     )::int`;

@@ -16,7 +16,7 @@ import { organizationOf, type Principal } from '../../kernel/principal';
 import { readSeries } from '../../kernel/series-store';
 import { DEFAULT_ORDER_BY, RECORD_FIELDS, TAG_FIELDS } from './fields';
 import { dispositionCondition } from './disposition';
-import { keptDecisionCountOf, keptReviewStateTotalOf, reviewStateCondition } from './review-state';
+import { keptDecisionTotalOf, reviewStateCondition } from './review-state';
 import { compileFilter, compileOrderBy, isFallbackOrder } from './filter-sql';
 import { parseInstantRange } from './iso-range';
 import {
@@ -142,11 +142,9 @@ export function createRecordsService(db: Database) {
       }
       const filter = compileFilter(q.filter, RECORD_FIELDS);
       // A filter alone that the kept counts count (a dashboard card's link),
-      // a decision's review state alone, or a decision alone.
-      const alone = words.length === 0 && !q.latest;
-      const kept =
-        alone && !q.review_state && !q.disposition ? repo.keptCountOfFilter(q.filter) : undefined;
-      const keptDecided = alone ? await keptDecisionTotalOf(db, q, organizationId) : undefined;
+      // or a decision alone: its total from the kept counts.
+      const keptTotal =
+        words.length === 0 && !q.latest ? await keptTotalOf(db, q, organizationId) : undefined;
       const { total, rows } = await repo.listRecords(db, organizationId, {
         search: await searchCondition(db, organizationId, words),
         conditions: [
@@ -154,7 +152,7 @@ export function createRecordsService(db: Database) {
           dispositionCondition(q.disposition, organizationId),
           reviewStateCondition(q.review_state, organizationId),
         ],
-        keptTotal: kept ? repo.keptFilterTotalOf(organizationId, kept) : keptDecided,
+        keptTotal,
         latest: q.latest,
         orderBy: compileOrderBy(q.order_by, RECORD_FIELDS, DEFAULT_ORDER_BY),
         byLastAction: isFallbackOrder(q.order_by, DEFAULT_ORDER_BY),
@@ -338,24 +336,13 @@ export function createRecordsService(db: Database) {
 
 export type RecordsService = ReturnType<typeof createRecordsService>;
 
-/** Fewer matches than this are counted (reading them is cheap); more take the kept count. */
-const BROAD_DECISION = 10_000;
-
-const DECISION_COUNT = {
-  RELEASED: 'releasedRecords',
-  QUARANTINED: 'quarantinedRecords',
-  REJECTED: 'rejectedRecords',
-} as const;
-
 /**
- * The total of a decision filter used alone (`disposition` other than NONE,
- * or a decision's `review_state`) from the kept counts, when the decision is
- * broad (more than BROAD_DECISION records: Released on a reviewed
- * organization). A rare one is counted as before: its page then reads its
- * few matches by id, where a page read in the list's order until 20 match
- * could read the whole organization for them. Undefined otherwise.
+ * The number of matches of the list's filters from the kept counts, when
+ * they are one the counts give: a dashboard card's filter alone
+ * (`keptCountOfFilter`), or a broad decision alone (`keptDecisionTotalOf`).
+ * Undefined otherwise (the matches are counted).
  */
-async function keptDecisionTotalOf(
+async function keptTotalOf(
   db: Database,
   q: {
     filter?: string | undefined;
@@ -364,14 +351,9 @@ async function keptDecisionTotalOf(
   },
   organizationId: string,
 ) {
-  if (q.filter !== undefined || (q.disposition && q.review_state)) return undefined;
-  const decision = q.disposition ?? q.review_state;
-  if (decision !== 'RELEASED' && decision !== 'QUARANTINED' && decision !== 'REJECTED') {
-    return undefined;
+  if (!q.disposition && !q.review_state) {
+    const kept = repo.keptCountOfFilter(q.filter);
+    return kept && repo.keptFilterTotalOf(organizationId, kept);
   }
-  const counts = await repo.organizationCounts(db, organizationId);
-  if (counts[DECISION_COUNT[decision]] <= BROAD_DECISION) return undefined;
-  return q.disposition
-    ? keptDecisionCountOf(decision, organizationId)
-    : keptReviewStateTotalOf(decision, organizationId);
+  return q.filter === undefined ? keptDecisionTotalOf(db, q, organizationId) : undefined;
 }

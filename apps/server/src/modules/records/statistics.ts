@@ -5,7 +5,7 @@ import type { Db } from '../../db/client';
 import { namedQuery } from '../../db/named-query';
 import { recordCountDeltas, recordHourDeltas } from '../../db/schema-record-counts';
 import { alarms, locationSamples, records, scans } from '../../db/schema-shipments';
-import { cutAtBuckets, sqlTimestamp, wholeBucketsOf } from './iso-range';
+import { cutAtBuckets, sqlInstant, wholeBucketsOf } from './iso-range';
 import { COUNT_ROWS_TO_FOLD, foldTouchedSince, foldUnderLock } from './fold-lock';
 import { tagsOfRange, type RangeTagColumns } from './tag-sets';
 
@@ -109,7 +109,7 @@ async function rangeRecordCounts(
   range: { from: Date; to: Date },
 ): Promise<RangeRecordCounts> {
   const hours = wholeHoursOf(range);
-  const at = (d: Date) => sql`${sqlTimestamp(d)}::timestamptz`;
+  const at = sqlInstant;
   // Records counted one by one: the partial buckets at the ends (one text whatever the range).
   const { span, head, tail } = cutAtBuckets(range, hours);
   const tagSets = tagsOfRange(organizationId, range);
@@ -163,8 +163,7 @@ export async function foldHourCounts(
 ): Promise<void> {
   const inHours =
     'hours' in which
-      ? sql`hour >= ${sqlTimestamp(which.hours.first)}::timestamptz
-          AND hour < ${sqlTimestamp(which.hours.end)}::timestamptz`
+      ? sql`hour >= ${sqlInstant(which.hours.first)} AND hour < ${sqlInstant(which.hours.end)}`
       : sql`hour = ANY(${sql.param(which.list)}::timestamptz[])`;
   await foldUnderLock(
     db,

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { tagDaySets, tagStateSets } from '../../db/schema-record-counts';
 import { records } from '../../db/schema-shipments';
-import { cutAtBuckets, sqlTimestamp, wholeBucketsOf } from './iso-range';
+import { cutAtBuckets, sqlInstant, sqlTimestamp, wholeBucketsOf } from './iso-range';
 import { COUNT_ROWS_TO_FOLD, foldTouchedSince, foldUnderLock } from './fold-lock';
 
 /**
@@ -42,7 +42,7 @@ export interface RangeTagColumns {
  */
 export function tagsOfRange(organizationId: string, range: { from: Date; to: Date }) {
   const days = wholeDaysOf(range);
-  const at = (d: Date) => sql`${sqlTimestamp(d)}::timestamptz`;
+  const at = sqlInstant;
   // Records counted one by one: the partial buckets at the ends (one text whatever the range).
   const { span, head, tail } = cutAtBuckets(range, days);
   // The whole days' sets; the partial days' tags are tested bit by bit against
