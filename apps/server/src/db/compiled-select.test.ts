@@ -5,7 +5,7 @@ import { createTestApp, type TestApp } from '../../test/helpers';
 import { recordFactories } from '../../test/record-factories';
 import type { Db } from './client';
 import { records, travelLocations } from './schema-shipments';
-import { compiledSelect, MAX_PREPARED } from './compiled-select';
+import { compiledSelect, compiledSelects, MAX_PREPARED } from './compiled-select';
 import { seed, type World } from '../modules/records/records.fixtures';
 
 /**
@@ -14,6 +14,8 @@ import { seed, type World } from '../modules/records/records.fixtures';
  * as a whole), SQL fields with and without a decoder, timestamps, bigints.
  */
 describe('compiledSelect', () => {
+  // The app's own (its modules are imported with the test helpers), before this file adds its.
+  const appSelects = [...compiledSelects];
   let t: TestApp;
   let w: World;
   beforeAll(async () => {
@@ -32,17 +34,16 @@ describe('compiledSelect', () => {
     doubled: sql`${records.numberOfPoints} * 2`.mapWith(Number),
     names: sql<string[]>`ARRAY[${records.tagSerialNumber}, 'x']`,
   };
-  const build = (db: Db) =>
+  const build = (db: Db, fields = selection) =>
     db
-      .select(selection)
+      .select(fields)
       .from(records)
       .leftJoin(origin, eq(origin.id, records.shipperLocationId))
       .leftJoin(destination, eq(destination.id, records.receiverLocationId));
-  const compiled = compiledSelect<Awaited<ReturnType<ReturnType<typeof build>['execute']>>[number]>(
-    selection,
-    build,
-    { nullable: ['origin'] },
-  );
+  const compiled = compiledSelect<
+    Awaited<ReturnType<ReturnType<typeof build>['execute']>>[number],
+    typeof selection
+  >(selection, build, { nullable: ['origin'] });
 
   it('answers the rows Drizzle answers, with the tail’s parameters', async () => {
     const organizationId = w.orgA.id;
@@ -95,10 +96,73 @@ describe('compiledSelect', () => {
     });
   });
 
+  it('sends each row as one JSON array of its fields', async () => {
+    await t.db.transaction(async (tx) => {
+      await compiled.run(tx, sql`limit 1`, { prepared: true });
+      const { rows } = await tx.execute<{ statement: string }>(
+        sql`SELECT statement FROM pg_prepared_statements WHERE name LIKE 'cs_%'`,
+      );
+      expect(rows[0]!.statement).toMatch(/^select json_build_array\("records"\."id", /);
+    });
+  });
+
   it('refuses a head that binds a parameter', async () => {
-    const withParam = compiledSelect(selection, (db) =>
-      build(db).where(eq(records.organizationId, w.orgA.id)),
+    const withParam = compiledSelect(selection, (db, fields) =>
+      build(db, fields).where(eq(records.organizationId, w.orgA.id)),
     );
     await expect(withParam.run(t.db, sql``)).rejects.toThrow(/binds parameters/);
+  });
+
+  it('refuses more fields than one json_build_array takes', async () => {
+    const wide = Object.fromEntries(
+      Array.from({ length: 101 }, (_, i) => [`f${i}`, sql<number>`${sql.raw(String(i))}`]),
+    );
+    const tooWide = compiledSelect(wide, (db, fields) => db.select(fields).from(records));
+    await expect(tooWide.run(t.db, sql`limit 1`)).rejects.toThrow(/101 fields, more than 100/);
+  });
+
+  /**
+   * Every compiled select of the app (the record, tag and alarm views, the
+   * counts, the session look-up) answers what Drizzle's own select of the
+   * same selection answers, on rows that hold the values JSON could change:
+   * a year after 9999 and microseconds, quotes, backslashes, a line break and
+   * accents in text, NaN and infinities in floats, NULL in an array, nested
+   * JSON with a trailing zero.
+   */
+  it('every compiled select of the app answers the rows Drizzle answers', async () => {
+    const odd = `a "quoted" \\ back\nslash é ✓`;
+    await t.db.execute(sql`
+      UPDATE ${records} SET created = '10000-06-01 12:00:00.123456+00', program_name = ${odd},
+        high_threshold = 'NaN', low_threshold = '-Infinity', alarm_recipients = ARRAY['x"y', NULL],
+        trip_inputs = '{"k": [1, 2.50, "z"]}', start_time_seconds = 253402300799
+      WHERE id = ${w.r1.id}`);
+    await t.db.execute(sql`
+      UPDATE ${records} SET last_action_taken = '2026-11-17 12:05:46.8+05:30', stop_time = '1000-01-01 00:00:00+00'
+      WHERE id = ${w.r2.id}`);
+    // Imported by createTestApp's app: every module that compiles a select.
+    expect(appSelects.length).toBeGreaterThanOrEqual(6);
+    // In one order (the selects have none); toEqual then tells NaN from null and compares Dates.
+    const inOrder = (rows: unknown[]) =>
+      rows
+        .map((row) => ({ row, key: JSON.stringify(row) }))
+        .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+        .map(({ row }) => row);
+    // In one transaction: a field of now() is the same in both.
+    await t.db.transaction(async (tx) => {
+      for (const { selection, build: head, select } of appSelects) {
+        // A select of fields its tail joins (the page's hits, the counts) needs
+        // that tail; its other fields are the plain record view's, compared here.
+        if (JSON.stringify(Object.keys(selection)).match(/"(countTotal|hitTotal)"/)) continue;
+        const direct = await (head(tx, selection) as unknown as PromiseLike<unknown[]>);
+        const rendered = await select.run(tx, sql``);
+        expect(direct.length, Object.keys(selection).join()).toBeGreaterThan(0);
+        expect(rendered.length).toBe(direct.length);
+        expect(inOrder(rendered)).toEqual(inOrder(direct));
+      }
+    });
+    const [oddRecord] = (
+      await t.db.select({ created: records.created, program: records.programName }).from(records)
+    ).filter((r) => r.program === odd);
+    expect(oddRecord!.created.toISOString()).toBe('+010000-06-01T12:00:00.123Z');
   });
 });

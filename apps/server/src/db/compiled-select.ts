@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { Column, getTableColumns, is, SQL, sql, Table } from 'drizzle-orm';
-import { PgDialect, type PreparedQueryConfig } from 'drizzle-orm/pg-core';
+import { PgDialect, PgTimestamp, type PreparedQueryConfig } from 'drizzle-orm/pg-core';
 import type { Db } from './client';
+import { parseTimestamptz } from './timestamptz-text';
 
 /**
  * A select whose large part (`SELECT <every field> FROM … JOIN …`) is rendered
@@ -11,6 +12,14 @@ import type { Db } from './client';
  * otherwise renders the whole select again on every call and decodes every
  * value of every row through type checks (`is(field, Column)`, …), which was
  * a fifth of the records list's CPU.
+ *
+ * Each row comes as one JSON array of its fields (`json_build_array`), which
+ * the driver parses with JSON.parse: one text per row instead of one per
+ * field, each through its own type parser, which was half the Node CPU of a
+ * records list page (list-performance.md, "Fourteenth pass"). The values are
+ * what the columns' decoders take from the text protocol too (numbers,
+ * strings, booleans, arrays and objects); a `timestamp with time zone` column
+ * is read by `parseTimestamptz` (either form of its text).
  *
  * The rows are what Drizzle's `select(selection)` answers: the same SQL (Drizzle
  * renders the head), the same driver settings (Drizzle's own session, rows as
@@ -25,8 +34,23 @@ const dialect = new PgDialect();
 
 interface Leaf {
   path: readonly string[];
+  /** What the row's array holds at this leaf's place. */
+  sql: SQL | Column;
   decode: ((value: unknown) => unknown) | null;
 }
+
+/** The decoder of a column: a timestamp with time zone by `parseTimestamptz`, falling back to Drizzle's. */
+function columnDecoder(column: Column): (value: unknown) => unknown {
+  if (is(column, PgTimestamp) && column.withTimezone) {
+    const fallback = (text: string) => column.mapFromDriverValue(text);
+    return (v) =>
+      typeof v === 'string' ? parseTimestamptz(v, fallback) : column.mapFromDriverValue(v as never);
+  }
+  return (v) => column.mapFromDriverValue(v);
+}
+
+/** PostgreSQL's most arguments of a function (FUNC_MAX_ARGS), so of one json_build_array. */
+const MAX_FIELDS = 100;
 
 /** The selected fields in the order Drizzle renders them (its `orderSelectedFields`). */
 function leavesOf(selection: Selection, prefix: readonly string[] = []): Leaf[] {
@@ -34,14 +58,14 @@ function leavesOf(selection: Selection, prefix: readonly string[] = []): Leaf[] 
   for (const [name, field] of Object.entries(selection)) {
     const path = [...prefix, name];
     if (is(field, Column)) {
-      out.push({ path, decode: (v) => field.mapFromDriverValue(v) });
+      out.push({ path, sql: field, decode: columnDecoder(field) });
     } else if (is(field, SQL) || is(field, SQL.Aliased)) {
       // `.mapWith()` sets a decoder; plain `sql` fields pass the driver's value on.
-      const owner = (is(field, SQL) ? field : field.sql) as unknown as {
-        decoder?: { mapFromDriverValue(v: unknown): unknown };
-      };
-      const decoder = owner.decoder;
-      out.push({ path, decode: decoder ? (v) => decoder.mapFromDriverValue(v) : null });
+      const owner = is(field, SQL) ? field : field.sql;
+      const decoder = (
+        owner as unknown as { decoder?: { mapFromDriverValue(v: unknown): unknown } }
+      ).decoder;
+      out.push({ path, sql: owner, decode: decoder ? (v) => decoder.mapFromDriverValue(v) : null });
     } else if (is(field, Table)) {
       out.push(...leavesOf(getTableColumns(field) as Selection, path));
     } else if (field !== null && typeof field === 'object') {
@@ -127,27 +151,60 @@ export function statementNames(prefix: string, max: number): (text: string) => s
 export const MAX_PREPARED = 16;
 
 /**
- * `build(db)` is the select without its tail (`db.select(selection).from(…).leftJoin(…)`),
- * rendered once, on first use; `selection` is the object it selects. The head
- * may hold no bound parameter (write constants into its SQL), so the tail's are $1….
+ * What builds a head: the select of `fields` without its tail
+ * (`db.select(fields).from(…).leftJoin(…)`). It is typed as taking the
+ * selection (so a builder that also serves Drizzle's own select keeps its
+ * row type), but it is passed the one JSON array field: it must hand its
+ * `fields` to `db.select` and read nothing of them.
  */
-export function compiledSelect<Row>(
-  selection: Selection,
-  build: (db: Db) => { toSQL(): { sql: string; params: unknown[] } },
+export type BuildHead<S extends Selection = Selection> = (
+  db: Db,
+  fields: S,
+) => { toSQL(): { sql: string; params: unknown[] } };
+
+/**
+ * Every compiled select made, with what it was made from: the test that
+ * compares each one's rows with Drizzle's own select reads them
+ * (compiled-select.test.ts).
+ */
+export const compiledSelects: {
+  selection: Selection;
+  build: BuildHead;
+  select: CompiledSelect<Record<string, unknown>>;
+}[] = [];
+
+/**
+ * `build(db, fields)` is the select without its tail (`db.select(fields).from(…).leftJoin(…)`),
+ * rendered once, on first use, with `fields` the one JSON array of
+ * `selection`'s fields; `selection` is the object the rows take the shape of.
+ * The head may hold no bound parameter (write constants into its SQL), so the
+ * tail's are $1….
+ */
+export function compiledSelect<Row, S extends Selection = Selection>(
+  selection: S,
+  build: BuildHead<S>,
   opts: { nullable?: readonly string[] } = {},
 ): CompiledSelect<Row> {
   let compiled: { head: SQL; decode: (row: unknown[]) => Record<string, unknown> } | undefined;
   const nameOf = statementNames('cs', MAX_PREPARED);
-  return {
+  const select: CompiledSelect<Row> = {
     async run(db, tail, { prepared = false } = {}) {
       if (compiled === undefined) {
-        const { sql: text, params } = build(db).toSQL();
+        const leaves = leavesOf(selection);
+        if (leaves.length > MAX_FIELDS) {
+          throw new Error(`compiledSelect: ${leaves.length} fields, more than ${MAX_FIELDS}`);
+        }
+        const fields = sql`json_build_array(${sql.join(
+          leaves.map((l) => l.sql),
+          sql`, `,
+        )})`;
+        const { sql: text, params } = build(db, { row: fields } as unknown as S).toSQL();
         if (params.length > 0) {
           throw new Error(`compiledSelect: the head binds parameters (${JSON.stringify(params)})`);
         }
         compiled = {
           head: sql.raw(text),
-          decode: decoderOf(leavesOf(selection), opts.nullable ?? []),
+          decode: decoderOf(leaves, opts.nullable ?? []),
         };
       }
       const { head, decode } = compiled;
@@ -158,9 +215,16 @@ export function compiledSelect<Row>(
         undefined,
         name,
         true,
-        (rows) => rows.map((row) => decode(row) as Row),
+        // One field per row: the JSON array of the selection's fields.
+        (rows) => rows.map((row) => decode((row as unknown[])[0] as unknown[]) as Row),
       );
       return statement.execute();
     },
   };
+  compiledSelects.push({
+    selection,
+    build: build as BuildHead,
+    select: select as CompiledSelect<Record<string, unknown>>,
+  });
+  return select;
 }

@@ -33,9 +33,9 @@ const alarmViewSelection = {
 };
 
 /** Alarms with the usernames of who acknowledged and dismissed them (add `.where(...)`). */
-export function selectAlarmViews(db: Db) {
+export function selectAlarmViews(db: Db, selection = alarmViewSelection) {
   return db
-    .select(alarmViewSelection)
+    .select(selection)
     .from(alarms)
     .leftJoin(acknowledgedBy, eq(acknowledgedBy.id, alarms.acknowledgedByUserId))
     .leftJoin(dismissedBy, eq(dismissedBy.id, alarms.dismissedByUserId))
@@ -54,9 +54,13 @@ export function selectAlarmViews(db: Db) {
 type AlarmViewRow = Awaited<ReturnType<typeof selectAlarmViews>>[number];
 
 /** The same select, rendered once (the list: only its WHERE and order per request). */
-const alarmViewsCompiled = compiledSelect<AlarmViewRow>(alarmViewSelection, selectAlarmViews, {
-  nullable: ['signature', 'closeSignature'],
-});
+const alarmViewsCompiled = compiledSelect<AlarmViewRow, typeof alarmViewSelection>(
+  alarmViewSelection,
+  selectAlarmViews,
+  {
+    nullable: ['signature', 'closeSignature'],
+  },
+);
 
 export async function listAlarms(db: Db, organizationId: string, q: AlarmQuery) {
   // The flags as constants (the partial index of the default list is chosen by

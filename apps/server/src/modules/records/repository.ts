@@ -82,7 +82,10 @@ function selectRecordViews(db: Db, selection = recordViewSelection) {
 type RecordViewRow = Awaited<ReturnType<ReturnType<typeof selectRecordViews>['execute']>>[number];
 
 /** The same select, rendered once (the list's page: only its WHERE, order and page per request). */
-const recordViewsCompiled = compiledSelect<RecordViewRow>(recordViewSelection, selectRecordViews);
+const recordViewsCompiled = compiledSelect<RecordViewRow, typeof recordViewSelection>(
+  recordViewSelection,
+  selectRecordViews,
+);
 
 /**
  * The same select with numbers read from a derived table the tail joins
@@ -92,8 +95,9 @@ function recordViewsWith<Extra extends Record<string, SQL<number>>>(extra: Extra
   const selection = { ...recordViewSelection, ...extra };
   // Typed as the plain select's (Drizzle's types do not carry a generic
   // selection through the joins); it renders every field of `selection`.
-  return compiledSelect<RecordViewRow & { [K in keyof Extra]: number }>(selection, (db) =>
-    selectRecordViews(db, selection),
+  return compiledSelect<RecordViewRow & { [K in keyof Extra]: number }, typeof selection>(
+    selection,
+    (db, fields) => selectRecordViews(db, fields),
   );
 }
 

@@ -236,10 +236,12 @@ const countsSelection = {
   quarantinedRecords: sql<number>`coalesce(sum(${recordCountDeltas.quarantinedRecords}), 0)::int`,
   rejectedRecords: sql<number>`coalesce(sum(${recordCountDeltas.rejectedRecords}), 0)::int`,
 };
-const selectCounts = (db: Db) => db.select(countsSelection).from(recordCountDeltas);
+const selectCounts = (db: Db, selection = countsSelection) =>
+  db.select(selection).from(recordCountDeltas);
 /** Rendered once (asked on every list and summary request): only its WHERE per request. */
 const countsCompiled = compiledSelect<
-  Awaited<ReturnType<ReturnType<typeof selectCounts>['execute']>>[number]
+  Awaited<ReturnType<ReturnType<typeof selectCounts>['execute']>>[number],
+  typeof countsSelection
 >(countsSelection, selectCounts);
 
 /**

@@ -49,9 +49,9 @@ const tagViewSelection = {
   calibrationNow: calibrationAt(tags.organizationId, tags.id, sql`now()`),
 };
 
-function selectTagViews(db: Db) {
+function selectTagViews(db: Db, selection = tagViewSelection) {
   return db
-    .select(tagViewSelection)
+    .select(selection)
     .from(tags)
     .leftJoinLateral(lastRecordLateral(db), sql`true`)
     .leftJoin(lastShipper, shipperOfLastRecord)
@@ -64,9 +64,13 @@ function selectTagViews(db: Db) {
  * statement (its ids bound as one array), not rendered by Drizzle and planned
  * by PostgreSQL on every request. `last` is null for a tag without a record.
  */
-const tagViewsCompiled = compiledSelect<TagViewRow>(tagViewSelection, selectTagViews, {
-  nullable: ['last'],
-});
+const tagViewsCompiled = compiledSelect<TagViewRow, typeof tagViewSelection>(
+  tagViewSelection,
+  selectTagViews,
+  {
+    nullable: ['last'],
+  },
+);
 
 /** The tags a condition keeps; without one, the organization's tags alone (no join to count through). */
 function countTags(db: Db, condition: SQL | undefined) {

@@ -97,9 +97,9 @@ const liveSessionSelection = {
   agreedToActiveTerms,
 };
 
-const selectLiveSessions = (db: Db) =>
+const selectLiveSessions = (db: Db, selection = liveSessionSelection) =>
   db
-    .select(liveSessionSelection)
+    .select(selection)
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .leftJoin(
@@ -112,7 +112,7 @@ const selectLiveSessions = (db: Db) =>
     .leftJoin(roles, eq(roles.id, memberships.roleId));
 
 /** Rendered once (every signed-in request asks it): only its WHERE per request (db/compiled-select.ts). */
-const liveSessionsCompiled = compiledSelect<SessionWithUser>(
+const liveSessionsCompiled = compiledSelect<SessionWithUser, typeof liveSessionSelection>(
   liveSessionSelection,
   selectLiveSessions,
 );
