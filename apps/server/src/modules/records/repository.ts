@@ -155,11 +155,16 @@ export interface RecordListQuery {
   page: Page;
 }
 
+/**
+ * The page of records `q` asks for. Undefined only for a search with a gate
+ * (search.ts `inlineSearchCondition`) whose page has no row: ask again with
+ * the look-up's condition.
+ */
 export async function listRecords(
   db: Db,
   organizationId: string,
   q: RecordListQuery,
-): Promise<Paged<RecordView>> {
+): Promise<Paged<RecordView> | undefined> {
   // With no other condition, latest=true is counted from its table.
   const latestAlone = q.latest === true && !q.search && q.conditions.every((c) => c === undefined);
   if (latestAlone && q.byLastAction) {
@@ -167,7 +172,7 @@ export async function listRecords(
     return { total, rows: await recordViewsByIds(db, organizationId, ids) };
   }
   if (q.latest) q = { ...q, conditions: [...q.conditions, latestOfTag] };
-  if (q.search?.planStable) return listSearchedRecords(db, organizationId, q, q.search.condition);
+  if (q.search?.planStable) return listSearchedRecords(db, organizationId, q, q.search);
   if (q.search) q = { ...q, conditions: [...q.conditions, q.search.condition] };
   if (q.conditions.some((c) => c !== undefined)) {
     return listMatchingRecords(
@@ -306,9 +311,14 @@ async function listSearchedRecords(
   db: Db,
   organizationId: string,
   q: RecordListQuery,
-  search: SQL,
-): Promise<Paged<RecordView>> {
-  const where = and(eq(records.organizationId, organizationId), ...q.conditions, search);
+  search: SearchCondition,
+): Promise<Paged<RecordView> | undefined> {
+  const where = and(
+    eq(records.organizationId, organizationId),
+    ...q.conditions,
+    search.condition,
+    search.gate,
+  );
   const order = [...q.orderBy, desc(records.id)];
   const hits = pageIdsOfRecords(db)
     .where(where)
@@ -322,7 +332,9 @@ async function listSearchedRecords(
     { prepared: true },
   );
   if (rows.length > 0) return { total: rows[0]!.hitTotal, rows: rows.map(toRecordView) };
-  // No row to carry the count: none match, or the page is past the last one.
+  // No row to carry the count: none match, or the page is past the last one
+  // (or, with a gate, the gate failed).
+  if (search.gate) return undefined;
   if (q.page.offset === 0) return { total: 0, rows: [] };
   return { total: (await countRecords(db).where(where))[0]?.n ?? 0, rows: [] };
 }

@@ -45,21 +45,14 @@ export async function searchCondition(
   words: readonly string[],
 ): Promise<SearchCondition | undefined> {
   if (words.length === 0) return undefined;
-  const patterns = words.map((word) => `%${escapeLike(word)}%`);
-  // A suffix starting with the word: lower() as ILIKE lowers, compared byte by
-  // byte (the column is COLLATE "C"); U+10FFFF is above every character.
+  const patterns = patternsOf(words);
   const rows = await namedQuery<{ kind: 'location' | 'tag'; id: string }>(
     db,
     sql`
     (SELECT 'location' AS kind, ${travelLocations.id}::text AS id FROM ${travelLocations}
-      WHERE ${travelLocations.organizationId} = ${organizationId}
-        AND ${travelLocations.name} ILIKE ANY(${sql.param(patterns)}::text[]))
+      WHERE ${locationMatches(organizationId, patterns)})
     UNION ALL
-    (SELECT 'tag', ${recordTagSerials.tagId}::text
-      FROM unnest(${sql.param(words)}::text[]) AS w(word)
-      JOIN ${recordTagSerials} ON ${recordTagSerials.organizationId} = ${organizationId}
-        AND ${recordTagSerials.suffix} >= lower(w.word) AND ${recordTagSerials.suffix} < lower(w.word) || chr(1114111)
-      LIMIT ${sql.raw(String(MAX_SEARCH_TAGS + 1))})`,
+    (SELECT 'tag', ${recordTagSerials.tagId}::text ${tagSuffixesOf(organizationId, words)})`,
   );
   const locations = rows.filter((r) => r.kind === 'location').map((r) => Number(r.id));
   // A tag comes once per suffix a word starts (and per word): made distinct
@@ -70,24 +63,86 @@ export async function searchCondition(
   const tooMany = suffixes.length > MAX_SEARCH_TAGS;
   const tags = tooMany ? [] : [...new Set(suffixes.map((r) => Number(r.id)))];
   const planStable = locations.length === 0 && !tooMany && words.every((w) => HAS_TRIGRAM.test(w));
+  const tests = wordTests(patterns, planStable);
+  const condition = or(
+    tests.inText,
+    tooMany
+      ? tests.inSerial
+      : tags.length > 0
+        ? and(
+            sql`${records.tagId} = ANY(${tests.bind(sql.param(tags), 'bigint[]')})`,
+            tests.inSerial,
+          )
+        : undefined,
+    locations.length > 0 ? inArray(records.shipperLocationId, locations) : undefined,
+    locations.length > 0 ? inArray(records.receiverLocationId, locations) : undefined,
+  )!;
+  return { condition, planStable };
+}
+
+/**
+ * The search with its look-up inside (list-performance.md, "Fourteenth
+ * pass"): the tags whose serial numbers a word starts a suffix of are a
+ * subquery of the page's condition, so the page costs one statement and one
+ * round trip instead of two. It is the condition `searchCondition` makes when
+ * that is plan-stable, and exact under the same terms, which its `gate`
+ * tests in the statement: no travel location matched, no word found more
+ * than MAX_SEARCH_TAGS suffixes. A page with no row may then be a gate that
+ * failed: ask `searchCondition` (its look-up tells). Undefined when a word
+ * has no trigram (never plan-stable).
+ */
+export function inlineSearchCondition(
+  organizationId: string,
+  words: readonly string[],
+): SearchCondition | undefined {
+  if (words.length === 0 || !words.every((w) => HAS_TRIGRAM.test(w))) return undefined;
+  const patterns = patternsOf(words);
+  const suffixes = tagSuffixesOf(organizationId, words);
+  const tests = wordTests(patterns, true);
+  const tags = sql`(SELECT array_agg(s.tag_id) FROM (SELECT ${recordTagSerials.tagId} ${suffixes}) s)`;
+  return {
+    condition: or(
+      tests.inText,
+      and(sql`${records.tagId} = ANY(${tags}::bigint[])`, tests.inSerial),
+    )!,
+    planStable: true,
+    gate: sql`NOT EXISTS (SELECT 1 FROM ${travelLocations} WHERE ${locationMatches(organizationId, patterns)})
+      AND (SELECT count(*) FROM (SELECT 1 ${suffixes}) s) <= ${sql.raw(String(MAX_SEARCH_TAGS))}`,
+  };
+}
+
+/** Each word as a contains pattern (ILIKE). */
+const patternsOf = (words: readonly string[]) => words.map((word) => `%${escapeLike(word)}%`);
+
+/** The organization's travel locations whose name contains a word. */
+const locationMatches = (organizationId: string, patterns: string[]) =>
+  sql`${travelLocations.organizationId} = ${organizationId}
+        AND ${travelLocations.name} ILIKE ANY(${sql.param(patterns)}::text[])`;
+
+/**
+ * FROM … the suffixes of the organization's serial numbers that start with a
+ * word (a suffix per tag and position of the word), at most MAX_SEARCH_TAGS + 1:
+ * lower() as ILIKE lowers, compared byte by byte (the column is COLLATE "C");
+ * U+10FFFF is above every character.
+ */
+const tagSuffixesOf = (organizationId: string, words: readonly string[]) =>
+  sql`FROM unnest(${sql.param(words)}::text[]) AS w(word)
+      JOIN ${recordTagSerials} ON ${recordTagSerials.organizationId} = ${organizationId}
+        AND ${recordTagSerials.suffix} >= lower(w.word) AND ${recordTagSerials.suffix} < lower(w.word) || chr(1114111)
+      LIMIT ${sql.raw(String(MAX_SEARCH_TAGS + 1))}`;
+
+/**
+ * The words' tests on the record's own text and on its serial number. When
+ * `planStable`, values are bound as `(SELECT $n)` (see searchCondition).
+ */
+function wordTests(patterns: string[], planStable: boolean) {
   const bind = (value: unknown, type: 'text' | 'bigint[]') =>
     planStable
       ? sql`(SELECT ${value}::${sql.raw(type)})::${sql.raw(type)}`
       : sql`${value}::${sql.raw(type)}`;
   const anyWord = (column: AnyColumn | SQL) =>
     or(...patterns.map((p) => sql`${column} ILIKE ${bind(p, 'text')}`))!;
-  const serialMatches = anyWord(records.tagSerialNumber);
-  const condition = or(
-    anyWord(RECORD_SEARCH_TEXT),
-    tooMany
-      ? serialMatches
-      : tags.length > 0
-        ? and(sql`${records.tagId} = ANY(${bind(sql.param(tags), 'bigint[]')})`, serialMatches)
-        : undefined,
-    locations.length > 0 ? inArray(records.shipperLocationId, locations) : undefined,
-    locations.length > 0 ? inArray(records.receiverLocationId, locations) : undefined,
-  )!;
-  return { condition, planStable };
+  return { bind, inText: anyWord(RECORD_SEARCH_TEXT), inSerial: anyWord(records.tagSerialNumber) };
 }
 
 /** Three letters or digits in a row: a word the trigram index can look up (pg_trgm's word characters). */
@@ -104,4 +159,9 @@ export interface SearchCondition {
    * (repository.ts `listSearchedRecords`).
    */
   planStable: boolean;
+  /**
+   * When set, the condition is exact only where this holds (inlineSearchCondition):
+   * a page with no row says nothing, and the list answers undefined.
+   */
+  gate?: SQL;
 }

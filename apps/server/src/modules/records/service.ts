@@ -32,7 +32,7 @@ import {
 } from './presenter';
 import { stabilityBudgetOf } from '../budget';
 import * as repo from './repository';
-import { searchCondition } from './search';
+import { inlineSearchCondition, searchCondition } from './search';
 
 /**
  * The read side of the shipment data (docs/decisions/record-queries.md):
@@ -145,8 +145,7 @@ export function createRecordsService(db: Database) {
       // or a decision alone: its total from the kept counts.
       const keptTotal =
         words.length === 0 && !q.latest ? await keptTotalOf(db, q, organizationId) : undefined;
-      const { total, rows } = await repo.listRecords(db, organizationId, {
-        search: await searchCondition(db, organizationId, words),
+      const query = {
         conditions: [
           filter,
           dispositionCondition(q.disposition, organizationId),
@@ -157,8 +156,18 @@ export function createRecordsService(db: Database) {
         orderBy: compileOrderBy(q.order_by, RECORD_FIELDS, DEFAULT_ORDER_BY),
         byLastAction: isFallbackOrder(q.order_by, DEFAULT_ORDER_BY),
         page: pageOf(q),
-      });
-      return { total, items: rows.map(presentRecord) };
+      };
+      // A search in one statement when it can be (its look-up inside), else
+      // (or when that page is empty) with its look-up first (search.ts).
+      const inline = inlineSearchCondition(organizationId, words);
+      const listed =
+        (inline && (await repo.listRecords(db, organizationId, { ...query, search: inline }))) ||
+        (await repo.listRecords(db, organizationId, {
+          ...query,
+          search: await searchCondition(db, organizationId, words),
+        }));
+      if (!listed) throw new Error('records: a search without a gate answered no page');
+      return { total: listed.total, items: listed.rows.map(presentRecord) };
     },
 
     async record(principal: Principal, recordIdText: string) {
