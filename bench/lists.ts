@@ -36,6 +36,9 @@ import { fmt } from './measure';
  * LISTS_RECORDS (default 1,000,000): the organization's size.
  * LISTS_SECONDS (default 5): seconds of load per call and server.
  * LISTS_PROCESSES (default: the cores, at most 2): server processes on each side.
+ * LISTS_ROUNDS (default 3): rounds per call, the app and the bare server
+ * alternated; each figure is the median of its rounds (one round's figures
+ * moved by a quarter between runs on this shared machine).
  */
 
 const CONNECTIONS = 50;
@@ -228,6 +231,22 @@ interface Load {
   errors: number;
 }
 
+/** Each figure's median over the rounds (errors: their sum). */
+function medianLoad(loads: Load[]): Load {
+  const median = (pick: (l: Load) => number) => {
+    const sorted = loads.map(pick).sort((a, b) => a - b);
+    const mid = sorted.length >> 1;
+    return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+  };
+  return {
+    rps: median((l) => l.rps),
+    total: median((l) => l.total),
+    p50: median((l) => l.p50),
+    p99: median((l) => l.p99),
+    errors: loads.reduce((n, l) => n + l.errors, 0),
+  };
+}
+
 /**
  * autocannon in its own process, so it does not share the event loop with
  * either server; with several URLs (of one origin) each request takes the next.
@@ -395,6 +414,7 @@ export async function listsBench(): Promise<void> {
   const size = Number(process.env.LISTS_RECORDS ?? 1_000_000);
   const seconds = Number(process.env.LISTS_SECONDS ?? 5);
   const processes = Number(process.env.LISTS_PROCESSES ?? Math.min(2, availableParallelism()));
+  const rounds = Math.max(1, Number(process.env.LISTS_ROUNDS ?? 3));
   const bench = await startBench();
   try {
     const { sessionCookie } = await benchUser(bench.handle);
@@ -427,7 +447,7 @@ export async function listsBench(): Promise<void> {
       );
     }
     const cookie = `${SESSION_COOKIE}=${sessionCookie}`;
-    const results: { call: string; app: Load; base: Load }[] = [];
+    const results: { call: string; app: Load; base: Load; rounds: string }[] = [];
     // Uploads since the last vacuum, as on a live server: each updates its
     // record's row (not a HOT update), so the search's trigram index holds
     // their entries in its pending list, which every search reads through.
@@ -454,17 +474,27 @@ export async function listsBench(): Promise<void> {
         const appUrl = call.paths.map((p) => `${server.baseUrl}${p}`);
         const baseUrl = call.paths.map((_, k) => `${baseline.baseUrl}/${i}/${k}`);
         await load(appUrl, cookie, 1); // warm-up
-        const app = await load(appUrl, cookie, seconds);
         await load(baseUrl, cookie, 1);
-        const base = await load(baseUrl, cookie, seconds);
-        results.push({ call: call.name, app, base });
+        const apps: Load[] = [];
+        const bases: Load[] = [];
+        for (let round = 0; round < rounds; round++) {
+          apps.push(await load(appUrl, cookie, seconds));
+          bases.push(await load(baseUrl, cookie, seconds));
+        }
+        results.push({
+          call: call.name,
+          app: medianLoad(apps),
+          base: medianLoad(bases),
+          rounds: apps.map((a, r) => `${fmt(a.rps, 0)}/${fmt(bases[r]!.rps, 0)}`).join(', '),
+        });
       }
     } finally {
       await baseline.close();
       await server.close();
     }
     console.log(
-      `${fmt(size, 0)} records, ${CONNECTIONS} connections, ${seconds} s each, ${processes} server process(es) per side`,
+      `${fmt(size, 0)} records, ${CONNECTIONS} connections, ${seconds} s each, ${processes} server process(es) per side, ` +
+        `median of ${rounds} round(s) (app and bare alternated)`,
     );
     // Less noisy on a shared machine: CPU time per request of the app and of the
     // bare server, both in this process (the app as startBench builds it, without logging).
@@ -491,11 +521,12 @@ export async function listsBench(): Promise<void> {
     } finally {
       await bare.close();
     }
-    for (const { call, app, base } of results) {
+    for (const { call, app, base, rounds: each } of results) {
       console.log(
         `  ${call.padEnd(30)} app ${fmt(app.rps, 0).padStart(6)} req/s p50 ${fmt(app.p50)} ms p99 ${fmt(app.p99)} ms` +
           `${app.errors ? ` (${app.errors} errors)` : ''} | bare ${fmt(base.rps, 0).padStart(6)} req/s ` +
-          `p50 ${fmt(base.p50)} ms p99 ${fmt(base.p99)} ms | ratio ${fmt(app.rps / base.rps, 2)}`,
+          `p50 ${fmt(base.p50)} ms p99 ${fmt(base.p99)} ms | ratio ${fmt(app.rps / base.rps, 2)}` +
+          (rounds > 1 ? ` | rounds app/bare ${each}` : ''),
       );
     }
     // The targets (issue 13): at least TARGET_RPS req/s with a p99 of at most TARGET_P99 ms,
