@@ -152,7 +152,7 @@ describe('compiledSelect', () => {
       for (const { selection, build: head, select } of appSelects) {
         // A select of fields its tail joins (the page's hits, the counts) needs
         // that tail; its other fields are the plain record view's, compared here.
-        if (JSON.stringify(Object.keys(selection)).match(/"(countTotal|hitTotal)"/)) continue;
+        if ('countTotal' in selection || 'hitTotal' in selection) continue;
         const direct = await (head(tx, selection) as unknown as PromiseLike<unknown[]>);
         const rendered = await select.run(tx, sql``);
         expect(direct.length, Object.keys(selection).join()).toBeGreaterThan(0);

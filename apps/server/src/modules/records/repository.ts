@@ -11,7 +11,7 @@ import { latestDisposition } from './disposition';
 import { reviewState } from './review-state';
 import type { RecordView } from './presenter';
 import { foldCountsIfMany, organizationCounts, recordCountOf, recordTotalOf } from './statistics';
-import type { SearchCondition } from './search';
+import type { GatedSearchCondition, SearchCondition } from './search';
 
 /**
  * Queries of the read side. Every function takes the organization and scopes
@@ -156,10 +156,20 @@ export interface RecordListQuery {
 }
 
 /**
- * The page of records `q` asks for. Undefined only for a search with a gate
- * (search.ts `inlineSearchCondition`) whose page has no row: ask again with
- * the look-up's condition.
+ * The page of records `q` asks for. With a gated search (search.ts
+ * `inlineSearchCondition`), undefined when its page has no row: ask again
+ * with the look-up's condition.
  */
+export function listRecords(
+  db: Db,
+  organizationId: string,
+  q: RecordListQuery & { search: GatedSearchCondition },
+): Promise<Paged<RecordView> | undefined>;
+export function listRecords(
+  db: Db,
+  organizationId: string,
+  q: RecordListQuery,
+): Promise<Paged<RecordView>>;
 export async function listRecords(
   db: Db,
   organizationId: string,

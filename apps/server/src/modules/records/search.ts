@@ -94,7 +94,7 @@ export async function searchCondition(
 export function inlineSearchCondition(
   organizationId: string,
   words: readonly string[],
-): SearchCondition | undefined {
+): GatedSearchCondition | undefined {
   if (words.length === 0 || !words.every((w) => HAS_TRIGRAM.test(w))) return undefined;
   const patterns = patternsOf(words);
   const suffixes = tagSuffixesOf(organizationId, words);
@@ -165,3 +165,6 @@ export interface SearchCondition {
    */
   gate?: SQL;
 }
+
+/** A search whose page is exact only where its gate holds (inlineSearchCondition). */
+export type GatedSearchCondition = SearchCondition & { gate: SQL };
