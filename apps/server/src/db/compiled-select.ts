@@ -60,12 +60,18 @@ function leavesOf(selection: Selection, prefix: readonly string[] = []): Leaf[] 
     if (is(field, Column)) {
       out.push({ path, sql: field, decode: columnDecoder(field) });
     } else if (is(field, SQL) || is(field, SQL.Aliased)) {
-      // `.mapWith()` sets a decoder; plain `sql` fields pass the driver's value on.
+      // `.mapWith()` sets a decoder (a column's: as that column's value);
+      // plain `sql` fields pass the driver's value on.
       const owner = is(field, SQL) ? field : field.sql;
       const decoder = (
         owner as unknown as { decoder?: { mapFromDriverValue(v: unknown): unknown } }
       ).decoder;
-      out.push({ path, sql: owner, decode: decoder ? (v) => decoder.mapFromDriverValue(v) : null });
+      const decode = !decoder
+        ? null
+        : is(decoder, Column)
+          ? columnDecoder(decoder)
+          : (v: unknown) => decoder.mapFromDriverValue(v);
+      out.push({ path, sql: owner, decode });
     } else if (is(field, Table)) {
       out.push(...leavesOf(getTableColumns(field) as Selection, path));
     } else if (field !== null && typeof field === 'object') {

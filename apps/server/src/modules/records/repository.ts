@@ -6,9 +6,9 @@ import { records, type RecordRow } from '../../db/schema-shipments';
 import { latestCountOf, latestOfTag, latestRecordIdsByLastAction } from './latest-of-tag';
 import { partyOf, receiver, scannedBy, shipper } from './fields';
 import { compiledSelect } from '../../db/compiled-select';
-import { calibrationAt, calibrationView } from './calibration-views';
+import { calibrationAt } from './calibration-views';
 import { latestDisposition } from './disposition';
-import { reviewState } from './review-state';
+import { alarmAwaitsAcknowledgementOfRow, reviewStateOf } from './review-state';
 import type { RecordView } from './presenter';
 import { foldCountsIfMany, organizationCounts, recordCountOf, recordTotalOf } from './statistics';
 import type { GatedSearchCondition, SearchCondition } from './search';
@@ -65,7 +65,7 @@ const recordViewSelection = {
   calibration: latestCalibrationOfRecord,
   calibrationAtStart: calibrationAt(records.organizationId, records.tagId, recordStart),
   disposition: latestDisposition,
-  reviewState,
+  alarmAwaitsAcknowledgement: alarmAwaitsAcknowledgementOfRow,
 };
 
 /** Records joined with their parties and last scanning user, their scan ids and calibration. */
@@ -130,9 +130,9 @@ function toRecordView(row: RecordViewRow): RecordView {
           calibrationDue: new Date(row.calibration.calibration_due),
         }
       : null,
-    calibrationAt: calibrationView(row.calibrationAtStart),
+    calibrationAt: row.calibrationAtStart,
     disposition: row.disposition,
-    reviewState: row.reviewState,
+    reviewState: reviewStateOf(row.alarmAwaitsAcknowledgement, row.disposition?.decision),
   };
 }
 

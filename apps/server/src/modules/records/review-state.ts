@@ -6,11 +6,7 @@ import {
   type TReviewStateFilter,
 } from '@coldtrace/contract';
 import { sql, type SQL } from 'drizzle-orm';
-import {
-  recordDispositions,
-  recordLatestDecisions,
-  recordsAwaitingDecision,
-} from '../../db/schema-review';
+import { recordLatestDecisions, recordsAwaitingDecision } from '../../db/schema-review';
 import { recordCountDeltas } from '../../db/schema-record-counts';
 import { alarms, records } from '../../db/schema-shipments';
 import type { Db } from '../../db/client';
@@ -29,11 +25,6 @@ const awaitsAcknowledgement = sql`EXISTS (SELECT 1 FROM ${alarms} a
   WHERE a.organization_id = ${records.organizationId} AND a.record_id = ${records.id}
     AND NOT a.acknowledged AND NOT a.dismissed)`;
 
-/** The latest decision (null: none). */
-const latestDecision = sql`(SELECT d.decision FROM ${recordDispositions} d
-  WHERE d.organization_id = ${records.organizationId} AND d.record_id = ${records.id}
-  ORDER BY d.id DESC LIMIT 1)`;
-
 /**
  * The same test for one record as one index probe (alarms_record_idx), for the
  * record views: a scalar subquery is run per row, where PostgreSQL may answer
@@ -42,12 +33,23 @@ const latestDecision = sql`(SELECT d.decision FROM ${recordDispositions} d
  * alarms cost (0.5 ms a page with 2,300 no-data alarms; list-performance.md,
  * "Sixth pass"). Null when there is none.
  */
-const awaitsAcknowledgementOfRow = sql`(SELECT true FROM ${alarms} a
+export const alarmAwaitsAcknowledgementOfRow = sql<boolean | null>`(SELECT true FROM ${alarms} a
   WHERE a.record_id = ${records.id} AND a.organization_id = ${records.organizationId}
     AND NOT a.acknowledged AND NOT a.dismissed LIMIT 1)`;
 
-/** The state as text, for the record views. */
-export const reviewState = sql<TReviewState>`(CASE WHEN ${awaitsAcknowledgementOfRow} THEN 'AWAITING_ACKNOWLEDGEMENT' ELSE coalesce(${latestDecision}, 'AWAITING_DECISION') END)`;
+/**
+ * The state of a record view from that test and the record's latest decision
+ * (the view's `latestDisposition`): the rule above. Computed here rather than
+ * by a CASE in the select, which looked the latest decision up a second time
+ * (list-performance.md, "Fifteenth pass").
+ */
+export function reviewStateOf(
+  alarmAwaitsAcknowledgement: boolean | null,
+  latestDecision: TDispositionDecision | null | undefined,
+): TReviewState {
+  if (alarmAwaitsAcknowledgement) return 'AWAITING_ACKNOWLEDGEMENT';
+  return latestDecision ?? 'AWAITING_DECISION';
+}
 
 /**
  * The records of the organization awaiting a decision, as a subquery of record

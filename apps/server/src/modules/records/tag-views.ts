@@ -5,7 +5,7 @@ import { tagLatestRecords } from '../../db/schema-record-counts';
 import { records, tags } from '../../db/schema-shipments';
 import { compiledSelect } from '../../db/compiled-select';
 import { namedQuery } from '../../db/named-query';
-import { calibrationAt, calibrationView } from './calibration-views';
+import { calibrationAt } from './calibration-views';
 import { lastReceiver, lastRecord, lastShipper, partyOf } from './fields';
 import type { TagView } from './presenter';
 import type { Paged } from './repository';
@@ -93,7 +93,7 @@ function toTagView(row: TagViewRow): TagView {
     last: row.last,
     lastShipper: { id: row.lastShipperId, name: row.lastShipperName },
     lastReceiver: { id: row.lastReceiverId, name: row.lastReceiverName },
-    calibrationAt: calibrationView(row.calibrationNow),
+    calibrationAt: row.calibrationNow,
   };
 }
 
