@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, open, readFile, rm } from 'node:fs/promises';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -100,6 +101,19 @@ export interface BenchServerProcess {
 }
 
 /**
+ * The Node options `npm start` gives the server (apps/server/package.json's
+ * start script: `tsx <options> src/server.ts`), so the bench runs the server
+ * as it runs in production (a 32 MB young-generation semi-space since the
+ * fifteenth pass of docs/decisions/list-performance.md).
+ */
+function serverNodeFlags(): string[] {
+  const manifest = JSON.parse(
+    readFileSync(path.join(REPO_ROOT, 'apps/server/package.json'), 'utf8'),
+  ) as { scripts: { start: string } };
+  return manifest.scripts.start.split(/\s+/).filter((word) => word.startsWith('--'));
+}
+
+/**
  * The real server (`apps/server/src/server.ts`, as `npm start` runs it) on the
  * bench's database with WEB_CONCURRENCY=`processes`, on a free port. Resolves
  * once it says it is running (with several processes: once every worker listens).
@@ -120,23 +134,27 @@ export async function startServerProcess(
   // process (on the same cores as the server) does not read them.
   const logFile = path.join(dataDir, 'server.log');
   const log = await open(logFile, 'w');
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/server.ts'], {
-    cwd: REPO_ROOT,
-    env: {
-      ...process.env,
-      DATABASE_URL: bench.databaseUrl,
-      WEB_CONCURRENCY: String(processes),
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      SECRET_KEY: 'bench-secret-key-bench-secret-key-bench-secret-key',
-      ADMIN_PASSWORD: 'bench-admin-password',
-      SEED_DEMO: 'false',
-      LOG_LEVEL: 'info',
-      WEB_DIST: path.join(tmpdir(), 'coldtrace-bench-no-web-dist'),
+  const child = spawn(
+    process.execPath,
+    [...serverNodeFlags(), '--import', 'tsx', 'apps/server/src/server.ts'],
+    {
+      cwd: REPO_ROOT,
+      env: {
+        ...process.env,
+        DATABASE_URL: bench.databaseUrl,
+        WEB_CONCURRENCY: String(processes),
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        SECRET_KEY: 'bench-secret-key-bench-secret-key-bench-secret-key',
+        ADMIN_PASSWORD: 'bench-admin-password',
+        SEED_DEMO: 'false',
+        LOG_LEVEL: 'info',
+        WEB_DIST: path.join(tmpdir(), 'coldtrace-bench-no-web-dist'),
+      },
+      stdio: ['ignore', log.fd, log.fd],
     },
-    stdio: ['ignore', log.fd, log.fd],
-  });
+  );
   await log.close();
   /** The log's last 20,000 characters, for errors. */
   const output = async () => (await readFile(logFile, 'utf8')).slice(-20_000);
