@@ -5,7 +5,7 @@ import { createTestApp, type TestApp } from '../../test/helpers';
 import { recordFactories } from '../../test/record-factories';
 import type { Db } from './client';
 import { records, travelLocations } from './schema-shipments';
-import { compiledSelect, compiledSelects, MAX_PREPARED } from './compiled-select';
+import { compiledSelect, compiledSelects, MAX_PREPARED, renderedOnce } from './compiled-select';
 import { seed, type World } from '../modules/records/records.fixtures';
 
 /**
@@ -111,6 +111,22 @@ describe('compiledSelect', () => {
       build(db, fields).where(eq(records.organizationId, w.orgA.id)),
     );
     await expect(withParam.run(t.db, sql``)).rejects.toThrow(/binds parameters/);
+  });
+
+  it('renderedOnce: the text Drizzle renders in place, as one raw chunk; a bound value is refused', async () => {
+    const fragment = sql`${records.programName} || ${origin.name}`;
+    const once = renderedOnce(fragment);
+    const inPlace = t.db
+      .select({ id: records.id })
+      .from(records)
+      .where(sql`${fragment} = 'x'`);
+    const rendered = t.db
+      .select({ id: records.id })
+      .from(records)
+      .where(sql`${once} = 'x'`);
+    expect(rendered.toSQL()).toEqual(inPlace.toSQL());
+    expect(once.queryChunks).toHaveLength(1);
+    expect(() => renderedOnce(sql`${records.programName} = ${'x'}`)).toThrow(/binds values/);
   });
 
   it('refuses more fields than one json_build_array takes', async () => {

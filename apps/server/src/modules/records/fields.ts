@@ -8,6 +8,7 @@ import {
 } from '@coldtrace/contract';
 import { and, eq, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
+import { renderedOnce } from '../../db/compiled-select';
 import { users } from '../../db/schema';
 import { records, tags, travelLocations } from '../../db/schema-shipments';
 import { withNeverNull, type FieldCatalog } from './filter-sql';
@@ -110,19 +111,21 @@ export const RECORD_FIELDS: FieldCatalog = withNeverNull(
  * trigram index `records_search_fields_idx` (migration 0017); and the tag
  * serial number, the shipper and receiver names (repository.ts `searchCondition`).
  */
-export const RECORD_SEARCH_TEXT = sql`(${sql.join(
-  [
-    sql`${records.id}::text`,
-    records.primaryReference,
-    records.secondaryReference,
-    records.shippingReference,
-    records.programName,
-    records.carrier,
-    records.productDesignation,
-    records.poNumber,
-  ],
-  sql.raw(` || E'\\n' || `),
-)})`;
+export const RECORD_SEARCH_TEXT = renderedOnce(
+  sql`(${sql.join(
+    [
+      sql`${records.id}::text`,
+      records.primaryReference,
+      records.secondaryReference,
+      records.shippingReference,
+      records.programName,
+      records.carrier,
+      records.productDesignation,
+      records.poNumber,
+    ],
+    sql.raw(` || E'\\n' || `),
+  )})`,
+);
 
 /** Fields of `GET details/` (tags in the extended view; references come from the latest record). */
 export const TAG_FIELDS: FieldCatalog = withNeverNull(

@@ -5,7 +5,7 @@ import { calibrationCertificateDevices, calibrationCertificates } from '../../db
 import { records, type RecordRow } from '../../db/schema-shipments';
 import { latestCountOf, latestOfTag, latestRecordIdsByLastAction } from './latest-of-tag';
 import { partyOf, receiver, scannedBy, shipper } from './fields';
-import { compiledSelect } from '../../db/compiled-select';
+import { compiledSelect, renderedOnce } from '../../db/compiled-select';
 import { calibrationAt } from './calibration-views';
 import { latestDisposition } from './disposition';
 import { alarmAwaitsAcknowledgementOfRow, reviewStateOf } from './review-state';
@@ -317,6 +317,11 @@ const searchViewsCompiled = recordViewsWith({ hitTotal: sql<number>`"hits"."tota
  * page costs one round trip instead of two (docs/decisions/list-performance.md,
  * "Sixth pass").
  */
+/** The searched page's subquery without its WHERE and ORDER BY, rendered once (the first search). */
+let searchHitsHead: SQL | undefined;
+const searchHitsHeadOf = (db: Db) =>
+  (searchHitsHead ??= renderedOnce(pageIdsOfRecords(db).getSQL()));
+
 async function listSearchedRecords(
   db: Db,
   organizationId: string,
@@ -330,14 +335,13 @@ async function listSearchedRecords(
     search.gate,
   );
   const order = [...q.orderBy, desc(records.id)];
-  const hits = pageIdsOfRecords(db)
-    .where(where)
-    .orderBy(...order);
+  // As `pageIdsOfRecords(db).where(where).orderBy(...order)` renders it.
+  const hits = sql`${searchHitsHeadOf(db)} where ${where} order by ${sql.join(order, sql`, `)}`;
   // The page bound as `(SELECT $n)` too: a known LIMIT makes the custom plans cheaper than the generic one.
   const page = sql`limit (select ${q.page.size}::bigint) offset (select ${q.page.offset}::bigint)`;
   const rows = await searchViewsCompiled.run(
     db,
-    sql`inner join (${hits.getSQL()} ${page}) "hits" on "hits"."id" = ${records.id}
+    sql`inner join (${hits} ${page}) "hits" on "hits"."id" = ${records.id}
       where ${records.organizationId} = ${organizationId} order by ${sql.join(order, sql`, `)}`,
     { prepared: true },
   );
