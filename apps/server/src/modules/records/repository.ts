@@ -308,6 +308,11 @@ async function recordViewsByIds(
 /** The record select with the page's hits joined (`hits`: their ids, order and count). */
 const searchViewsCompiled = recordViewsWith({ hitTotal: sql<number>`"hits"."total"` });
 
+/** The searched page's subquery without its WHERE and ORDER BY, rendered once (the first search). */
+let searchHitsHead: SQL | undefined;
+const searchHitsHeadOf = (db: Db) =>
+  (searchHitsHead ??= renderedOnce(pageIdsOfRecords(db).getSQL()));
+
 /**
  * A searched page whose condition holds one plan for any value (search.ts
  * `planStable`) in one prepared statement: the page's ids with the count of
@@ -317,11 +322,6 @@ const searchViewsCompiled = recordViewsWith({ hitTotal: sql<number>`"hits"."tota
  * page costs one round trip instead of two (docs/decisions/list-performance.md,
  * "Sixth pass").
  */
-/** The searched page's subquery without its WHERE and ORDER BY, rendered once (the first search). */
-let searchHitsHead: SQL | undefined;
-const searchHitsHeadOf = (db: Db) =>
-  (searchHitsHead ??= renderedOnce(pageIdsOfRecords(db).getSQL()));
-
 async function listSearchedRecords(
   db: Db,
   organizationId: string,
