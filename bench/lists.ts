@@ -8,7 +8,7 @@ import { SESSION_COOKIE } from '@coldtrace/contract';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import Fastify from 'fastify';
 import pg from 'pg';
-import { REPO_ROOT } from '../apps/server/src/config';
+import { defaultDatabasePoolSize, REPO_ROOT } from '../apps/server/src/config';
 import type { Database } from '../apps/server/src/db/client';
 import * as baseSchema from '../apps/server/src/db/schema';
 import * as shipmentSchema from '../apps/server/src/db/schema-shipments';
@@ -35,7 +35,9 @@ import { fmt } from './measure';
  *
  * LISTS_RECORDS (default 1,000,000): the organization's size.
  * LISTS_SECONDS (default 5): seconds of load per call and server.
- * LISTS_PROCESSES (default: the cores, at most 2): server processes on each side.
+ * LISTS_PROCESSES (default: the cores, at most 2): server processes on each side,
+ * each with as many database connections as the app gives a process by default
+ * (config.ts `defaultDatabasePoolSize`).
  * LISTS_ROUNDS (default 3): rounds per call, the app and the bare server
  * alternated; each figure is the median of its rounds (one round's figures
  * moved by a quarter between runs on this shared machine).
@@ -396,7 +398,11 @@ async function baselineMain(): Promise<void> {
   const statements = JSON.parse(
     await readFile(process.env.LISTS_STATEMENTS!, 'utf8'),
   ) as Statement[][][];
-  const pool = new pg.Pool({ connectionString: process.env.LISTS_DATABASE_URL, max: 10 });
+  // The same connections per process as the app's server processes (config.ts).
+  const pool = new pg.Pool({
+    connectionString: process.env.LISTS_DATABASE_URL,
+    max: defaultDatabasePoolSize(availableParallelism(), processes),
+  });
   const app = bareServer(pool, statements);
   await app.listen({ port: Number(process.env.LISTS_PORT), host: '127.0.0.1' });
   process.stdout.write('listening\n');

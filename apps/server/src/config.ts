@@ -37,13 +37,14 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 /** An unset variable and an empty one (`FOO=` in an env file) both mean "use the default". */
 const blankToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
 
-function int(name: string, min: number, max: number, fallback: number) {
+/** An integer from min to max, else `fallback` when unset (undefined: none). */
+function int<F extends number | undefined>(name: string, min: number, max: number, fallback: F) {
   return z.preprocess(
     blankToUndefined,
     z
       .string()
       .optional()
-      .transform((v, ctx) => {
+      .transform((v, ctx): number | F => {
         if (v === undefined) return fallback;
         const n = Number(v.trim());
         if (!/^-?\d+$/.test(v.trim()) || n < min || n > max) {
@@ -108,6 +109,21 @@ function resolvePath(p: string): string {
 
 /** The most server processes WEB_CONCURRENCY may ask for. */
 export const MAX_WEB_CONCURRENCY = 64;
+
+/**
+ * Database connections per server process when DATABASE_POOL_SIZE is not set:
+ * the PostgreSQL wiki's "(cores x 2) + 1" connections for the whole server
+ * ("Number Of Database Connections"), shared by its processes, at least 3 per
+ * process (requests and background jobs share a process's pool). On a 2-core
+ * machine: 5 for one process, 3 each for two. More connections than that
+ * left PostgreSQL's backends and Node taking the cores from each other: with
+ * 10 a process, the records list cost PostgreSQL 15 % more CPU a page, and
+ * answered fewer pages a second with a longer p99 (docs/decisions/
+ * list-performance.md, "Sixteenth pass").
+ */
+export function defaultDatabasePoolSize(cpus: number, processes: number): number {
+  return Math.max(3, Math.ceil((2 * cpus + 1) / processes));
+}
 
 /** WEB_CONCURRENCY: a process count, or `auto` (one per CPU the process may use). */
 function webConcurrency() {
@@ -177,6 +193,7 @@ const envSchema = z.object({
   PORT: int('PORT', 0, 65535, 8000),
   HOST: z.preprocess(blankToUndefined, z.string().default('0.0.0.0')),
   WEB_CONCURRENCY: webConcurrency(),
+  DATABASE_POOL_SIZE: int('DATABASE_POOL_SIZE', 1, 1000, undefined),
   DATA_DIR: z.preprocess(blankToUndefined, z.string().default('./data').transform(resolvePath)),
   DATABASE_URL: postgresUrl('DATABASE_URL'),
   MIGRATION_DATABASE_URL: postgresUrl('MIGRATION_DATABASE_URL'),
@@ -295,6 +312,8 @@ export interface Config {
    * prepares the database once and forks that many workers sharing the port (`cluster.ts`).
    */
   webConcurrency: number;
+  /** Database connections each server process opens at most (DATABASE_POOL_SIZE, else `defaultDatabasePoolSize`). */
+  databasePoolSize: number;
   /** Absolute. Holds the embedded PostgreSQL cluster and the generated secret key. */
   dataDir: string;
   /**
@@ -407,6 +426,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     port: e.PORT,
     host: e.HOST,
     webConcurrency: e.WEB_CONCURRENCY,
+    databasePoolSize:
+      e.DATABASE_POOL_SIZE ?? defaultDatabasePoolSize(availableParallelism(), e.WEB_CONCURRENCY),
     dataDir: e.DATA_DIR,
     databaseUrl: e.DATABASE_URL,
     migrationDatabaseUrl: e.MIGRATION_DATABASE_URL,

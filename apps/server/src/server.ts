@@ -73,7 +73,7 @@ async function prepare(): Promise<{ runtime: RuntimeConfig; url: string }> {
     ownerUrl = embedded.ownerUrl;
   }
   checkpoint();
-  const opened = openDatabase(url, { log });
+  const opened = openDatabase(url, { max: config.databasePoolSize, log });
   database = opened;
   const owner = ownerUrl === undefined ? undefined : openDatabase(ownerUrl, { max: 2, log });
   let seeded;
@@ -129,7 +129,7 @@ async function prepare(): Promise<{ runtime: RuntimeConfig; url: string }> {
 
 /** Build the app on `url` and listen; the port listened on. */
 async function serve(runtime: RuntimeConfig, url: string): Promise<number> {
-  database ??= openDatabase(url, { log });
+  database ??= openDatabase(url, { max: config.databasePoolSize, log });
   app = await buildApp({ config: runtime, db: database.db, logger: log });
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();
@@ -161,7 +161,8 @@ async function start(): Promise<void> {
   }
   const shownHost = ['0.0.0.0', '::', ''].includes(config.host) ? 'localhost' : config.host;
   log.info(
-    `Coldtrace is running at http://${shownHost}:${port}/ (API docs at /api/docs/${processes})`,
+    `Coldtrace is running at http://${shownHost}:${port}/ (API docs at /api/docs/${processes}, ` +
+      `up to ${config.databasePoolSize} database connections per process)`,
   );
 }
 

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import { createServer } from 'node:net';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { scans } from '../src/db/schema-shipments';
 import { useServerProcesses, type ServerProcess } from './server-process';
@@ -84,10 +84,19 @@ describe('WEB_CONCURRENCY=2', () => {
       const t = processes.t;
       const user = await t.createUser({ role: 'Administrator' });
       const token = await insertToken(t.db, user.id, user.orgs[0]!.id);
+      const connections = async () => {
+        const { rows } = await t.ownerDb.execute<{ n: number }>(sql`
+          SELECT count(*)::int AS n FROM pg_stat_activity
+          WHERE datname = current_database() AND pid <> pg_backend_pid()`);
+        return rows[0]!.n;
+      };
+      // The test's own connections, before the server opens any.
+      const before = await connections();
       const port = await freePort();
       const server = await processes.start(port, {
         WEB_CONCURRENCY: '2',
         LOG_LEVEL: 'info',
+        DATABASE_POOL_SIZE: '2',
       });
       const primary = server.child.pid!;
       // The port answers as soon as the first worker listens; the primary says when all do.
@@ -95,6 +104,7 @@ describe('WEB_CONCURRENCY=2', () => {
         () => server!.output.join(''),
         (out) => out.includes('2 server processes'),
       );
+      expect(server.output.join('')).toContain('up to 2 database connections per process');
 
       const pings = [];
       for (let i = 0; i < 6; i++) {
@@ -130,6 +140,18 @@ describe('WEB_CONCURRENCY=2', () => {
         expect(rows, tag).toHaveLength(1);
         expect(await recordOf(t.db, rows[0]!.recordId!)).toMatchObject({ numberOfPoints: 6 });
       }
+
+      // 40 list pages at once: each worker opens at most DATABASE_POOL_SIZE connections
+      // (and one that listens for changes to sessions and roles); the others wait their turn.
+      const pages = await Promise.all(
+        Array.from({ length: 40 }, () =>
+          request(port, 'GET', '/api/devices/xt1/records/?page_number=1&page_size=20', {
+            authorization: `Token ${token}`,
+          }),
+        ),
+      );
+      for (const page of pages) expect(page.status, page.body).toBe(200);
+      expect(await connections()).toBeLessThanOrEqual(before + 2 * (2 + 1));
 
       // A worker that dies is replaced.
       const [killed, survivor] = [...workers] as [number, number];

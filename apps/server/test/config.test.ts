@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, REPO_ROOT } from '../src/config';
+import { ConfigError, defaultDatabasePoolSize, loadConfig, REPO_ROOT } from '../src/config';
 import { withSecretKey } from '../src/secret-key';
 
 describe('loadConfig', () => {
@@ -113,6 +113,31 @@ describe('loadConfig', () => {
     for (const bad of ['0', '65', '-2', '1.5', 'two', 'max']) {
       expect(() => loadConfig({ WEB_CONCURRENCY: bad }), bad).toThrow(
         `WEB_CONCURRENCY must be 'auto' or an integer from 1 to 64, got '${bad}'`,
+      );
+    }
+  });
+
+  it('DATABASE_POOL_SIZE: connections per process, by default (2 x cores + 1) shared by the processes, at least 3', () => {
+    // The PostgreSQL wiki's connections for the whole server, split between its processes.
+    expect(defaultDatabasePoolSize(2, 1)).toBe(5);
+    expect(defaultDatabasePoolSize(2, 2)).toBe(3);
+    expect(defaultDatabasePoolSize(8, 1)).toBe(17);
+    expect(defaultDatabasePoolSize(8, 4)).toBe(5);
+    // Never below 3: requests and the background jobs share a process's pool.
+    expect(defaultDatabasePoolSize(1, 1)).toBe(3);
+    expect(defaultDatabasePoolSize(2, 64)).toBe(3);
+    const cpus = availableParallelism();
+    expect(loadConfig({}).databasePoolSize).toBe(Math.max(3, 2 * cpus + 1));
+    expect(loadConfig({ WEB_CONCURRENCY: '2' }).databasePoolSize).toBe(
+      Math.max(3, Math.ceil((2 * cpus + 1) / 2)),
+    );
+    expect(loadConfig({ DATABASE_POOL_SIZE: ' 12 ' }).databasePoolSize).toBe(12);
+    expect(loadConfig({ DATABASE_POOL_SIZE: '', WEB_CONCURRENCY: '2' }).databasePoolSize).toBe(
+      defaultDatabasePoolSize(cpus, 2),
+    );
+    for (const bad of ['0', '1001', '-1', '2.5', 'ten']) {
+      expect(() => loadConfig({ DATABASE_POOL_SIZE: bad }), bad).toThrow(
+        `DATABASE_POOL_SIZE must be an integer from 1 to 1000, got '${bad}'`,
       );
     }
   });
