@@ -4,6 +4,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { fastifyTrustProxy, type RuntimeConfig } from './config';
+import { RequestLog } from './logger';
 import type { Database } from './db/client';
 import './kernel/context';
 import { registerCompression } from './http/compression';
@@ -139,7 +140,7 @@ export async function buildApp({
   jobs,
 }: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    ...(logger ? { loggerInstance: logger } : { logger: false }),
+    ...(logger ? { loggerInstance: logger, logController: new RequestLog() } : { logger: false }),
     trustProxy: fastifyTrustProxy(config.trustProxy),
     bodyLimit: config.bodyLimitBytes,
     genReqId: () => randomUUID(),

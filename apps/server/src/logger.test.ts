@@ -6,7 +6,7 @@ import { createTestApp, type TestApp } from '../test/helpers';
 import { users } from './db/schema';
 import { loggerOptions, redactUrl } from './logger';
 
-function capture() {
+function capture(level: 'info' | 'debug' = 'info') {
   const lines: string[] = [];
   const sink = new Writable({
     write(chunk, _enc, done) {
@@ -14,7 +14,7 @@ function capture() {
       done();
     },
   });
-  return { log: pino(loggerOptions('info', false), sink), text: () => lines.join('') };
+  return { log: pino(loggerOptions(level, false), sink), text: () => lines.join('') };
 }
 
 describe('logger', () => {
@@ -119,5 +119,67 @@ describe('request log lines', () => {
     expect(redactUrl('/welcome/passwordresetconfirm')).toBe('/welcome/passwordresetconfirm');
     expect(redactUrl('/recorddetails/42')).toBe('/recorddetails/42');
     expect(redactUrl('/api/auth/password-reset/')).toBe('/api/auth/password-reset/');
+  });
+});
+
+describe('the request log', () => {
+  let t: TestApp;
+  let logs: ReturnType<typeof capture>;
+
+  beforeAll(async () => {
+    logs = capture('debug');
+    t = await createTestApp({ logger: logs.log });
+  });
+  afterAll(() => t.close());
+
+  it('one line at info per request, as it completes: method, redacted URL, status and time; the incoming line at debug', async () => {
+    const link = '/welcome/0b6e-uuid/s3cr3t-T0ken';
+    const answers = [
+      await t.inject({ method: 'GET', url: '/api/auth/csrf/' }),
+      await t.inject({ method: 'GET', url: link }),
+      await t.inject({ method: 'POST', url: '/api/auth/login/', payload: {} }),
+    ];
+    const lines = logs
+      .text()
+      .split('\n')
+      .filter(Boolean)
+      .map(
+        (l) =>
+          JSON.parse(l) as {
+            level: number;
+            msg: string;
+            reqId?: string;
+            req?: { method: string; url: string };
+            res?: { statusCode: number };
+            responseTime?: number;
+          },
+      )
+      .filter((l) => l.reqId !== undefined);
+    for (const [i, [method, url]] of [
+      ['GET', '/api/auth/csrf/'],
+      ['GET', '/welcome/0b6e-uuid/[redacted]'],
+      ['POST', '/api/auth/login/'],
+    ].entries()) {
+      const reqId = answers[i]!.headers['x-request-id'];
+      const own = lines.filter((l) => l.reqId === reqId);
+      // A refused request also has the line of its error (http/errors.ts), no other.
+      const atInfo = own.filter((l) => l.level >= 30 && l.res !== undefined);
+      expect(atInfo, url).toHaveLength(1);
+      expect(own.filter((l) => l.level >= 30).length, url).toBe(
+        answers[i]!.statusCode >= 400 ? 2 : 1,
+      );
+      expect(atInfo[0], url).toMatchObject({
+        msg: 'request completed',
+        req: { method, url },
+        res: { statusCode: answers[i]!.statusCode },
+      });
+      expect(atInfo[0]!.responseTime, url).toBeGreaterThan(0);
+      expect(
+        own.filter((l) => l.level === 20).map((l) => l.msg),
+        url,
+      ).toEqual(['incoming request']);
+    }
+    expect(Math.floor(answers[2]!.statusCode / 100)).toBe(4); // refused (no CSRF token)
+    expect(logs.text()).not.toContain('s3cr3t-T0ken');
   });
 });

@@ -88,7 +88,7 @@ describe('one-time links with SMTP configured', () => {
     expect(check.statusCode).toBeLessThan(300);
 
     const logged = log.text();
-    expect(logged).toContain('incoming request'); // the log is captured at all
+    expect(logged).toContain('request completed'); // the log is captured at all
     expect(logged).toContain(`/passwordreset/${uuid}/[redacted]`);
     expect(logged).not.toContain(token!);
     expect(logged).not.toContain(link!);
