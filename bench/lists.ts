@@ -8,7 +8,7 @@ import { SESSION_COOKIE } from '@coldtrace/contract';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import Fastify from 'fastify';
 import pg from 'pg';
-import { defaultDatabasePoolSize, REPO_ROOT } from '../apps/server/src/config';
+import { loadConfig, REPO_ROOT } from '../apps/server/src/config';
 import type { Database } from '../apps/server/src/db/client';
 import * as baseSchema from '../apps/server/src/db/schema';
 import * as shipmentSchema from '../apps/server/src/db/schema-shipments';
@@ -36,8 +36,8 @@ import { fmt } from './measure';
  * LISTS_RECORDS (default 1,000,000): the organization's size.
  * LISTS_SECONDS (default 5): seconds of load per call and server.
  * LISTS_PROCESSES (default: the cores, at most 2): server processes on each side,
- * each with as many database connections as the app gives a process by default
- * (config.ts `defaultDatabasePoolSize`).
+ * each with as many database connections as the app's processes open
+ * (DATABASE_POOL_SIZE, else config.ts `defaultDatabasePoolSize`).
  * LISTS_WARMUP_SECONDS (default 10): load on each server before the first
  * call's rounds (1 s before every other call's).
  * LISTS_ROUNDS (default 3): rounds per call, the app and the bare server
@@ -403,10 +403,15 @@ async function baselineMain(): Promise<void> {
   const statements = JSON.parse(
     await readFile(process.env.LISTS_STATEMENTS!, 'utf8'),
   ) as Statement[][][];
-  // The same connections per process as the app's server processes (config.ts).
+  // The same connections per process as the app's server processes, read as they read
+  // them (their environment is this one's: DATABASE_POOL_SIZE, else config.ts's default).
+  const { databasePoolSize } = loadConfig({
+    WEB_CONCURRENCY: String(processes),
+    DATABASE_POOL_SIZE: process.env.DATABASE_POOL_SIZE,
+  });
   const pool = new pg.Pool({
     connectionString: process.env.LISTS_DATABASE_URL,
-    max: defaultDatabasePoolSize(availableParallelism(), processes),
+    max: databasePoolSize,
   });
   const app = bareServer(pool, statements);
   await app.listen({ port: Number(process.env.LISTS_PORT), host: '127.0.0.1' });
