@@ -140,7 +140,9 @@ export async function buildApp({
   jobs,
 }: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    ...(logger ? { loggerInstance: logger, logController: new RequestLog() } : { logger: false }),
+    ...(logger
+      ? { loggerInstance: logger, logController: new RequestLog(logger) }
+      : { logger: false }),
     trustProxy: fastifyTrustProxy(config.trustProxy),
     bodyLimit: config.bodyLimitBytes,
     genReqId: () => randomUUID(),

@@ -132,13 +132,25 @@ describe('the request log', () => {
   });
   afterAll(() => t.close());
 
-  it('one line at info per request, as it completes: method, redacted URL, status and time; the incoming line at debug', async () => {
+  it('one line at info per request, as it completes: method, redacted URL, status and time, no other field and no credential; the incoming line at debug', async () => {
     const link = '/welcome/0b6e-uuid/s3cr3t-T0ken';
     const answers = [
       await t.inject({ method: 'GET', url: '/api/auth/csrf/' }),
       await t.inject({ method: 'GET', url: link }),
       await t.inject({ method: 'POST', url: '/api/auth/login/', payload: {} }),
     ];
+    // A request with credentials: the completed line is written without the redaction
+    // pass, so it must hold the serializers' few fields and nothing else.
+    const credentials = {
+      cookie: 'sessionid=c00kie-s3cret; csrftoken=csrf-s3cret',
+      authorization: 'Token t0ken-s3cret',
+      'x-csrftoken': 'csrf-s3cret',
+    };
+    const withCredentials = await t.inject({
+      method: 'GET',
+      url: '/api/auth/csrf/?next=%2Frecords',
+      headers: credentials,
+    });
     const lines = logs
       .text()
       .split('\n')
@@ -181,5 +193,36 @@ describe('the request log', () => {
     }
     expect(Math.floor(answers[2]!.statusCode / 100)).toBe(4); // refused (no CSRF token)
     expect(logs.text()).not.toContain('s3cr3t-T0ken');
+
+    const completed = lines.filter(
+      (l) => l.reqId === withCredentials.headers['x-request-id'] && l.level === 30,
+    );
+    expect(completed).toHaveLength(1);
+    const {
+      level: _level,
+      time,
+      pid,
+      hostname,
+      ...fields
+    } = completed[0] as (typeof completed)[0] & {
+      time: number;
+      pid: number;
+      hostname: string;
+    };
+    expect([typeof time, typeof pid, typeof hostname]).toEqual(['number', 'number', 'string']);
+    expect(fields).toEqual({
+      reqId: withCredentials.headers['x-request-id'],
+      req: {
+        method: 'GET',
+        url: '/api/auth/csrf/?next=%2Frecords',
+        host: 'localhost:80',
+        remoteAddress: '127.0.0.1',
+        remotePort: undefined,
+      },
+      res: { statusCode: 200 },
+      responseTime: fields.responseTime,
+      msg: 'request completed',
+    });
+    expect(logs.text()).not.toMatch(/c00kie-s3cret|t0ken-s3cret|csrf-s3cret/);
   });
 });
