@@ -5,16 +5,15 @@ import { hash } from '@node-rs/argon2';
 import pg from 'pg';
 
 /**
- * Direct access to the e2e server's embedded database (`.e2e-data`), for
+ * Direct access to the e2e server's embedded database (its data folder:
+ * `E2E_DATA_DIR`, as `start-server.mjs` reads it, else `.e2e-data`), for
  * arranging what no screen creates yet (e.g. a user in a demo organization).
  */
 const PORT = Number(process.env.E2E_PORT ?? 8123);
 
 function databaseUrl(): string {
-  const password = readFileSync(
-    path.join(import.meta.dirname, '..', '.e2e-data', 'postgres_password'),
-    'utf8',
-  ).trim();
+  const dataDir = process.env.E2E_DATA_DIR ?? path.join(import.meta.dirname, '..', '.e2e-data');
+  const password = readFileSync(path.join(dataDir, 'postgres_password'), 'utf8').trim();
   return `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${PORT + 1}/coldtrace`;
 }
 
