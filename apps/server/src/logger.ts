@@ -75,6 +75,8 @@ export class RequestLog extends LogController {
 
   constructor(logger: FastifyBaseLogger) {
     super();
+    // The serializers are named here, not inherited, so that the line without
+    // redaction holds their few fields whatever logger the app is given.
     this.completed = logger.child(
       {},
       { serializers: { req: serializeRequest, res: serializeReply }, redact: { paths: [] } },
@@ -92,9 +94,14 @@ export class RequestLog extends LogController {
     reply: FastifyReply,
   ): void {
     if (this.isLogDisabled(request)) return;
-    const line = { req: request, res: reply, responseTime: reply.elapsedTime };
-    if (error) reply.log.error({ ...line, err: error }, 'request errored');
-    else this.completed.info({ reqId: request.id, ...line }, 'request completed');
+    const responseTime = reply.elapsedTime;
+    if (error)
+      reply.log.error({ req: request, res: reply, responseTime, err: error }, 'request errored');
+    else
+      this.completed.info(
+        { [this.requestIdLogLabel]: request.id, req: request, res: reply, responseTime },
+        'request completed',
+      );
   }
 }
 
