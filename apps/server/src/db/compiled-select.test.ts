@@ -1,11 +1,17 @@
-import { desc, eq, sql } from 'drizzle-orm';
-import { alias } from 'drizzle-orm/pg-core';
+import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
+import { alias, PgDialect } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/helpers';
 import { recordFactories } from '../../test/record-factories';
 import type { Db } from './client';
 import { records, travelLocations } from './schema-shipments';
-import { compiledSelect, compiledSelects, MAX_PREPARED, renderedOnce } from './compiled-select';
+import {
+  compiledSelect,
+  compiledSelects,
+  MAX_PREPARED,
+  renderedOnce,
+  renderedTemplate,
+} from './compiled-select';
 import { seed, type World } from '../modules/records/records.fixtures';
 
 /**
@@ -127,6 +133,49 @@ describe('compiledSelect', () => {
     expect(rendered.toSQL()).toEqual(inPlace.toSQL());
     expect(once.queryChunks).toHaveLength(1);
     expect(() => renderedOnce(sql`${records.programName} = ${'x'}`)).toThrow(/binds values/);
+  });
+
+  it('renderedTemplate: the statement Drizzle renders with the values in place, composed or whole; refuses bound values', async () => {
+    // The organization twice (one placeholder, two places), a list, a number.
+    const fragmentOf = (org: unknown, names: unknown, min: unknown) =>
+      sql`${records.organizationId} = ${org} AND ${origin.name} ILIKE ANY(${sql.param(names)}::text[]) AND (SELECT ${org}::uuid) IS NOT NULL AND ${records.numberOfPoints} >= ${min}`;
+    const template = renderedTemplate<'org' | 'names' | 'min'>(
+      fragmentOf(sql.placeholder('org'), sql.placeholder('names'), sql.placeholder('min')),
+    );
+    const values = { org: w.orgA.id, names: ['%a%', '%b%'], min: 3 };
+    const query = (where: SQL) =>
+      t.db
+        .select({ id: records.id })
+        .from(records)
+        .leftJoin(origin, eq(origin.id, records.shipperLocationId))
+        .where(and(eq(records.id, 7), where))
+        .toSQL();
+    // Composed into a larger statement: the same text and values as the fragment built with them.
+    const inPlace = query(fragmentOf(values.org, values.names, values.min));
+    expect(inPlace.params).toEqual([7, values.org, values.names, values.org, 3]);
+    expect(query(template.sql(values))).toEqual(inPlace);
+    // Whole: its own text, the values as $1 … $n in order.
+    const whole = new PgDialect().sqlToQuery(fragmentOf(values.org, values.names, values.min));
+    expect(template.query(values)).toEqual({ sql: whole.sql, params: whole.params });
+    // And it runs: the rows of the same statement built with the values.
+    const count = (where: SQL) =>
+      t.db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(records)
+        .leftJoin(origin, eq(origin.id, records.shipperLocationId))
+        .where(where);
+    const [viaTemplate] = await count(template.sql({ org: w.orgA.id, names: ['%'], min: 0 }));
+    const [built] = await count(fragmentOf(w.orgA.id, ['%'], 0));
+    expect(viaTemplate).toEqual(built);
+    expect(built!.n).toBeGreaterThan(0);
+
+    expect(() => renderedTemplate(sql`${records.id} = ${7}`)).toThrow(/binds values/);
+    expect(() =>
+      renderedTemplate(sql`${records.id} = $1 OR ${records.id} = ${sql.placeholder('a')}`),
+    ).toThrow(/not one of its placeholders/);
+    expect(() => template.sql({ org: w.orgA.id } as never)).toThrow(
+      /no value for placeholder names/,
+    );
   });
 
   it('refuses more fields than one json_build_array takes', async () => {

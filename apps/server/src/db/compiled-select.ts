@@ -1,5 +1,15 @@
 import { createHash } from 'node:crypto';
-import { Column, getTableColumns, is, SQL, sql, Table } from 'drizzle-orm';
+import {
+  Column,
+  getTableColumns,
+  is,
+  Param,
+  Placeholder,
+  SQL,
+  sql,
+  StringChunk,
+  Table,
+} from 'drizzle-orm';
 import { PgDialect, PgTimestamp, type PreparedQueryConfig } from 'drizzle-orm/pg-core';
 import type { Db } from './client';
 import { parseTimestamptz } from './timestamptz-text';
@@ -124,7 +134,8 @@ function decoderOf(leaves: readonly Leaf[], nullable: readonly string[]) {
 
 export interface CompiledSelect<Row> {
   /**
-   * The head's rows with `tail` (`WHERE … ORDER BY … LIMIT …`, Drizzle SQL) after it.
+   * The head's rows with `tail` (`WHERE … ORDER BY … LIMIT …`, Drizzle SQL, or a
+   * template's `query`, which needs no rendering) after it.
    * `prepared`: send it as a named (server-side) prepared statement, so each
    * connection parses it once and PostgreSQL may keep a generic plan instead of
    * planning it on every request. Only for tails whose plan does not depend on
@@ -132,7 +143,7 @@ export interface CompiledSelect<Row> {
    * constants): a generic plan is one plan for every value. At most
    * MAX_PREPARED texts per select are named; the others go unnamed.
    */
-  run(db: Db, tail: SQL, opts?: { prepared?: boolean }): Promise<Row[]>;
+  run(db: Db, tail: SQL | RenderedQuery, opts?: { prepared?: boolean }): Promise<Row[]>;
 }
 
 /**
@@ -191,7 +202,9 @@ export function compiledSelect<Row, S extends Selection = Selection>(
   build: BuildHead<S>,
   opts: { nullable?: readonly string[] } = {},
 ): CompiledSelect<Row> {
-  let compiled: { head: SQL; decode: (row: unknown[]) => Record<string, unknown> } | undefined;
+  let compiled:
+    | { head: SQL; headText: string; decode: (row: unknown[]) => Record<string, unknown> }
+    | undefined;
   const nameOf = statementNames('cs', MAX_PREPARED);
   const select: CompiledSelect<Row> = {
     async run(db, tail, { prepared = false } = {}) {
@@ -210,11 +223,15 @@ export function compiledSelect<Row, S extends Selection = Selection>(
         }
         compiled = {
           head: sql.raw(text),
+          headText: text,
           decode: decoderOf(leaves, opts.nullable ?? []),
         };
       }
-      const { head, decode } = compiled;
-      const query = dialect.sqlToQuery(sql`${head} ${tail}`);
+      const { head, headText, decode } = compiled;
+      // The head binds nothing, so a rendered tail's $1 … $n stay as they are.
+      const query = is(tail, SQL)
+        ? dialect.sqlToQuery(sql`${head} ${tail}`)
+        : { sql: `${headText} ${tail.sql}`, params: tail.params };
       const name = prepared ? nameOf(query.sql) : undefined;
       const statement = db._.session.prepareQuery<PreparedQueryConfig & { execute: Row[] }>(
         query,
@@ -246,4 +263,67 @@ export function renderedOnce(fragment: SQL): SQL {
   const { sql: text, params } = dialect.sqlToQuery(fragment);
   if (params.length > 0) throw new Error('renderedOnce: the fragment binds values');
   return sql.raw(text);
+}
+
+/** A statement's text and its values ($1 … $n), as Drizzle renders one. */
+export interface RenderedQuery {
+  sql: string;
+  params: unknown[];
+}
+
+/** A fragment rendered once (`renderedTemplate`), with its values per call. */
+export interface RenderedTemplate<K extends string> {
+  /** The fragment with `values` bound, to place in a larger statement (Drizzle appends its text as it is). */
+  sql(values: Readonly<Record<K, unknown>>): SQL;
+  /** The fragment as a statement of its own (or a compiled select's whole tail): its text and `values` as $1 … $n. */
+  query(values: Readonly<Record<K, unknown>>): RenderedQuery;
+}
+
+/**
+ * A fragment whose values are named placeholders (`sql.placeholder('org')`),
+ * rendered to SQL text once (list-performance.md, "Nineteenth pass": Drizzle
+ * takes about half a microsecond for every piece of a fragment, and the
+ * records page's tail and a search's condition have dozens of pieces, rendered
+ * on every request). Per call:
+ * - `sql`: its text between the values as raw chunks and the values bound in
+ *   their places, which Drizzle appends without walking the fragment again;
+ * - `query`: its text as it is and the values in order, with no rendering.
+ * The statement is the one Drizzle renders for the fragment with the values
+ * in place of the placeholders: the same text, the same values in the same
+ * order. A value is bound as given (a column's encoder is not applied, as
+ * Drizzle applies none to a placeholder): pass what the driver takes (text,
+ * numbers, arrays). A fragment that binds a value of its own is refused.
+ */
+export function renderedTemplate<K extends string>(fragment: SQL): RenderedTemplate<K> {
+  const { sql: text, params } = dialect.sqlToQuery(fragment);
+  const names = params.map((p) => {
+    // A placeholder, or one passed through `sql.param` (Drizzle lists the Param).
+    const placeholder = is(p, Param) ? p.value : p;
+    if (!is(placeholder, Placeholder))
+      throw new Error('renderedTemplate: the fragment binds values');
+    return placeholder.name as K;
+  });
+  // The text around Drizzle's $1 … $n, in order; a "$<digits>" of the text itself is refused.
+  const pieces = text.split(/\$(\d+)/);
+  const numbers = pieces.filter((_, i) => i % 2 === 1);
+  if (numbers.length !== names.length || numbers.some((n, i) => n !== String(i + 1))) {
+    throw new Error('renderedTemplate: the text has a $n that is not one of its placeholders');
+  }
+  const texts = pieces.filter((_, i) => i % 2 === 0).map((t) => new StringChunk(t));
+  const valuesOf = (values: Readonly<Record<K, unknown>>) =>
+    names.map((name) => {
+      if (!Object.hasOwn(values, name)) {
+        throw new Error(`renderedTemplate: no value for placeholder ${name}`);
+      }
+      return values[name];
+    });
+  return {
+    sql(values) {
+      const bound = valuesOf(values);
+      const chunks: (StringChunk | Param)[] = [texts[0]!];
+      bound.forEach((value, i) => chunks.push(new Param(value), texts[i + 1]!));
+      return new SQL(chunks);
+    },
+    query: (values) => ({ sql: text, params: valuesOf(values) }),
+  };
 }

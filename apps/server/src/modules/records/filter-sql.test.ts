@@ -1,4 +1,5 @@
 import { parseFilter, serializeFilter, type FilterItem, type FilterLogic } from '@coldtrace/domain';
+import { sql, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -16,6 +17,8 @@ import {
 import { parseInstantRange } from './iso-range';
 
 const dialect = new PgDialect();
+/** An ORDER BY's terms as text, joined as the lists join them. */
+const orderText = (terms: SQL[]) => dialect.sqlToQuery(sql.join(terms, sql`, `)).sql;
 const render = (text: string | undefined, catalog: FieldCatalog = RECORD_FIELDS) => {
   const compiled = compileFilter(text, catalog);
   return compiled ? dialect.sqlToQuery(compiled) : undefined;
@@ -139,27 +142,48 @@ describe('compileOrderBy', () => {
       RECORD_FIELDS,
       ['-last_action_taken'],
     );
-    expect(terms.map((t) => dialect.sqlToQuery(t).sql)).toEqual([
-      // NOT NULL columns of the list's own table: no NULLS clause (an index serves both directions).
-      '"records"."created" DESC',
-      '"records"."carrier" ASC',
-      '"records"."id" ASC',
-      // A column that may be NULL, a NOT NULL column of a left-joined table, an expression.
-      '"records"."last_scanned" DESC NULLS LAST',
-      '"shipper"."name" DESC NULLS LAST',
-      'to_timestamp("records"."start_time_seconds") DESC NULLS LAST',
-    ]);
+    expect(orderText(terms)).toEqual(
+      [
+        // NOT NULL columns of the list's own table: no NULLS clause (an index serves both directions).
+        '"records"."created" DESC',
+        '"records"."carrier" ASC',
+        '"records"."id" ASC',
+        // A column that may be NULL, a NOT NULL column of a left-joined table, an expression.
+        '"records"."last_scanned" DESC NULLS LAST',
+        '"shipper"."name" DESC NULLS LAST',
+        'to_timestamp("records"."start_time_seconds") DESC NULLS LAST',
+      ].join(', '),
+    );
     const fallback = compileOrderBy(undefined, TAG_FIELDS, ['-last_action_taken']);
-    expect(fallback.map((t) => dialect.sqlToQuery(t).sql)).toEqual([
-      '"last_record"."last_action_taken" DESC NULLS LAST',
-    ]);
+    expect(orderText(fallback)).toBe('"last_record"."last_action_taken" DESC NULLS LAST');
     const tagTerms = compileOrderBy(['-serial_number', '-carrier'], TAG_FIELDS, ['id']);
-    expect(tagTerms.map((t) => dialect.sqlToQuery(t).sql)).toEqual([
-      '"tags"."serial_number" DESC',
-      // The latest record's column: a tag without a record has none.
-      '"last_record"."carrier" DESC NULLS LAST',
-    ]);
-    expect(compileOrderBy([' ', ''], RECORD_FIELDS, ['id'])).toHaveLength(1);
+    expect(orderText(tagTerms)).toEqual(
+      [
+        '"tags"."serial_number" DESC',
+        // The latest record's column: a tag without a record has none.
+        '"last_record"."carrier" DESC NULLS LAST',
+      ].join(', '),
+    );
+    expect(orderText(compileOrderBy([' ', ''], RECORD_FIELDS, ['id']))).toBe('"records"."id" ASC');
+  });
+
+  it('orders by every field of both lists in both directions, asked again or not (compiled once)', () => {
+    for (const catalog of [RECORD_FIELDS, TAG_FIELDS]) {
+      for (const [field, spec] of Object.entries(catalog)) {
+        for (const sort of ['', '-']) {
+          const column = dialect.sqlToQuery(sql`${spec.expr}`).sql;
+          const expected = `${column} ${sort === '-' ? 'DESC' : 'ASC'}${spec.neverNull ? '' : ' NULLS LAST'}`;
+          const first = orderText(compileOrderBy([`${sort}${field}`], catalog, ['id']));
+          expect(first, `${sort}${field}`).toBe(expected);
+          expect(orderText(compileOrderBy([`${sort}${field}`], catalog, ['id']))).toBe(first);
+        }
+      }
+    }
+    // A valid order compiled before does not let a faulty one through.
+    compileOrderBy(['-created'], RECORD_FIELDS, ['id']);
+    expect(
+      errorOf(() => compileOrderBy(['-created', 'nope'], RECORD_FIELDS, ['id'])).statusCode,
+    ).toBe(400);
   });
 
   it('answers 400 naming order_by for an unknown or malformed field', () => {

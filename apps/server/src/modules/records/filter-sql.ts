@@ -7,6 +7,7 @@ import {
   type FilterOperator,
 } from '@coldtrace/domain';
 import { Column, is, sql, type SQL, type SQLWrapper, type Table } from 'drizzle-orm';
+import { renderedOnce } from '../../db/compiled-select';
 import { AppError } from '../../http/errors';
 import { parseInstantRange, sqlTimestamp } from './iso-range';
 
@@ -355,6 +356,34 @@ export function compileOrderBy(
   catalog: FieldCatalog,
   fallback: readonly string[],
 ): SQL[] {
+  const key = orderKey(entries, fallback);
+  let memo = compiledOrders.get(catalog);
+  if (memo === undefined) compiledOrders.set(catalog, (memo = new Map()));
+  let compiled = memo.get(key);
+  if (compiled === undefined) {
+    compiled = [renderedOnce(sql.join(orderTerms(entries, catalog, fallback), sql`, `))];
+    if (memo.size < MAX_COMPILED_ORDERS) memo.set(key, compiled);
+  }
+  return compiled;
+}
+
+/**
+ * The orders compiled so far by catalog and entries, as one raw chunk each
+ * (db/compiled-select.ts `renderedOnce`): the same ORDER BY text, without
+ * parsing the entries and rendering their terms on every request
+ * (list-performance.md, "Nineteenth pass"). Only valid orders are kept (a
+ * fault throws before), at most MAX_COMPILED_ORDERS a catalog.
+ */
+const compiledOrders = new WeakMap<FieldCatalog, Map<string, SQL[]>>();
+const MAX_COMPILED_ORDERS = 256;
+const orderKey = (entries: readonly string[] | undefined, fallback: readonly string[]) =>
+  JSON.stringify([entries ?? [], fallback]);
+
+function orderTerms(
+  entries: readonly string[] | undefined,
+  catalog: FieldCatalog,
+  fallback: readonly string[],
+): SQL[] {
   return orderItems(entries, fallback).map(({ field, sort }) => {
     const spec = Object.hasOwn(catalog, field) ? catalog[field] : undefined;
     if (!spec) {
@@ -373,6 +402,8 @@ export function isFallbackOrder(
   entries: readonly string[] | undefined,
   fallback: readonly string[],
 ): boolean {
+  // None given: the fallback's order (the common case, without parsing).
+  if (entries === undefined || entries.length === 0) return true;
   const key = (items: { field: string; sort: string }[]) =>
     items.map((i) => `${i.sort} ${i.field}`).join();
   return key(orderItems(entries, fallback)) === key(orderItems(fallback, fallback));

@@ -1,11 +1,17 @@
-import { and, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, inArray, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { inOrderOf, type Page } from '../../kernel/paging';
 import { calibrationCertificateDevices, calibrationCertificates } from '../../db/schema-reports';
 import { records, type RecordRow } from '../../db/schema-shipments';
 import { latestCountOf, latestOfTag, latestRecordIdsByLastAction } from './latest-of-tag';
 import { partyOf, receiver, scannedBy, shipper } from './fields';
-import { compiledSelect, renderedOnce } from '../../db/compiled-select';
+import {
+  compiledSelect,
+  MAX_PREPARED,
+  renderedOnce,
+  renderedTemplate,
+  type RenderedTemplate,
+} from '../../db/compiled-select';
 import { calibrationAt } from './calibration-views';
 import { latestDisposition } from './disposition';
 import { alarmAwaitsAcknowledgementOfRow, reviewStateOf } from './review-state';
@@ -208,14 +214,11 @@ export async function listRecords(
   // pages are planned for their values each time (and do not use up the
   // select's prepared texts, db/compiled-select.ts MAX_PREPARED).
   const prepared = q.page.offset === 0;
-  const page = prepared
-    ? sql.raw(`limit ${Math.trunc(q.page.size)}`)
-    : sql`limit ${q.page.size} offset ${q.page.offset}`;
-  const where = eq(records.organizationId, organizationId);
-  const order = sql.join([...q.orderBy, desc(records.id)], sql`, `);
+  const firstPage = prepared ? firstPageTailOf(q.page.size, q.orderBy) : undefined;
   const rows = await countedViewsCompiled.run(
     db,
-    sql`cross join ${recordCountOf(organizationId)} where ${where} order by ${order} ${page}`,
+    firstPage?.query({ org: organizationId }) ??
+      wholeListTail(organizationId, q.orderBy, sql`limit ${q.page.size} offset ${q.page.offset}`),
     { prepared },
   );
   if (rows.length === 0) {
@@ -224,6 +227,27 @@ export async function listRecords(
   }
   await foldCountsIfMany(db, organizationId, rows[0]!.countRows);
   return { total: rows[0]!.countTotal, rows: rows.map(toRecordView) };
+}
+
+/** The whole list's tail: the organization's count joined, its records in `orderBy`'s order, `page`. */
+const wholeListTail = (organizationId: string | Placeholder, orderBy: SQL[], page: SQL) =>
+  sql`cross join ${recordCountOf(organizationId)} where ${eq(records.organizationId, organizationId)} order by ${sql.join([...orderBy, desc(records.id)], sql`, `)} ${page}`;
+
+/**
+ * The whole list's first page's tail by page size (written as a constant),
+ * rendered once for each of the first MAX_PREPARED sizes asked
+ * (compiled-select.ts `renderedTemplate`); undefined for others. `orderBy`
+ * is the default order whenever it is asked (RecordListQuery.byLastAction).
+ */
+const firstPageTails = new Map<number, RenderedTemplate<'org'>>();
+function firstPageTailOf(size: number, orderBy: SQL[]) {
+  let tail = firstPageTails.get(size);
+  if (tail === undefined && firstPageTails.size < MAX_PREPARED) {
+    const page = sql.raw(`limit ${Math.trunc(size)}`);
+    tail = renderedTemplate<'org'>(wholeListTail(sql.placeholder('org'), orderBy, page));
+    firstPageTails.set(size, tail);
+  }
+  return tail;
 }
 
 /** The record select with the organization's count joined (`counts`: statistics.ts `recordCountOf`). */

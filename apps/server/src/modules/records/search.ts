@@ -1,6 +1,7 @@
-import { and, inArray, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import { and, inArray, or, sql, type AnyColumn, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { namedQuery } from '../../db/named-query';
+import { renderedTemplate, type RenderedTemplate } from '../../db/compiled-select';
 import { recordTagSerials } from '../../db/schema-record-counts';
 import { records, travelLocations } from '../../db/schema-shipments';
 import { RECORD_SEARCH_TEXT } from './fields';
@@ -97,25 +98,49 @@ export function inlineSearchCondition(
 ): GatedSearchCondition | undefined {
   if (words.length === 0 || !words.every((w) => HAS_TRIGRAM.test(w))) return undefined;
   const patterns = patternsOf(words);
-  const suffixes = tagSuffixesOf(organizationId, words);
-  const tests = wordTests(patterns, true);
-  const tags = sql`(SELECT array_agg(s.tag_id) FROM (SELECT ${recordTagSerials.tagId} ${suffixes}) s)`;
-  return {
-    condition: or(
-      tests.inText,
-      and(sql`${records.tagId} = ANY(${tags}::bigint[])`, tests.inSerial),
-    )!,
-    planStable: true,
-    gate: sql`NOT EXISTS (SELECT 1 FROM ${travelLocations} WHERE ${locationMatches(organizationId, patterns)})
-      AND (SELECT count(*) FROM (SELECT 1 ${suffixes}) s) <= ${sql.raw(String(MAX_SEARCH_TAGS))}`,
-  };
+  const values: Record<string, unknown> = { org: organizationId, words, patterns };
+  patterns.forEach((p, i) => (values[`p${i}`] = p));
+  const { condition, gate } = inlineTemplateOf(words.length);
+  return { condition: condition.sql(values), planStable: true, gate: gate.sql(values) };
 }
+
+/**
+ * The inline search's condition and gate for `n` words, rendered once
+ * (renderedTemplate): the words (`words`), their patterns (`patterns`, and
+ * each as `p0` …) and the organization (`org`) are their values.
+ */
+function inlineTemplateOf(n: number) {
+  let template = inlineTemplates[n];
+  if (template === undefined) {
+    const org = sql.placeholder('org');
+    const words = sql.placeholder('words');
+    const suffixes = tagSuffixesOf(org, words);
+    const tests = wordTests(
+      Array.from({ length: n }, (_, i) => sql.placeholder(`p${i}`)),
+      true,
+    );
+    const tags = sql`(SELECT array_agg(s.tag_id) FROM (SELECT ${recordTagSerials.tagId} ${suffixes}) s)`;
+    const locations = locationMatches(org, sql.placeholder('patterns'));
+    template = inlineTemplates[n] = {
+      condition: renderedTemplate(
+        or(tests.inText, and(sql`${records.tagId} = ANY(${tags}::bigint[])`, tests.inSerial))!,
+      ),
+      gate: renderedTemplate(sql`NOT EXISTS (SELECT 1 FROM ${travelLocations} WHERE ${locations})
+      AND (SELECT count(*) FROM (SELECT 1 ${suffixes}) s) <= ${sql.raw(String(MAX_SEARCH_TAGS))}`),
+    };
+  }
+  return template;
+}
+
+/** By word count (at most the search box's words, service.ts MAX_SEARCH_WORDS). */
+const inlineTemplates: { condition: RenderedTemplate<string>; gate: RenderedTemplate<string> }[] =
+  [];
 
 /** Each word as a contains pattern (ILIKE). */
 const patternsOf = (words: readonly string[]) => words.map((word) => `%${escapeLike(word)}%`);
 
 /** The organization's travel locations whose name contains a word. */
-const locationMatches = (organizationId: string, patterns: string[]) =>
+const locationMatches = (organizationId: string | Placeholder, patterns: unknown) =>
   sql`${travelLocations.organizationId} = ${organizationId}
         AND ${travelLocations.name} ILIKE ANY(${sql.param(patterns)}::text[])`;
 
@@ -125,7 +150,7 @@ const locationMatches = (organizationId: string, patterns: string[]) =>
  * lower() as ILIKE lowers, compared byte by byte (the column is COLLATE "C");
  * U+10FFFF is above every character.
  */
-const tagSuffixesOf = (organizationId: string, words: readonly string[]) =>
+const tagSuffixesOf = (organizationId: string | Placeholder, words: unknown) =>
   sql`FROM unnest(${sql.param(words)}::text[]) AS w(word)
       JOIN ${recordTagSerials} ON ${recordTagSerials.organizationId} = ${organizationId}
         AND ${recordTagSerials.suffix} >= lower(w.word) AND ${recordTagSerials.suffix} < lower(w.word) || chr(1114111)
@@ -135,7 +160,7 @@ const tagSuffixesOf = (organizationId: string, words: readonly string[]) =>
  * The words' tests on the record's own text and on its serial number. When
  * `planStable`, values are bound as `(SELECT $n)` (see searchCondition).
  */
-function wordTests(patterns: string[], planStable: boolean) {
+function wordTests(patterns: readonly (string | Placeholder)[], planStable: boolean) {
   const bind = (value: unknown, type: 'text' | 'bigint[]') =>
     planStable
       ? sql`(SELECT ${value}::${sql.raw(type)})::${sql.raw(type)}`

@@ -1,5 +1,14 @@
 import { parseFilter } from '@coldtrace/domain';
-import { and, asc, eq, inArray, sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import {
+  and,
+  asc,
+  eq,
+  inArray,
+  sql,
+  type AnyColumn,
+  type Placeholder,
+  type SQL,
+} from 'drizzle-orm';
 import { compiledSelect } from '../../db/compiled-select';
 import type { Db } from '../../db/client';
 import { namedQuery } from '../../db/named-query';
@@ -269,7 +278,7 @@ export async function organizationCounts(
  * table `counts` (`records`, `rows`), for a statement that reads the count
  * with its page (repository.ts `listRecords`); `foldCountsIfMany` after it.
  */
-export const recordCountOf = (organizationId: string) =>
+export const recordCountOf = (organizationId: string | Placeholder) =>
   sql`(SELECT coalesce(sum(${recordCountDeltas.records}), 0)::int AS records, count(*)::int AS rows
     FROM ${recordCountDeltas} WHERE ${recordCountDeltas.organizationId} = ${organizationId}) "counts"`;
 
