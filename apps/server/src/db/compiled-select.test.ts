@@ -169,6 +169,18 @@ describe('compiledSelect', () => {
     expect(viaTemplate).toEqual(built);
     expect(built!.n).toBeGreaterThan(0);
 
+    // A value that is SQL takes its placeholder's place as SQL (composed only).
+    const withCondition = renderedTemplate<'where' | 'org'>(
+      sql`${sql.placeholder('where')} AND ${records.organizationId} = ${sql.placeholder('org')}`,
+    );
+    const condition = sql`${records.numberOfPoints} >= ${3}`;
+    expect(query(withCondition.sql({ where: condition, org: w.orgA.id }))).toEqual(
+      query(sql`${condition} AND ${records.organizationId} = ${w.orgA.id}`),
+    );
+    expect(() => withCondition.query({ where: condition, org: w.orgA.id })).toThrow(
+      /values only, not SQL/,
+    );
+
     expect(() => renderedTemplate(sql`${records.id} = ${7}`)).toThrow(/binds values/);
     expect(() =>
       renderedTemplate(sql`${records.id} = $1 OR ${records.id} = ${sql.placeholder('a')}`),

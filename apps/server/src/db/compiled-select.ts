@@ -273,7 +273,12 @@ export interface RenderedQuery {
 
 /** A fragment rendered once (`renderedTemplate`), with its values per call. */
 export interface RenderedTemplate<K extends string> {
-  /** The fragment with `values` bound, to place in a larger statement (Drizzle appends its text as it is). */
+  /**
+   * The fragment with `values` bound, to place in a larger statement (Drizzle
+   * appends its text as it is). A value that is Drizzle SQL (a condition
+   * built for the request) takes its placeholder's place as SQL, not as a
+   * bound value.
+   */
   sql(values: Readonly<Record<K, unknown>>): SQL;
   /** The fragment as a statement of its own (or a compiled select's whole tail): its text and `values` as $1 … $n. */
   query(values: Readonly<Record<K, unknown>>): RenderedQuery;
@@ -286,7 +291,8 @@ export interface RenderedTemplate<K extends string> {
  * records page's tail and a search's condition have dozens of pieces, rendered
  * on every request). Per call:
  * - `sql`: its text between the values as raw chunks and the values bound in
- *   their places, which Drizzle appends without walking the fragment again;
+ *   their places (or, for a value that is SQL, that SQL), which Drizzle
+ *   appends without walking the fragment again;
  * - `query`: its text as it is and the values in order, with no rendering.
  * The statement is the one Drizzle renders for the fragment with the values
  * in place of the placeholders: the same text, the same values in the same
@@ -320,10 +326,18 @@ export function renderedTemplate<K extends string>(fragment: SQL): RenderedTempl
   return {
     sql(values) {
       const bound = valuesOf(values);
-      const chunks: (StringChunk | Param)[] = [texts[0]!];
-      bound.forEach((value, i) => chunks.push(new Param(value), texts[i + 1]!));
+      const chunks: (StringChunk | Param | SQL)[] = [texts[0]!];
+      bound.forEach((value, i) =>
+        chunks.push(is(value, SQL) ? value : new Param(value), texts[i + 1]!),
+      );
       return new SQL(chunks);
     },
-    query: (values) => ({ sql: text, params: valuesOf(values) }),
+    query(values) {
+      const params = valuesOf(values);
+      if (params.some((v) => is(v, SQL))) {
+        throw new Error('renderedTemplate: a whole statement takes values only, not SQL');
+      }
+      return { sql: text, params };
+    },
   };
 }

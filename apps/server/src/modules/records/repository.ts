@@ -338,6 +338,28 @@ const searchHitsHeadOf = (db: Db) =>
   (searchHitsHead ??= renderedOnce(pageIdsOfRecords(db).getSQL()));
 
 /**
+ * The searched page's tail for an order (the same terms: compileOrderBy
+ * answers the same array for the same order), rendered once
+ * (compiled-select.ts `renderedTemplate`): its condition (`where`, built per
+ * request), page and organization are its values.
+ */
+const searchedTails = new WeakMap<SQL[], RenderedTemplate<'where' | 'size' | 'offset' | 'org'>>();
+function searchedTailOf(db: Db, orderBy: SQL[]) {
+  let tail = searchedTails.get(orderBy);
+  if (tail === undefined) {
+    const order = sql.join([...orderBy, desc(records.id)], sql`, `);
+    // As `pageIdsOfRecords(db).where(where).orderBy(...order)` renders it.
+    const hits = sql`${searchHitsHeadOf(db)} where ${sql.placeholder('where')} order by ${order}`;
+    // The page bound as `(SELECT $n)` too: a known LIMIT makes the custom plans cheaper than the generic one.
+    const page = sql`limit (select ${sql.placeholder('size')}::bigint) offset (select ${sql.placeholder('offset')}::bigint)`;
+    tail = renderedTemplate(sql`inner join (${hits} ${page}) "hits" on "hits"."id" = ${records.id}
+      where ${records.organizationId} = ${sql.placeholder('org')} order by ${order}`);
+    searchedTails.set(orderBy, tail);
+  }
+  return tail;
+}
+
+/**
  * A searched page whose condition holds one plan for any value (search.ts
  * `planStable`) in one prepared statement: the page's ids with the count of
  * all matches (`pageIdsOfRecords`) as a derived table, joined to the record
@@ -358,15 +380,14 @@ async function listSearchedRecords(
     search.condition,
     search.gate,
   );
-  const order = [...q.orderBy, desc(records.id)];
-  // As `pageIdsOfRecords(db).where(where).orderBy(...order)` renders it.
-  const hits = sql`${searchHitsHeadOf(db)} where ${where} order by ${sql.join(order, sql`, `)}`;
-  // The page bound as `(SELECT $n)` too: a known LIMIT makes the custom plans cheaper than the generic one.
-  const page = sql`limit (select ${q.page.size}::bigint) offset (select ${q.page.offset}::bigint)`;
   const rows = await searchViewsCompiled.run(
     db,
-    sql`inner join (${hits} ${page}) "hits" on "hits"."id" = ${records.id}
-      where ${records.organizationId} = ${organizationId} order by ${sql.join(order, sql`, `)}`,
+    searchedTailOf(db, q.orderBy).sql({
+      where: where!,
+      size: q.page.size,
+      offset: q.page.offset,
+      org: organizationId,
+    }),
     { prepared: true },
   );
   if (rows.length > 0) return { total: rows[0]!.hitTotal, rows: rows.map(toRecordView) };
