@@ -10,9 +10,12 @@ import {
   StringChunk,
   Table,
 } from 'drizzle-orm';
-import { PgDialect, PgTimestamp, type PreparedQueryConfig } from 'drizzle-orm/pg-core';
+import { PgTimestamp, type PreparedQueryConfig } from 'drizzle-orm/pg-core';
 import type { Db } from './client';
+import { renderSql, type RenderedQuery } from './render-sql';
 import { parseTimestamptz } from './timestamptz-text';
+
+export type { RenderedQuery } from './render-sql';
 
 /**
  * A select whose large part (`SELECT <every field> FROM … JOIN …`) is rendered
@@ -38,9 +41,6 @@ import { parseTimestamptz } from './timestamptz-text';
  */
 
 type Selection = Record<string, unknown>;
-
-/** Renders the tails (the app's Drizzle instances use the default casing, as this one). */
-const dialect = new PgDialect();
 
 interface Leaf {
   path: readonly string[];
@@ -230,7 +230,7 @@ export function compiledSelect<Row, S extends Selection = Selection>(
       const { head, headText, decode } = compiled;
       // The head binds nothing, so a rendered tail's $1 … $n stay as they are.
       const query = is(tail, SQL)
-        ? dialect.sqlToQuery(sql`${head} ${tail}`)
+        ? renderSql(sql`${head} ${tail}`)
         : { sql: `${headText} ${tail.sql}`, params: tail.params };
       const name = prepared ? nameOf(query.sql) : undefined;
       const statement = db._.session.prepareQuery<PreparedQueryConfig & { execute: Row[] }>(
@@ -260,15 +260,9 @@ export function compiledSelect<Row, S extends Selection = Selection>(
  * Node CPU). The text is what Drizzle renders for it in a statement.
  */
 export function renderedOnce(fragment: SQL): SQL {
-  const { sql: text, params } = dialect.sqlToQuery(fragment);
+  const { sql: text, params } = renderSql(fragment);
   if (params.length > 0) throw new Error('renderedOnce: the fragment binds values');
   return sql.raw(text);
-}
-
-/** A statement's text and its values ($1 … $n), as Drizzle renders one. */
-export interface RenderedQuery {
-  sql: string;
-  params: unknown[];
 }
 
 /** A fragment rendered once (`renderedTemplate`), with its values per call. */
@@ -301,7 +295,7 @@ export interface RenderedTemplate<K extends string> {
  * numbers, arrays). A fragment that binds a value of its own is refused.
  */
 export function renderedTemplate<K extends string>(fragment: SQL): RenderedTemplate<K> {
-  const { sql: text, params } = dialect.sqlToQuery(fragment);
+  const { sql: text, params } = renderSql(fragment);
   const names = params.map((p) => {
     // A placeholder, or one passed through `sql.param` (Drizzle lists the Param).
     const placeholder = is(p, Param) ? p.value : p;

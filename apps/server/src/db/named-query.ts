@@ -1,9 +1,8 @@
 import type { SQL } from 'drizzle-orm';
-import { PgDialect, type PreparedQueryConfig } from 'drizzle-orm/pg-core';
+import type { PreparedQueryConfig } from 'drizzle-orm/pg-core';
 import type { Db } from './client';
 import { statementNames } from './compiled-select';
-
-const dialect = new PgDialect();
+import { renderSql } from './render-sql';
 
 /** Most texts named here; the others go unnamed (each connection keeps every text it has prepared). */
 export const MAX_NAMED_QUERIES = 64;
@@ -18,7 +17,7 @@ const nameOf = statementNames('nq', MAX_NAMED_QUERIES);
  * each, so the text stays the same).
  */
 export async function namedQuery<Row>(db: Db, query: SQL): Promise<Row[]> {
-  const { sql: text, params } = dialect.sqlToQuery(query);
+  const { sql: text, params } = renderSql(query);
   const statement = db._.session.prepareQuery<PreparedQueryConfig & { execute: { rows: Row[] } }>(
     { sql: text, params },
     undefined,

@@ -9,7 +9,7 @@ import {
   type Placeholder,
   type SQL,
 } from 'drizzle-orm';
-import { compiledSelect } from '../../db/compiled-select';
+import { compiledSelect, renderedTemplate } from '../../db/compiled-select';
 import type { Db } from '../../db/client';
 import { namedQuery } from '../../db/named-query';
 import { recordCountDeltas, recordHourDeltas } from '../../db/schema-record-counts';
@@ -259,15 +259,18 @@ const countsCompiled = compiledSelect<
  * it). When the rows pile up past COUNT_ROWS_TO_FOLD they are folded into one
  * (same sums, one transaction; skipped when another request is folding them).
  */
+/** The organization's count rows, rendered once (compiled-select.ts `renderedTemplate`). */
+const countsTail = renderedTemplate<'org'>(
+  sql`where ${eq(recordCountDeltas.organizationId, sql.placeholder('org'))}`,
+);
+
 export async function organizationCounts(
   db: Db,
   organizationId: string,
 ): Promise<OrganizationCounts> {
-  const [row] = await countsCompiled.run(
-    db,
-    sql`where ${eq(recordCountDeltas.organizationId, organizationId)}`,
-    { prepared: true },
-  );
+  const [row] = await countsCompiled.run(db, countsTail.query({ org: organizationId }), {
+    prepared: true,
+  });
   const { rows, ...counts } = row!;
   await foldCountsIfMany(db, organizationId, rows);
   return counts;
