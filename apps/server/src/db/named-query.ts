@@ -1,4 +1,4 @@
-import type { SQL } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { PreparedQueryConfig } from 'drizzle-orm/pg-core';
 import type { Db } from './client';
 import { statementNames } from './compiled-select';
@@ -26,3 +26,17 @@ export async function namedQuery<Row>(db: Db, query: SQL): Promise<Row[]> {
   );
   return (await statement.execute()).rows;
 }
+
+/**
+ * A value bound as `(SELECT $n::type)`, for a named statement whose plan
+ * holds for any value: PostgreSQL estimates a subquery's value as unknown
+ * (an InitPlan), as its generic plan estimates every `$n`. After five calls
+ * it keeps the generic plan only if that is estimated no dearer than the
+ * plans it made for the values; a value that makes those estimates much
+ * cheaper (an empty span, `created >= $a AND created < $a`) keeps it
+ * planning the statement on every call. Bind such values with this.
+ * Index conditions still take the value; each costs an InitPlan, so bind
+ * only those that decide (list-performance.md, "Nineteenth pass").
+ */
+export const planStableParam = (value: unknown, type: 'uuid' | 'date' | 'timestamptz') =>
+  sql`(SELECT ${value}::${sql.raw(type)})`;

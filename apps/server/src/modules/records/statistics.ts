@@ -11,10 +11,10 @@ import {
 } from 'drizzle-orm';
 import { compiledSelect, renderedTemplate } from '../../db/compiled-select';
 import type { Db } from '../../db/client';
-import { namedQuery } from '../../db/named-query';
+import { namedQuery, planStableParam } from '../../db/named-query';
 import { recordCountDeltas, recordHourDeltas } from '../../db/schema-record-counts';
 import { alarms, locationSamples, records, scans } from '../../db/schema-shipments';
-import { cutAtBuckets, sqlInstant, wholeBucketsOf } from './iso-range';
+import { cutAtBuckets, sqlInstant, sqlTimestamp, wholeBucketsOf } from './iso-range';
 import { COUNT_ROWS_TO_FOLD, foldTouchedSince, foldUnderLock } from './fold-lock';
 import { tagsOfRange, type RangeTagColumns } from './tag-sets';
 
@@ -119,6 +119,8 @@ async function rangeRecordCounts(
 ): Promise<RangeRecordCounts> {
   const hours = wholeHoursOf(range);
   const at = sqlInstant;
+  // The partial hours' ends plan-stable, so the statement keeps its generic plan (named-query.ts).
+  const part = (d: Date) => planStableParam(sqlTimestamp(d), 'timestamptz');
   // Records counted one by one: the partial buckets at the ends (one text whatever the range).
   const { span, head, tail } = cutAtBuckets(range, hours);
   const tagSets = tagsOfRange(organizationId, range);
@@ -147,8 +149,8 @@ async function rangeRecordCounts(
           WHERE s.record_id = r.id AND s.organization_id = r.organization_id)), 0) AS scans
       FROM ${records} r
       WHERE r.organization_id = ${organizationId}
-        AND (r.created >= ${at(head[0])} AND r.created < ${at(head[1])}
-          OR r.created >= ${at(tail[0])} AND r.created < ${at(tail[1])})) e`,
+        AND (r.created >= ${part(head[0])} AND r.created < ${part(head[1])}
+          OR r.created >= ${part(tail[0])} AND r.created < ${part(tail[1])})) e`,
   );
   const row = rows[0]!;
   if (hours && row.rows - row.hours > COUNT_ROWS_TO_FOLD) {

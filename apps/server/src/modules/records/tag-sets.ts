@@ -2,7 +2,8 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { tagDaySets, tagStateSets } from '../../db/schema-record-counts';
 import { records } from '../../db/schema-shipments';
-import { cutAtBuckets, sqlInstant, sqlTimestamp, wholeBucketsOf } from './iso-range';
+import { planStableParam } from '../../db/named-query';
+import { cutAtBuckets, sqlTimestamp, wholeBucketsOf } from './iso-range';
 import { COUNT_ROWS_TO_FOLD, foldTouchedSince, foldUnderLock } from './fold-lock';
 
 /**
@@ -42,7 +43,8 @@ export interface RangeTagColumns {
  */
 export function tagsOfRange(organizationId: string, range: { from: Date; to: Date }) {
   const days = wholeDaysOf(range);
-  const at = sqlInstant;
+  // The partial days' ends plan-stable, so the statement keeps its generic plan (named-query.ts).
+  const part = (d: Date) => planStableParam(sqlTimestamp(d), 'timestamptz');
   // Records counted one by one: the partial buckets at the ends (one text whatever the range).
   const { span, head, tail } = cutAtBuckets(range, days);
   // The whole days' sets; the partial days' tags are tested bit by bit against
@@ -62,10 +64,10 @@ export function tagsOfRange(organizationId: string, range: { from: Date; to: Dat
       SELECT count(*) AS tags, count(*) FILTER (WHERE get_bit(s.running, p.at) = 1) AS running
       FROM (SELECT t.tag_id, tag_set_of(t.tag_id) AS chunk, (t.tag_id & 8191)::int AS at FROM (
           SELECT r.tag_id FROM ${records} r WHERE r.organization_id = ${organizationId}
-            AND r.created >= ${at(head[0])} AND r.created < ${at(head[1])}
+            AND r.created >= ${part(head[0])} AND r.created < ${part(head[1])}
           UNION
           SELECT r.tag_id FROM ${records} r WHERE r.organization_id = ${organizationId}
-            AND r.created >= ${at(tail[0])} AND r.created < ${at(tail[1])}) t) p
+            AND r.created >= ${part(tail[0])} AND r.created < ${part(tail[1])}) t) p
       JOIN tag_states s ON s.chunk = p.chunk
       LEFT JOIN tag_union u ON u.chunk = p.chunk
       WHERE get_bit(s.tags, p.at) = 1 AND (u.bits IS NULL OR get_bit(u.bits, p.at) = 0))`;
