@@ -323,4 +323,39 @@ describe('tag_latest_records: the latest record of each tag, kept by the databas
       await rec.pool.end();
     }
   });
+
+  it("the tag list's page of ids keeps one generic plan (its LIMIT bound plan-stable)", async () => {
+    // An organization large enough that the planner's estimates follow the values: 20,000 tags.
+    const many = await t.createOrg('Latest, many');
+    await t.db.execute(sql`INSERT INTO tags (organization_id, serial_number, tag_type)
+      SELECT ${many.id}::uuid, 'GP' || g, 'XT1_NFC_MU' FROM generate_series(1, 20000) g`);
+    await t.db
+      .execute(sql`INSERT INTO records (organization_id, tag_id, tag_serial_number, tag_type,
+        measurement_interval, last_action_taken)
+      SELECT ${many.id}::uuid, id, serial_number, 'XT1_NFC_MU', 60, now() - id * interval '1 second'
+      FROM tags WHERE organization_id = ${many.id}`);
+    await t.ownerDb.execute(sql`ANALYZE tags, records, tag_latest_records`); // the owner: the application role may not
+    const rec = recordingRecords(t, many);
+    try {
+      for (let i = 0; i < 12; i++) {
+        const page = await rec.service.details(rec.principal, {
+          page_number: 1 + (i % 3),
+          page_size: 20,
+        });
+        expect(page.items).toHaveLength(20);
+      }
+      const { rows } = await rec.pool.query<{ generic_plans: string; custom_plans: string }>(
+        `SELECT generic_plans, custom_plans FROM pg_prepared_statements
+          WHERE statement LIKE '%from "tag_latest_records"%' AND statement LIKE '%limit%'`,
+      );
+      expect(rows).toHaveLength(1);
+      // Five plans for the values, then the generic one: with the page as plain
+      // parameters the plans for the values were estimated cheaper, and
+      // PostgreSQL planned it on every call (list-performance.md, "Nineteenth pass").
+      expect(Number(rows[0]!.custom_plans)).toBeLessThanOrEqual(5);
+      expect(Number(rows[0]!.generic_plans)).toBeGreaterThanOrEqual(7);
+    } finally {
+      await rec.pool.end();
+    }
+  });
 });

@@ -4,7 +4,7 @@ import { inOrderOf, type Page } from '../../kernel/paging';
 import { tagLatestRecords } from '../../db/schema-record-counts';
 import { records, tags } from '../../db/schema-shipments';
 import { compiledSelect } from '../../db/compiled-select';
-import { namedQuery } from '../../db/named-query';
+import { namedQuery, planStableParam } from '../../db/named-query';
 import { calibrationAt } from './calibration-views';
 import { lastReceiver, lastRecord, lastShipper, partyOf } from './fields';
 import type { TagView } from './presenter';
@@ -175,12 +175,14 @@ async function tagIdsByLastAction(db: Db, organizationId: string, page: Page): P
     isNotNull(latest.lastActionTaken),
   );
   // Named (one plan: the index in order, whatever the page), and ordered as the
-  // index is (NULLS LAST on both), so PostgreSQL reads it in order.
+  // index is (NULLS LAST on both), so PostgreSQL reads it in order. The page
+  // bound plan-stable: a known LIMIT made the plans for the values cheaper
+  // than the generic one, and it planned the statement on every call.
   const first = await namedQuery<{ id: string }>(
     db,
     sql`select ${latest.tagId} as id from ${latest} where ${withAction}
       order by ${latest.lastActionTaken} DESC NULLS LAST, ${latest.tagId} DESC NULLS LAST
-      limit ${page.size} offset ${page.offset}`,
+      limit ${planStableParam(page.size, 'bigint')} offset ${planStableParam(page.offset, 'bigint')}`,
   );
   const ids = first.map((r) => Number(r.id));
   if (ids.length === page.size) return ids;
