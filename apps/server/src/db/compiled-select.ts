@@ -15,8 +15,6 @@ import type { Db } from './client';
 import { renderSql, type RenderedQuery } from './render-sql';
 import { parseTimestamptz } from './timestamptz-text';
 
-export type { RenderedQuery } from './render-sql';
-
 /**
  * A select whose large part (`SELECT <every field> FROM … JOIN …`) is rendered
  * to SQL once, and whose rows are decoded by decoders picked once

@@ -38,5 +38,7 @@ export async function namedQuery<Row>(db: Db, query: SQL): Promise<Row[]> {
  * Index conditions still take the value; each costs an InitPlan, so bind
  * only those that decide (list-performance.md, "Nineteenth pass").
  */
-export const planStableParam = (value: unknown, type: 'uuid' | 'date' | 'timestamptz' | 'bigint') =>
-  sql`(SELECT ${value}::${sql.raw(type)})`;
+export const planStableParam = (
+  value: unknown,
+  type: 'uuid' | 'date' | 'timestamptz' | 'bigint' | 'text' | 'bigint[]',
+) => sql`(SELECT ${value}::${sql.raw(type)})`;

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { planStableParam } from '../../db/named-query';
 
 /**
  * A date or date-time as people type it, read as the span of time it names at
@@ -73,6 +74,9 @@ export function sqlTimestamp(d: Date): string {
 
 /** An instant as a bound `timestamptz` parameter of a statement. */
 export const sqlInstant = (d: Date) => sql`${sqlTimestamp(d)}::timestamptz`;
+
+/** The same, bound plan-stable (db/named-query.ts `planStableParam`). */
+export const planStableInstant = (d: Date) => planStableParam(sqlTimestamp(d), 'timestamptz');
 
 /**
  * The whole buckets of `ms` milliseconds (UTC hours, days) inside [from, to):

@@ -1,6 +1,6 @@
 import { and, inArray, or, sql, type AnyColumn, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { namedQuery } from '../../db/named-query';
+import { namedQuery, planStableParam } from '../../db/named-query';
 import { renderedTemplate, type RenderedTemplate } from '../../db/compiled-select';
 import { recordTagSerials } from '../../db/schema-record-counts';
 import { records, travelLocations } from '../../db/schema-shipments';
@@ -163,7 +163,7 @@ const tagSuffixesOf = (organizationId: string | Placeholder, words: unknown) =>
 function wordTests(patterns: readonly (string | Placeholder)[], planStable: boolean) {
   const bind = (value: unknown, type: 'text' | 'bigint[]') =>
     planStable
-      ? sql`(SELECT ${value}::${sql.raw(type)})::${sql.raw(type)}`
+      ? sql`${planStableParam(value, type)}::${sql.raw(type)}`
       : sql`${value}::${sql.raw(type)}`;
   const anyWord = (column: AnyColumn | SQL) =>
     or(...patterns.map((p) => sql`${column} ILIKE ${bind(p, 'text')}`))!;

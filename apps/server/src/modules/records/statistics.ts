@@ -11,10 +11,10 @@ import {
 } from 'drizzle-orm';
 import { compiledSelect, renderedTemplate } from '../../db/compiled-select';
 import type { Db } from '../../db/client';
-import { namedQuery, planStableParam } from '../../db/named-query';
+import { namedQuery } from '../../db/named-query';
 import { recordCountDeltas, recordHourDeltas } from '../../db/schema-record-counts';
 import { alarms, locationSamples, records, scans } from '../../db/schema-shipments';
-import { cutAtBuckets, sqlInstant, sqlTimestamp, wholeBucketsOf } from './iso-range';
+import { cutAtBuckets, planStableInstant, sqlInstant, wholeBucketsOf } from './iso-range';
 import { COUNT_ROWS_TO_FOLD, foldTouchedSince, foldUnderLock } from './fold-lock';
 import { tagsOfRange, type RangeTagColumns } from './tag-sets';
 
@@ -119,8 +119,8 @@ async function rangeRecordCounts(
 ): Promise<RangeRecordCounts> {
   const hours = wholeHoursOf(range);
   const at = sqlInstant;
-  // The partial hours' ends plan-stable, so the statement keeps its generic plan (named-query.ts).
-  const part = (d: Date) => planStableParam(sqlTimestamp(d), 'timestamptz');
+  // The partial hours' ends plan-stable, so the statement keeps its generic plan.
+  const part = planStableInstant;
   // Records counted one by one: the partial buckets at the ends (one text whatever the range).
   const { span, head, tail } = cutAtBuckets(range, hours);
   const tagSets = tagsOfRange(organizationId, range);

@@ -2,8 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { tagDaySets, tagStateSets } from '../../db/schema-record-counts';
 import { records } from '../../db/schema-shipments';
-import { planStableParam } from '../../db/named-query';
-import { cutAtBuckets, sqlTimestamp, wholeBucketsOf } from './iso-range';
+import { cutAtBuckets, planStableInstant, sqlTimestamp, wholeBucketsOf } from './iso-range';
 import { COUNT_ROWS_TO_FOLD, foldTouchedSince, foldUnderLock } from './fold-lock';
 
 /**
@@ -43,8 +42,8 @@ export interface RangeTagColumns {
  */
 export function tagsOfRange(organizationId: string, range: { from: Date; to: Date }) {
   const days = wholeDaysOf(range);
-  // The partial days' ends plan-stable, so the statement keeps its generic plan (named-query.ts).
-  const part = (d: Date) => planStableParam(sqlTimestamp(d), 'timestamptz');
+  // The partial days' ends plan-stable, so the statement keeps its generic plan.
+  const part = planStableInstant;
   // Records counted one by one: the partial buckets at the ends (one text whatever the range).
   const { span, head, tail } = cutAtBuckets(range, days);
   // The whole days' sets; the partial days' tags are tested bit by bit against
