@@ -1,21 +1,27 @@
 import { and, desc, eq, inArray, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { inOrderOf, type Page } from '../../kernel/paging';
-import { calibrationCertificateDevices, calibrationCertificates } from '../../db/schema-reports';
 import { records, type RecordRow } from '../../db/schema-shipments';
 import { latestCountOf, latestOfTag, latestRecordIdsByLastAction } from './latest-of-tag';
-import { partyOf, receiver, scannedBy, shipper } from './fields';
+import { receiver, scannedBy, shipper } from './fields';
 import {
-  compiledSelect,
   MAX_PREPARED,
   renderedOnce,
   renderedTemplate,
   type RenderedTemplate,
 } from '../../db/compiled-select';
-import { calibrationAt } from './calibration-views';
-import { latestDisposition } from './disposition';
-import { alarmAwaitsAcknowledgementOfRow, reviewStateOf } from './review-state';
 import type { RecordView } from './presenter';
+import {
+  countRecords,
+  receiverOfRecord,
+  recordViewsCompiled,
+  recordViewsWith,
+  scannerOfRecord,
+  selectRecordViews,
+  shipperOfRecord,
+  toRecordView,
+  type RecordViewRow,
+} from './record-views';
 import { foldCountsIfMany, organizationCounts, recordCountOf, recordTotalOf } from './statistics';
 import type { GatedSearchCondition, SearchCondition } from './search';
 
@@ -32,115 +38,6 @@ export interface Paged<T> {
 }
 
 // ---------------------------------------------------------------- records
-
-/** A record's parties (travel locations of its own organization only) and last scanning user. */
-const shipperOfRecord = partyOf(shipper, records.shipperLocationId, records.organizationId);
-const receiverOfRecord = partyOf(receiver, records.receiverLocationId, records.organizationId);
-const scannerOfRecord = eq(scannedBy.id, records.lastScannedUserId);
-
-/**
- * The tag's latest calibration certificate in the record's organization (latest
- * calibration time, else upload time; then latest upload), as JSON, or null.
- */
-const latestCalibrationOfRecord = sql<{
-  certificate_id: string;
-  tag_type: string | null;
-  calibration_timestamp: string | null;
-  calibration_due: string;
-} | null>`(SELECT json_build_object('certificate_id', c.id::text, 'tag_type', d.tag_type, 'calibration_timestamp', d.calibration_timestamp, 'calibration_due', d.calibration_due)
-  FROM ${calibrationCertificateDevices} d
-  JOIN ${calibrationCertificates} c ON c.id = d.certificate_id AND c.organization_id = d.organization_id
-  WHERE d.organization_id = ${records.organizationId} AND d.tag_id = ${records.tagId}
-  ORDER BY coalesce(d.calibration_timestamp, c.created) DESC, c.created DESC, c.id DESC
-  LIMIT 1)`;
-
-/** When a record's shipment started (now while it has not). */
-const recordStart = sql`coalesce(to_timestamp(${records.startTimeSeconds}), now())`;
-
-/** What a record view selects: the record, its parties and last scanning user, its scan ids and calibration. */
-const recordViewSelection = {
-  record: records,
-  shipperId: shipper.id,
-  shipperName: shipper.name,
-  receiverId: receiver.id,
-  receiverName: receiver.name,
-  lastScannedUser: scannedBy.username,
-  scanIds: sql<
-    string[]
-  >`ARRAY(SELECT s.id::text FROM scans s WHERE s.record_id = ${records.id} AND s.organization_id = ${records.organizationId} ORDER BY s."timestamp", s.id)`,
-  calibration: latestCalibrationOfRecord,
-  calibrationAtStart: calibrationAt(records.organizationId, records.tagId, recordStart),
-  disposition: latestDisposition,
-  alarmAwaitsAcknowledgement: alarmAwaitsAcknowledgementOfRow,
-};
-
-/** Records joined with their parties and last scanning user, their scan ids and calibration. */
-function selectRecordViews(db: Db, selection = recordViewSelection) {
-  return db
-    .select(selection)
-    .from(records)
-    .leftJoin(shipper, shipperOfRecord)
-    .leftJoin(receiver, receiverOfRecord)
-    .leftJoin(scannedBy, scannerOfRecord)
-    .$dynamic();
-}
-
-type RecordViewRow = Awaited<ReturnType<ReturnType<typeof selectRecordViews>['execute']>>[number];
-
-/** The same select, rendered once (the list's page: only its WHERE, order and page per request). */
-const recordViewsCompiled = compiledSelect<RecordViewRow, typeof recordViewSelection>(
-  recordViewSelection,
-  selectRecordViews,
-);
-
-/**
- * The same select with numbers read from a derived table the tail joins
- * (the page's hits, the organization's counts), rendered once.
- */
-function recordViewsWith<Extra extends Record<string, SQL<number>>>(extra: Extra) {
-  const selection = { ...recordViewSelection, ...extra };
-  // Typed as the plain select's (Drizzle's types do not carry a generic
-  // selection through the joins); it renders every field of `selection`.
-  return compiledSelect<RecordViewRow & { [K in keyof Extra]: number }, typeof selection>(
-    selection,
-    (db, fields) => selectRecordViews(db, fields),
-  );
-}
-
-/** The same joins for counting (the filter may name a party or the scanning user). */
-function countRecords(db: Db) {
-  return db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(records)
-    .leftJoin(shipper, shipperOfRecord)
-    .leftJoin(receiver, receiverOfRecord)
-    .leftJoin(scannedBy, scannerOfRecord)
-    .$dynamic();
-}
-
-function toRecordView(row: RecordViewRow): RecordView {
-  return {
-    record: row.record,
-    shipper: { id: row.shipperId, name: row.shipperName },
-    receiver: { id: row.receiverId, name: row.receiverName },
-    lastScannedUser: row.lastScannedUser,
-    scanIds: row.scanIds ?? [],
-    calibration: row.calibration
-      ? {
-          certificateId: row.calibration.certificate_id,
-          tagType: row.calibration.tag_type,
-          calibrationTimestamp:
-            row.calibration.calibration_timestamp === null
-              ? null
-              : new Date(row.calibration.calibration_timestamp),
-          calibrationDue: new Date(row.calibration.calibration_due),
-        }
-      : null,
-    calibrationAt: row.calibrationAtStart,
-    disposition: row.disposition,
-    reviewState: reviewStateOf(row.alarmAwaitsAcknowledgement, row.disposition?.decision),
-  };
-}
 
 export interface RecordListQuery {
   conditions: (SQL | undefined)[];
@@ -203,8 +100,19 @@ export async function listRecords(
     // records alone (PostgreSQL leaves out the parties' joins it does not
     // need), then their rows. The large select ordered as a whole evaluated it
     // for every record of the organization before keeping 20 (1.3 s at
-    // 1,000,000 records; list-performance.md, "Twelfth pass").
-    return listMatchingRecords(db, organizationId, q, recordTotalOf(organizationId));
+    // 1,000,000 records; list-performance.md, "Twelfth pass"). Its first page
+    // in one prepared statement, the ids as a derived table (the twentieth pass).
+    const firstPage = q.page.offset === 0 ? orderedFirstPageTailOf(db, q) : undefined;
+    if (firstPage === undefined) {
+      return listMatchingRecords(db, organizationId, q, recordTotalOf(organizationId));
+    }
+    return countedPage(
+      db,
+      organizationId,
+      await orderedViewsCompiled.run(db, firstPage.query({ org: organizationId }), {
+        prepared: true,
+      }),
+    );
   }
   // The whole list: the page with the maintained count (exact) in one
   // statement, not a count(*) over every record. The first page of the whole
@@ -221,6 +129,15 @@ export async function listRecords(
       wholeListTail(organizationId, q.orderBy, sql`limit ${q.page.size} offset ${q.page.offset}`),
     { prepared },
   );
+  return countedPage(db, organizationId, rows);
+}
+
+/** A page of the whole list, its rows carrying the organization's count (`recordCountOf`). */
+async function countedPage(
+  db: Db,
+  organizationId: string,
+  rows: (RecordViewRow & { countTotal: number; countRows: number })[],
+): Promise<Paged<RecordView>> {
   if (rows.length === 0) {
     // No row to carry the count: no record, or the page is past the last one.
     return { total: (await organizationCounts(db, organizationId)).records, rows: [] };
@@ -255,6 +172,55 @@ const countedViewsCompiled = recordViewsWith({
   countTotal: sql<number>`"counts"."records"`,
   countRows: sql<number>`"counts"."rows"`,
 });
+
+/** The same for the whole list's first page in other orders (its own MAX_PREPARED statement names). */
+const orderedViewsCompiled = recordViewsWith({
+  countTotal: sql<number>`"counts"."records"`,
+  countRows: sql<number>`"counts"."rows"`,
+});
+
+/** The page's ids' select without its WHERE and ORDER BY (the parties joined for orders by them), rendered once. */
+let orderedIdsHead: SQL | undefined;
+const orderedIdsHeadOf = (db: Db) =>
+  (orderedIdsHead ??= renderedOnce(
+    db
+      .select({ id: records.id })
+      .from(records)
+      .leftJoin(shipper, shipperOfRecord)
+      .leftJoin(receiver, receiverOfRecord)
+      .leftJoin(scannedBy, scannerOfRecord)
+      .getSQL(),
+  ));
+
+/**
+ * The whole list's first page in an order other than the default, as one
+ * statement's tail: the page's ids in that order as a derived table (a select
+ * of records and their parties, so PostgreSQL orders ids, not the large
+ * select's rows), joined to the record select with the organization's count,
+ * ordered again. One round trip and one plan kept per connection, where the
+ * ids' select was planned on every request and the rows came in a second
+ * statement (list-performance.md, "Twentieth pass"). Rendered once per order
+ * (compileOrderBy answers the same array for the same order) and page size
+ * (written as a constant), at most MAX_PREPARED of them in all; undefined for
+ * the others, which take two statements as before.
+ */
+const orderedFirstPageTails = new WeakMap<SQL[], Map<number, RenderedTemplate<'org'>>>();
+let orderedFirstPageTailCount = 0;
+function orderedFirstPageTailOf(db: Db, q: RecordListQuery) {
+  let bySize = orderedFirstPageTails.get(q.orderBy);
+  let tail = bySize?.get(q.page.size);
+  if (tail === undefined && orderedFirstPageTailCount < MAX_PREPARED) {
+    const org = sql.placeholder('org');
+    const order = sql.join([...q.orderBy, desc(records.id)], sql`, `);
+    const hits = sql`${orderedIdsHeadOf(db)} where ${eq(records.organizationId, org)} order by ${order} ${sql.raw(`limit ${Math.trunc(q.page.size)}`)}`;
+    tail = renderedTemplate<'org'>(sql`inner join (${hits}) "hits" on "hits"."id" = ${records.id}
+      cross join ${recordCountOf(org)} where ${eq(records.organizationId, org)} order by ${order}`);
+    if (bySize === undefined) orderedFirstPageTails.set(q.orderBy, (bySize = new Map()));
+    bySize.set(q.page.size, tail);
+    orderedFirstPageTailCount += 1;
+  }
+  return tail;
+}
 
 /** The number of matches as a window count over the page's own scan. */
 const WINDOW_TOTAL = sql<number>`(count(*) over ())::int`;
