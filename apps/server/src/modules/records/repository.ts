@@ -11,6 +11,7 @@ import {
   type RenderedTemplate,
 } from '../../db/compiled-select';
 import type { RecordView } from './presenter';
+import { renderSql } from '../../db/render-sql';
 import {
   countRecords,
   receiverOfRecord,
@@ -55,6 +56,12 @@ export interface RecordListQuery {
    * the matches on every page.
    */
   keptTotal?: SQL<number> | undefined;
+  /**
+   * The conditions are a dashboard card's filter alone (statistics.ts
+   * `keptCountOfFilter`, `keptTotal` its count): a status or a flag, whose
+   * page PostgreSQL reads the same way for any of its values.
+   */
+  cardFilter?: boolean;
   page: Page;
 }
 
@@ -87,6 +94,10 @@ export async function listRecords(
   if (q.latest) q = { ...q, conditions: [...q.conditions, latestOfTag] };
   if (q.search?.planStable) return listSearchedRecords(db, organizationId, q, q.search);
   if (q.search) q = { ...q, conditions: [...q.conditions, q.search.condition] };
+  if (q.cardFilter && q.keptTotal && q.page.offset === 0) {
+    const page = await listCardPage(db, organizationId, q, q.keptTotal);
+    if (page) return page;
+  }
   if (q.conditions.some((c) => c !== undefined)) {
     return listMatchingRecords(
       db,
@@ -220,6 +231,42 @@ function orderedFirstPageTailOf(db: Db, q: RecordListQuery) {
     orderedFirstPageTailCount += 1;
   }
   return tail;
+}
+
+/** The record select with a dashboard card's kept count joined (`kept`). */
+const cardViewsCompiled = recordViewsWith({ keptTotal: sql<number>`"kept"."total"` });
+/** The card pages' statement texts named so far (at most MAX_PREPARED). */
+const cardPageTexts = new Set<string>();
+
+/**
+ * A dashboard card's first page (`cardFilter`) in one prepared statement:
+ * the page's ids in order as a derived table, joined to the record select
+ * with the card's kept count, ordered again (as `orderedFirstPageTailOf`).
+ * One round trip and a plan kept per connection, where the ids were planned
+ * on every request and the rows came in a second statement
+ * (list-performance.md, "Twentieth pass"). Its tail is rendered per request
+ * (the filter is the request's); undefined once MAX_PREPARED texts are
+ * named and this one is not among them (then two statements, as before).
+ */
+async function listCardPage(
+  db: Db,
+  organizationId: string,
+  q: RecordListQuery,
+  keptTotal: SQL<number>,
+): Promise<Paged<RecordView> | undefined> {
+  const order = sql.join([...q.orderBy, desc(records.id)], sql`, `);
+  const where = and(eq(records.organizationId, organizationId), ...q.conditions);
+  const hits = sql`${orderedIdsHeadOf(db)} where ${where} order by ${order} ${sql.raw(`limit ${Math.trunc(q.page.size)}`)}`;
+  const tail = renderSql(sql`inner join (${hits}) "hits" on "hits"."id" = ${records.id}
+    cross join (select ${keptTotal} as total) "kept" where ${eq(records.organizationId, organizationId)} order by ${order}`);
+  if (!cardPageTexts.has(tail.sql)) {
+    if (cardPageTexts.size >= MAX_PREPARED) return undefined;
+    cardPageTexts.add(tail.sql);
+  }
+  const rows = await cardViewsCompiled.run(db, tail, { prepared: true });
+  // No row: none match (the first page is empty only then).
+  if (rows.length === 0) return { total: 0, rows: [] };
+  return { total: rows[0]!.keptTotal, rows: rows.map(toRecordView) };
 }
 
 /** The number of matches as a window count over the page's own scan. */

@@ -152,6 +152,8 @@ export function createRecordsService(db: Database) {
           reviewStateCondition(q.review_state, organizationId),
         ],
         keptTotal,
+        // A kept total without a decision or review state: a card's filter alone.
+        cardFilter: keptTotal !== undefined && !q.disposition && !q.review_state,
         latest: q.latest,
         orderBy: compileOrderBy(q.order_by, RECORD_FIELDS, DEFAULT_ORDER_BY),
         byLastAction: isFallbackOrder(q.order_by, DEFAULT_ORDER_BY),
