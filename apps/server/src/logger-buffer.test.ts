@@ -80,22 +80,42 @@ describe('the server log, written in batches', () => {
     expect(lines()).toEqual(['before the error', 'request errored']);
   });
 
-  it('writes what it gathered when the process exits', () => {
+  /** The messages a child process wrote that logs `lines` (code using `log`), then exits at once. */
+  const loggedBeforeExit = (lines: string) => {
     const script = [
       `import { createLogger } from ${JSON.stringify(path.join(import.meta.dirname, 'logger.ts'))};`,
       "const log = createLogger('info');",
-      "for (let i = 0; i < 3; i++) log.info('line ' + i);",
-      'process.exit(0);',
+      lines,
+      'process.exit(1);',
     ].join('\n');
-    const out = execFileSync(
-      process.execPath,
-      ['--import', 'tsx', '--input-type=module', '-e', script],
-      { encoding: 'utf8', env: { ...process.env, LOG_LEVEL: 'info' } },
-    );
-    const messages = out
+    let out: string;
+    try {
+      out = execFileSync(
+        process.execPath,
+        ['--import', 'tsx', '--input-type=module', '-e', script],
+        {
+          encoding: 'utf8',
+        },
+      );
+    } catch (err) {
+      out = (err as { stdout: string }).stdout;
+    }
+    return out
       .split('\n')
       .filter(Boolean)
       .map((l) => (JSON.parse(l) as { msg: string }).msg);
-    expect(messages).toEqual(['line 0', 'line 1', 'line 2']);
+  };
+
+  it('writes what it gathered when the process exits', () => {
+    expect(loggedBeforeExit("for (let i = 0; i < 3; i++) log.info('line ' + i);")).toEqual([
+      'line 0',
+      'line 1',
+      'line 2',
+    ]);
+    // A fatal line's write under way as the process exits (the server's uncaught exception).
+    expect(loggedBeforeExit("log.info('before'); log.fatal('uncaught exception: boom');")).toEqual([
+      'before',
+      'uncaught exception: boom',
+    ]);
   });
 });
