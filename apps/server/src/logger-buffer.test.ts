@@ -1,9 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import fs, { mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { pino } from 'pino';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
-import { createLogger, LOG_BUFFER_BYTES, LOG_FLUSH_MS } from './logger';
+import { createLogger, LOG_BUFFER_BYTES, LOG_FLUSH_MS, LOG_WRITE_MAX_BYTES } from './logger';
 
 /**
  * The server's log lines are gathered and written in batches
@@ -13,13 +14,23 @@ import { createLogger, LOG_BUFFER_BYTES, LOG_FLUSH_MS } from './logger';
  */
 
 const dir = mkdtempSync(path.join(tmpdir(), 'coldtrace-log-'));
-const opened: number[] = [];
+/** The destinations of this file's loggers, ended after each test (each closes its file). */
+const destinations: { end(): void; on(event: 'close', f: () => void): void }[] = [];
 
-afterEach(() => {
+afterEach(async () => {
   vi.useRealTimers();
+  vi.restoreAllMocks();
+  await Promise.all(
+    destinations.splice(0).map(
+      (d) =>
+        new Promise<void>((resolve) => {
+          d.on('close', resolve);
+          d.end();
+        }),
+    ),
+  );
 });
 afterAll(() => {
-  for (const fd of opened) closeSync(fd);
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -28,9 +39,9 @@ async function logToFile(name: string) {
   // Only setInterval is faked: the destination's own writes and this file's waits are real.
   vi.useFakeTimers({ toFake: ['setInterval'] });
   const file = path.join(dir, name);
-  const fd = openSync(file, 'w');
-  opened.push(fd);
-  const log = createLogger('info', fd);
+  const log = createLogger('info', openSync(file, 'w'));
+  const stream = (log as unknown as Record<symbol, unknown>)[pino.symbols.streamSym];
+  destinations.push(stream as (typeof destinations)[number]);
   await new Promise((resolve) => setImmediate(resolve)); // the destination is ready
   const lines = () =>
     readFileSync(file, 'utf8')
@@ -71,6 +82,33 @@ describe('the server log, written in batches', () => {
     expect(lines()[0]).toBe(`0 ${text}`);
   });
 
+  it('writes whole lines of at most PIPE_BUF bytes at a time, so processes sharing a pipe never interleave', async () => {
+    const writes: string[] = [];
+    const write = fs.write;
+    vi.spyOn(fs, 'write').mockImplementation(((...args: Parameters<typeof fs.write>) => {
+      // (A flush with nothing gathered writes an empty string: not a batch.)
+      if (typeof args[1] === 'string' && args[1] !== '') writes.push(args[1]);
+      return (write as (...a: unknown[]) => void)(...args);
+    }) as typeof fs.write);
+    const { log, lines } = await logToFile('pipe.log');
+    const count = 200;
+    for (let i = 0; i < count; i++)
+      log.info({ url: `/api/devices/xt1/records/?n=${i}` }, `line ${i}`);
+    // What is left after the writes under way goes at the next ticks of the flush timer.
+    await until(() => {
+      vi.advanceTimersByTime(LOG_FLUSH_MS);
+      return lines().length === count;
+    });
+    expect(lines()).toEqual(Array.from({ length: count }, (_, i) => `line ${i}`));
+    expect(writes.length).toBeGreaterThan(1);
+    for (const data of writes) {
+      expect(Buffer.byteLength(data)).toBeLessThanOrEqual(LOG_WRITE_MAX_BYTES);
+      expect(data.endsWith('\n')).toBe(true);
+    }
+    // Batches, not a write per line.
+    expect(writes.length).toBeLessThan(count / 5);
+  });
+
   it('writes an error at once, with the lines gathered before it', async () => {
     const { log, lines } = await logToFile('error.log');
     log.info('before the error');
@@ -78,6 +116,18 @@ describe('the server log, written in batches', () => {
     log.child({ reqId: 'r1' }).error('request errored');
     await until(() => lines().length === 2);
     expect(lines()).toEqual(['before the error', 'request errored']);
+  });
+
+  it('writes an error logged while a batch is being written as soon as that write is done', async () => {
+    const { log, lines } = await logToFile('error-busy.log');
+    const text = 'y'.repeat(200);
+    const batch = Math.ceil(LOG_BUFFER_BYTES / text.length) + 1;
+    // A full batch: its write starts now and is under way while the error comes.
+    for (let i = 0; i < batch; i++) log.info(`${i} ${text}`);
+    log.error('request errored');
+    // No tick of the flush timer (faked): the error goes out after the batch.
+    await until(() => lines().length === batch + 1);
+    expect(lines().at(-1)).toBe('request errored');
   });
 
   /** The messages a child process wrote that logs `lines` (code using `log`), then exits at once. */

@@ -206,15 +206,23 @@ export function loggerOptions(
   };
 }
 
-/** Bytes of log lines gathered before one write (list-performance.md, "Twentieth pass"). */
-export const LOG_BUFFER_BYTES = 4096;
+/**
+ * The most bytes of one write of log lines: whole lines up to PIPE_BUF
+ * (Linux: 4096), so that a write to a pipe that several server processes
+ * share (a container's or a service manager's standard output) is atomic and
+ * their lines never interleave mid-line, as when each line was written alone.
+ */
+export const LOG_WRITE_MAX_BYTES = 4096;
+/** Bytes of log lines gathered before a write (list-performance.md, "Twentieth pass"). */
+export const LOG_BUFFER_BYTES = 3584;
 /** Longest a gathered line waits for its write. */
 export const LOG_FLUSH_MS = 1000;
 
 /**
  * The server's logger. Lines go to standard output (`dest`: another file
- * descriptor or a path, for tests) in writes of about LOG_BUFFER_BYTES, off
- * the event loop, instead of one write per line: under load a write was a
+ * descriptor or a path, for tests) in writes of whole lines, from
+ * LOG_BUFFER_BYTES up to LOG_WRITE_MAX_BYTES, off the event loop, instead of
+ * one write per line: under load a write was a
  * tenth of a small call's CPU (list-performance.md, "Twentieth pass"). A line
  * waits at most LOG_FLUSH_MS; an error or fatal line is written at once with
  * everything before it; the lines still gathered are written when the process
@@ -225,17 +233,22 @@ export const LOG_FLUSH_MS = 1000;
 export function createLogger(level: LogLevel, dest: number | string = 1) {
   const options = loggerOptions(level);
   if (options.transport) return pino(options);
-  const destination = pino.destination({ dest, sync: false, minLength: LOG_BUFFER_BYTES });
-  let ready = false;
-  let gathered = false;
-  destination.once('ready', () => (ready = true));
-  destination.once('close', () => (ready = false));
-  const flush = () => {
-    if (!ready || !gathered) return;
-    gathered = false;
+  const destination = pino.destination({
+    dest,
+    sync: false,
+    minLength: LOG_BUFFER_BYTES,
+    maxWrite: LOG_WRITE_MAX_BYTES,
+    // sonic-boom's own timer (unref'd): whatever is gathered, every LOG_FLUSH_MS.
+    periodicFlush: LOG_FLUSH_MS,
+  });
+  // An error line asks for a write at once; when a write is under way (the
+  // flush is then a no-op), again as soon as the destination is idle.
+  let errorWaiting = false;
+  destination.on('drain', () => {
+    if (!errorWaiting) return;
+    errorWaiting = false;
     destination.flush();
-  };
-  setInterval(flush, LOG_FLUSH_MS).unref();
+  });
   return pino(
     {
       ...options,
@@ -243,8 +256,10 @@ export function createLogger(level: LogLevel, dest: number | string = 1) {
         // Children (the request lines' logger too) share their parent's hooks.
         logMethod(args, method, lineLevel) {
           method.apply(this, args);
-          gathered = true;
-          if (lineLevel >= pino.levels.values.error!) flush();
+          if (lineLevel >= pino.levels.values.error!) {
+            errorWaiting = true;
+            destination.flush();
+          }
         },
       },
     },
