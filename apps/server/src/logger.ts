@@ -215,20 +215,21 @@ export function loggerOptions(
 export const LOG_WRITE_MAX_BYTES = 4096;
 /** Bytes of log lines gathered before a write (list-performance.md, "Twentieth pass"). */
 export const LOG_BUFFER_BYTES = 3584;
-/** Longest a gathered line waits for its write. */
+/** How often what is gathered is written (sonic-boom's periodicFlush). */
 export const LOG_FLUSH_MS = 1000;
 
 /**
  * The server's logger. Lines go to standard output (`dest`: another file
  * descriptor or a path, for tests) in writes of whole lines, from
  * LOG_BUFFER_BYTES up to LOG_WRITE_MAX_BYTES, off the event loop, instead of
- * one write per line: under load a write was a
- * tenth of a small call's CPU (list-performance.md, "Twentieth pass"). A line
- * waits at most LOG_FLUSH_MS; an error or fatal line is written at once with
- * everything before it; the lines still gathered are written when the process
- * exits (pino's exit hook, `process.exit` included). A process killed outright
- * (SIGKILL, out of memory) loses at most the last second's request lines. A
- * terminal gets pino-pretty as before.
+ * one write per line: under load a write was a tenth of a small call's CPU
+ * (list-performance.md, "Twentieth pass"). A line waits about LOG_FLUSH_MS
+ * (what a write under way at a tick leaves goes at the next); an error or
+ * fatal line is written at once with everything before it, or as soon as a
+ * write under way is done; the lines still gathered are written when the
+ * process exits (pino's exit hook, `process.exit` included). A process killed
+ * outright (SIGKILL, out of memory) loses at most its last second or two of
+ * request lines. A terminal gets pino-pretty as before.
  */
 export function createLogger(level: LogLevel, dest: number | string = 1) {
   const options = loggerOptions(level);

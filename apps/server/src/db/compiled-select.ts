@@ -142,6 +142,11 @@ export interface CompiledSelect<Row> {
    * MAX_PREPARED texts per select are named; the others go unnamed.
    */
   run(db: Db, tail: SQL | RenderedQuery, opts?: { prepared?: boolean }): Promise<Row[]>;
+  /**
+   * Whether `run(db, tail, { prepared: true })` sends `tail` as a named
+   * statement (it has a name, or one of the MAX_PREPARED is left), not unnamed.
+   */
+  canName(db: Db, tail: RenderedQuery): boolean;
 }
 
 /**
@@ -150,9 +155,9 @@ export interface CompiledSelect<Row> {
  * A name comes from its text, so one name is always one text (node-postgres
  * refuses a name reused for another).
  */
-export function statementNames(prefix: string, max: number): (text: string) => string | undefined {
+export function statementNames(prefix: string, max: number) {
   const names = new Map<string, string>();
-  return (text) => {
+  const nameOf = (text: string): string | undefined => {
     let name = names.get(text);
     if (name === undefined && names.size < max) {
       name = `${prefix}_${createHash('sha256').update(text).digest('hex').slice(0, 32)}`;
@@ -160,6 +165,9 @@ export function statementNames(prefix: string, max: number): (text: string) => s
     }
     return name;
   };
+  /** Whether `text` has a name or would get one. */
+  const canName = (text: string) => names.has(text) || names.size < max;
+  return Object.assign(nameOf, { canName });
 }
 
 /** Most distinct statement texts one select names (each connection keeps each it has run). */
@@ -204,28 +212,34 @@ export function compiledSelect<Row, S extends Selection = Selection>(
     | { head: SQL; headText: string; decode: (row: unknown[]) => Record<string, unknown> }
     | undefined;
   const nameOf = statementNames('cs', MAX_PREPARED);
-  const select: CompiledSelect<Row> = {
-    async run(db, tail, { prepared = false } = {}) {
-      if (compiled === undefined) {
-        const leaves = leavesOf(selection);
-        if (leaves.length > MAX_FIELDS) {
-          throw new Error(`compiledSelect: ${leaves.length} fields, more than ${MAX_FIELDS}`);
-        }
-        const fields = sql`json_build_array(${sql.join(
-          leaves.map((l) => l.sql),
-          sql`, `,
-        )})`;
-        const { sql: text, params } = build(db, { row: fields } as unknown as S).toSQL();
-        if (params.length > 0) {
-          throw new Error(`compiledSelect: the head binds parameters (${JSON.stringify(params)})`);
-        }
-        compiled = {
-          head: sql.raw(text),
-          headText: text,
-          decode: decoderOf(leaves, opts.nullable ?? []),
-        };
+  const compile = (db: Db) => {
+    if (compiled === undefined) {
+      const leaves = leavesOf(selection);
+      if (leaves.length > MAX_FIELDS) {
+        throw new Error(`compiledSelect: ${leaves.length} fields, more than ${MAX_FIELDS}`);
       }
-      const { head, headText, decode } = compiled;
+      const fields = sql`json_build_array(${sql.join(
+        leaves.map((l) => l.sql),
+        sql`, `,
+      )})`;
+      const { sql: text, params } = build(db, { row: fields } as unknown as S).toSQL();
+      if (params.length > 0) {
+        throw new Error(`compiledSelect: the head binds parameters (${JSON.stringify(params)})`);
+      }
+      compiled = {
+        head: sql.raw(text),
+        headText: text,
+        decode: decoderOf(leaves, opts.nullable ?? []),
+      };
+    }
+    return compiled;
+  };
+  const select: CompiledSelect<Row> = {
+    canName(db, tail) {
+      return nameOf.canName(`${compile(db).headText} ${tail.sql}`);
+    },
+    async run(db, tail, { prepared = false } = {}) {
+      const { head, headText, decode } = compile(db);
       // The head binds nothing, so a rendered tail's $1 … $n stay as they are.
       const query = is(tail, SQL)
         ? renderSql(sql`${head} ${tail}`)

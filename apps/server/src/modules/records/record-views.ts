@@ -1,4 +1,4 @@
-import { eq, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { compiledSelect } from '../../db/compiled-select';
 import { calibrationCertificateDevices, calibrationCertificates } from '../../db/schema-reports';
@@ -129,4 +129,35 @@ export function toRecordView(row: RecordViewRow): RecordView {
     disposition: row.disposition,
     reviewState: reviewStateOf(row.alarmAwaitsAcknowledgement, row.disposition?.decision),
   };
+}
+
+/** The organization's record `recordId` as a view. */
+export async function findRecord(
+  db: Db,
+  organizationId: string,
+  recordId: number,
+): Promise<RecordView | undefined> {
+  const [row] = await selectRecordViews(db).where(
+    and(eq(records.organizationId, organizationId), eq(records.id, recordId)),
+  );
+  return row ? toRecordView(row) : undefined;
+}
+
+/**
+ * The latest record of a tag named by serial number (ignoring case) or by tag
+ * id; a serial-number match wins over a tag-id match.
+ */
+export async function findLatestRecordOfTag(
+  db: Db,
+  organizationId: string,
+  tagIdOrSerialNumber: string,
+): Promise<RecordView | undefined> {
+  const serialMatch = sql`lower(${records.tagSerialNumber}) = lower(${tagIdOrSerialNumber})`;
+  const tagId = /^\d{1,15}$/.test(tagIdOrSerialNumber) ? Number(tagIdOrSerialNumber) : null;
+  const match = tagId === null ? serialMatch : or(serialMatch, eq(records.tagId, tagId));
+  const [row] = await selectRecordViews(db)
+    .where(and(eq(records.organizationId, organizationId), match))
+    .orderBy(sql`(${serialMatch}) DESC`, desc(records.id))
+    .limit(1);
+  return row ? toRecordView(row) : undefined;
 }

@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
+import { and, desc, eq, inArray, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { inOrderOf, type Page } from '../../kernel/paging';
 import { records, type RecordRow } from '../../db/schema-shipments';
@@ -18,7 +18,6 @@ import {
   recordViewsCompiled,
   recordViewsWith,
   scannerOfRecord,
-  selectRecordViews,
   shipperOfRecord,
   toRecordView,
   type RecordViewRow,
@@ -178,17 +177,33 @@ function firstPageTailOf(size: number, orderBy: SQL[]) {
   return tail;
 }
 
-/** The record select with the organization's count joined (`counts`: statistics.ts `recordCountOf`). */
-const countedViewsCompiled = recordViewsWith({
+/** The organization's count as the whole list's rows carry it (`counts`: statistics.ts `recordCountOf`). */
+const countFields = {
   countTotal: sql<number>`"counts"."records"`,
   countRows: sql<number>`"counts"."rows"`,
-});
+};
+
+/** The record select with the organization's count joined. */
+const countedViewsCompiled = recordViewsWith(countFields);
 
 /** The same for the whole list's first page in other orders (its own MAX_PREPARED statement names). */
-const orderedViewsCompiled = recordViewsWith({
-  countTotal: sql<number>`"counts"."records"`,
-  countRows: sql<number>`"counts"."rows"`,
-});
+const orderedViewsCompiled = recordViewsWith(countFields);
+
+/**
+ * A page's tail as one statement: the page's ids (`idsHead` where `where`,
+ * in `order`, `page`) as a derived table, `hits`, joined to the record
+ * select; then `joined` (a count's derived table), the organization's records
+ * only, in `order` again (the page's 20 rows).
+ */
+const pageOfHits = (
+  idsHead: SQL,
+  where: SQL | Placeholder | undefined,
+  order: SQL,
+  page: SQL,
+  organizationId: string | Placeholder,
+  joined?: SQL,
+) => sql`inner join (${idsHead} where ${where} order by ${order} ${page}) "hits" on "hits"."id" = ${records.id}
+      ${joined ? sql`${joined} ` : sql``}where ${records.organizationId} = ${organizationId} order by ${order}`;
 
 /** The page's ids' select without its WHERE and ORDER BY (the parties joined for orders by them), rendered once. */
 let orderedIdsHead: SQL | undefined;
@@ -223,9 +238,16 @@ function orderedFirstPageTailOf(db: Db, q: RecordListQuery) {
   if (tail === undefined && orderedFirstPageTailCount < MAX_PREPARED) {
     const org = sql.placeholder('org');
     const order = sql.join([...q.orderBy, desc(records.id)], sql`, `);
-    const hits = sql`${orderedIdsHeadOf(db)} where ${eq(records.organizationId, org)} order by ${order} ${sql.raw(`limit ${Math.trunc(q.page.size)}`)}`;
-    tail = renderedTemplate<'org'>(sql`inner join (${hits}) "hits" on "hits"."id" = ${records.id}
-      cross join ${recordCountOf(org)} where ${eq(records.organizationId, org)} order by ${order}`);
+    tail = renderedTemplate<'org'>(
+      pageOfHits(
+        orderedIdsHeadOf(db),
+        eq(records.organizationId, org),
+        order,
+        sql.raw(`limit ${Math.trunc(q.page.size)}`),
+        org,
+        sql`cross join ${recordCountOf(org)}`,
+      ),
+    );
     if (bySize === undefined) orderedFirstPageTails.set(q.orderBy, (bySize = new Map()));
     bySize.set(q.page.size, tail);
     orderedFirstPageTailCount += 1;
@@ -235,8 +257,6 @@ function orderedFirstPageTailOf(db: Db, q: RecordListQuery) {
 
 /** The record select with a dashboard card's kept count joined (`kept`). */
 const cardViewsCompiled = recordViewsWith({ keptTotal: sql<number>`"kept"."total"` });
-/** The card pages' statement texts named so far (at most MAX_PREPARED). */
-const cardPageTexts = new Set<string>();
 
 /**
  * A dashboard card's first page (`cardFilter`) in one prepared statement:
@@ -245,8 +265,8 @@ const cardPageTexts = new Set<string>();
  * One round trip and a plan kept per connection, where the ids were planned
  * on every request and the rows came in a second statement
  * (list-performance.md, "Twentieth pass"). Its tail is rendered per request
- * (the filter is the request's); undefined once MAX_PREPARED texts are
- * named and this one is not among them (then two statements, as before).
+ * (the filter is the request's); undefined when the select has named
+ * MAX_PREPARED other texts (then two statements, as before).
  */
 async function listCardPage(
   db: Db,
@@ -254,15 +274,17 @@ async function listCardPage(
   q: RecordListQuery,
   keptTotal: SQL<number>,
 ): Promise<Paged<RecordView> | undefined> {
-  const order = sql.join([...q.orderBy, desc(records.id)], sql`, `);
-  const where = and(eq(records.organizationId, organizationId), ...q.conditions);
-  const hits = sql`${orderedIdsHeadOf(db)} where ${where} order by ${order} ${sql.raw(`limit ${Math.trunc(q.page.size)}`)}`;
-  const tail = renderSql(sql`inner join (${hits}) "hits" on "hits"."id" = ${records.id}
-    cross join (select ${keptTotal} as total) "kept" where ${eq(records.organizationId, organizationId)} order by ${order}`);
-  if (!cardPageTexts.has(tail.sql)) {
-    if (cardPageTexts.size >= MAX_PREPARED) return undefined;
-    cardPageTexts.add(tail.sql);
-  }
+  const tail = renderSql(
+    pageOfHits(
+      orderedIdsHeadOf(db),
+      and(eq(records.organizationId, organizationId), ...q.conditions),
+      sql.join([...q.orderBy, desc(records.id)], sql`, `),
+      sql.raw(`limit ${Math.trunc(q.page.size)}`),
+      organizationId,
+      sql`cross join (select ${keptTotal} as total) "kept"`,
+    ),
+  );
+  if (!cardViewsCompiled.canName(db, tail)) return undefined;
   const rows = await cardViewsCompiled.run(db, tail, { prepared: true });
   // No row: none match (the first page is empty only then).
   if (rows.length === 0) return { total: 0, rows: [] };
@@ -361,12 +383,18 @@ function searchedTailOf(db: Db, orderBy: SQL[]) {
   let tail = searchedTails.get(orderBy);
   if (tail === undefined) {
     const order = sql.join([...orderBy, desc(records.id)], sql`, `);
-    // As `pageIdsOfRecords(db).where(where).orderBy(...order)` renders it.
-    const hits = sql`${searchHitsHeadOf(db)} where ${sql.placeholder('where')} order by ${order}`;
     // The page bound as `(SELECT $n)` too: a known LIMIT makes the custom plans cheaper than the generic one.
     const page = sql`limit (select ${sql.placeholder('size')}::bigint) offset (select ${sql.placeholder('offset')}::bigint)`;
-    tail = renderedTemplate(sql`inner join (${hits} ${page}) "hits" on "hits"."id" = ${records.id}
-      where ${records.organizationId} = ${sql.placeholder('org')} order by ${order}`);
+    // The ids as `pageIdsOfRecords(db).where(where).orderBy(...order)` renders them.
+    tail = renderedTemplate(
+      pageOfHits(
+        searchHitsHeadOf(db),
+        sql.placeholder('where'),
+        order,
+        page,
+        sql.placeholder('org'),
+      ),
+    );
     searchedTails.set(orderBy, tail);
   }
   return tail;
@@ -411,36 +439,6 @@ async function listSearchedRecords(
   return { total: (await countRecords(db).where(where))[0]?.n ?? 0, rows: [] };
 }
 
-export async function findRecord(
-  db: Db,
-  organizationId: string,
-  recordId: number,
-): Promise<RecordView | undefined> {
-  const [row] = await selectRecordViews(db).where(
-    and(eq(records.organizationId, organizationId), eq(records.id, recordId)),
-  );
-  return row ? toRecordView(row) : undefined;
-}
-
-/**
- * The latest record of a tag named by serial number (ignoring case) or by tag
- * id; a serial-number match wins over a tag-id match.
- */
-export async function findLatestRecordOfTag(
-  db: Db,
-  organizationId: string,
-  tagIdOrSerialNumber: string,
-): Promise<RecordView | undefined> {
-  const serialMatch = sql`lower(${records.tagSerialNumber}) = lower(${tagIdOrSerialNumber})`;
-  const tagId = /^\d{1,15}$/.test(tagIdOrSerialNumber) ? Number(tagIdOrSerialNumber) : null;
-  const match = tagId === null ? serialMatch : or(serialMatch, eq(records.tagId, tagId));
-  const [row] = await selectRecordViews(db)
-    .where(and(eq(records.organizationId, organizationId), match))
-    .orderBy(sql`(${serialMatch}) DESC`, desc(records.id))
-    .limit(1);
-  return row ? toRecordView(row) : undefined;
-}
-
 export async function listRecordReferences(db: Db, organizationId: string) {
   return db
     .select({ id: records.id, tagId: records.tagId, tagSerialNumber: records.tagSerialNumber })
@@ -480,6 +478,7 @@ export async function orderRecordIds(
   return rows.map((r) => r.id);
 }
 
+export { findLatestRecordOfTag, findRecord } from './record-views';
 export * from './scan-views';
 export * from './tag-views';
 export * from './alarm-views';

@@ -143,7 +143,7 @@ export function createRecordsService(db: Database) {
       const filter = compileFilter(q.filter, RECORD_FIELDS);
       // A filter alone that the kept counts count (a dashboard card's link),
       // or a decision alone: its total from the kept counts.
-      const keptTotal =
+      const kept =
         words.length === 0 && !q.latest ? await keptTotalOf(db, q, organizationId) : undefined;
       const query = {
         conditions: [
@@ -151,9 +151,8 @@ export function createRecordsService(db: Database) {
           dispositionCondition(q.disposition, organizationId),
           reviewStateCondition(q.review_state, organizationId),
         ],
-        keptTotal,
-        // A kept total without a decision or review state: a card's filter alone.
-        cardFilter: keptTotal !== undefined && !q.disposition && !q.review_state,
+        keptTotal: kept?.total,
+        cardFilter: kept?.cardFilter,
         latest: q.latest,
         orderBy: compileOrderBy(q.order_by, RECORD_FIELDS, DEFAULT_ORDER_BY),
         byLastAction: isFallbackOrder(q.order_by, DEFAULT_ORDER_BY),
@@ -349,8 +348,9 @@ export type RecordsService = ReturnType<typeof createRecordsService>;
 /**
  * The number of matches of the list's filters from the kept counts, when
  * they are one the counts give: a dashboard card's filter alone
- * (`keptCountOfFilter`), or a broad decision alone (`keptDecisionTotalOf`).
- * Undefined otherwise (the matches are counted).
+ * (`keptCountOfFilter`; `cardFilter`: its page reads the same way for any
+ * value, repository.ts `listCardPage`), or a broad decision alone
+ * (`keptDecisionTotalOf`). Undefined otherwise (the matches are counted).
  */
 async function keptTotalOf(
   db: Database,
@@ -363,7 +363,9 @@ async function keptTotalOf(
 ) {
   if (!q.disposition && !q.review_state) {
     const kept = repo.keptCountOfFilter(q.filter);
-    return kept && repo.keptFilterTotalOf(organizationId, kept);
+    return kept && { total: repo.keptFilterTotalOf(organizationId, kept), cardFilter: true };
   }
-  return q.filter === undefined ? keptDecisionTotalOf(db, q, organizationId) : undefined;
+  if (q.filter !== undefined) return undefined;
+  const total = await keptDecisionTotalOf(db, q, organizationId);
+  return total && { total, cardFilter: false };
 }
