@@ -121,6 +121,37 @@ describe('a page of records costs what its records need', () => {
     expect(await ids('-start_time', 1, 10)).toEqual(rows.map((r) => r.id));
   });
 
+  it('a page in one statement reads its rows by the row versions its hits found, not by primary key', async () => {
+    type Node = PlanNode & { 'Index Name'?: string };
+    const nodesOf = (node: Node): Node[] => [node, ...(node.Plans ?? []).flatMap(nodesOf)];
+    for (const query of [
+      { order_by: ['-tag_serial_number'] }, // the whole list in another order
+      { filter: 'computed_status__not=Alarm' }, // a dashboard card
+      { search: 'OPEN' }, // a search
+    ]) {
+      const name = JSON.stringify(query);
+      rec.clear();
+      const page = await rec.service.records(rec.principal, {
+        page_number: 1,
+        page_size: 20,
+        ...query,
+      });
+      expect(page.items, name).toHaveLength(20);
+      const statements = rec.sent.filter((s) => s.text.includes('"records"'));
+      expect(statements, name).toHaveLength(1);
+      const nodes = nodesOf(await rec.explain<Node>(statements[0]!, 'ANALYZE'));
+      const byTid = nodes.filter((n) => n['Node Type'] === 'Tid Scan');
+      expect(
+        byTid.map((n) => [n['Relation Name'], n['Actual Rows'] * n['Actual Loops']]),
+        name,
+      ).toEqual([['records', 20]]);
+      expect(
+        nodes.filter((n) => n['Index Name'] === 'records_pkey'),
+        name,
+      ).toEqual([]);
+    }
+  });
+
   it("the statistics of a range read its whole hours' counts, and the records and scans of its partial hours only", async () => {
     // A whole day: its hours' counts (record_hour_deltas), no record and no scan.
     rec.clear();

@@ -190,10 +190,20 @@ const countedViewsCompiled = recordViewsWith(countFields);
 const orderedViewsCompiled = recordViewsWith(countFields);
 
 /**
- * A page's tail as one statement: the page's ids (`idsHead` where `where`,
- * in `order`, `page`) as a derived table, `hits`, joined to the record
- * select; then `joined` (a count's derived table), the organization's records
- * only, in `order` again (the page's 20 rows).
+ * A hit's row version (its tuple id): the page's select reads each hit's row
+ * by it, as it was read for the page in the same statement (the statement's
+ * one snapshot), instead of looking its id up in the primary key again:
+ * twenty index descents on cold pages were a tenth of the search's time in
+ * PostgreSQL (list-performance.md, "Twenty-first pass").
+ */
+const TUPLE_ID = sql<string>`${records}.ctid`;
+
+/**
+ * A page's tail as one statement: the page's hits (`idsHead`, which selects
+ * each hit's `tid`, where `where`, in `order`, `page`) as a derived table,
+ * `hits`, joined to the record select by row version; then `joined` (a
+ * count's derived table), the organization's records only, in `order` again
+ * (the page's 20 rows).
  */
 const pageOfHits = (
   idsHead: SQL,
@@ -202,7 +212,7 @@ const pageOfHits = (
   page: SQL,
   organizationId: string | Placeholder,
   joined?: SQL,
-) => sql`inner join (${idsHead} where ${where} order by ${order} ${page}) "hits" on "hits"."id" = ${records.id}
+) => sql`inner join (${idsHead} where ${where} order by ${order} ${page}) "hits" on ${TUPLE_ID} = "hits"."tid"
       ${joined ? sql`${joined} ` : sql``}where ${records.organizationId} = ${organizationId} order by ${order}`;
 
 /** The page's ids' select without its WHERE and ORDER BY (the parties joined for orders by them), rendered once. */
@@ -210,7 +220,7 @@ let orderedIdsHead: SQL | undefined;
 const orderedIdsHeadOf = (db: Db) =>
   (orderedIdsHead ??= renderedOnce(
     db
-      .select({ id: records.id })
+      .select({ id: records.id, tid: TUPLE_ID.as('tid') })
       .from(records)
       .leftJoin(shipper, shipperOfRecord)
       .leftJoin(receiver, receiverOfRecord)
@@ -296,11 +306,16 @@ const WINDOW_TOTAL = sql<number>`(count(*) over ())::int`;
 
 /**
  * The page's record ids in order, each with the number of matches (by
- * default a window count over the same scan).
+ * default a window count over the same scan); `withTid`: and each one's row
+ * version (`tid`, for `pageOfHits`).
  */
-function pageIdsOfRecords(db: Db, total: SQL<number> = WINDOW_TOTAL) {
+function pageIdsOfRecords(db: Db, total: SQL<number> = WINDOW_TOTAL, withTid = false) {
   return db
-    .select({ id: records.id, total: total.as('total') })
+    .select({
+      id: records.id,
+      ...(withTid ? { tid: TUPLE_ID.as('tid') } : {}),
+      total: total.as('total'),
+    })
     .from(records)
     .leftJoin(shipper, shipperOfRecord)
     .leftJoin(receiver, receiverOfRecord)
@@ -370,7 +385,7 @@ const searchViewsCompiled = recordViewsWith({ hitTotal: sql<number>`"hits"."tota
 /** The searched page's subquery without its WHERE and ORDER BY, rendered once (the first search). */
 let searchHitsHead: SQL | undefined;
 const searchHitsHeadOf = (db: Db) =>
-  (searchHitsHead ??= renderedOnce(pageIdsOfRecords(db).getSQL()));
+  (searchHitsHead ??= renderedOnce(pageIdsOfRecords(db, WINDOW_TOTAL, true).getSQL()));
 
 /**
  * The searched page's tail for an order (the same terms: compileOrderBy
@@ -385,7 +400,7 @@ function searchedTailOf(db: Db, orderBy: SQL[]) {
     const order = sql.join([...orderBy, desc(records.id)], sql`, `);
     // The page bound as `(SELECT $n)` too: a known LIMIT makes the custom plans cheaper than the generic one.
     const page = sql`limit (select ${sql.placeholder('size')}::bigint) offset (select ${sql.placeholder('offset')}::bigint)`;
-    // The ids as `pageIdsOfRecords(db).where(where).orderBy(...order)` renders them.
+    // The hits as `pageIdsOfRecords(db, WINDOW_TOTAL, true).where(where).orderBy(...order)` renders them.
     tail = renderedTemplate(
       pageOfHits(
         searchHitsHeadOf(db),
