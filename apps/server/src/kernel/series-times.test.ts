@@ -10,6 +10,20 @@ describe('isoString', () => {
       }),
       { numRuns: 20_000 },
     );
+    // The fast path's whole range (years 1000 to 9999), every field's digits.
+    fc.assert(
+      fc.property(
+        fc.date({
+          min: new Date('1000-01-01T00:00:00.000Z'),
+          max: new Date('9999-12-31T23:59:59.999Z'),
+          noInvalidDate: true,
+        }),
+        (date) => {
+          expect(isoString(date)).toBe(date.toISOString());
+        },
+      ),
+      { numRuns: 20_000 },
+    );
     // The fast path's first and last instants, a leap day, milliseconds below 100; then the fallback.
     for (const text of [
       '1000-01-01T00:00:00.000Z',
