@@ -143,10 +143,11 @@ export interface CompiledSelect<Row> {
    */
   run(db: Db, tail: SQL | RenderedQuery, opts?: { prepared?: boolean }): Promise<Row[]>;
   /**
-   * Whether `run(db, tail, { prepared: true })` sends `tail` as a named
-   * statement (it has a name, or one of the MAX_PREPARED is left), not unnamed.
+   * `run(db, tail, { prepared: true })` when the statement has a name (or one
+   * of the MAX_PREPARED is left); undefined, running nothing, when it would
+   * go unnamed (the caller takes another way).
    */
-  canName(db: Db, tail: RenderedQuery): boolean;
+  runNamed(db: Db, tail: RenderedQuery): Promise<Row[] | undefined>;
 }
 
 /**
@@ -155,7 +156,7 @@ export interface CompiledSelect<Row> {
  * A name comes from its text, so one name is always one text (node-postgres
  * refuses a name reused for another).
  */
-export function statementNames(prefix: string, max: number) {
+export function statementNames(prefix: string, max: number): (text: string) => string | undefined {
   const names = new Map<string, string>();
   const nameOf = (text: string): string | undefined => {
     let name = names.get(text);
@@ -165,9 +166,7 @@ export function statementNames(prefix: string, max: number) {
     }
     return name;
   };
-  /** Whether `text` has a name or would get one. */
-  const canName = (text: string) => names.has(text) || names.size < max;
-  return Object.assign(nameOf, { canName });
+  return nameOf;
 }
 
 /** Most distinct statement texts one select names (each connection keeps each it has run). */
@@ -234,26 +233,31 @@ export function compiledSelect<Row, S extends Selection = Selection>(
     }
     return compiled;
   };
+  const execute = (db: Db, query: RenderedQuery, name: string | undefined) => {
+    const { decode } = compile(db);
+    const statement = db._.session.prepareQuery<PreparedQueryConfig & { execute: Row[] }>(
+      query,
+      undefined,
+      name,
+      true,
+      // One field per row: the JSON array of the selection's fields.
+      (rows) => rows.map((row) => decode((row as unknown[])[0] as unknown[]) as Row),
+    );
+    return statement.execute();
+  };
   const select: CompiledSelect<Row> = {
-    canName(db, tail) {
-      return nameOf.canName(`${compile(db).headText} ${tail.sql}`);
-    },
     async run(db, tail, { prepared = false } = {}) {
-      const { head, headText, decode } = compile(db);
+      const { head, headText } = compile(db);
       // The head binds nothing, so a rendered tail's $1 … $n stay as they are.
       const query = is(tail, SQL)
         ? renderSql(sql`${head} ${tail}`)
         : { sql: `${headText} ${tail.sql}`, params: tail.params };
-      const name = prepared ? nameOf(query.sql) : undefined;
-      const statement = db._.session.prepareQuery<PreparedQueryConfig & { execute: Row[] }>(
-        query,
-        undefined,
-        name,
-        true,
-        // One field per row: the JSON array of the selection's fields.
-        (rows) => rows.map((row) => decode((row as unknown[])[0] as unknown[]) as Row),
-      );
-      return statement.execute();
+      return execute(db, query, prepared ? nameOf(query.sql) : undefined);
+    },
+    async runNamed(db, tail) {
+      const query = { sql: `${compile(db).headText} ${tail.sql}`, params: tail.params };
+      const name = nameOf(query.sql);
+      return name === undefined ? undefined : execute(db, query, name);
     },
   };
   compiledSelects.push({

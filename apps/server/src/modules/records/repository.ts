@@ -294,8 +294,8 @@ async function listCardPage(
       sql`cross join (select ${keptTotal} as total) "kept"`,
     ),
   );
-  if (!cardViewsCompiled.canName(db, tail)) return undefined;
-  const rows = await cardViewsCompiled.run(db, tail, { prepared: true });
+  const rows = await cardViewsCompiled.runNamed(db, tail);
+  if (rows === undefined) return undefined;
   // No row: none match (the first page is empty only then).
   if (rows.length === 0) return { total: 0, rows: [] };
   return { total: rows[0]!.keptTotal, rows: rows.map(toRecordView) };
