@@ -5,6 +5,7 @@ import { createTestApp, type TestApp } from '../../test/helpers';
 import { recordFactories } from '../../test/record-factories';
 import type { Db } from './client';
 import { records, travelLocations } from './schema-shipments';
+import { renderSql } from './render-sql';
 import {
   compiledSelect,
   compiledSelects,
@@ -76,13 +77,18 @@ describe('compiledSelect', () => {
     await t.db.transaction(async (tx) => {
       const first = await compiled.run(tx, tail, { prepared: true });
       const again = await compiled.run(tx, tail, { prepared: true });
-      expect(first).toEqual(unnamed);
-      expect(again).toEqual(unnamed);
-      const { rows } = await tx.execute<{ name: string; calls: number }>(
-        sql`SELECT name, generic_plans + custom_plans AS calls FROM pg_prepared_statements WHERE name LIKE 'cs_%'`,
+      // The same tail already rendered, and run by runNamed: the same statement.
+      const asRendered = await compiled.run(tx, renderSql(tail), { prepared: true });
+      const byRunNamed = await compiled.runNamed(tx, renderSql(tail));
+      for (const rows of [first, again, asRendered, byRunNamed]) expect(rows).toEqual(unnamed);
+      const { rows } = await tx.execute<{ name: string; calls: number; statement: string }>(
+        sql`SELECT name, generic_plans + custom_plans AS calls, statement FROM pg_prepared_statements WHERE name LIKE 'cs_%'`,
       );
       expect(rows).toHaveLength(1);
-      expect(Number(rows[0]!.calls)).toBe(2);
+      expect(Number(rows[0]!.calls)).toBe(4);
+      expect(rows[0]!.statement).toMatch(
+        / where "records"\."organization_id" = \$1 order by "records"\."id" desc limit 10$/,
+      );
     });
   });
 

@@ -150,18 +150,21 @@ export interface CompiledSelect<Row> {
   runNamed(db: Db, tail: RenderedQuery): Promise<Row[] | undefined>;
 }
 
+/** A prepared statement's name from its text: one name is always one text (node-postgres refuses a name reused for another). */
+function statementName(prefix: string, text: string): string {
+  return `${prefix}_${createHash('sha256').update(text).digest('hex').slice(0, 32)}`;
+}
+
 /**
  * Names for prepared statements by their text, at most `max` (the others:
  * undefined, sent unnamed; each connection keeps every text it has prepared).
- * A name comes from its text, so one name is always one text (node-postgres
- * refuses a name reused for another).
  */
 export function statementNames(prefix: string, max: number): (text: string) => string | undefined {
   const names = new Map<string, string>();
   const nameOf = (text: string): string | undefined => {
     let name = names.get(text);
     if (name === undefined && names.size < max) {
-      name = `${prefix}_${createHash('sha256').update(text).digest('hex').slice(0, 32)}`;
+      name = statementName(prefix, text);
       names.set(text, name);
     }
     return name;
@@ -208,9 +211,26 @@ export function compiledSelect<Row, S extends Selection = Selection>(
   opts: { nullable?: readonly string[] } = {},
 ): CompiledSelect<Row> {
   let compiled:
-    | { head: SQL; headText: string; decode: (row: unknown[]) => Record<string, unknown> }
-    | undefined;
-  const nameOf = statementNames('cs', MAX_PREPARED);
+    { headText: string; decode: (row: unknown[]) => Record<string, unknown> } | undefined;
+  /**
+   * Each named statement by its tail's text (the head is the same for all):
+   * its whole text, joined once, and its name; at most MAX_PREPARED. Looked
+   * up by the tail, not the whole text: a template's tail is the same string
+   * on every call, whose hash V8 keeps, where the whole text joined anew was
+   * hashed on every call (4.5–6.3 kB for a records page or a search: 1.4 ns
+   * a byte, so 6–9 µs a request; list-performance.md, "Twenty-second pass").
+   * The driver is then handed the same text each time too.
+   */
+  const named = new Map<string, { text: string; name: string }>();
+  const namedStatement = (headText: string, tailText: string) => {
+    let statement = named.get(tailText);
+    if (statement === undefined && named.size < MAX_PREPARED) {
+      const text = `${headText} ${tailText}`;
+      statement = { text, name: statementName('cs', text) };
+      named.set(tailText, statement);
+    }
+    return statement;
+  };
   const compile = (db: Db) => {
     if (compiled === undefined) {
       const leaves = leavesOf(selection);
@@ -225,11 +245,7 @@ export function compiledSelect<Row, S extends Selection = Selection>(
       if (params.length > 0) {
         throw new Error(`compiledSelect: the head binds parameters (${JSON.stringify(params)})`);
       }
-      compiled = {
-        head: sql.raw(text),
-        headText: text,
-        decode: decoderOf(leaves, opts.nullable ?? []),
-      };
+      compiled = { headText: text, decode: decoderOf(leaves, opts.nullable ?? []) };
     }
     return compiled;
   };
@@ -247,17 +263,18 @@ export function compiledSelect<Row, S extends Selection = Selection>(
   };
   const select: CompiledSelect<Row> = {
     async run(db, tail, { prepared = false } = {}) {
-      const { head, headText } = compile(db);
-      // The head binds nothing, so a rendered tail's $1 … $n stay as they are.
-      const query = is(tail, SQL)
-        ? renderSql(sql`${head} ${tail}`)
-        : { sql: `${headText} ${tail.sql}`, params: tail.params };
-      return execute(db, query, prepared ? nameOf(query.sql) : undefined);
+      const { headText } = compile(db);
+      // The head binds nothing, so the tail's $1 … $n are the statement's.
+      const rendered = is(tail, SQL) ? renderSql(tail) : tail;
+      const statement = prepared ? namedStatement(headText, rendered.sql) : undefined;
+      const text = statement?.text ?? `${headText} ${rendered.sql}`;
+      return execute(db, { sql: text, params: rendered.params }, statement?.name);
     },
     async runNamed(db, tail) {
-      const query = { sql: `${compile(db).headText} ${tail.sql}`, params: tail.params };
-      const name = nameOf(query.sql);
-      return name === undefined ? undefined : execute(db, query, name);
+      const statement = namedStatement(compile(db).headText, tail.sql);
+      return statement === undefined
+        ? undefined
+        : execute(db, { sql: statement.text, params: tail.params }, statement.name);
     },
   };
   compiledSelects.push({
