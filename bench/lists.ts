@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import cluster from 'node:cluster';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type AddressInfo } from 'node:net';
-import { availableParallelism, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { SESSION_COOKIE } from '@coldtrace/contract';
 import { drizzle } from 'drizzle-orm/node-postgres';
@@ -35,9 +35,12 @@ import { fmt } from './measure';
  *
  * LISTS_RECORDS (default 1,000,000): the organization's size.
  * LISTS_SECONDS (default 5): seconds of load per call and server.
- * LISTS_PROCESSES (default: the cores, at most 2): server processes on each side,
- * each with as many database connections as the app's processes open
- * (DATABASE_POOL_SIZE, else config.ts `defaultDatabasePoolSize`).
+ * LISTS_PROCESSES (default 1, the server's default WEB_CONCURRENCY): server
+ * processes on each side, each with as many database connections as the
+ * app's processes open (DATABASE_POOL_SIZE, else config.ts
+ * `defaultDatabasePoolSize`). Until 2026-11-30 the default was the cores (at
+ * most 2); with PostgreSQL on the same two cores one process now gives every
+ * call the lower p99 (list-performance.md, "Twenty-second pass").
  * LISTS_WARMUP_SECONDS (default 10): load on each server before the first
  * call's rounds (1 s before every other call's).
  * LISTS_ROUNDS (default 3): rounds per call, the app and the bare server
@@ -429,7 +432,7 @@ async function baselineMain(): Promise<void> {
 export async function listsBench(): Promise<void> {
   const size = Number(process.env.LISTS_RECORDS ?? 1_000_000);
   const seconds = Number(process.env.LISTS_SECONDS ?? 5);
-  const processes = Number(process.env.LISTS_PROCESSES ?? Math.min(2, availableParallelism()));
+  const processes = Number(process.env.LISTS_PROCESSES ?? 1);
   const rounds = Math.max(1, Number(process.env.LISTS_ROUNDS ?? 3));
   const bench = await startBench();
   try {
@@ -443,12 +446,19 @@ export async function listsBench(): Promise<void> {
       `filled ${fmt(filled.records, 0)} records (${fmt(filled.tags, 0)} tags, ${fmt(filled.scans, 0)} scans, ` +
         `${fmt(filled.alarms, 0)} alarms, ${fmt(filled.openAlarms, 0)} unacknowledged) in ${fmt(filled.seconds)} s`,
     );
-    // SEARCH_SERIALS tag serial numbers spread over the organization.
+    // SEARCH_SERIALS serial numbers of as many tags, spread over the
+    // organization's tags. (Until 2026-11-30 every (size / SEARCH_SERIALS)th
+    // record's: the fill gives each tag every 50,000th record, so that was
+    // only 10 tags, whose 200 records the search read again and again.)
     const { rows: picked } = await bench.handle.pool.query<{ serial: string }>(
-      `SELECT tag_serial_number AS serial FROM records WHERE organization_id = $1
-        AND id % $2 = 0 ORDER BY id LIMIT $3`,
-      [organizationId, Math.max(1, Math.floor(size / SEARCH_SERIALS)), SEARCH_SERIALS],
+      `SELECT serial_number AS serial FROM (
+         SELECT serial_number, row_number() OVER (ORDER BY id) AS n FROM tags WHERE organization_id = $1
+       ) t WHERE n % $2 = 0 ORDER BY n LIMIT $3`,
+      [organizationId, Math.max(1, Math.floor(filled.tags / SEARCH_SERIALS)), SEARCH_SERIALS],
     );
+    if (new Set(picked.map((r) => r.serial)).size < Math.min(SEARCH_SERIALS, filled.tags)) {
+      throw new Error('the search serial numbers repeat');
+    }
     const CALLS = callsFor(picked.map((r) => r.serial));
     const statements: Statement[][][] = [];
     for (const call of CALLS) {
