@@ -456,8 +456,12 @@ export async function listsBench(): Promise<void> {
        ) t WHERE n % $2 = 0 ORDER BY n LIMIT $3`,
       [organizationId, Math.max(1, Math.floor(filled.tags / SEARCH_SERIALS)), SEARCH_SERIALS],
     );
-    if (new Set(picked.map((r) => r.serial)).size < Math.min(SEARCH_SERIALS, filled.tags)) {
-      throw new Error('the search serial numbers repeat');
+    // Serial numbers are unique in an organization: this checks that the pick found as many tags.
+    const wanted = Math.min(SEARCH_SERIALS, filled.tags);
+    if (new Set(picked.map((r) => r.serial)).size < wanted) {
+      throw new Error(
+        `the search needs ${wanted} different serial numbers, found ${picked.length}`,
+      );
     }
     const CALLS = callsFor(picked.map((r) => r.serial));
     const statements: Statement[][][] = [];
