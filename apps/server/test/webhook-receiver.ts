@@ -7,7 +7,14 @@ export interface Received {
   path: string;
   headers: http.IncomingHttpHeaders;
   body: string;
+  /** When the whole request had arrived (ms since the epoch). */
+  at: number;
+  /** Set once a 2xx answer was written out in full: the sender got it. */
+  acknowledgedAt?: number;
 }
+
+/** `answer`'s reply: a status, one with a Location header, or `stall`: the request is never answered. */
+export type Answer = number | { status: number; location?: string } | 'stall';
 
 /**
  * A webhook receiver on 127.0.0.1 (tests run with WEBHOOK_ALLOW_PRIVATE=true):
@@ -17,7 +24,7 @@ export interface Receiver {
   url: string;
   port: number;
   received: Received[];
-  answer: (req: Received) => number | { status: number; location?: string };
+  answer: (req: Received) => Answer;
   close(): Promise<void>;
 }
 
@@ -33,15 +40,18 @@ export async function startReceiver(port = 0): Promise<Receiver> {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const got = {
+      const got: Received = {
         path: req.url ?? '',
         headers: req.headers,
         body: Buffer.concat(chunks).toString('utf8'),
+        at: Date.now(),
       };
       receiver.received.push(got);
       const answer = receiver.answer(got);
+      if (answer === 'stall') return;
       const { status, location } = typeof answer === 'number' ? { status: answer } : answer;
       res.writeHead(status, location ? { location } : {});
+      if (status >= 200 && status < 300) res.on('finish', () => (got.acknowledgedAt = Date.now()));
       res.end('ok');
     });
   });

@@ -38,6 +38,13 @@ export type EscalationStep = (typeof ESCALATION_STEPS)[number];
 export const MAIL_RETRY_LIMIT = 12;
 /** Attempts after the first failure of a webhook delivery; with the jittered back-off (20 s × 2^k × 1-2) this spans one to two days. */
 export const WEBHOOK_RETRY_LIMIT = 12;
+/**
+ * The lease of a `webhook.deliver` run: a run still active after it (its server died
+ * mid-attempt) is run again. Twice an attempt's time limit (10 s); with the queue's
+ * expiry sweep (`EXPIRY_SWEEP_SECONDS`, 5-10 s), the retry's 2-4 s and a poll, a
+ * delivery in flight at a crash is sent again 22-36 s after its run started.
+ */
+export const WEBHOOK_LEASE_SECONDS = 20;
 /** Attempts after the first failure before a report is marked failed. */
 export const REPORT_RETRIES = 2;
 
@@ -123,14 +130,24 @@ export const jobCatalogue = {
     settings: () => ({ retryLimit: 20, retryDelay: 5, retryBackoff: true }),
   },
   [WEBHOOK_DELIVER_JOB]: {
-    does: 'POSTs one webhook delivery, signed; retried with back-off for about a day',
-    payload: z.object({ deliveryId: z.string() }),
-    settings: (config) => ({
+    does: 'POSTs one webhook delivery, signed; a failed attempt queues the next, with back-off, for about a day',
+    payload: z.object({
+      deliveryId: z.string(),
+      /** Failed attempts before this one since the delivery was queued (or redelivered). */
+      retry: z.number().int().min(0).default(0),
+      /** The delivery's attempts when this job was queued: a copy run after they changed does nothing. */
+      attempts: z.number().int().min(0).optional(),
+    }),
+    // The integrations module queues each retry itself (its back-off, in the attempt's
+    // transaction); the queue's own retries are for a run that died (its lease ran out: a
+    // killed server) or threw, soon after. One job at a time: a job's lease runs from its
+    // fetch, so a batch would share one.
+    settings: () => ({
       retryLimit: WEBHOOK_RETRY_LIMIT,
-      retryDelay: config.webhooks.retryDelaySeconds,
+      retryDelay: 2,
       retryBackoff: true,
-      expireInSeconds: 120,
-      batchSize: 5,
+      expireInSeconds: WEBHOOK_LEASE_SECONDS,
+      batchSize: 1,
     }),
   },
   [SUMMARY_JOB]: {
@@ -146,7 +163,7 @@ export const jobCatalogue = {
     cron: '* * * * *',
   },
   [PURGE_EXPIRED_TOKENS_JOB]: {
-    does: 'Daily (03:17 UTC): deletes expired user tokens and expired password links',
+    does: 'Daily (03:17 UTC): deletes expired user tokens and expired password links, and clears the stored mail of password links that no longer work',
     payload: z.object({}),
     settings: () => ({ retryLimit: 3 }),
     cron: '17 3 * * *',

@@ -17,6 +17,16 @@ import { withStartupLock } from '../db/startup-lock';
 
 export const JOB_SCHEMA = 'pgboss';
 
+/**
+ * How often pg-boss's maintenance runs (once across every instance): it is what
+ * fails an active job past its expiry (a dead server's job) so that it is retried,
+ * and it archives old jobs. pg-boss's default is 120 s. It runs when more than
+ * this has passed since the last run, so a tick that comes a little early is
+ * skipped: 5 s, at most 10 s apart, and a webhook delivery's 20 s lease is seen
+ * over 20-30 s after its run started.
+ */
+export const EXPIRY_SWEEP_SECONDS = 5;
+
 export interface JobContext {
   id: string;
   /** Attempt number, 0 for the first run. */
@@ -31,9 +41,13 @@ export interface QueueSettings {
   /** Seconds before the first retry (default 15), doubled each time when `retryBackoff`. */
   retryDelay?: number;
   retryBackoff?: boolean;
-  /** A job running longer than this is considered dead and retried (default 300 s). */
+  /**
+   * A job running longer than this is considered dead and retried (default 300 s;
+   * seen at pg-boss's next maintenance, `EXPIRY_SWEEP_SECONDS`). It runs from the
+   * fetch: a batch's jobs share it.
+   */
   expireInSeconds?: number;
-  /** Jobs fetched at once (default 5, run one after another). */
+  /** Jobs fetched at once (default 5, run one after another; a full batch fetches again at once). */
   batchSize?: number;
 }
 
@@ -136,6 +150,7 @@ export function createJobQueue(
     db: executor,
     schema: JOB_SCHEMA,
     supervise: true,
+    maintenanceIntervalSeconds: EXPIRY_SWEEP_SECONDS,
     // The cron clock runs where the workers do.
     schedule: options.runWorkers !== false,
     migrate: false,
@@ -202,14 +217,19 @@ export function createJobQueue(
         }
         if (options.runWorkers === false) return;
         for (const [name, { handler, settings }] of workers) {
-          await boss.work<object>(
+          const batchSize = settings.batchSize ?? 5;
+          const worker: { id?: string } = {};
+          worker.id = await boss.work<object>(
             name,
             {
-              batchSize: settings.batchSize ?? 5,
+              batchSize,
               pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2,
               includeMetadata: true,
             },
             async (jobs) => {
+              // A full batch: more may be waiting, fetch again without the polling pause.
+              if (jobs.length === batchSize && worker.id !== undefined)
+                boss.notifyWorker(worker.id);
               // One by one, each completed or failed on its own: a failure retries only its job.
               for (const job of jobs) {
                 if (stopped) throw new Error('job queue stopping');

@@ -114,8 +114,9 @@ export async function findDelivery(
   db: Db,
   organizationId: string,
   deliveryId: string,
+  options: { lock?: boolean } = {},
 ): Promise<WebhookDeliveryRow | undefined> {
-  const rows = await db
+  const query = db
     .select()
     .from(webhookDeliveries)
     .where(
@@ -124,6 +125,7 @@ export async function findDelivery(
         eq(webhookDeliveries.id, deliveryId),
       ),
     );
+  const rows = options.lock ? await query.for('update') : await query;
   return rows[0];
 }
 

@@ -1,9 +1,13 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
-import { checkWebhookUrl } from './addresses';
+import { checkWebhookUrl, type Resolver } from './addresses';
 import { signature } from './secrets';
 
+/**
+ * One attempt at most, from the host's resolution to the answer's status: well
+ * within the lease of the `webhook.deliver` job (`WEBHOOK_LEASE_SECONDS`).
+ */
 export const WEBHOOK_TIMEOUT_MS = 10_000;
 export const WEBHOOK_USER_AGENT = 'Coldtrace-Webhooks/1.0';
 
@@ -19,7 +23,7 @@ export interface SendResult {
  * private since it was saved is refused) and the connection goes to the
  * checked address (no second lookup: DNS rebinding cannot swap it). A 2xx
  * answer is success; a redirect is not followed (it is a failure), nor is
- * anything else; 10 s at most.
+ * anything else; 10 s at most, the resolution included.
  */
 export async function sendDelivery(input: {
   url: string;
@@ -28,18 +32,32 @@ export async function sendDelivery(input: {
   deliveryId: string;
   body: string;
   allowPrivate: boolean;
+  /** Tests: the host names' addresses (the system resolver otherwise). */
+  resolve?: Resolver;
 }): Promise<SendResult> {
   const started = Date.now();
   const done = (r: Omit<SendResult, 'durationMs'>): SendResult => ({
     ...r,
     durationMs: Date.now() - started,
   });
+  const timedOut = () => ({
+    success: false,
+    responseCode: null,
+    error: `timed out after ${WEBHOOK_TIMEOUT_MS / 1000} s`,
+  });
   let checked;
+  let resolving: NodeJS.Timeout | undefined;
   try {
-    checked = await checkWebhookUrl(input.url, input.allowPrivate);
+    checked = await Promise.race([
+      checkWebhookUrl(input.url, input.allowPrivate, input.resolve),
+      new Promise<null>((resolve) => (resolving = setTimeout(resolve, WEBHOOK_TIMEOUT_MS, null))),
+    ]);
   } catch (err) {
     return done({ success: false, responseCode: null, error: short(messageOf(err)) });
+  } finally {
+    clearTimeout(resolving);
   }
+  if (checked === null) return done(timedOut());
   const { url, addresses } = checked;
   // Only the checked addresses: every one (happy eyeballs tries them in turn), or the first.
   const pinned = addresses[0]!;
@@ -81,14 +99,13 @@ export async function sendDelivery(input: {
       finish({ success: ok, responseCode: code, error });
       req.destroy();
     });
-    const timer = setTimeout(() => {
-      finish({
-        success: false,
-        responseCode: null,
-        error: `timed out after ${WEBHOOK_TIMEOUT_MS / 1000} s`,
-      });
-      req.destroy();
-    }, WEBHOOK_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => {
+        finish(timedOut());
+        req.destroy();
+      },
+      Math.max(0, started + WEBHOOK_TIMEOUT_MS - Date.now()),
+    );
     req.on('error', (err) =>
       finish({ success: false, responseCode: null, error: short(err.message) }),
     );

@@ -21,7 +21,6 @@ import {
   publish,
   type JobData,
 } from '../../jobs/catalogue';
-import type { JobContext } from '../../jobs/queue';
 import { actorOf, recordAudit } from '../../kernel/audit';
 import type { RequestContext } from '../../kernel/context';
 import { notFound } from '../../kernel/errors';
@@ -30,7 +29,7 @@ import { organizationOf } from '../../kernel/principal';
 import { checkWebhookUrl } from './addresses';
 import * as repo from './repository';
 import { decryptSecret, encryptSecret, newWebhookSecret } from './secrets';
-import { sendDelivery } from './send';
+import { sendDelivery, type SendResult } from './send';
 
 const iso = (d: Date | null) => (d === null ? null : d.toISOString());
 
@@ -198,11 +197,17 @@ export function createIntegrationsService(app: FastifyInstance) {
     async redeliver(ctx: RequestContext, deliveryId: string): Promise<TWebhookDelivery> {
       const organizationId = organizationOf(ctx.principal);
       const delivery = await db.transaction(async (tx) => {
-        const delivery = await repo.findDelivery(tx, organizationId, deliveryId);
+        // Locked: an attempt in flight ends first, so `attempts` is the one the job will find.
+        const delivery = await repo.findDelivery(tx, organizationId, deliveryId, { lock: true });
         if (!delivery || !(await repo.findWebhook(tx, organizationId, delivery.webhookId)))
           throw notFound(`Delivery '${deliveryId}'`, 'delivery_id');
         await repo.setDeliveryStatus(tx, organizationId, deliveryId, 'pending');
-        await publish(app.jobs, WEBHOOK_DELIVER_JOB, { deliveryId }, { tx });
+        await publish(
+          app.jobs,
+          WEBHOOK_DELIVER_JOB,
+          { deliveryId, attempts: delivery.attempts },
+          { tx },
+        );
         await audit(ctx, tx, 'webhook.redeliver', delivery.webhookId, { delivery_id: deliveryId });
         return { ...delivery, status: 'pending' as const };
       });
@@ -327,24 +332,35 @@ export function webhookEventWorker(app: FastifyInstance) {
       );
       const created = await repo.insertDeliveries(tx, rows);
       for (const { id } of created) {
-        await publish(app.jobs, WEBHOOK_DELIVER_JOB, { deliveryId: id }, { tx });
+        await publish(app.jobs, WEBHOOK_DELIVER_JOB, { deliveryId: id, attempts: 0 }, { tx });
       }
     });
   };
 }
 
+/** Seconds before the retry after `retry` failed attempts: base × 2^retry × a random 1 to 2. */
+const retryDelaySeconds = (baseSeconds: number, retry: number) =>
+  baseSeconds * 2 ** retry * (1 + Math.random());
+
 /**
- * The `webhook.deliver` job: one attempt, logged. A failure throws (the queue
- * retries with back-off) until the last attempt, which marks the delivery
- * failed. The row is locked while sending, so two runs of one job never send
- * at once; a delivered one is not sent again (unless redelivered).
+ * The `webhook.deliver` job: one attempt, logged, in one transaction that
+ * holds the delivery's row (two runs never send one delivery at once). A 2xx
+ * marks it delivered in that transaction, so a later run (a retry of a job
+ * whose server died before it completed the job) sends nothing. A failure
+ * queues the next attempt there too, after the back-off, until the last one,
+ * which marks the delivery failed. A run that dies mid-attempt (a killed
+ * server) commits nothing: the queue runs the job again once its lease
+ * (`WEBHOOK_LEASE_SECONDS`) is over, and the receiver may see the delivery id
+ * twice (it deduplicates by it). A job whose `attempts` no longer match the
+ * delivery's is a stale copy (its attempt was recorded): it does nothing.
  */
 export function webhookDeliverWorker(app: FastifyInstance) {
-  return async (data: JobData<'webhook.deliver'>, job: JobContext): Promise<void> => {
-    const failure = await app.db.transaction(async (tx) => {
+  return async (data: JobData<'webhook.deliver'>): Promise<void> => {
+    await app.db.transaction(async (tx) => {
       const found = await repo.lockDelivery(tx, data.deliveryId);
-      if (!found || found.delivery.status !== 'pending') return null;
+      if (!found || found.delivery.status !== 'pending') return;
       const { delivery, webhook } = found;
+      if (data.attempts !== undefined && data.attempts !== delivery.attempts) return;
       const at = new Date();
       if (webhook.deletedAt !== null) {
         await repo.recordAttempt(tx, delivery, {
@@ -355,24 +371,49 @@ export function webhookDeliverWorker(app: FastifyInstance) {
           error: 'webhook deleted',
           status: 'failed',
         });
-        return null;
+        return;
       }
-      const result = await sendDelivery({
-        url: webhook.url,
-        secret: decryptSecret(app.config.secretKey, webhook.secretEncrypted),
-        event: delivery.event,
-        deliveryId: delivery.id,
-        body: delivery.payload,
-        allowPrivate: app.config.webhooks.allowPrivate,
-      });
-      const last = job.retryCount >= WEBHOOK_RETRY_LIMIT;
-      await repo.recordAttempt(tx, delivery, {
-        at,
-        ...result,
-        status: result.success ? 'delivered' : last ? 'failed' : 'pending',
-      });
-      return result.success || last ? null : (result.error ?? 'failed');
+      const result = await attempt(app, webhook, delivery);
+      const last = data.retry >= WEBHOOK_RETRY_LIMIT;
+      const status = result.success ? 'delivered' : last ? 'failed' : 'pending';
+      await repo.recordAttempt(tx, delivery, { at, ...result, status });
+      if (status === 'pending') {
+        const next = {
+          deliveryId: delivery.id,
+          retry: data.retry + 1,
+          attempts: delivery.attempts + 1,
+        };
+        const delay = retryDelaySeconds(app.config.webhooks.retryDelaySeconds, data.retry);
+        const startAfter = new Date(Date.now() + delay * 1000);
+        await publish(app.jobs, WEBHOOK_DELIVER_JOB, next, { tx, startAfter });
+      }
     });
-    if (failure !== null) throw new Error(`webhook delivery ${data.deliveryId}: ${failure}`);
   };
+}
+
+/** The POST of a delivery; a secret that cannot be read (SECRET_KEY changed) is a failed attempt. */
+async function attempt(
+  app: FastifyInstance,
+  webhook: WebhookRow,
+  delivery: WebhookDeliveryRow,
+): Promise<SendResult> {
+  let secret: string;
+  try {
+    secret = decryptSecret(app.config.secretKey, webhook.secretEncrypted);
+  } catch {
+    return {
+      success: false,
+      responseCode: null,
+      durationMs: 0,
+      error: "the webhook's secret cannot be read (SECRET_KEY changed?): rotate it",
+    };
+  }
+  return sendDelivery({
+    url: webhook.url,
+    secret,
+    event: delivery.event,
+    deliveryId: delivery.id,
+    body: delivery.payload,
+    allowPrivate: app.config.webhooks.allowPrivate,
+  });
 }
