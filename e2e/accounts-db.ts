@@ -24,9 +24,19 @@ export interface E2eUser {
   password: string;
 }
 
-/** A new Viewer of the first demo organization (not agreed to the terms unless `agreed`). */
+/**
+ * A new member of a demo organization: by default a Viewer of the first one (not agreed
+ * to the terms unless `agreed`); `organization` and `role` choose another (e.g. an
+ * Administrator who is not a server administrator).
+ */
 export async function createUserInDb(
-  opts: { password?: string; agreed?: boolean; firstName?: string } = {},
+  opts: {
+    password?: string;
+    agreed?: boolean;
+    firstName?: string;
+    organization?: string;
+    role?: string;
+  } = {},
 ): Promise<E2eUser> {
   const suffix = Math.random().toString(36).slice(2, 8);
   const username = `e2e_${suffix}`;
@@ -44,8 +54,8 @@ export async function createUserInDb(
     await client.query(
       `INSERT INTO memberships (user_id, organization_id, role_id)
        SELECT $1, o.id, r.id FROM organizations o JOIN roles r ON r.organization_id = o.id
-        WHERE o.name = 'Demo Organization' AND r.name = 'Viewer'`,
-      [id],
+        WHERE o.name = $2 AND r.name = $3`,
+      [id, opts.organization ?? 'Demo Organization', opts.role ?? 'Viewer'],
     );
     if (opts.agreed !== false) {
       await client.query(

@@ -1,21 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import { expect, test, type Page } from '@playwright/test';
-import { expectNoAccessibilityViolations, signIn } from './fixtures';
+import {
+  agreeToTermsIfAsked,
+  expectNoAccessibilityViolations,
+  screenshots,
+  signIn,
+} from './fixtures';
 import { linkIn, waitForMail } from './mail';
 
 /** Administration screens (issue 5): Manage Users, API Keys, Assign Tags, Server Administration. */
 
-const SHOTS = process.env.E2E_SCREENSHOTS_DIR ?? 'test-results/screens';
 const uid = () => randomBytes(4).toString('hex');
-
-/** Screenshots at desktop and phone width (ui.md: works at 375 px). */
-async function screenshots(page: Page, name: string): Promise<void> {
-  for (const width of [1280, 375]) {
-    await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
-    await page.screenshot({ path: `${SHOTS}/${name}-${width}.png`, fullPage: true });
-  }
-  await page.setViewportSize({ width: 1280, height: 900 });
-}
 
 async function signInAsAdmin(page: Page, path: string): Promise<void> {
   await page.goto(path);
@@ -23,7 +18,7 @@ async function signInAsAdmin(page: Page, path: string): Promise<void> {
   await expect(page).toHaveURL(new RegExp(`${path}$`));
 }
 
-test('Manage Users: register a user, who follows the welcome link; locking ends their session', async ({
+test('Manage Users: a server administrator adds a user, who follows the welcome link; suspending and reactivating them', async ({
   page,
   browser,
 }) => {
@@ -45,6 +40,8 @@ test('Manage Users: register a user, who follows the welcome link; locking ends 
   await expectNoAccessibilityViolations(page);
   await dialog.getByRole('button', { name: 'Register' }).click();
   await expect(dialog).toBeHidden();
+  // A server administrator adds the person directly (issue 34); others send an invitation.
+  await expect(page.getByText(new RegExp(`^${username} is added to .+\\.$`))).toBeVisible();
   const row = page.getByRole('row', { name: new RegExp(username) });
   await expect(row).toBeVisible();
   await expectNoAccessibilityViolations(page);
@@ -61,33 +58,19 @@ test('Manage Users: register a user, who follows the welcome link; locking ends 
   await expect(them).toHaveURL(/\/welcome\/passwordresetconfirm$/);
   await them.goto('/login');
   await signIn(them, { email: username, password: 'welcome aboard 2026' });
-  // Terms published by an earlier spec: the app sends the new user to agree first, once
-  // it has read the session (the URL right after signing in does not tell yet).
-  await them.goto('/allrecords');
-  const agree = them.getByRole('button', { name: 'I Agree' });
-  const allRecords = them.getByRole('heading', { name: 'All Records', level: 1 });
-  await expect(agree.or(allRecords)).toBeVisible();
-  if (await agree.isVisible()) {
-    await them.getByRole('checkbox', { name: 'I have read and agree to the Terms of Use' }).check();
-    await agree.click();
-    await them.goto('/allrecords');
-  }
-  await expect(allRecords).toBeVisible();
-  await expect(them).toHaveURL(/\/allrecords$/);
+  await agreeToTermsIfAsked(them);
 
-  // Locked: their session ends at once; the next page they open is the login.
-  await row.getByRole('button', { name: `Lock ${username}` }).click();
-  await expect(row.getByText('Locked')).toBeVisible();
-  await them.reload();
-  await expect(them).toHaveURL(/\/login$/);
-  await signIn(them, { email: username, password: 'welcome aboard 2026' }, false);
-  await expect(them).toHaveURL(/\/login$/);
+  // Suspended (issue 34): their membership here only; the role cannot change meanwhile.
+  await row.getByRole('button', { name: `Suspend ${username}` }).click();
+  await expect(page.getByText(`${username}'s membership is suspended:`)).toBeVisible();
+  await expect(row.getByText('Suspended')).toBeVisible();
+  await expect(row.getByRole('combobox', { name: `Role of ${username}` })).toBeDisabled();
 
-  // Unlocked: they can sign in again.
-  await row.getByRole('button', { name: `Unlock ${username}` }).click();
+  // Reactivated: active again, with their role.
+  await row.getByRole('button', { name: `Reactivate ${username}` }).click();
+  await expect(page.getByText(`${username} is active again in`)).toBeVisible();
   await expect(row.getByText('Active')).toBeVisible();
-  await them.goto('/login');
-  await signIn(them, { email: username, password: 'welcome aboard 2026' });
+  await expect(row.getByRole('combobox', { name: `Role of ${username}` })).toBeEnabled();
   await other.close();
 });
 

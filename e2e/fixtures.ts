@@ -16,6 +16,38 @@ export async function signIn(page: Page, who = E2E_ADMIN, expectSuccess = true):
   if (expectSuccess) await page.waitForURL((url) => !url.pathname.startsWith('/login'));
 }
 
+/**
+ * Full-page screenshots at desktop and phone width (ui.md: works at 375 px), into
+ * `E2E_SCREENSHOTS_DIR` (default `test-results/screens`) as `{name}-{width}.png`.
+ */
+export async function screenshots(page: Page, name: string): Promise<void> {
+  const dir = process.env.E2E_SCREENSHOTS_DIR ?? 'test-results/screens';
+  for (const width of [1280, 375]) {
+    await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
+    await page.screenshot({ path: `${dir}/${name}-${width}.png`, fullPage: true });
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
+}
+
+/**
+ * After signing in as a new person: agrees to the terms of use when the app asks (terms
+ * an earlier spec published), then waits for All Records. The URL right after signing in
+ * does not tell yet: the app decides once it has read the session.
+ */
+export async function agreeToTermsIfAsked(page: Page): Promise<void> {
+  await page.goto('/allrecords');
+  const agree = page.getByRole('button', { name: 'I Agree' });
+  const allRecords = page.getByRole('heading', { name: 'All Records', level: 1 });
+  await expect(agree.or(allRecords)).toBeVisible();
+  if (await agree.isVisible()) {
+    await page.getByRole('checkbox', { name: 'I have read and agree to the Terms of Use' }).check();
+    await agree.click();
+    await page.goto('/allrecords');
+  }
+  await expect(allRecords).toBeVisible();
+  await expect(page).toHaveURL(/\/allrecords$/);
+}
+
 /** Opens the settings menu and clicks an entry. */
 export async function openSettingsItem(page: Page, item: string): Promise<void> {
   await page.getByRole('button', { name: 'Settings' }).click();

@@ -1490,7 +1490,7 @@ export interface paths {
         /** The users of the session organization; with server_admin=true, every user of every organization (server administrators only) */
         get: operations["authUsersList"];
         put?: never;
-        /** Register a user in an organization the caller administers, with a role of that organization; sends the welcome e-mail */
+        /** Invite a person to an organization the caller administers, with a role of that organization: the reply is the same invitation whether or not the address has an account, and the person becomes a member only by accepting it. A server administrator adds the person directly (status 'added') */
         post: operations["authUsersRegister"];
         delete?: never;
         options?: never;
@@ -1515,6 +1515,23 @@ export interface paths {
         patch: operations["authUserRoles"];
         trace?: never;
     };
+    "/api/auth/user-suspend/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Suspend or reactivate a member's membership of the session organization (audited): while suspended their sessions, tokens and API keys cannot act there; their account and other memberships are untouched */
+        post: operations["authUserSuspend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/user-lock/": {
         parameters: {
             query?: never;
@@ -1524,7 +1541,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Lock or unlock a member of the session organization (audited); locking ends the user's sessions at once */
+        /** Lock or unlock an account platform-wide (server administrators; audited in each of the person's organizations); locking ends the user's sessions and tokens at once */
         post: operations["authUserLock"];
         delete?: never;
         options?: never;
@@ -1560,6 +1577,108 @@ export interface paths {
         get: operations["serverAdminOrgs"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/invitations/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The pending invitations of the session organization (not accepted, declined, revoked or expired) */
+        get: operations["authInvitationsList"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/invitation-revoke/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Revoke a pending invitation of the session organization (204, audited); its link dies */
+        post: operations["authInvitationRevoke"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/invitation-validate/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** What an invitation link offers (organization, role, whether the address has an account); 400 when the link is not usable. It stays usable */
+        post: operations["authInvitationValidate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/invitation-accept/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Accept an invitation as the signed-in person it was sent to (204): they become a member with the invitation's role, and the session switches to that organization */
+        post: operations["authInvitationAccept"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/invitation-register/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Accept an invitation by creating the account it was sent to, with a username and password of the invited person (204); then sign in */
+        post: operations["authInvitationRegister"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/invitation-decline/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Decline an invitation (204, audited in the inviting organization); its link dies */
+        post: operations["authInvitationDecline"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2473,6 +2592,7 @@ export interface components {
             email?: string;
             date_joined?: string;
             is_locked?: boolean;
+            is_suspended?: boolean;
             role_memberships?: components["schemas"]["RoleMembership"][];
         };
         TermsOfService: {
@@ -2483,6 +2603,36 @@ export interface components {
         };
         PrivacyPolicy: {
             content: string;
+        };
+        Invitation: {
+            id: string;
+            organization_id: string;
+            email: string;
+            username: string;
+            first_name: string;
+            last_name: string;
+            role_id: string;
+            role_name: string;
+            invited_by: string;
+            created: string;
+            expires: string;
+        };
+        UserRegistration: {
+            /** @enum {string} */
+            status: "invited" | "added";
+            invitation: components["schemas"]["Invitation"] | null;
+            user: components["schemas"]["UserSmall"] | null;
+        };
+        InvitationView: {
+            organization_name: string;
+            role_name: string;
+            invited_by: string;
+            email: string;
+            username: string;
+            first_name: string;
+            last_name: string;
+            account_exists: boolean;
+            expires: string;
         };
         AlarmSignature: {
             user_id: string;
@@ -7562,7 +7712,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["UserSmall"];
+                    "application/json": components["schemas"]["UserRegistration"];
                 };
             };
             /** @description Default Response */
@@ -7597,6 +7747,51 @@ export interface operations {
                 "application/json": {
                     user_id: string;
                     role_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserSmall"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+        };
+    };
+    authUserSuspend: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    user_id: string;
+                    is_suspended: boolean;
                 };
             };
         };
@@ -7734,6 +7929,266 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["OrgLevelRecord"][];
                 };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+        };
+    };
+    authInvitationsList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description The number of matching rows (of every page, for a paged list) */
+                    "x-total-count"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invitation"][];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+        };
+    };
+    authInvitationRevoke: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    invitation_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+        };
+    };
+    authInvitationValidate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    uuid: string;
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationView"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+        };
+    };
+    authInvitationAccept: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    uuid: string;
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+        };
+    };
+    authInvitationRegister: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    uuid: string;
+                    token: string;
+                    username: string;
+                    first_name: string;
+                    last_name: string;
+                    new_password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+        };
+    };
+    authInvitationDecline: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    uuid: string;
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Default Response */
             "4XX": {

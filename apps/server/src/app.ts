@@ -8,6 +8,7 @@ import { RequestLog } from './logger';
 import type { Database } from './db/client';
 import './kernel/context';
 import { registerCompression } from './http/compression';
+import { closeOnClientError } from './http/client-errors';
 import { installErrorHandler, sendError, toAppError } from './http/errors';
 import { registerOpenApi } from './http/openapi';
 import { securityHeaders } from './http/security-headers';
@@ -151,6 +152,8 @@ export async function buildApp({
     frameworkErrors: (error, request, reply) => {
       void sendError(reply, toAppError(error, request, config.bodyLimitBytes));
     },
+    // A request Node could not even parse (431, 400, 408): `Connection: close`, then closed.
+    clientErrorHandler: closeOnClientError,
   });
   await app.register(coldtraceApp, { config, db, ...(jobs ? { jobs } : {}) });
   return app;

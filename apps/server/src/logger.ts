@@ -28,11 +28,12 @@ const REDACTED = '[redacted]';
 
 /**
  * The one-time links of spec section 2 carry their secret in the path
- * (`/passwordreset/{uuid}/{token}`, `/welcome/{uuid}/{token}`): a request log
- * line keeps the uuid and hides the token. `/welcome/passwordresetconfirm` has
+ * (`/passwordreset/{uuid}/{token}`, `/welcome/{uuid}/{token}`), and so do
+ * invitations (`/invitation/{uuid}/{token}`): a request log line keeps the uuid
+ * and hides the token. `/welcome/passwordresetconfirm` has
  * no token and stays as it is.
  */
-const SECRET_LINK_PATH = /^(\/(?:passwordreset|welcome)\/[^/?#]+\/)[^/?#]+/;
+const SECRET_LINK_PATH = /^(\/(?:passwordreset|welcome|invitation)\/[^/?#]+\/)[^/?#]+/;
 
 export function redactUrl(url: string): string {
   return url.replace(SECRET_LINK_PATH, `$1${REDACTED}`);

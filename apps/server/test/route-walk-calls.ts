@@ -31,6 +31,9 @@ export const PUBLIC_CALLS: Record<string, string> = {
   authPasswordReset: 'same reply whether the address exists or not',
   authPasswordResetConfirm: 'needs the uuid and token of a live reset link',
   authPasswordResetValidate: 'needs the uuid and token of a live reset link',
+  authInvitationValidate: 'needs the uuid and token of a live invitation link',
+  authInvitationRegister: 'needs the uuid and token of a live invitation link',
+  authInvitationDecline: 'needs the uuid and token of a live invitation link',
   healthGet: 'says whether the database answers, nothing else',
 };
 
@@ -61,6 +64,14 @@ export const WRITES_OWN = new Set([
   'nanotagStatusAction',
   'nanotagTransmitInterval',
 ]);
+
+/**
+ * Calls whose reply lists what the caller itself wrote earlier in the walk: the
+ * caller's own pending invitations repeat the victim member's e-mail address or
+ * username that the caller typed into its own invitations (issue 34). A value the
+ * caller sent before is no leak here; anything else of the victim still is.
+ */
+export const ECHOES_OWN_WRITES = new Set(['authInvitationsList']);
 
 /** The background jobs the victim's data sets off (alarm fan-out and e-mails, reports). */
 export const JOBS = [
@@ -100,6 +111,10 @@ export interface Victim {
   orgId: string;
   adminId: string;
   memberId: string;
+  memberEmail: string;
+  memberUsername: string;
+  /** A pending invitation of the victim organization. */
+  invitationId: string;
   roleIds: Record<string, string>;
   xt1: { serial: string; recordId: string; tagId: number; alarmIds: string[] };
   rt: { serial: string; recordId: string };
@@ -131,7 +146,7 @@ export interface VictimRequest {
 /** Requests naming the victim's data, for the calls that take an id, a serial or an organization. */
 export function victimRequests(
   v: Victim,
-  own: { orgId?: string },
+  own: { orgId?: string; roleId?: string },
 ): Record<string, VictimRequest[]> {
   const now = epoch(new Date());
   const strip = ({ id: _id, ...rest }: Record<string, unknown>) => rest;
@@ -274,9 +289,44 @@ export function victimRequests(
           role_id: v.roleIds.Administrator,
         },
       },
+      // Issue 34: registering the victim's member by e-mail or by username into the
+      // caller's own organization only sends an invitation: nothing of the victim
+      // changes, and the reply names nothing of the account.
+      ...(own.orgId && own.roleId
+        ? [
+            { email: v.memberEmail, username: `intruder_${uid()}` },
+            { email: `intruder_${uid()}@example.test`, username: v.memberUsername },
+          ].map((who) => ({
+            body: {
+              ...who,
+              first_name: 'In',
+              last_name: 'Truder',
+              organization_id: own.orgId,
+              role_id: own.roleId,
+            },
+            writesOwn: true,
+          }))
+        : []),
     ],
     authUserRoles: [{ body: { user_id: v.memberId, role_id: v.roleIds.Administrator } }],
     authUserLock: [{ body: { user_id: v.memberId, is_locked: true } }],
+    authUserSuspend: [{ body: { user_id: v.memberId, is_suspended: true } }],
+    authInvitationRevoke: [{ body: { invitation_id: v.invitationId } }],
+    authInvitationValidate: [{ body: { uuid: v.invitationId, token: 'guessed-token' } }],
+    authInvitationAccept: [{ body: { uuid: v.invitationId, token: 'g'.repeat(43) } }],
+    authInvitationDecline: [{ body: { uuid: v.invitationId, token: 'g'.repeat(43) } }],
+    authInvitationRegister: [
+      {
+        body: {
+          uuid: v.invitationId,
+          token: 'g'.repeat(43),
+          username: `intruder_${uid()}`,
+          first_name: 'In',
+          last_name: 'Truder',
+          new_password: 'Stolen password 99!',
+        },
+      },
+    ],
     keysGenerate: [{ body: { name: 'stolen', role_id: v.roleIds.Administrator } }],
     keysRevoke: [{ body: { prefix: v.keyPrefix } }],
     authTokenRevoke: [{ body: { id: v.tokenId } }],

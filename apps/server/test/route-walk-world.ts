@@ -1,14 +1,16 @@
 import type { CallDef } from '@coldtrace/contract';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { expect, inject } from 'vitest';
+import { roles } from '../src/db/schema';
 import { webhookDeliveries } from '../src/db/schema-integrations';
 import { alarms } from '../src/db/schema-shipments';
 import { sessionIdOf } from '../src/modules/identity/auth/cookies';
 import { readSeries } from '../src/kernel/series-store';
 import {
   CALLS,
+  ECHOES_OWN_WRITES,
   fillerRequest,
   HASH_LIKE,
   JOBS,
@@ -183,6 +185,16 @@ export async function buildVictimWorld(): Promise<VictimWorld> {
     name: string;
   }[];
   const roleIds = Object.fromEntries(roleList.map((r) => [r.name, r.id]));
+  // A pending invitation of the victim's (issue 34).
+  const invited = await create('/api/auth/users/', {
+    username: `invitee_${marker}`,
+    first_name: `Ivo ${marker}`,
+    last_name: `Invitee ${marker}`,
+    email: `invitee_${marker}@example.test`,
+    organization_id: org.id,
+    role_id: roleIds.Viewer,
+  });
+  const invitationId = (invited.invitation as { id: string }).id;
 
   // An xt1 shipment through ingest: references, excursions above and below.
   const now = epoch(new Date());
@@ -369,6 +381,9 @@ export async function buildVictimWorld(): Promise<VictimWorld> {
     orgId: org.id,
     adminId: adminUser.user.id,
     memberId: member.id,
+    memberEmail: member.email,
+    memberUsername: member.username,
+    invitationId,
     roleIds,
     xt1: {
       serial: xt1Serial,
@@ -443,12 +458,28 @@ export function walker(world: VictimWorld) {
     opts: { ownOrgId?: string; sameOrganization?: boolean } = {},
   ): Promise<string[]> {
     const problems: string[] = [];
-    const requests = victimRequests(victim, { ...(opts.ownOrgId ? { orgId: opts.ownOrgId } : {}) });
+    const ownRole = opts.ownOrgId
+      ? (
+          await t.db
+            .select({ id: roles.id })
+            .from(roles)
+            .where(and(eq(roles.organizationId, opts.ownOrgId), eq(roles.name, 'Viewer')))
+        )[0]
+      : undefined;
+    const requests = victimRequests(victim, {
+      ...(opts.ownOrgId ? { orgId: opts.ownOrgId } : {}),
+      ...(ownRole ? { roleId: ownRole.id } : {}),
+    });
+    let sentBefore = '';
     for (const call of CALLS) {
       const explicit = requests[call.operationId];
       for (const req of explicit ?? [fillerRequest(call)]) {
         const res = await send(call, req);
-        const requestText = `${urlOf(call, req.query)} ${JSON.stringify(req.body ?? null)}`;
+        const sent = `${urlOf(call, req.query)} ${JSON.stringify(req.body ?? null)}`;
+        const requestText = ECHOES_OWN_WRITES.has(call.operationId)
+          ? `${sentBefore} ${sent}`
+          : sent;
+        sentBefore += ` ${sent}`;
         const problem =
           (res.statusCode >= 500 ? 'server error' : null) ??
           expectation(call, res, { ...req, explicit: explicit !== undefined }) ??

@@ -87,6 +87,83 @@ export const memberships = pgTable(
   ],
 );
 
+/**
+ * A membership its organization's administrator suspended (issue 34). It is moved here
+ * out of `memberships`, so nothing that reads memberships (sessions, user tokens, API
+ * keys, notifications, e-mail, lists of members) can let it act; reactivating moves it
+ * back with the same id and role. Manage Users lists both.
+ */
+export const membershipSuspensions = pgTable(
+  'membership_suspensions',
+  {
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The suspended membership's id, which it gets back when reactivated. */
+    membershipId: uuid('membership_id').notNull(),
+    roleId: uuid('role_id')
+      .notNull()
+      .references(() => roles.id, { onDelete: 'restrict' }),
+    /** When the membership began. */
+    memberSince: timestamptz('member_since').notNull(),
+    suspendedAt: timestamptz('suspended_at').notNull().defaultNow(),
+    suspendedByUserId: uuid('suspended_by_user_id').references(() => users.id, {
+      onDelete: 'set null',
+    }),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.userId] })],
+);
+
+/**
+ * An invitation to join an organization (issue 34): joining needs the person's consent.
+ * The link carries 256 random bits; only their sha256 is stored. An invitation ends
+ * accepted, declined, revoked (by its organization, or replaced by a newer one to the
+ * same address) or expired; the row stays (who invited whom, and what came of it).
+ */
+export const invitations = pgTable(
+  'invitations',
+  {
+    id: uuid('id').notNull().defaultRandom(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    email: text('email').notNull(),
+    /** What the administrator typed: the invited person may choose another username. */
+    username: text('username').notNull(),
+    firstName: text('first_name').notNull(),
+    lastName: text('last_name').notNull(),
+    roleId: uuid('role_id')
+      .notNull()
+      .references(() => roles.id, { onDelete: 'restrict' }),
+    invitedByUserId: uuid('invited_by_user_id').references(() => users.id, {
+      onDelete: 'set null',
+    }),
+    /** Printed name of the inviter at the time. */
+    invitedByName: text('invited_by_name').notNull(),
+    /** sha256 (hex) of the token in the link. */
+    tokenHash: text('token_hash').notNull(),
+    created: timestamptz('created').notNull().defaultNow(),
+    expiresAt: timestamptz('expires_at').notNull(),
+    /** How it ended, and when; null while pending. */
+    outcome: text('outcome', { enum: ['accepted', 'declined', 'revoked'] }),
+    endedAt: timestamptz('ended_at'),
+    /** The account that accepted it. */
+    acceptedUserId: uuid('accepted_user_id').references(() => users.id, { onDelete: 'set null' }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.organizationId, t.id] }),
+    uniqueIndex('invitations_token_hash_key').on(t.tokenHash),
+    uniqueIndex('invitations_id_key').on(t.id),
+    // At most one pending invitation per address and organization.
+    uniqueIndex('invitations_pending_email_key')
+      .on(t.organizationId, sql`lower(${t.email})`)
+      .where(sql`${t.outcome} is null`),
+  ],
+);
+
 export const sessions = pgTable(
   'sessions',
   {

@@ -12,6 +12,7 @@ import { deleteExpiredPasswordTokens, deleteExpiredUserTokens } from '../modules
 import { passwordResetWorker } from '../modules/identity';
 import { foldPiledCounts, foldPiledTagSets } from '../modules/records';
 import { reportWorker } from '../modules/reports';
+import { scrubDeadInvitationLinks } from '../modules/users';
 import { webhookDeliverWorker, webhookEventWorker } from '../modules/integrations';
 import { jobCatalogue, jobNames, type JobData, type JobName } from './catalogue';
 import type { JobContext } from './queue';
@@ -52,12 +53,25 @@ const workers: { [N in JobName]: WorkerFactory<N> } = {
     const raised = await raiseNoDataAlarms(app.db, app.jobs);
     if (raised.length > 0) app.log.info({ raised }, 'no-data alarms raised');
   },
-  /** User tokens (tokens module) and password links (password module) past their expiry. */
+  /**
+   * User tokens (tokens module) and password links (password module) past their
+   * expiry; the stored mail keeps no password or invitation link (users module)
+   * that no longer works.
+   */
   'tokens.purge-expired': (app) => async () => {
     const now = new Date();
     const userTokens = await deleteExpiredUserTokens(app.db, now, app.config.tokenTtlDays.max);
     const passwordLinks = await deleteExpiredPasswordTokens(app.db, now);
-    app.log.info({ userTokens, passwordLinks }, 'expired tokens purged');
+    const invitationLinks = await scrubDeadInvitationLinks(app.db, now);
+    app.log.info(
+      {
+        userTokens,
+        passwordLinks: passwordLinks.tokens,
+        storedLinks: passwordLinks.storedLinks,
+        invitationLinks,
+      },
+      'expired tokens purged',
+    );
   },
   /**
    * The maintained counts (records module, docs/decisions/list-performance.md):

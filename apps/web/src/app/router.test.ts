@@ -31,6 +31,8 @@ const CENTRED: [string, string][] = [
   ['/passwordresetconfirm', 'PasswordResetConfirmRoute'],
   ['/welcome/some-uuid/some-token', 'WelcomeRoute'],
   ['/welcome/passwordresetconfirm', 'WelcomeConfirmRoute'],
+  // Ours (issue 34), not the spec's.
+  ['/invitation/some-uuid/some-token', 'InvitationPage'],
   ['/tou-agreement', 'TouAgreementPage'],
   ['/terms-of-use', 'TermsOfUsePage'],
   ['/privacy-policy', 'PrivacyPolicyPage'],

@@ -91,6 +91,8 @@ const centredPages: RouteObject[] = [
   { path: 'passwordresetconfirm', lazy: page(auth, (m) => m.PasswordResetConfirmRoute) },
   { path: 'welcome/:uuid/:token', lazy: page(auth, (m) => m.WelcomeRoute) },
   { path: 'welcome/passwordresetconfirm', lazy: page(auth, (m) => m.WelcomeConfirmRoute) },
+  // Ours, not the spec's (issue 34): the invitation link, public like the welcome page.
+  { path: 'invitation/:uuid/:token', lazy: page(auth, (m) => m.InvitationPage) },
   { path: 'tou-agreement', lazy: page(legal, (m) => m.TouAgreementPage) },
   { path: 'terms-of-use', lazy: page(legal, (m) => m.TermsOfUsePage) },
   { path: 'privacy-policy', lazy: page(legal, (m) => m.PrivacyPolicyPage) },

@@ -1,5 +1,4 @@
-import Alert from '@mui/material/Alert';
-import Snackbar from '@mui/material/Snackbar';
+import { MessageSnackbar } from './message-snackbar';
 
 /** The shared error handler's message (loaded with the first error, by `ErrorHandlerProvider`). */
 export function ErrorSnackbar({
@@ -12,23 +11,12 @@ export function ErrorSnackbar({
   onClose: () => void;
 }) {
   return (
-    <Snackbar
+    <MessageSnackbar
       open={open}
+      text={text}
+      severity="error"
       autoHideDuration={8000}
-      onClose={(_event, reason) => {
-        if (reason !== 'clickaway') onClose();
-      }}
-      anchorOrigin={{ vertical: 'bottom', horizontal: 'center' }}
-      sx={{ bottom: { xs: 56, sm: 60 } }}
-    >
-      <Alert
-        severity="error"
-        variant="filled"
-        onClose={onClose}
-        sx={{ width: '100%', maxWidth: 560 }}
-      >
-        {text}
-      </Alert>
-    </Snackbar>
+      onClose={onClose}
+    />
   );
 }

@@ -1,7 +1,29 @@
 import type { TUserSmall } from '@coldtrace/contract';
 import LockOutlined from '@mui/icons-material/LockOutlined';
+import PauseCircleOutlined from '@mui/icons-material/PauseCircleOutlined';
 import Chip from '@mui/material/Chip';
+import Stack from '@mui/material/Stack';
+import type { ReactElement } from 'react';
 import type { DataColumn } from './data-table';
+import { EmailText } from './email-text';
+import { userStatusRank, userStatuses, type UserStatus } from './user-status';
+
+// Each status is said in words and with an icon, not only in colour.
+const STATUS_CHIPS: Record<UserStatus, { color: 'error' | 'default'; icon: ReactElement } | null> =
+  {
+    Locked: { color: 'error', icon: <LockOutlined /> },
+    Suspended: { color: 'default', icon: <PauseCircleOutlined /> },
+    Active: null,
+  };
+
+function StatusChip({ status }: { status: UserStatus }) {
+  const look = STATUS_CHIPS[status];
+  return look ? (
+    <Chip size="small" color={look.color} icon={look.icon} label={status} />
+  ) : (
+    <Chip size="small" variant="outlined" label={status} />
+  );
+}
 
 /** Columns every user list shares (Manage Users, Server Administration). */
 export const userColumns: Record<'username' | 'email' | 'status', DataColumn<TUserSmall>> = {
@@ -15,21 +37,24 @@ export const userColumns: Record<'username' | 'email' | 'status', DataColumn<TUs
   email: {
     key: 'email',
     header: 'E-mail',
-    render: (u) => u.email || 'No information on file',
+    // Long addresses wrap rather than push the row's actions out of sight.
+    render: (u) => (u.email ? <EmailText email={u.email} /> : 'No information on file'),
     sortValue: (u) => u.email ?? '',
-    minWidth: 180,
+    minWidth: 160,
+    maxWidth: 240,
   },
-  // Locked is said in words and with an icon, not only in colour.
+  // Locked (platform-wide), Suspended (in the session organization), or Active.
   status: {
     key: 'status',
     header: 'Status',
     nowrap: true,
-    sortValue: (u) => (u.is_locked ? 1 : 0),
-    render: (u) =>
-      u.is_locked ? (
-        <Chip size="small" color="error" icon={<LockOutlined />} label="Locked" />
-      ) : (
-        <Chip size="small" variant="outlined" label="Active" />
-      ),
+    sortValue: userStatusRank,
+    render: (u) => (
+      <Stack direction="row" spacing={0.5}>
+        {userStatuses(u).map((status) => (
+          <StatusChip key={status} status={status} />
+        ))}
+      </Stack>
+    ),
   },
 };

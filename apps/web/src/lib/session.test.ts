@@ -47,12 +47,15 @@ describe('signed-out pages', () => {
     ['/passwordresetconfirm', true],
     ['/welcome/uuid/token', true],
     ['/welcome/passwordresetconfirm', true],
+    // Ours (issue 34): the invitation link opens signed out.
+    ['/invitation/uuid/token', true],
     ['/', false],
     ['/allrecords', false],
     ['/terms-of-use', false],
     ['/changelog', false],
     ['/loginx', false],
     ['/records/login', false],
+    ['/invitations', false],
   ])('%s is public: %s', (path, expected) => {
     expect(isPublicPath(path)).toBe(expected);
   });
@@ -80,6 +83,12 @@ describe('post-login redirect target', () => {
     expect(storage.map.size).toBe(0);
     storage.map.set(REDIRECT_TARGET_KEY, '//evil.example');
     expect(takeRedirectTarget(storage)).toBe('/');
+  });
+
+  it('remembers the invitation page, which a signed-out visitor leaves to sign in and accept', () => {
+    const storage = memoryStorage();
+    rememberRedirectTarget('/invitation/uuid/token', storage);
+    expect(takeRedirectTarget(storage)).toBe('/invitation/uuid/token');
   });
 
   it('forgets the target after an explicit sign-out', () => {

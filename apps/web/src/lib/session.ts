@@ -21,9 +21,23 @@ export function firstPathSegment(pathname: string): string {
   return pathname.replace(/^\/+/, '').split('/')[0] ?? '';
 }
 
-/** True on pages a signed-out visitor may see (login, forgotpassword, ..., welcome). */
-export function isPublicPath(pathname: string): boolean {
+/**
+ * Ours, not the spec's (issue 34): the invitation link page (`/invitation/{uuid}/{token}`)
+ * must open for a visitor who is not signed in yet. Unlike the spec's signed-out pages it
+ * may be the post-login target: "Sign in to accept" comes back to it.
+ */
+const OUR_PUBLIC_FIRST_SEGMENTS: readonly string[] = ['invitation'];
+
+/** The spec's signed-out pages (login, forgotpassword, ..., welcome). */
+function isSignedOutPage(pathname: string): boolean {
   return (PUBLIC_FIRST_SEGMENTS as readonly string[]).includes(firstPathSegment(pathname));
+}
+
+/** True on pages a signed-out visitor may see: the spec's signed-out pages and the invitation. */
+export function isPublicPath(pathname: string): boolean {
+  return (
+    isSignedOutPage(pathname) || OUR_PUBLIC_FIRST_SEGMENTS.includes(firstPathSegment(pathname))
+  );
 }
 
 /** The browser's sessionStorage, or null when it is not available (private modes, tests). */
@@ -35,7 +49,7 @@ export function browserSessionStorage(): RedirectStorage | null {
   }
 }
 
-/** Remembers where to go after sign-in. Public pages are never remembered. */
+/** Remembers where to go after sign-in. The signed-out pages are never remembered. */
 export function rememberRedirectTarget(
   target: string,
   storage: RedirectStorage | null = browserSessionStorage(),
@@ -73,11 +87,11 @@ export function takeRedirectTarget(
   return target != null && isSafeTarget(target) ? target : '/';
 }
 
-/** A same-origin path that is not itself a signed-out page. */
+/** A same-origin path that is not itself a signed-out page (the invitation page may be one). */
 function isSafeTarget(target: string): boolean {
   if (!target.startsWith('/') || target.startsWith('//') || target.includes('\\')) return false;
   const pathname = target.split(/[?#]/)[0] ?? '/';
-  return !isPublicPath(pathname);
+  return !isSignedOutPage(pathname);
 }
 
 /**

@@ -3,6 +3,7 @@ import { defineCall } from '../call';
 import { ZApiKey, ZApiKeyCreated } from '../entities/keys';
 import { ZOrg, ZOrgCreate } from '../entities/org';
 import { ZTagAssignmentResult } from '../entities/tags';
+import { ZUserRegistration } from '../entities/invitation';
 import { ZRole, ZUserRegister, ZUserSmall } from '../entities/user';
 
 /**
@@ -39,13 +40,14 @@ export const authUsersRegister = defineCall({
   method: 'POST',
   path: '/api/auth/users/',
   summary:
-    'Register a user in an organization the caller administers, with a role of that organization; sends the welcome e-mail',
+    "Invite a person to an organization the caller administers, with a role of that organization: the reply is the same invitation whether or not the address has an account, and the person becomes a member only by accepting it. A server administrator adds the person directly (status 'added')",
   tag: 'users',
   auth: 'session',
   scope: 'organization',
   permission: 'sysAdminUser',
+  serverAdmin: 'also',
   body: ZUserRegister,
-  reply: ZUserSmall,
+  reply: ZUserRegistration,
 });
 
 /** "user_id and the role membership": the role (of the session organization) that replaces the user's. */
@@ -79,12 +81,32 @@ export const authUserLock = defineCall({
   method: 'POST',
   path: '/api/auth/user-lock/',
   summary:
-    "Lock or unlock a member of the session organization (audited); locking ends the user's sessions at once",
+    "Lock or unlock an account platform-wide (server administrators; audited in each of the person's organizations); locking ends the user's sessions and tokens at once",
+  tag: 'server-admin',
+  auth: 'session',
+  scope: 'server',
+  serverAdmin: 'only',
+  body: ZUserLock,
+  reply: ZUserSmall,
+});
+
+export const ZUserSuspend = z.object({
+  user_id: z.string().min(1),
+  is_suspended: z.boolean(),
+});
+export type TUserSuspend = z.infer<typeof ZUserSuspend>;
+
+export const authUserSuspend = defineCall({
+  operationId: 'authUserSuspend',
+  method: 'POST',
+  path: '/api/auth/user-suspend/',
+  summary:
+    "Suspend or reactivate a member's membership of the session organization (audited): while suspended their sessions, tokens and API keys cannot act there; their account and other memberships are untouched",
   tag: 'users',
   auth: 'session',
   scope: 'organization',
   permission: 'sysAdminUser',
-  body: ZUserLock,
+  body: ZUserSuspend,
   reply: ZUserSmall,
 });
 
@@ -248,6 +270,7 @@ export const adminCalls = [
   authUsersRegister,
   authUserRoles,
   authUserLock,
+  authUserSuspend,
   authRolePermissions,
   authOrgsCreate,
   serverAdminOrgs,

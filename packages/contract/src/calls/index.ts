@@ -8,6 +8,7 @@ import { dispositionCalls } from './disposition';
 import { devicesQueryCalls } from './devices-query';
 import { healthCalls } from './health';
 import { integrationsCalls } from './integrations';
+import { invitationCalls } from './invitations';
 import { kpisCalls } from './kpis';
 import { notificationCalls } from './notifications';
 import { orgSettingsCalls } from './org-settings';
@@ -28,6 +29,7 @@ export const allCalls = [
   ...accountCalls,
   ...reportsCalls,
   ...adminCalls,
+  ...invitationCalls,
   ...alarmMailCalls,
   ...notificationCalls,
   ...healthCalls,

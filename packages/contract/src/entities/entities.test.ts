@@ -162,6 +162,8 @@ const entities: Record<string, EntityCase> = {
     required: ['id', 'username'],
     lists: ['role_memberships'],
     minimal: { id: 'u1', username: 'ada' },
+    // Ours (issue 34): the membership of the session organization is suspended.
+    extra: 'is_suspended',
   },
   Role: {
     schema: ZRole,

@@ -109,7 +109,13 @@ export const ZUserSmall = z
     last_name: z.string().optional(),
     email: z.string().optional(),
     date_joined: z.string().optional(),
+    /** Locked platform-wide by a server administrator (signed out, cannot sign in). */
     is_locked: z.boolean().optional(),
+    /**
+     * Ours (issue 34): the membership in the session organization is suspended by its
+     * administrator; the person keeps their account and other memberships.
+     */
+    is_suspended: z.boolean().optional(),
     role_memberships: z.array(ZRoleMembership).optional(),
   })
   .meta({ id: 'UserSmall' });

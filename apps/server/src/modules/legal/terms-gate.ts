@@ -21,6 +21,10 @@ export const TERMS_EXEMPT_PATHS: ReadonlySet<string> = new Set([
   '/api/auth/password-reset/',
   '/api/auth/password-reset-validate/',
   '/api/auth/password-reset-confirm/',
+  // The invitation page's public calls (issue 34): whoever holds the link, signed in or not.
+  '/api/auth/invitation-validate/',
+  '/api/auth/invitation-register/',
+  '/api/auth/invitation-decline/',
 ]);
 
 export const TERMS_NOT_ACCEPTED_MESSAGE =

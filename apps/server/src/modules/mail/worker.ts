@@ -4,7 +4,7 @@ import nodemailer, { type Transporter } from 'nodemailer';
 import { mailOutbox, type MailOutboxRow } from '../../db/schema-mail';
 import { MAIL_RETRY_LIMIT, type JobData, type MAIL_SEND_JOB } from '../../jobs/catalogue';
 import type { JobContext } from '../../jobs/queue';
-import { withoutSecretLinks } from './secret-links';
+import { scrubbedBody } from './secret-links';
 
 const LINK = /https?:\/\/\S+/g;
 
@@ -47,14 +47,6 @@ function smtpTransport(url: string): MailTransport {
   };
 }
 
-/** The stored body of a delivered mail: its one-time links replaced by a placeholder. */
-function withoutSecrets(row: MailOutboxRow): Pick<MailOutboxRow, 'text' | 'html'> {
-  return {
-    text: withoutSecretLinks(row.text),
-    html: row.html === null ? null : withoutSecretLinks(row.html),
-  };
-}
-
 /**
  * The `mail.send` worker (settings in the job catalogue). Each job delivers one outbox row: the row is locked
  * (`FOR UPDATE SKIP LOCKED`) for the whole attempt, a row already sent is
@@ -62,9 +54,11 @@ function withoutSecrets(row: MailOutboxRow): Pick<MailOutboxRow, 'text' | 'html'
  * unreachable SMTP server leaves the row queued and the job retries with
  * back-off. Without SMTP_URL the message is kept in the outbox (status
  * `logged`) and its subject, recipients and links are printed to the log:
- * that is the documented way to sign in on a machine without mail. With SMTP
- * nothing of the body is logged, and once the mail is delivered (or given up)
- * the stored body keeps no one-time link (`secret-links.ts`).
+ * that is the documented way to sign in on a machine without mail (the stored
+ * copy loses the link when it is used, superseded or expired: `scrub.ts`, called
+ * by the owners of the tokens). With SMTP nothing of the body is logged, and once
+ * the mail is delivered (or given up) the stored body keeps no one-time link
+ * (`secret-links.ts`).
  */
 export function mailSendWorker(app: FastifyInstance) {
   const { smtpUrl, from } = app.config.mail;
@@ -111,7 +105,7 @@ export function mailSendWorker(app: FastifyInstance) {
             lastError: message.slice(0, 1000),
             status: final ? 'failed' : 'queued',
             // Given up: the link will never be needed again.
-            ...(final ? withoutSecrets(row) : {}),
+            ...(final ? scrubbedBody(row) : {}),
           })
           .where(eq(mailOutbox.id, row.id));
         return new Error(`mail ${row.id} not delivered: ${message}`);
@@ -123,7 +117,7 @@ export function mailSendWorker(app: FastifyInstance) {
           attempts: row.attempts + 1,
           lastError: null,
           sentAt: new Date(),
-          ...withoutSecrets(row),
+          ...scrubbedBody(row),
         })
         .where(eq(mailOutbox.id, row.id));
       return undefined;

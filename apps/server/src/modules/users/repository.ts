@@ -1,6 +1,14 @@
 import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { memberships, organizations, roles, users, type UserRow } from '../../db/schema';
+import {
+  memberships,
+  membershipSuspensions,
+  organizations,
+  roles,
+  users,
+  type UserRow,
+} from '../../db/schema';
+import { userTokens } from '../../db/schema-access';
 import { tags } from '../../db/schema-shipments';
 import { recordCountsByOrganization } from '../records';
 
@@ -12,6 +20,8 @@ export interface MembershipRow {
   organizationId: string;
   roleId: string;
   roleName: string;
+  /** Suspended by its organization (`membership_suspensions`): it grants nothing. */
+  suspended: boolean;
 }
 
 const membershipColumns = {
@@ -20,6 +30,16 @@ const membershipColumns = {
   organizationId: memberships.organizationId,
   roleId: roles.id,
   roleName: roles.name,
+  suspended: sql<boolean>`false`,
+};
+
+const suspensionColumns = {
+  id: membershipSuspensions.membershipId,
+  userId: membershipSuspensions.userId,
+  organizationId: membershipSuspensions.organizationId,
+  roleId: roles.id,
+  roleName: roles.name,
+  suspended: sql<boolean>`true`,
 };
 
 /**
@@ -31,11 +51,23 @@ export async function listUsers(
   organizationId: string | null,
   opts: { serverAdmins: boolean } = { serverAdmins: true },
 ): Promise<{ user: UserRow; memberships: MembershipRow[] }[]> {
-  const rows = await db
-    .select(membershipColumns)
-    .from(memberships)
-    .innerJoin(roles, eq(roles.id, memberships.roleId))
-    .where(organizationId === null ? undefined : eq(memberships.organizationId, organizationId));
+  const [active, suspended] = await Promise.all([
+    db
+      .select(membershipColumns)
+      .from(memberships)
+      .innerJoin(roles, eq(roles.id, memberships.roleId))
+      .where(organizationId === null ? undefined : eq(memberships.organizationId, organizationId)),
+    db
+      .select(suspensionColumns)
+      .from(membershipSuspensions)
+      .innerJoin(roles, eq(roles.id, membershipSuspensions.roleId))
+      .where(
+        organizationId === null
+          ? undefined
+          : eq(membershipSuspensions.organizationId, organizationId),
+      ),
+  ]);
+  const rows = [...active, ...suspended];
   if (organizationId !== null && rows.length === 0) return [];
   const userRows = await db
     .select()
@@ -71,6 +103,107 @@ export async function findMember(
     .innerJoin(roles, eq(roles.id, memberships.roleId))
     .where(and(eq(memberships.organizationId, organizationId), eq(memberships.userId, userId)))
     .for('update', { of: memberships });
+  return row;
+}
+
+/** Every membership of the user, suspended ones included. */
+export async function membershipsOfUser(db: Db, userId: string): Promise<MembershipRow[]> {
+  const [active, suspended] = await Promise.all([
+    db
+      .select(membershipColumns)
+      .from(memberships)
+      .innerJoin(roles, eq(roles.id, memberships.roleId))
+      .where(eq(memberships.userId, userId)),
+    db
+      .select(suspensionColumns)
+      .from(membershipSuspensions)
+      .innerJoin(roles, eq(roles.id, membershipSuspensions.roleId))
+      .where(eq(membershipSuspensions.userId, userId)),
+  ]);
+  return [...active, ...suspended];
+}
+
+/** The organizations the user belongs to, suspended memberships included. */
+export async function organizationsOfUser(db: Db, userId: string): Promise<string[]> {
+  return [...new Set((await membershipsOfUser(db, userId)).map((m) => m.organizationId))];
+}
+
+/** The user with their suspended membership of the organization, locked; undefined when none. */
+export async function findSuspended(
+  db: Db,
+  organizationId: string,
+  userId: string,
+): Promise<{ user: UserRow; membership: MembershipRow } | undefined> {
+  const [row] = await db
+    .select({ user: users, membership: suspensionColumns })
+    .from(membershipSuspensions)
+    .innerJoin(users, eq(users.id, membershipSuspensions.userId))
+    .innerJoin(roles, eq(roles.id, membershipSuspensions.roleId))
+    .where(
+      and(
+        eq(membershipSuspensions.organizationId, organizationId),
+        eq(membershipSuspensions.userId, userId),
+      ),
+    )
+    .for('update', { of: membershipSuspensions });
+  return row;
+}
+
+/**
+ * Suspends the membership: it moves to `membership_suspensions` (so nothing that reads
+ * memberships lets it act) and the user tokens acting in the organization die. Sessions
+ * in it move to another of the person's organizations at their next request.
+ */
+export async function suspendMembership(
+  db: Db,
+  membership: MembershipRow,
+  suspendedByUserId: string,
+): Promise<void> {
+  const [removed] = await db
+    .delete(memberships)
+    .where(eq(memberships.id, membership.id))
+    .returning();
+  await db.insert(membershipSuspensions).values({
+    organizationId: membership.organizationId,
+    userId: membership.userId,
+    membershipId: membership.id,
+    roleId: membership.roleId,
+    memberSince: removed!.created,
+    suspendedByUserId,
+  });
+  await db
+    .delete(userTokens)
+    .where(
+      and(
+        eq(userTokens.userId, membership.userId),
+        eq(userTokens.organizationId, membership.organizationId),
+      ),
+    );
+}
+
+/** Reactivates a suspended membership: the same id, role and start. */
+export async function reactivateMembership(db: Db, membership: MembershipRow): Promise<void> {
+  const [suspension] = await db
+    .delete(membershipSuspensions)
+    .where(
+      and(
+        eq(membershipSuspensions.organizationId, membership.organizationId),
+        eq(membershipSuspensions.userId, membership.userId),
+      ),
+    )
+    .returning();
+  await db.insert(memberships).values({
+    id: membership.id,
+    userId: membership.userId,
+    organizationId: membership.organizationId,
+    roleId: membership.roleId,
+    created: suspension!.memberSince,
+  });
+}
+
+/** The user with this id, locked (server administration). */
+export async function findUserById(db: Db, userId: string): Promise<UserRow | undefined> {
+  const [row] = await db.select().from(users).where(eq(users.id, userId)).for('update');
   return row;
 }
 

@@ -4,11 +4,14 @@ import type {
   TRole,
   TUserLock,
   TUserRegister,
+  TUserRegistration,
   TUserRoleChange,
   TUserSmall,
+  TUserSuspend,
 } from '@coldtrace/contract';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Db } from '../../db/client';
 import { users, type UserRow } from '../../db/schema';
 import { AppError, notFound } from '../../http/errors';
 import { isUuid } from '../../kernel/ids';
@@ -19,15 +22,23 @@ import { createOrganization, setMembership } from '../orgs';
 import { queueWelcomeMail } from '../identity';
 import { revokeUserCredentials } from '../identity';
 import { queueAddedToOrganizationMail } from './added-mail';
+import { createInvitationsService } from './invitations';
 import * as repo from './repository';
 
 /**
  * Manage Users (spec sections 2, 3, 6) and server administration
  * (docs/decisions/administration.md). Every call works in the session
- * organization; a user or role of another organization answers 404.
+ * organization; a user or role of another organization answers 404. Joining
+ * needs the person's consent (`invitations.ts`); an organization suspends only
+ * its own membership, and only a server administrator locks an account (issue 34).
  */
 
-const presentUser = (user: UserRow, memberships: readonly repo.MembershipRow[]): TUserSmall => ({
+/** `inOrganization`: the list is one organization's, so `is_suspended` says its membership's state. */
+const presentUser = (
+  user: UserRow,
+  memberships: readonly repo.MembershipRow[],
+  inOrganization = true,
+): TUserSmall => ({
   id: user.id,
   username: user.username,
   first_name: user.firstName,
@@ -35,6 +46,7 @@ const presentUser = (user: UserRow, memberships: readonly repo.MembershipRow[]):
   email: user.email,
   date_joined: user.dateJoined.toISOString(),
   is_locked: user.isLocked,
+  ...(inOrganization ? { is_suspended: memberships.some((m) => m.suspended) } : {}),
   role_memberships: memberships.map((m) => ({
     id: m.id,
     role_id: m.roleId,
@@ -47,7 +59,7 @@ const presentUser = (user: UserRow, memberships: readonly repo.MembershipRow[]):
 const UNUSABLE_PASSWORD = '!';
 
 async function membershipIn(
-  tx: Parameters<typeof repo.findMember>[0],
+  tx: Db,
   organizationId: string,
   user: UserRow,
 ): Promise<repo.MembershipRow> {
@@ -64,14 +76,20 @@ export function createUsersService(app: FastifyInstance) {
     requestId: request.id,
   });
 
-  /** The member to change: of the session organization, never the caller. */
+  /**
+   * The member to change: of the session organization (an active or a suspended
+   * membership), never the caller.
+   */
   async function memberToChange(
     tx: Parameters<typeof repo.findMember>[0],
     principal: Principal,
     userId: string,
   ) {
     const organizationId = organizationOf(principal);
-    const found = isUuid(userId) ? await repo.findMember(tx, organizationId, userId) : undefined;
+    const found = isUuid(userId)
+      ? ((await repo.findMember(tx, organizationId, userId)) ??
+        (await repo.findSuspended(tx, organizationId, userId)))
+      : undefined;
     if (!found) throw notFound('User');
     if (found.user.id === principal.user.id) {
       throw new AppError('FORBIDDEN', 'You cannot change your own role or lock yourself out.');
@@ -85,7 +103,100 @@ export function createUsersService(app: FastifyInstance) {
     return { organizationId, ...found };
   }
 
+  const invitations = createInvitationsService(app);
+
+  /** A server administrator adds an existing account directly (no consent step), audited. */
+  async function addExisting(
+    tx: Db,
+    request: FastifyRequest,
+    principal: Principal,
+    organizationId: string,
+    roleName: string,
+    existing: UserRow,
+  ): Promise<UserRow> {
+    if (
+      (await repo.findMember(tx, organizationId, existing.id)) ||
+      (await repo.findSuspended(tx, organizationId, existing.id))
+    ) {
+      const message = 'This person is already a member of this organization';
+      throw new AppError('CONFLICT', message, { email: message });
+    }
+    const elsewhere = await repo.organizationsOfUser(tx, existing.id);
+    await setMembership(tx, existing.id, organizationId, roleName);
+    const entry = (action: string, newValue: string): AuditEntry => ({
+      action,
+      entityType: 'user',
+      entityId: existing.id,
+      field: 'role',
+      newValue,
+    });
+    await recordAudit(tx, audit(request, principal, organizationId), [
+      entry('user.member.add', roleName),
+    ]);
+    for (const other of elsewhere) {
+      await recordAudit(tx, audit(request, principal, other), [
+        entry('user.member.add.elsewhere', '(another organization)'),
+      ]);
+    }
+    const organization = await repo.findOrganization(tx, organizationId);
+    if (existing.passwordHash === UNUSABLE_PASSWORD) {
+      // They never chose a password (their welcome link may have expired): a new link.
+      await queueWelcomeMail(app, tx, existing);
+    } else {
+      await queueAddedToOrganizationMail(app, tx, existing, organization!, roleName);
+    }
+    return existing;
+  }
+
+  /** A server administrator creates the account; the welcome e-mail lets its owner choose a password. */
+  async function createAccount(
+    tx: Db,
+    request: FastifyRequest,
+    principal: Principal,
+    body: TUserRegister,
+    roleName: string,
+  ): Promise<UserRow> {
+    const clash = await repo.findUserByUsernameOrEmail(tx, body.username, body.email);
+    if (clash.length > 0) {
+      // A server administrator sees every account: the clash is no leak to them.
+      const message = 'A user with this username already exists';
+      throw new AppError('CONFLICT', message, { username: message });
+    }
+    const [user] = await tx
+      .insert(users)
+      // No usable password until the welcome link is followed.
+      .values({
+        username: body.username,
+        email: body.email,
+        firstName: body.first_name,
+        lastName: body.last_name,
+        passwordHash: UNUSABLE_PASSWORD,
+      })
+      // A registration of the same username or address at the same moment won the race.
+      .onConflictDoNothing()
+      .returning();
+    if (!user) {
+      const message =
+        'A user with this username or e-mail address was registered at the same moment; try again';
+      throw new AppError('CONFLICT', message, { username: message });
+    }
+    await setMembership(tx, user.id, body.organization_id, roleName);
+    await recordAudit(tx, audit(request, principal, body.organization_id), [
+      {
+        action: 'user.register',
+        entityType: 'user',
+        entityId: user.id,
+        field: 'role',
+        newValue: roleName,
+      },
+    ]);
+    await queueWelcomeMail(app, tx, user);
+    return user;
+  }
+
   return {
+    invitations,
+
     async list(principal: Principal, serverAdmin: boolean): Promise<TUserSmall[]> {
       if (serverAdmin && !principal.user.isServerAdmin) {
         throw new AppError('FORBIDDEN', 'Only a server administrator may list every user.');
@@ -95,19 +206,20 @@ export function createUsersService(app: FastifyInstance) {
       const rows = await repo.listUsers(db, serverAdmin ? null : organizationOf(principal), {
         serverAdmins: principal.user.isServerAdmin,
       });
-      return rows.map((r) => presentUser(r.user, r.memberships));
+      return rows.map((r) => presentUser(r.user, r.memberships, !serverAdmin));
     },
 
     async register(
       request: FastifyRequest,
       principal: Principal,
       body: TUserRegister,
-    ): Promise<TUserSmall> {
+    ): Promise<TUserRegistration> {
       // organization_id must be one the caller administers: another one is not found.
       const held = isUuid(body.organization_id)
         ? await permissionsIn(db, principal.user.id, body.organization_id)
         : undefined;
-      const allowed = principal.user.isServerAdmin || (held?.includes('sysAdminUser') ?? false);
+      const serverAdmin = principal.user.isServerAdmin;
+      const allowed = serverAdmin || (held?.includes('sysAdminUser') ?? false);
       if (!allowed || !isUuid(body.organization_id)) throw notFound('Organization');
       const role = isUuid(body.role_id)
         ? await repo.findRole(db, body.organization_id, body.role_id)
@@ -122,74 +234,19 @@ export function createUsersService(app: FastifyInstance) {
         );
       }
       return db.transaction(async (tx) => {
-        // Someone with this e-mail address already has an account (possibly in another
-        // organization): they join this organization with the requested role, keep their
-        // name, password and other memberships, and are told by e-mail. The reply is the
-        // same 200 as for a new person, so registering does not reveal who has an account
-        // elsewhere (docs/decisions/administration.md).
         const existing = await repo.findUserByEmail(tx, body.email);
-        if (existing) {
-          if (await repo.findMember(tx, body.organization_id, existing.id)) {
-            // Not a leak: the caller administers this organization and sees its members.
-            const message = 'This person is already a member of this organization';
-            throw new AppError('CONFLICT', message, { email: message });
-          }
-          await setMembership(tx, existing.id, body.organization_id, role.name);
-          await recordAudit(tx, audit(request, principal, body.organization_id), [
-            {
-              action: 'user.member.add',
-              entityType: 'user',
-              entityId: existing.id,
-              field: 'role',
-              newValue: role.name,
-            },
-          ]);
-          const organization = await repo.findOrganization(tx, body.organization_id);
-          if (existing.passwordHash === UNUSABLE_PASSWORD) {
-            // They never chose a password (their welcome link may have expired): a new link.
-            await queueWelcomeMail(app, tx, existing);
-          } else {
-            await queueAddedToOrganizationMail(app, tx, existing, organization!, role.name);
-          }
-          return presentUser(existing, [await membershipIn(tx, body.organization_id, existing)]);
-        }
-        const clash = await repo.findUserByUsernameOrEmail(tx, body.username, body.email);
-        if (clash.some((c) => c.username.toLowerCase() === body.username.toLowerCase())) {
-          const message = 'A user with this username already exists';
-          throw new AppError('CONFLICT', message, { username: message });
-        }
-        const [user] = await tx
-          .insert(users)
-          // No usable password until the welcome link is followed.
-          .values({
-            username: body.username,
-            email: body.email,
-            firstName: body.first_name,
-            lastName: body.last_name,
-            passwordHash: UNUSABLE_PASSWORD,
-          })
-          // A registration of the same username or address at the same moment won the race.
-          .onConflictDoNothing()
-          .returning();
-        if (!user) {
-          const field = (await repo.findUserByUsernameOrEmail(tx, body.username, '')).length
-            ? 'username'
-            : 'email';
-          const message = `A user with this ${field === 'email' ? 'e-mail address' : field} was registered at the same moment; try again`;
-          throw new AppError('CONFLICT', message, { [field]: message });
-        }
-        await setMembership(tx, user.id, body.organization_id, role.name);
-        await recordAudit(tx, audit(request, principal, body.organization_id), [
-          {
-            action: 'user.register',
-            entityType: 'user',
-            entityId: user!.id,
-            field: 'role',
-            newValue: role.name,
-          },
-        ]);
-        await queueWelcomeMail(app, tx, user!);
-        return presentUser(user!, [await membershipIn(tx, body.organization_id, user!)]);
+        // An organization's administrator invites: the same reply whatever exists, and
+        // the person joins only by accepting (issue 34).
+        if (!serverAdmin) return invitations.invite(tx, request, principal, body, role, existing);
+        // A server administrator adds directly, audited here and wherever the person belongs.
+        const user = existing
+          ? await addExisting(tx, request, principal, body.organization_id, role.name, existing)
+          : await createAccount(tx, request, principal, body, role.name);
+        return {
+          status: 'added',
+          invitation: null,
+          user: presentUser(user, [await membershipIn(tx, body.organization_id, user)]),
+        };
       });
     },
 
@@ -204,6 +261,10 @@ export function createUsersService(app: FastifyInstance) {
           principal,
           body.user_id,
         );
+        if (membership.suspended) {
+          const message = 'This membership is suspended: reactivate it before changing the role.';
+          throw new AppError('CONFLICT', message, { user_id: message });
+        }
         const role = isUuid(body.role_id)
           ? await repo.findRole(tx, organizationId, body.role_id)
           : undefined;
@@ -224,10 +285,11 @@ export function createUsersService(app: FastifyInstance) {
       });
     },
 
-    async setLocked(
+    /** Suspend or reactivate a membership of the session organization (the account stays). */
+    async setSuspended(
       request: FastifyRequest,
       principal: Principal,
-      body: TUserLock,
+      body: TUserSuspend,
     ): Promise<TUserSmall> {
       return db.transaction(async (tx) => {
         const { organizationId, user, membership } = await memberToChange(
@@ -235,23 +297,59 @@ export function createUsersService(app: FastifyInstance) {
           principal,
           body.user_id,
         );
+        if (membership.suspended !== body.is_suspended) {
+          if (body.is_suspended) await repo.suspendMembership(tx, membership, principal.user.id);
+          else await repo.reactivateMembership(tx, membership);
+          await recordAudit(tx, audit(request, principal, organizationId), [
+            {
+              action: body.is_suspended ? 'user.suspend' : 'user.reactivate',
+              entityType: 'user',
+              entityId: user.id,
+              field: 'is_suspended',
+              oldValue: membership.suspended,
+              newValue: body.is_suspended,
+            },
+          ]);
+        }
+        return presentUser(user, [{ ...membership, suspended: body.is_suspended }]);
+      });
+    },
+
+    /**
+     * Lock or unlock an account platform-wide (server administrators only). Audited
+     * in every organization the person belongs to.
+     */
+    async setLocked(
+      request: FastifyRequest,
+      principal: Principal,
+      body: TUserLock,
+    ): Promise<TUserSmall> {
+      return db.transaction(async (tx) => {
+        const user = isUuid(body.user_id) ? await repo.findUserById(tx, body.user_id) : undefined;
+        if (!user) throw notFound('User');
+        if (user.id === principal.user.id) {
+          throw new AppError('FORBIDDEN', 'You cannot lock yourself out.');
+        }
         if (user.isLocked !== body.is_locked) {
           await tx.update(users).set({ isLocked: body.is_locked }).where(eq(users.id, user.id));
           // A locked user is signed out everywhere at once: every session and user token
           // is revoked (so unlocking does not revive them; API keys refuse a locked creator).
           if (body.is_locked) await revokeUserCredentials(tx, user.id);
-          await recordAudit(tx, audit(request, principal, organizationId), [
-            {
-              action: body.is_locked ? 'user.lock' : 'user.unlock',
-              entityType: 'user',
-              entityId: user.id,
-              field: 'is_locked',
-              oldValue: user.isLocked,
-              newValue: body.is_locked,
-            },
-          ]);
+          for (const organizationId of await repo.organizationsOfUser(tx, user.id)) {
+            await recordAudit(tx, audit(request, principal, organizationId), [
+              {
+                action: body.is_locked ? 'user.lock' : 'user.unlock',
+                entityType: 'user',
+                entityId: user.id,
+                field: 'is_locked',
+                oldValue: user.isLocked,
+                newValue: body.is_locked,
+              },
+            ]);
+          }
         }
-        return presentUser({ ...user, isLocked: body.is_locked }, [membership]);
+        const memberships = await repo.membershipsOfUser(tx, user.id);
+        return presentUser({ ...user, isLocked: body.is_locked }, memberships, false);
       });
     },
 

@@ -1,4 +1,4 @@
-import { ZRole, ZUserSmall } from '@coldtrace/contract';
+import { ZRole, ZUserRegistration, ZUserSmall } from '@coldtrace/contract';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -9,7 +9,7 @@ import { mailOutbox } from '../../db/schema-mail';
 
 const USERS = '/api/auth/users/';
 
-describe('Manage Users: list, register, role, lock', () => {
+describe('Manage Users: list, invite, role, suspend, lock', () => {
   let t: TestApp;
   let org: TestOrg;
   let roles: Record<string, string>;
@@ -105,29 +105,40 @@ describe('Manage Users: list, register, role, lock', () => {
     expect(res.json().map((u: { id: string }) => u.id)).toContain(outsider.id);
   });
 
-  it('registers a user with all six fields, queues the welcome e-mail and audits it', async () => {
+  it('registering invites: the reply is the invitation, the e-mail carries its link, nobody is created yet', async () => {
     const body = registerBody();
     const res = await admin.client.post(USERS, body);
-    expect(res.statusCode).toBe(200);
-    const created = ZUserSmall.parse(res.json());
-    expect(created).toMatchObject({ username: body.username, email: body.email, is_locked: false });
-    expect(created.role_memberships).toEqual([
-      expect.objectContaining({ organization_id: org.id, role_id: roles.Operator }),
-    ]);
+    expect(res.statusCode, res.body).toBe(200);
+    const reply = ZUserRegistration.parse(res.json());
+    expect(reply).toMatchObject({ status: 'invited', user: null });
+    expect(reply.invitation).toMatchObject({
+      email: body.email,
+      username: body.username,
+      organization_id: org.id,
+      role_id: roles.Operator,
+      role_name: 'Operator',
+    });
     const mail = await t.db.select().from(mailOutbox);
-    const welcome = mail.find((m) => m.to.includes(body.email));
-    expect(welcome?.subject).toBe('Welcome to Coldtrace');
-    expect(welcome?.text).toMatch(/\/welcome\/[^/\s]+\/\S+/);
+    const invitation = mail.find((m) => m.to.includes(body.email));
+    expect(invitation?.subject).toBe(`Invitation to join ${org.name} on Coldtrace`);
+    expect(invitation?.text).toMatch(/\/invitation\/[^/\s]+\/\S+/);
+    expect(await t.db.select().from(users).where(eq(users.email, body.email))).toHaveLength(0);
     const audit = await t.db
       .select()
       .from(auditEvents)
-      .where(and(eq(auditEvents.entityId, created.id), eq(auditEvents.action, 'user.register')));
-    expect(audit).toHaveLength(1);
-    // No usable password until the welcome link is followed.
-    expect((await t.client().login(body.username, 'anything at all')).statusCode).toBe(400);
+      .where(
+        and(eq(auditEvents.entityId, reply.invitation!.id), eq(auditEvents.action, 'user.invite')),
+      );
+    expect(audit).toEqual([
+      expect.objectContaining({ organizationId: org.id, actorUserId: admin.user.id }),
+    ]);
+    // Listed as pending; the member list does not show the person.
+    const pending = await admin.client.get('/api/auth/invitations/');
+    expect(pending.json().map((i: { id: string }) => i.id)).toContain(reply.invitation!.id);
+    expect((await admin.client.get(USERS)).body).not.toContain(body.email);
   });
 
-  it('requires each of the six fields (400 naming it) and refuses duplicates (409 naming it)', async () => {
+  it('requires each of the six fields (400 naming it); a second invitation to an address replaces the first', async () => {
     for (const field of [
       'username',
       'first_name',
@@ -143,125 +154,67 @@ describe('Manage Users: list, register, role, lock', () => {
       expect(Object.keys(res.json().fields ?? {}), field).toContain(field);
     }
     const first = registerBody();
-    expect((await admin.client.post(USERS, first)).statusCode).toBe(200);
+    const one = ZUserRegistration.parse((await admin.client.post(USERS, first)).json());
     const again = await admin.client.post(USERS, registerBody({ email: first.email }));
-    expect(again.statusCode).toBe(409);
-    expect(again.json().fields).toHaveProperty('email');
+    expect(again.statusCode).toBe(200);
+    const two = ZUserRegistration.parse(again.json());
+    const ids = (await admin.client.get('/api/auth/invitations/'))
+      .json()
+      .map((i: { id: string }) => i.id);
+    expect(ids).toContain(two.invitation!.id);
+    expect(ids).not.toContain(one.invitation!.id);
   });
 
-  it('registering an e-mail of another organization adds that person as a member, tells them, reveals nothing', async () => {
-    const elsewhere = await t.createUser({
-      role: 'Operator',
-      firstName: 'Elsa',
-      lastName: 'Elsewhere',
-    });
-    const otherOrg = elsewhere.orgs[0]!;
-    const fresh = registerBody();
-    const fresher = await admin.client.post(USERS, fresh);
-    // The same e-mail in other letter case, with another username and names.
-    const body = registerBody({ email: elsewhere.email.toUpperCase(), role_id: roles.Viewer });
-    const res = await admin.client.post(USERS, body);
-    // Same answer as for a new person: 200 and a user with their membership here only.
-    expect(res.statusCode, res.body).toBe(fresher.statusCode);
-    const added = ZUserSmall.parse(res.json());
-    expect(Object.keys(added).sort()).toEqual(Object.keys(fresher.json()).sort());
-    expect(added.id).toBe(elsewhere.id);
-    expect(added.role_memberships).toEqual([
-      expect.objectContaining({ organization_id: org.id, role_name: 'Viewer' }),
-    ]);
-    expect(res.body).not.toContain(otherOrg.id);
-    expect(res.body).not.toContain(otherOrg.name);
-
-    // Their account is unchanged: name, password, other membership.
-    const [row] = await t.db.select().from(users).where(eq(users.id, elsewhere.id));
-    expect(row).toMatchObject({
-      username: elsewhere.username,
-      email: elsewhere.email,
-      firstName: 'Elsa',
-      lastName: 'Elsewhere',
-      passwordHash: elsewhere.row.passwordHash,
-    });
-    const theirs = await t.db
-      .select({ organizationId: memberships.organizationId, roleId: memberships.roleId })
-      .from(memberships)
-      .where(eq(memberships.userId, elsewhere.id));
-    expect(theirs.map((m) => m.organizationId).sort()).toEqual([org.id, otherOrg.id].sort());
-    const [otherOperator] = await t.db
-      .select()
-      .from(rolesTable)
-      .where(and(eq(rolesTable.organizationId, otherOrg.id), eq(rolesTable.name, 'Operator')));
-    expect(theirs.find((m) => m.organizationId === otherOrg.id)!.roleId).toBe(otherOperator!.id);
-
-    // Told by e-mail, without a secret link; they sign in with their password and switch.
-    const mail = (await t.db.select().from(mailOutbox)).filter((m) =>
-      m.to.includes(elsewhere.email),
-    );
-    expect(mail).toHaveLength(1);
-    expect(mail[0]!.subject).toBe(`You were added to ${org.name} on Coldtrace`);
-    expect(mail[0]!.text).toContain(org.name);
-    expect(mail[0]!.text).not.toMatch(/\/(welcome|passwordreset)\//);
-    const signedIn = t.client();
-    expect((await signedIn.login(elsewhere.username, elsewhere.password)).statusCode).toBe(200);
-    expect((await signedIn.patch('/api/auth/session/', { id: org.id })).statusCode).toBe(200);
-
-    // Audited in this organization.
-    const audit = await t.db
-      .select()
-      .from(auditEvents)
-      .where(
-        and(eq(auditEvents.entityId, elsewhere.id), eq(auditEvents.action, 'user.member.add')),
-      );
-    expect(audit).toEqual([
-      expect.objectContaining({
-        organizationId: org.id,
-        actorUserId: admin.user.id,
-        newValue: 'Viewer',
-      }),
-    ]);
-
-    // A member of this organization already: 409 naming email (the admin sees their members).
-    const again = await admin.client.post(USERS, registerBody({ email: elsewhere.email }));
-    expect(again.statusCode).toBe(409);
-    expect(Object.keys(again.json().fields)).toEqual(['email']);
-  });
-
-  it('registrations of one new address at the same moment make one account, never a 500', async () => {
+  it('invitations of one address at the same moment leave one pending, never a 500', async () => {
     const email = `race_${uid()}@example.test`;
     const results = await Promise.all(
       Array.from({ length: 4 }, () => admin.client.post(USERS, registerBody({ email }))),
     );
-    const statuses = results.map((r) => r.statusCode);
-    expect(statuses.filter((s) => s === 200).length, statuses.join()).toBeGreaterThanOrEqual(1);
-    expect(
-      statuses.every((s) => s === 200 || s === 409),
-      statuses.join(),
-    ).toBe(true);
-    expect(await t.db.select().from(users).where(eq(users.email, email))).toHaveLength(1);
+    expect(results.map((r) => r.statusCode)).toEqual([200, 200, 200, 200]);
+    const pending = (await admin.client.get('/api/auth/invitations/'))
+      .json()
+      .filter((i: { email: string }) => i.email === email);
+    expect(pending).toHaveLength(1);
   });
 
-  it('an existing person who never chose a password gets a new welcome link instead', async () => {
-    const otherAdmin = await t.signIn({ role: 'Administrator' });
-    const otherRoles = z
-      .array(ZRole)
-      .parse((await otherAdmin.client.get('/api/auth/role-permissions/')).json());
-    const pending = registerBody({
-      organization_id: otherAdmin.orgs[0]!.id,
-      role_id: otherRoles.find((r) => r.name === 'Viewer')!.id,
-    });
-    expect((await otherAdmin.client.post(USERS, pending)).statusCode).toBe(200);
-    const res = await admin.client.post(USERS, registerBody({ email: pending.email }));
+  it('a server administrator adds directly; a person who never chose a password gets a new welcome link', async () => {
+    const serverAdmin = await t.signIn({ role: 'Administrator', orgs: [org], serverAdmin: true });
+    const other = await t.createOrg();
+    const [otherViewer] = await t.db
+      .select()
+      .from(rolesTable)
+      .where(and(eq(rolesTable.organizationId, other.id), eq(rolesTable.name, 'Viewer')));
+    const pending = registerBody({ organization_id: other.id, role_id: otherViewer!.id });
+    const added = await serverAdmin.client.post(USERS, pending);
+    expect(added.statusCode, added.body).toBe(200);
+    const reply = ZUserRegistration.parse(added.json());
+    expect(reply.status).toBe('added');
+    expect(reply.user).toMatchObject({ username: pending.username, email: pending.email });
+    const res = await serverAdmin.client.post(USERS, registerBody({ email: pending.email }));
     expect(res.statusCode, res.body).toBe(200);
+    expect(ZUserRegistration.parse(res.json()).user!.id).toBe(reply.user!.id);
     const mail = (await t.db.select().from(mailOutbox)).filter((m) => m.to.includes(pending.email));
     expect(mail.map((m) => m.subject)).toEqual(['Welcome to Coldtrace', 'Welcome to Coldtrace']);
+    // Audited in the organization joined and in the one the person was in already.
+    const audit = await t.db
+      .select({ organizationId: auditEvents.organizationId, action: auditEvents.action })
+      .from(auditEvents)
+      .where(eq(auditEvents.entityId, reply.user!.id));
+    expect(audit).toEqual(
+      expect.arrayContaining([
+        { organizationId: other.id, action: 'user.register' },
+        { organizationId: org.id, action: 'user.member.add' },
+        { organizationId: other.id, action: 'user.member.add.elsewhere' },
+      ]),
+    );
   });
 
   it('ignores mass-assigned admin flags and refuses an organization the caller does not administer', async () => {
     const body = registerBody({ is_server_admin: true, is_locked: true, is_staff: true });
     const res = await admin.client.post(USERS, body);
     expect(res.statusCode).toBe(200);
-    const [row] = await t.db.select().from(users).where(eq(users.id, res.json().id));
-    expect(row!.isServerAdmin).toBe(false);
-    expect(row!.isLocked).toBe(false);
+    expect(res.body).not.toContain('is_server_admin');
+    expect(await t.db.select().from(users).where(eq(users.email, body.email))).toHaveLength(0);
 
     const other = await t.createOrg();
     const foreign = await admin.client.post(USERS, registerBody({ organization_id: other.id }));
@@ -329,15 +282,93 @@ describe('Manage Users: list, register, role, lock', () => {
     expect(self.statusCode).toBe(403);
   });
 
-  it("locking ends the user's sessions at once; unlocking lets them sign in again (both audited)", async () => {
-    const victim = await t.signIn({ role: 'Operator', orgs: [org] });
-    expect((await victim.client.get('/api/auth/session/')).statusCode).toBe(200);
+  it('suspending ends what the member can do here only; reactivating restores the same membership (audited)', async () => {
+    const other = await t.createOrg();
+    const member = await t.signIn({ role: 'Operator', orgs: [org, other] });
+    await member.client.patch('/api/auth/session/', { id: org.id });
+    const token = await member.client.post('/api/auth/tokens/', { name: 'phone' });
+    expect(token.statusCode, token.body).toBe(200);
+    const phone = t.client({ headers: { authorization: `Token ${token.json().token}` } });
+    expect((await phone.get('/api/devices/xt1/records/')).statusCode).toBe(200);
+    const before = (await admin.client.get(USERS))
+      .json()
+      .find((u: { id: string }) => u.id === member.user.id);
 
-    const locked = await admin.client.post('/api/auth/user-lock/', {
+    const suspended = await admin.client.post('/api/auth/user-suspend/', {
+      user_id: member.user.id,
+      is_suspended: true,
+    });
+    expect(suspended.statusCode, suspended.body).toBe(200);
+    expect(suspended.json()).toMatchObject({ is_suspended: true, is_locked: false });
+    // The account and the other membership are untouched: the session moves there.
+    const session = await member.client.get('/api/auth/session/');
+    expect(session.statusCode).toBe(200);
+    expect(session.json().last_session_org_id).toBe(other.id);
+    expect(session.json().organizations.map((o: { id: string }) => o.id)).toEqual([other.id]);
+    expect((await member.client.patch('/api/auth/session/', { id: org.id })).statusCode).toBe(404);
+    // The token acting here died; the person cannot be changed while suspended.
+    expect((await phone.get('/api/devices/xt1/records/')).statusCode).toBe(401);
+    const role = await admin.client.patch('/api/auth/user-roles/', {
+      user_id: member.user.id,
+      role_id: roles.Manager,
+    });
+    expect(role.statusCode).toBe(409);
+    // Listed as suspended.
+    const listed = (await admin.client.get(USERS))
+      .json()
+      .find((u: { id: string }) => u.id === member.user.id);
+    expect(listed.is_suspended).toBe(true);
+
+    const reactivated = await admin.client.post('/api/auth/user-suspend/', {
+      user_id: member.user.id,
+      is_suspended: false,
+    });
+    expect(reactivated.statusCode).toBe(200);
+    const after = (await admin.client.get(USERS))
+      .json()
+      .find((u: { id: string }) => u.id === member.user.id);
+    expect(after).toEqual(before);
+    expect((await member.client.patch('/api/auth/session/', { id: org.id })).statusCode).toBe(200);
+    const audit = await t.db
+      .select({ action: auditEvents.action, organizationId: auditEvents.organizationId })
+      .from(auditEvents)
+      .where(eq(auditEvents.entityId, member.user.id));
+    expect(audit).toEqual([
+      { action: 'user.suspend', organizationId: org.id },
+      { action: 'user.reactivate', organizationId: org.id },
+    ]);
+    // Oneself and someone of another organization: 403 and 404.
+    const self = await admin.client.post('/api/auth/user-suspend/', {
+      user_id: admin.user.id,
+      is_suspended: true,
+    });
+    expect(self.statusCode).toBe(403);
+    const outsider = await t.createUser({ role: 'Viewer' });
+    const foreign = await admin.client.post('/api/auth/user-suspend/', {
+      user_id: outsider.id,
+      is_suspended: true,
+    });
+    expect(foreign.statusCode).toBe(404);
+  });
+
+  it("only a server administrator locks an account: it ends every session at once (audited in each of the person's organizations)", async () => {
+    const other = await t.createOrg();
+    const victim = await t.signIn({ role: 'Operator', orgs: [org, other] });
+    expect((await victim.client.get('/api/auth/session/')).statusCode).toBe(200);
+    // An organization's administrator may not.
+    const refused = await admin.client.post('/api/auth/user-lock/', {
       user_id: victim.user.id,
       is_locked: true,
     });
-    expect(locked.statusCode).toBe(200);
+    expect(refused.statusCode).toBe(403);
+    expect((await victim.client.get('/api/auth/session/')).statusCode).toBe(200);
+
+    const serverAdmin = await t.signIn({ role: 'Viewer', serverAdmin: true });
+    const locked = await serverAdmin.client.post('/api/auth/user-lock/', {
+      user_id: victim.user.id,
+      is_locked: true,
+    });
+    expect(locked.statusCode, locked.body).toBe(200);
     expect(locked.json().is_locked).toBe(true);
     expect((await victim.client.get('/api/auth/session/')).statusCode).toBe(401);
     const left = await t.db.select().from(sessions).where(eq(sessions.userId, victim.user.id));
@@ -346,7 +377,7 @@ describe('Manage Users: list, register, role, lock', () => {
       (await t.client().login(victim.user.username, victim.user.password)).statusCode,
     ).not.toBe(200);
 
-    const unlocked = await admin.client.post('/api/auth/user-lock/', {
+    const unlocked = await serverAdmin.client.post('/api/auth/user-lock/', {
       user_id: victim.user.id,
       is_locked: false,
     });
@@ -355,17 +386,18 @@ describe('Manage Users: list, register, role, lock', () => {
       200,
     );
     const audit = await t.db
-      .select({ action: auditEvents.action })
+      .select({ action: auditEvents.action, organizationId: auditEvents.organizationId })
       .from(auditEvents)
       .where(eq(auditEvents.entityId, victim.user.id));
-    expect(audit.map((a) => a.action).sort()).toEqual(['user.lock', 'user.unlock']);
-
-    const outsider = await t.createUser({ role: 'Viewer' });
-    const foreign = await admin.client.post('/api/auth/user-lock/', {
-      user_id: outsider.id,
-      is_locked: true,
-    });
-    expect(foreign.statusCode).toBe(404);
+    expect(audit).toHaveLength(4);
+    expect(audit).toEqual(
+      expect.arrayContaining([
+        { action: 'user.lock', organizationId: org.id },
+        { action: 'user.lock', organizationId: other.id },
+        { action: 'user.unlock', organizationId: org.id },
+        { action: 'user.unlock', organizationId: other.id },
+      ]),
+    );
   });
 });
 

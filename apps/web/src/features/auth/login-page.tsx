@@ -4,22 +4,25 @@ import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { useEffect, useState, type FormEvent } from 'react';
-import { Link as RouterLink, useNavigate } from 'react-router';
+import { useState, type FormEvent } from 'react';
+import { Link as RouterLink, useLocation, useNavigate } from 'react-router';
 import { errorMessage } from '../../components/error-handler';
 import { documentTitle } from '../../components/page';
-import { ensureCsrfToken } from '../../lib/api-client';
 import { isApiError } from '../../lib/api-error';
 import { isLoggedIn, takeRedirectTarget } from '../../lib/session';
 import { useLogin } from './api/login';
+import { loginNotice } from './login-notice';
 import { PasswordField } from './components/password-field';
 import { SubmitButton } from './components/submit-button';
+import { useCsrfOnArrival } from './use-csrf-on-arrival';
 
 type FieldErrors = Partial<Record<'email_or_username' | 'password', string>>;
 
 /** /login: e-mail or username and password; on success, the remembered path or /. */
 export function LoginPage() {
   const navigate = useNavigate();
+  const location = useLocation();
+  const notice = loginNotice(location.state);
   const login = useLogin();
   const [emailOrUsername, setEmailOrUsername] = useState('');
   const [password, setPassword] = useState('');
@@ -27,9 +30,7 @@ export function LoginPage() {
   const [message, setMessage] = useState<string | null>(null);
 
   // Fetch the CSRF token on arrival, so the sign-in itself is a single request.
-  useEffect(() => {
-    ensureCsrfToken().catch((error: unknown) => console.error('CSRF token', error));
-  }, []);
+  useCsrfOnArrival();
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -77,6 +78,7 @@ export function LoginPage() {
         Sign in to follow your shipments&apos; temperatures.
       </Typography>
       <Stack component="form" noValidate spacing={2.5} onSubmit={onSubmit} aria-busy={working}>
+        {notice && !message ? <Alert severity="success">{notice}</Alert> : null}
         {message ? <Alert severity="error">{message}</Alert> : null}
         <TextField
           id="login-email-or-username"

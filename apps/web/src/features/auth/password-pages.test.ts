@@ -1,7 +1,7 @@
 import type { TUser } from '@coldtrace/contract';
 import { describe, expect, it } from 'vitest';
 import { mustAgreeToTerms } from '../session/components/session-guard';
-import { checkNewPassword, PASSWORDS_DO_NOT_MATCH } from './password-pages';
+import { checkNewPassword, PASSWORDS_DO_NOT_MATCH } from './new-password';
 
 describe('new password form (reset and welcome)', () => {
   it('needs both fields and a matching confirmation before sending', () => {

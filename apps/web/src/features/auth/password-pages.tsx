@@ -1,23 +1,24 @@
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
-import CircularProgress from '@mui/material/CircularProgress';
-import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { Link as RouterLink, useNavigate, useParams } from 'react-router';
 import { errorMessage } from '../../components/error-handler';
-import { ensureCsrfToken } from '../../lib/api-client';
 import { isApiError } from '../../lib/api-error';
 import { clearSession } from '../session';
 import { useConfirmPasswordReset } from './api/confirm-password-reset';
 import { useRequestPasswordReset } from './api/request-password-reset';
 import { usePasswordResetLink } from './api/validate-password-reset';
 import { AuthCard } from './components/auth-card';
-import { PasswordField } from './components/password-field';
+import { BackToLogin } from './components/back-to-login';
+import { LinkCheckFailed, LinkChecking } from './components/link-check';
+import { NewPasswordFields } from './components/new-password-fields';
 import { SubmitButton } from './components/submit-button';
+import { checkNewPassword, type NewPasswordErrors } from './new-password';
+import { useCsrfOnArrival } from './use-csrf-on-arrival';
 
 /*
  * Password reset and welcome pages (spec section 2): /forgotpassword,
@@ -25,22 +26,7 @@ import { SubmitButton } from './components/submit-button';
  * /welcome/{uuid}/{token} and /welcome/passwordresetconfirm.
  */
 
-export const PASSWORDS_DO_NOT_MATCH = 'Passwords do not match';
 const INVALID_LINK = 'This link is invalid, has expired or was already used.';
-
-function BackToLogin() {
-  return (
-    <Link component={RouterLink} to="/login" variant="body2" sx={{ alignSelf: 'center' }}>
-      Back to Log In
-    </Link>
-  );
-}
-
-function useCsrfOnArrival() {
-  useEffect(() => {
-    ensureCsrfToken().catch((error: unknown) => console.error('CSRF token', error));
-  }, []);
-}
 
 /** /forgotpassword: the e-mail address; the reply never tells whether it is known. */
 export function ForgotPasswordPage() {
@@ -123,19 +109,6 @@ export function ForgotPasswordConfirmPage() {
   );
 }
 
-type ResetFieldErrors = Partial<Record<'new_password' | 'new_password_confirm', string>>;
-
-/** Client-side checks of the new password form; nothing is sent while any applies. */
-export function checkNewPassword(password: string, confirmation: string): ResetFieldErrors {
-  const errors: ResetFieldErrors = {};
-  if (!password) errors.new_password = 'Enter a new password.';
-  if (!confirmation) errors.new_password_confirm = 'Enter the new password again.';
-  else if (password && password !== confirmation) {
-    errors.new_password_confirm = PASSWORDS_DO_NOT_MATCH;
-  }
-  return errors;
-}
-
 /** /passwordreset/{uuid}/{token} and /welcome/{uuid}/{token}. */
 export function PasswordResetPage({ mode }: { mode: 'reset' | 'welcome' }) {
   const { uuid = '', token = '' } = useParams();
@@ -145,7 +118,7 @@ export function PasswordResetPage({ mode }: { mode: 'reset' | 'welcome' }) {
   const confirm = useConfirmPasswordReset();
   const [password, setPassword] = useState('');
   const [confirmation, setConfirmation] = useState('');
-  const [errors, setErrors] = useState<ResetFieldErrors>({});
+  const [errors, setErrors] = useState<NewPasswordErrors>({});
   const [message, setMessage] = useState<string | null>(null);
   const [linkDead, setLinkDead] = useState(false);
   useCsrfOnArrival();
@@ -181,16 +154,7 @@ export function PasswordResetPage({ mode }: { mode: 'reset' | 'welcome' }) {
     );
   };
 
-  if (link.isPending) {
-    return (
-      <AuthCard title={title}>
-        <Stack role="status" direction="row" spacing={1.5} sx={{ alignItems: 'center' }}>
-          <CircularProgress size={20} aria-hidden />
-          <Typography>Checking your link…</Typography>
-        </Stack>
-      </AuthCard>
-    );
-  }
+  if (link.isPending) return <LinkChecking title={title} />;
   const invalid = linkDead || (link.isError && isApiError(link.error) && link.error.status === 400);
   if (invalid) {
     return (
@@ -206,20 +170,7 @@ export function PasswordResetPage({ mode }: { mode: 'reset' | 'welcome' }) {
     );
   }
   if (link.isError) {
-    return (
-      <AuthCard title={title}>
-        <Alert
-          severity="error"
-          action={
-            <Button color="inherit" size="small" onClick={() => void link.refetch()}>
-              Retry
-            </Button>
-          }
-        >
-          Checking your link failed: {errorMessage(link.error)}
-        </Alert>
-      </AuthCard>
-    );
+    return <LinkCheckFailed title={title} error={link.error} onRetry={() => void link.refetch()} />;
   }
 
   return (
@@ -232,32 +183,15 @@ export function PasswordResetPage({ mode }: { mode: 'reset' | 'welcome' }) {
         aria-busy={confirm.isPending}
       >
         {message ? <Alert severity="error">{message}</Alert> : null}
-        <PasswordField
-          id="reset-new-password"
-          label="New password"
-          name="new_password"
-          autoComplete="new-password"
+        <NewPasswordFields
+          idPrefix="reset"
+          password={password}
+          confirmation={confirmation}
+          onPassword={setPassword}
+          onConfirmation={setConfirmation}
+          errors={errors}
+          disabled={confirm.isPending}
           autoFocus
-          fullWidth
-          value={password}
-          onChange={(event) => setPassword(event.target.value)}
-          error={Boolean(errors.new_password)}
-          helperText={
-            errors.new_password ?? 'At least 8 characters, not only digits, not a common password.'
-          }
-          disabled={confirm.isPending}
-        />
-        <PasswordField
-          id="reset-new-password-confirm"
-          label="Confirm new password"
-          name="new_password_confirm"
-          autoComplete="new-password"
-          fullWidth
-          value={confirmation}
-          onChange={(event) => setConfirmation(event.target.value)}
-          error={Boolean(errors.new_password_confirm)}
-          helperText={errors.new_password_confirm}
-          disabled={confirm.isPending}
         />
         <SubmitButton working={confirm.isPending}>
           {welcome ? 'Set Password' : 'Reset Password'}

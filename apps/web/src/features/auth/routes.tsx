@@ -6,6 +6,7 @@ import {
   PasswordResetPage,
 } from './password-pages';
 
+export { InvitationPage } from './invitation-page';
 export { LoginPage } from './login-page';
 export { ForgotPasswordConfirmPage, ForgotPasswordPage };
 

@@ -8,6 +8,7 @@ export {
   lockAttemptKeys,
   permissionsIn,
   recordAttempts,
+  setSessionOrganization,
   type AttemptKey,
 } from './repository';
 export { DEVICE_COOKIE, nextDeviceCookie, setDeviceCookie } from './device-cookie';

@@ -23,6 +23,15 @@ async function requestResetLink(t: TestApp, email: string) {
   return { mode: match[1]!, uuid: match[2]!, token: match[3]! };
 }
 
+/** A new user (a password unknown to them) and the welcome mail queued for them, as Wendy Welcome. */
+async function welcomeNewUser(t: TestApp) {
+  const user = await t.createUser({ password: 'unknown to the user 123' });
+  const { id, email, username } = user;
+  const person = { id, email, username, firstName: 'Wendy', lastName: 'Welcome' };
+  await t.db.transaction((tx) => queueWelcomeMail(t.app, tx, person));
+  return user;
+}
+
 describe('password rules', () => {
   it('refuses short, all-digit and common passwords; accepts long passphrases', async () => {
     expect(await passwordProblem('short1!')).toMatch(/at least 8 characters/);
@@ -330,16 +339,7 @@ describe('welcome link', () => {
   afterAll(() => t.close());
 
   it('queueWelcomeMail mails a /welcome/{uuid}/{token} link that sets the first password', async () => {
-    const user = await t.createUser({ password: 'unknown to the user 123' });
-    await t.db.transaction((tx) =>
-      queueWelcomeMail(t.app, tx, {
-        id: user.id,
-        email: user.email,
-        firstName: 'Wendy',
-        lastName: 'Welcome',
-        username: user.username,
-      }),
-    );
+    const user = await welcomeNewUser(t);
     await t.app.jobs.waitForIdle([MAIL_SEND_JOB]);
     const mail = await lastMailTo(t, user.email);
     expect(mail!.subject).toBe('Welcome to Coldtrace');

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, TEST_PASSWORD, type TestApp } from '../../../../test/helpers';
 import { eventually, startSmtpSink, type SmtpSink } from '../../../../test/smtp-sink';
 import { MAIL_SEND_JOB, PASSWORD_RESET_JOB } from '../../../jobs/catalogue';
+import { loggerOptions } from '../../../logger';
 
 /** Security properties of the account flows, with mail delivered to a real SMTP server. */
 describe('account security', () => {
@@ -24,7 +25,8 @@ describe('account security', () => {
       config: {
         mail: { smtpUrl: sink.url, from: 'Coldtrace <no-reply@ct.test>', retryDelaySeconds: 1 },
       },
-      logger: pino({ level: 'trace' }, stream),
+      // The server's own logger options (serializers, redaction), at the most verbose level.
+      logger: pino(loggerOptions('trace', false), stream),
     });
   });
   afterAll(async () => {
@@ -116,7 +118,7 @@ describe('account security', () => {
     expect(log).not.toContain(TEST_PASSWORD);
   });
 
-  it('no API key, device token or welcome link secret appears in the log of their use', async () => {
+  it('no API key, device token or invitation link secret appears in the log of their use', async () => {
     const { client, orgs } = await t.signIn({ role: 'Administrator' });
     const secrets = [client.sessionToken!];
     const key = (await client.post('/api/keys/generate/', { name: 'log test key' })).json()
@@ -166,9 +168,16 @@ describe('account security', () => {
       () => sink.messages.find((m) => m.envelopeTo.includes(email)),
       (m) => m !== undefined,
     );
-    const link = /\/welcome\/[0-9a-f-]{36}\/([A-Za-z0-9_-]{43})/.exec(mail!.text ?? '');
+    const link = /\/invitation\/([0-9a-f-]{36})\/([A-Za-z0-9_-]{43})/.exec(mail!.text ?? '');
     expect(link).not.toBeNull();
-    secrets.push(link![1]!);
+    secrets.push(link![2]!);
+    // Its page is opened (the request log hides the token) and the page checks the link.
+    await t.inject({ method: 'GET', url: `/invitation/${link![1]}/${link![2]}` });
+    const checked = await t
+      .client()
+      .post('/api/auth/invitation-validate/', { uuid: link![1], token: link![2] });
+    expect(checked.statusCode, checked.body).toBe(200);
+    expect(log).toContain(`/invitation/${link![1]}/[redacted]`);
 
     expect(log).toContain('/api/keys/authenticate/'); // the requests were logged
     for (const secret of secrets) expect(log).not.toContain(secret);

@@ -235,7 +235,8 @@ describe('user tokens', () => {
     });
 
     it('locking a user revokes their tokens: unlocking does not revive them', async () => {
-      const admin = await t.signIn({ role: 'Administrator' });
+      // Locking an account is the server administrator's (issue 34).
+      const admin = await t.signIn({ role: 'Administrator', serverAdmin: true });
       const user = await t.createUser({ role: 'Operator', orgs: admin.orgs });
       const signedIn = t.client();
       await signedIn.login(user.username, user.password);

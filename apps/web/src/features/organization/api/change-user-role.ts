@@ -1,7 +1,7 @@
 import { authUserRoles, type TUserRoleChange, type TUserSmall } from '@coldtrace/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { callApi } from '../../../lib/api-client';
-import { organizationKeys } from './query-keys';
+import { refreshMemberLists } from './query-keys';
 
 /** PATCH /api/auth/user-roles/: replace a member's role in the session organization. */
 export function changeUserRole(body: TUserRoleChange): Promise<TUserSmall> {
@@ -12,6 +12,6 @@ export function useChangeUserRole() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: changeUserRole,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: organizationKeys.users }),
+    onSuccess: () => refreshMemberLists(queryClient),
   });
 }

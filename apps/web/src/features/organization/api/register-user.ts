@@ -1,10 +1,13 @@
-import { authUsersRegister, type TUserRegister, type TUserSmall } from '@coldtrace/contract';
+import { authUsersRegister, type TUserRegister, type TUserRegistration } from '@coldtrace/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { callApi } from '../../../lib/api-client';
-import { organizationKeys } from './query-keys';
+import { refreshMemberLists } from './query-keys';
 
-/** POST /api/auth/users/: register a user (all six fields); the server sends the welcome e-mail. */
-export function registerUser(body: TUserRegister): Promise<TUserSmall> {
+/**
+ * POST /api/auth/users/ (all six fields): an organization's administrator always gets an
+ * invitation sent ('invited'); a server administrator adds the person directly ('added').
+ */
+export function registerUser(body: TUserRegister): Promise<TUserRegistration> {
   return callApi(authUsersRegister, { body });
 }
 
@@ -12,6 +15,6 @@ export function useRegisterUser() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: registerUser,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: organizationKeys.users }),
+    onSuccess: () => refreshMemberLists(queryClient),
   });
 }

@@ -1,14 +1,11 @@
 import type { TRole, TUserSmall } from '@coldtrace/contract';
 import { formatDateTime } from '@coldtrace/domain';
-import LockOpenOutlined from '@mui/icons-material/LockOpenOutlined';
-import LockOutlined from '@mui/icons-material/LockOutlined';
 import PersonAddOutlined from '@mui/icons-material/PersonAddOutlined';
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
-import Snackbar from '@mui/material/Snackbar';
+import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import { useMemo, useState } from 'react';
 import { DataTable, type DataColumn } from '../../../components/data-table';
@@ -17,13 +14,16 @@ import { useErrorHandler } from '../../../components/error-handler';
 import { LoadError } from '../../../components/load-error';
 import { userColumns } from '../../../components/user-columns';
 import { Page } from '../../../components/page';
+import { SuccessSnackbar, useNotice } from '../../../components/success-snackbar';
 import { useAppSettings } from '../../../lib/app-settings';
 import { sessionOrganization } from '../../../lib/session';
 import { useCurrentUser } from '../../session';
 import { useChangeUserRole } from '../api/change-user-role';
 import { useUsers } from '../api/list-users';
 import { useRoles } from '../api/list-roles';
-import { useLockUser } from '../api/lock-user';
+import { useSuspendUser } from '../api/suspend-user';
+import { registrationNotice, suspensionNotice } from '../member-notices';
+import { InvitationsSection } from './invitations-section';
 import { NoAccess } from './no-access';
 import { RegisterUserDialog } from './register-user-dialog';
 
@@ -31,7 +31,8 @@ const fullName = (u: TUserSmall) => `${u.first_name ?? ''} ${u.last_name ?? ''}`
 
 /**
  * /organization/admin (spec sections 2, 6, 7): the members of the session
- * organization, registering a user, changing a role, locking and unlocking.
+ * organization, registering a user (an invitation, issue 34), changing a role,
+ * suspending and reactivating a membership, and the pending invitations.
  * A 403 on the list means the user may not view users.
  */
 export function ManageUsersPage() {
@@ -41,12 +42,11 @@ export function ManageUsersPage() {
   const users = useUsers();
   const roles = useRoles(users.data != null);
   const changeRole = useChangeUserRole();
-  const lock = useLockUser();
+  const suspend = useSuspendUser();
   const handleError = useErrorHandler();
   const [registering, setRegistering] = useState(false);
-  const [notice, setNotice] = useState<{ key: number; text: string } | null>(null);
-
-  const say = (text: string) => setNotice((prev) => ({ key: (prev?.key ?? 0) + 1, text }));
+  const { notice, say, close } = useNotice();
+  const organizationName = organization?.name ?? 'this organization';
   const roleOf = (u: TUserSmall) =>
     u.role_memberships?.find((m) => m.organization_id === organization?.id);
 
@@ -72,7 +72,8 @@ export function ManageUsersPage() {
             roles={roles.data ?? []}
             currentRoleId={roleOf(u)?.role_id ?? ''}
             currentRoleName={roleOf(u)?.role_name ?? ''}
-            disabled={u.id === me?.id || changeRole.isPending}
+            // A suspended member's role changes only once they are reactivated.
+            disabled={u.id === me?.id || u.is_suspended === true || changeRole.isPending}
             onChange={(roleId) =>
               changeRole.mutate(
                 { user_id: u.id, role_id: roleId },
@@ -98,10 +99,56 @@ export function ManageUsersPage() {
         render: (u) => (u.date_joined ? formatDateTime(u.date_joined, timeZone) : ''),
       },
     ],
-    // roleOf reads organization only.
+    // roleOf reads organization only; say is stable.
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [roles.data, me?.id, changeRole.isPending, timeZone, organization?.id],
   );
+
+  const suspendButton = (u: TUserSmall) => {
+    if (u.id === me?.id) return null;
+    const suspended = u.is_suspended === true;
+    const verb = suspended ? 'Reactivate' : 'Suspend';
+    return (
+      <Button
+        size="small"
+        color={suspended ? 'primary' : 'error'}
+        aria-label={`${verb} ${u.username}`}
+        disabled={suspend.isPending}
+        onClick={() =>
+          suspend.mutate(
+            { user_id: u.id, is_suspended: !suspended },
+            {
+              onSuccess: (changed) =>
+                say(suspensionNotice(changed.username, !suspended, organizationName)),
+              onError: (error) =>
+                handleError(error, suspended ? 'Reactivating failed' : 'Suspending failed'),
+            },
+          )
+        }
+      >
+        {verb}
+      </Button>
+    );
+  };
+
+  const members = () => {
+    if (users.data && users.data.length === 0) {
+      return <EmptyState>No users yet: register the first one.</EmptyState>;
+    }
+    return (
+      <Paper variant="outlined" sx={{ overflow: 'hidden' }}>
+        <DataTable
+          label="Users"
+          columns={columns}
+          rows={users.data ?? []}
+          rowKey={(u) => u.id}
+          loading={users.isPending}
+          minWidth={900}
+          actions={suspendButton}
+        />
+      </Paper>
+    );
+  };
 
   const body = () => {
     if (users.isError) {
@@ -122,47 +169,11 @@ export function ManageUsersPage() {
         </NoAccess>
       );
     }
-    if (users.data && users.data.length === 0) {
-      return <EmptyState>No users yet: register the first one.</EmptyState>;
-    }
     return (
-      <Paper variant="outlined" sx={{ overflow: 'hidden' }}>
-        <DataTable
-          label="Users"
-          columns={columns}
-          rows={users.data ?? []}
-          rowKey={(u) => u.id}
-          loading={users.isPending}
-          minWidth={900}
-          actions={(u) =>
-            u.id === me?.id ? null : (
-              <Button
-                size="small"
-                color={u.is_locked ? 'primary' : 'error'}
-                startIcon={u.is_locked ? <LockOpenOutlined /> : <LockOutlined />}
-                aria-label={`${u.is_locked ? 'Unlock' : 'Lock'} ${u.username}`}
-                disabled={lock.isPending}
-                onClick={() =>
-                  lock.mutate(
-                    { user_id: u.id, is_locked: !u.is_locked },
-                    {
-                      onSuccess: (changed) =>
-                        say(
-                          changed.is_locked
-                            ? `${changed.username} is locked and signed out everywhere.`
-                            : `${changed.username} is unlocked.`,
-                        ),
-                      onError: (error) => handleError(error, 'Locking failed'),
-                    },
-                  )
-                }
-              >
-                {u.is_locked ? 'Unlock' : 'Lock'}
-              </Button>
-            )
-          }
-        />
-      </Paper>
+      <Stack spacing={3}>
+        {members()}
+        <InvitationsSection enabled={users.data != null} onRevoked={say} />
+      </Stack>
     );
   };
 
@@ -200,27 +211,15 @@ export function ManageUsersPage() {
         <RegisterUserDialog
           organization={organization}
           roles={roles.data}
+          direct={me?.is_server_admin === true}
           onClose={() => setRegistering(false)}
-          onSaved={(user) => {
+          onSaved={(registration, email) => {
             setRegistering(false);
-            say(
-              `${user.username} is registered. A welcome e-mail with a link to choose a password is on its way.`,
-            );
+            say(registrationNotice(registration, email, organization.name));
           }}
         />
       ) : null}
-      <Snackbar
-        key={notice?.key}
-        open={notice !== null}
-        autoHideDuration={6000}
-        onClose={() => setNotice(null)}
-        anchorOrigin={{ vertical: 'bottom', horizontal: 'center' }}
-        sx={{ bottom: { xs: 56, sm: 60 } }}
-      >
-        <Alert severity="success" variant="filled" onClose={() => setNotice(null)}>
-          {notice?.text}
-        </Alert>
-      </Snackbar>
+      <SuccessSnackbar notice={notice} onClose={close} />
     </Page>
   );
 }

@@ -1,7 +1,8 @@
-import type { TOrg, TRole, TUserSmall } from '@coldtrace/contract';
+import type { TOrg, TRole, TUserRegistration } from '@coldtrace/contract';
 import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { FormDialog } from '../../../components/form-dialog';
 import { isApiError } from '../../../lib/api-error';
@@ -15,19 +16,23 @@ import {
 } from '../register-form';
 
 /**
- * Register a user in the session organization with one of its roles. The
- * server sends the welcome e-mail with the link to choose a password.
+ * Register a user in the session organization with one of its roles (issue 34): the
+ * server e-mails an invitation, and the person becomes a member only by accepting it.
+ * A server administrator (`direct`) adds the person at once.
  */
 export function RegisterUserDialog({
   organization,
   roles,
+  direct,
   onClose,
   onSaved,
 }: {
   organization: TOrg;
   roles: readonly TRole[];
+  /** The caller is a server administrator: the person is added, not invited. */
+  direct: boolean;
   onClose: () => void;
-  onSaved: (user: TUserSmall) => void;
+  onSaved: (registration: TUserRegistration, email: string) => void;
 }) {
   const [values, setValues] = useState<Record<RegisterField, string>>({
     username: '',
@@ -61,7 +66,7 @@ export function RegisterUserDialog({
         role_id: values.role_id,
       },
       {
-        onSuccess: onSaved,
+        onSuccess: (registration) => onSaved(registration, values.email.trim()),
         onError: (error) => {
           const fields = isApiError(error) ? error.fields : {};
           const known = REGISTER_FIELDS.filter((f) => fields[f]);
@@ -99,6 +104,11 @@ export function RegisterUserDialog({
       submitLabel="Register"
     >
       <Stack spacing={2}>
+        <Typography variant="body2" color="text.secondary">
+          {direct
+            ? `As a server administrator, you add them to ${organization.name} directly; they get an e-mail saying so.`
+            : `We e-mail them an invitation. They become a member of ${organization.name} when they accept it.`}
+        </Typography>
         {text('username', { autoFocus: true })}
         {text('first_name')}
         {text('last_name')}

@@ -10,20 +10,23 @@ import { useMemo, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { DataTable, type DataColumn } from '../../../components/data-table';
 import { EmptyState } from '../../../components/empty-state';
-import { errorMessage } from '../../../components/error-handler';
+import { errorMessage, useErrorHandler } from '../../../components/error-handler';
 import { FormDialog } from '../../../components/form-dialog';
 import { LoadError } from '../../../components/load-error';
 import { userColumns } from '../../../components/user-columns';
 import { Page } from '../../../components/page';
+import { SuccessSnackbar, useNotice } from '../../../components/success-snackbar';
 import { isApiError } from '../../../lib/api-error';
 import { useAppSettings } from '../../../lib/app-settings';
 import { usePrivacyPolicy, useTermsOfUse } from '../../legal';
 import { useCurrentUser } from '../../session';
 import { useCreateOrg } from '../api/create-org';
 import { useAllUsers } from '../api/list-all-users';
+import { useLockUser } from '../api/lock-user';
 import { useServerOrgs } from '../api/list-server-orgs';
 import { usePublishPrivacyPolicy } from '../api/publish-privacy-policy';
 import { usePublishTerms } from '../api/publish-terms';
+import { lockNotice } from '../lock-notice';
 import { ContentEditor } from './content-editor';
 import { SectionCard } from '../../../components/section-card';
 
@@ -203,8 +206,12 @@ function CreateOrgDialog({ onClose }: { onClose: () => void }) {
 }
 
 function UsersSection() {
+  const me = useCurrentUser();
   const users = useAllUsers();
   const orgs = useServerOrgs();
+  const lock = useLockUser();
+  const handleError = useErrorHandler();
+  const { notice, say, close } = useNotice();
   const names = new Map((orgs.data ?? []).map((o) => [o.id, o.name]));
   const columns: DataColumn<TUserSmall>[] = [
     userColumns.username,
@@ -223,7 +230,7 @@ function UsersSection() {
   return (
     <SectionCard
       title="Users"
-      description="Every user of every organization. Register, lock and change roles from Manage Users in the organization."
+      description="Every user of every organization. Locking an account signs the person out everywhere and keeps them out of every organization; register, suspend and change roles from Manage Users in the organization."
     >
       {users.isError ? (
         <Box sx={pad}>
@@ -237,8 +244,32 @@ function UsersSection() {
           rowKey={(u) => u.id}
           loading={users.isPending}
           minWidth={720}
+          actions={(u) =>
+            // A server administrator does not lock themselves out.
+            u.id === me?.id ? null : (
+              <Button
+                size="small"
+                color={u.is_locked ? 'primary' : 'error'}
+                aria-label={`${u.is_locked ? 'Unlock' : 'Lock'} ${u.username}`}
+                disabled={lock.isPending}
+                onClick={() =>
+                  lock.mutate(
+                    { user_id: u.id, is_locked: !u.is_locked },
+                    {
+                      onSuccess: (changed) => say(lockNotice(changed.username, !u.is_locked)),
+                      onError: (error) =>
+                        handleError(error, u.is_locked ? 'Unlocking failed' : 'Locking failed'),
+                    },
+                  )
+                }
+              >
+                {u.is_locked ? 'Unlock' : 'Lock'}
+              </Button>
+            )
+          }
         />
       )}
+      <SuccessSnackbar notice={notice} onClose={close} />
     </SectionCard>
   );
 }

@@ -1,9 +1,11 @@
 import { authUserLock, type TUserLock, type TUserSmall } from '@coldtrace/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { callApi } from '../../../lib/api-client';
-import { organizationKeys } from './query-keys';
 
-/** POST /api/auth/user-lock/: lock (ending the user's sessions at once) or unlock a member. */
+/**
+ * POST /api/auth/user-lock/ (server administrators): lock an account platform-wide,
+ * ending the person's sessions and tokens at once, or unlock it.
+ */
 export function lockUser(body: TUserLock): Promise<TUserSmall> {
   return callApi(authUserLock, { body });
 }
@@ -12,6 +14,7 @@ export function useLockUser() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: lockUser,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: organizationKeys.users }),
+    // Every user list: this page's and Manage Users'.
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['auth', 'users'] }),
   });
 }
