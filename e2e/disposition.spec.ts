@@ -1,17 +1,24 @@
 import { execFileSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { expect, test, type Page } from '@playwright/test';
-import { apiSignIn, iso, post, xt1Upload } from './api';
+import { mkdirSync } from 'node:fs';
+import { apiSignIn, csrfToken, iso, post, xt1Upload } from './api';
 import { chooseOption, E2E_ADMIN, expectNoAccessibilityViolations, signIn } from './fixtures';
 
 /**
- * The release decision (issue 14 item 2) end to end: a shipment with an
- * excursion cannot be released on the record page while its alarm awaits
- * acknowledgement (the dialog says so in the server's words); once the alarm
- * is acknowledged the user releases it with a signature (password and
- * meaning); the decision shows on the record page, in All Records filtered by
- * RELEASED, and in the PDF report's verdict.
+ * The release decision (issue 14 item 2, issue 35) end to end: a shipment with
+ * an excursion cannot be released on the record page while its alarm awaits
+ * acknowledgement, nor while its trip has not ended (the dialog's Release is
+ * disabled, with the server's words); once the alarm is acknowledged and the
+ * record stopped the user releases it with a signature (the password; the
+ * meaning follows: "Signed as approval"); the decision shows as a chip in the
+ * record header beside the alarm status (which no longer reads "Alarm"), in
+ * the dashboard's list, in the search suggestions and results, in All Records
+ * filtered by RELEASED, and in the PDF report's verdict. Screenshots of the
+ * header after release at 1280 and 375 px go to /tmp/shots/.
  */
+
+const SHOTS = '/tmp/shots';
 
 const run = Date.now().toString(36);
 const serial = `E2EDSP${run}`.toUpperCase();
@@ -24,12 +31,13 @@ async function shoot(page: Page, name: string): Promise<void> {
 test.describe('release decision', () => {
   let recordId: string;
   let alarmIds: string[];
+  let start: number;
 
   test.beforeAll(async ({ playwright }, testInfo) => {
     const api = await playwright.request.newContext({ baseURL: testInfo.project.use.baseURL! });
     try {
       await apiSignIn(api);
-      const start = Math.floor(Date.now() / 1000) - 3600;
+      start = Math.floor(Date.now() / 1000) - 3600;
       const started = (await post(api, '/api/devices/xt1/start-action/', {
         ...xt1Upload(serial, start, 60),
         timestamp: iso(start),
@@ -59,43 +67,60 @@ test.describe('release decision', () => {
     const card = page.getByRole('region', { name: 'Release decision' });
     await expect(card.getByText('No release decision yet.', { exact: false })).toBeVisible();
 
-    await test.step('RELEASED is refused with the server message while alarms are open', async () => {
+    const dialog = page.getByRole('dialog', { name: 'Sign a release decision' });
+    const release = dialog.getByRole('radio', { name: 'Release' });
+    const asUser = async (url: string, data: unknown) => {
+      const res = await page.request.post(url, {
+        data,
+        headers: { 'X-CSRFToken': await csrfToken(page.request) },
+      });
+      expect(res.status(), await res.text()).toBe(200);
+    };
+
+    await test.step('one set of radios; Release disabled with the reason while alarms are open', async () => {
       await card.getByRole('button', { name: 'Decide' }).click();
-      const dialog = page.getByRole('dialog', { name: 'Sign a release decision' });
-      await dialog.getByRole('radio', { name: 'Released' }).check();
+      await expect(dialog.getByRole('radio')).toHaveCount(3);
+      for (const name of ['Release', 'Quarantine', 'Reject']) {
+        await expect(dialog.getByRole('radio', { name, exact: true })).toHaveCount(1);
+      }
+      // The meaning follows from the decision: no second set of radios.
+      await expect(dialog.getByRole('radio', { name: 'Approved' })).toHaveCount(0);
+      await expect(release).toBeDisabled();
       const n = alarmIds.length;
-      await expect(dialog.getByRole('alert')).toHaveText(
+      await expect(dialog).toContainText(
         `The record cannot be released: ${n === 1 ? '1 alarm is' : `${n} alarms are`} not acknowledged. Acknowledge them first, or quarantine or reject it.`,
       );
+      await dialog.getByRole('radio', { name: 'Quarantine' }).check();
+      await expect(dialog.getByText('Signed as review')).toBeVisible();
       await dialog.getByRole('button', { name: 'Cancel' }).click();
       await expect(dialog).toBeHidden();
     });
 
-    await test.step('acknowledge the alarms (signed)', async () => {
-      const res = await page.request.post('/api/devices/xt1/alarm-acknowledge/', {
-        data: {
-          record_ids: [recordId],
-          comment: 'Reviewed',
-          client_type: 'WEB',
-          password: E2E_ADMIN.password,
-          meaning: 'REVIEWED',
-        },
-        headers: {
-          'X-CSRFToken': (await page.context().cookies()).find((c) => c.name === 'csrftoken')!
-            .value,
-        },
+    await test.step('acknowledged but still in transit: Release stays disabled, saying why', async () => {
+      await asUser('/api/devices/xt1/alarm-acknowledge/', {
+        record_ids: [recordId],
+        comment: 'Reviewed',
+        client_type: 'WEB',
+        password: E2E_ADMIN.password,
+        meaning: 'REVIEWED',
       });
-      expect(res.status(), await res.text()).toBe(200);
       await page.reload();
+      await card.getByRole('button', { name: 'Decide' }).click();
+      await expect(release).toBeDisabled();
+      await expect(dialog).toContainText('cannot be released while it is in transit');
+      await dialog.getByRole('button', { name: 'Cancel' }).click();
     });
 
-    await test.step('release with a signature; the card shows it', async () => {
+    await test.step('stopped: release with a signature; the card shows it', async () => {
+      await asUser('/api/devices/xt1/stop-action/', {
+        ...xt1Upload(serial, start, 60),
+        timestamp: iso(start + 1500),
+      });
+      await page.reload();
       await card.getByRole('button', { name: 'Decide' }).click();
-      const dialog = page.getByRole('dialog', { name: 'Sign a release decision' });
-      await dialog.getByRole('radio', { name: 'Released' }).check();
-      await expect(dialog.getByRole('alert')).toHaveCount(0);
+      await release.check();
+      await expect(dialog.getByText('Signed as approval')).toBeVisible();
       await dialog.getByLabel('Comment').fill(COMMENT);
-      await dialog.getByRole('radio', { name: 'Approved' }).check();
       await dialog.getByLabel('Password').fill(E2E_ADMIN.password);
       await expectNoAccessibilityViolations(page);
       await shoot(page, 'disposition-dialog-1280');
@@ -108,6 +133,47 @@ test.describe('release decision', () => {
       await card.scrollIntoViewIfNeeded();
       await expectNoAccessibilityViolations(page);
       await shoot(page, 'disposition-record-1280');
+    });
+
+    await test.step('the header: the decision beside the alarm status, which is no red Alarm', async () => {
+      mkdirSync(SHOTS, { recursive: true });
+      const status = page.getByRole('group', { name: 'Status' });
+      await expect(status.getByText('Released', { exact: true })).toBeVisible();
+      await expect(status.getByText('Alarms acknowledged', { exact: true })).toBeVisible();
+      await expect(status.getByText('Alarm', { exact: true })).toHaveCount(0);
+      // Beside, not under: the decision chip on the alarm chip's line.
+      const alarmBox = (await status.getByText('Alarms acknowledged').boundingBox())!;
+      const decisionBox = (await status.getByText('Released', { exact: true }).boundingBox())!;
+      expect(Math.abs(alarmBox.y - decisionBox.y)).toBeLessThan(4);
+      expect(decisionBox.x).toBeGreaterThan(alarmBox.x);
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await page.screenshot({ path: `${SHOTS}/record-header-released-1280.png` });
+      await page.setViewportSize({ width: 375, height: 800 });
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await expect(status.getByText('Released', { exact: true })).toBeVisible();
+      await page.screenshot({ path: `${SHOTS}/record-header-released-375.png` });
+      await page.setViewportSize({ width: 1280, height: 800 });
+    });
+
+    await test.step('the dashboard list and the search show the decision', async () => {
+      await page.goto('/');
+      const latest = page.getByRole('list', { name: 'Latest records' });
+      const row = latest.getByRole('link').filter({ hasText: serial });
+      await expect(row).toContainText('Released');
+      await row.scrollIntoViewIfNeeded();
+      await page.screenshot({ path: `${SHOTS}/dashboard-released-1280.png` });
+      const search = page.getByRole('combobox', { name: 'Search' });
+      await search.fill(serial);
+      const suggestions = page.getByRole('listbox', { name: 'Search suggestions' });
+      const option = suggestions.getByRole('option', { name: new RegExp(`^Record ${recordId} `) });
+      await expect(option).toContainText('Released');
+      await page.screenshot({ path: `${SHOTS}/search-suggestions-released-1280.png` });
+      await search.press('Enter');
+      await expect(page.getByRole('heading', { name: 'Search Results', level: 1 })).toBeVisible();
+      const result = page.getByRole('link').filter({ hasText: `Record ${recordId}` });
+      await expect(result).toContainText('Released');
+      await page.screenshot({ path: `${SHOTS}/search-results-released-1280.png` });
+      await page.goto(`/recorddetails/${recordId}`);
     });
 
     await test.step('the PDF verdict carries the decision', async () => {

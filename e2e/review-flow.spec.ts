@@ -5,7 +5,15 @@ import { formatDateTime } from '@coldtrace/domain';
 import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import { apiSignIn, csrfToken, patch, post } from './api';
 import { chooseOption, E2E_ADMIN, signIn } from './fixtures';
-import { bellButton, deviceToken, packet, RT_INTERVAL, runningRecord, summaryValue } from './rt';
+import {
+  bellButton,
+  deviceToken,
+  packet,
+  rt,
+  RT_INTERVAL,
+  runningRecord,
+  summaryValue,
+} from './rt';
 
 /**
  * The whole review flow of issue 14 ("Done when"), one shipment as a quality
@@ -317,14 +325,19 @@ test.describe('the review flow', () => {
     });
 
     await test.step('release the shipment on the record page with a signature', async () => {
+      // The shipment is stopped first: a trip that has not ended is not released (issue 35).
+      await rt(api, token, 'stop-action/', {
+        tag_id: serial,
+        start_time_seconds: start,
+        stop_time_seconds: Math.floor(Date.now() / 1000),
+      });
       await page.goto(`/recorddetails/${recordId}`);
       await decision.getByRole('button', { name: 'Decide' }).click();
       const dialog = page.getByRole('dialog', { name: 'Sign a release decision' });
-      await dialog.getByRole('radio', { name: 'Released' }).check();
-      // Every alarm is acknowledged: no refusal.
-      await expect(dialog.getByRole('alert')).toHaveCount(0);
+      // Every alarm is acknowledged and the trip has ended: Release may be chosen.
+      await dialog.getByRole('radio', { name: 'Release' }).check();
+      await expect(dialog.getByText('Signed as approval')).toBeVisible();
       await dialog.getByLabel('Comment').fill(RELEASE_COMMENT);
-      await dialog.getByRole('radio', { name: 'Approved' }).check();
       await dialog.getByLabel('Password').fill(E2E_ADMIN.password);
       await dialog.getByRole('button', { name: 'Sign decision' }).click();
       await expect(dialog).toBeHidden();

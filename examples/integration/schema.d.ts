@@ -494,7 +494,7 @@ export interface paths {
         put?: never;
         /**
          * Upload a scan (tag report): merges its temperatures into the record's series, records its position
-         * @description Answers the record the upload went to. Sending the same upload again (a retry) changes nothing and answers the same.
+         * @description Answers the record the upload went to. Sending the same upload again (a retry) changes nothing and answers the same. Points timed after the record's stop are not added (200 all the same): `set_aside` says how many and from which point and time.
          */
         post: operations["xt1ScanUpload"];
         delete?: never;
@@ -669,7 +669,7 @@ export interface paths {
         put?: never;
         /**
          * A tag was started: begins the record of the run that starts at start_time_seconds
-         * @description Answers the record the upload went to. Sending the same upload again (a retry) changes nothing and answers the same.
+         * @description Answers the record the upload went to. Sending the same upload again (a retry) changes nothing and answers the same. Points timed after the record's stop are not added (200 all the same): `set_aside` says how many and from which point and time.
          */
         post: operations["xt1StartAction"];
         delete?: never;
@@ -689,7 +689,7 @@ export interface paths {
         put?: never;
         /**
          * A tag was stopped: ends its record
-         * @description Answers the record the upload went to. Sending the same upload again (a retry) changes nothing and answers the same.
+         * @description Answers the record the upload went to. Sending the same upload again (a retry) changes nothing and answers the same. Points timed after the record's stop are not added (200 all the same): `set_aside` says how many and from which point and time.
          */
         post: operations["xt1StopAction"];
         delete?: never;
@@ -709,7 +709,7 @@ export interface paths {
         put?: never;
         /**
          * A tag was configured (thresholds, interval, start delay)
-         * @description Answers the record the upload went to. Sending the same upload again (a retry) changes nothing and answers the same.
+         * @description Answers the record the upload went to. Sending the same upload again (a retry) changes nothing and answers the same. Points timed after the record's stop are not added (200 all the same): `set_aside` says how many and from which point and time.
          */
         post: operations["xt1ConfigureAction"];
         delete?: never;
@@ -729,7 +729,7 @@ export interface paths {
         put?: never;
         /**
          * A shipment was created for the tag: sets the record's shipment details
-         * @description Answers the record the upload went to. Sending the same upload again (a retry) changes nothing and answers the same. Shipper and receiver must be travel locations of the organization (else 404).
+         * @description Answers the record the upload went to. Sending the same upload again (a retry) changes nothing and answers the same. Points timed after the record's stop are not added (200 all the same): `set_aside` says how many and from which point and time. Shipper and receiver must be travel locations of the organization (else 404).
          */
         post: operations["xt1CreateShipmentAction"];
         delete?: never;
@@ -849,7 +849,7 @@ export interface paths {
         put?: never;
         /**
          * A temperature packet of an rt tag: merged into the series by index
-         * @description Answers the record the upload went to. Sending the same upload again (a retry) changes nothing and answers the same.
+         * @description Answers the record the upload went to. Sending the same upload again (a retry) changes nothing and answers the same. Points timed after the record's stop are not added (200 all the same): `set_aside` says how many and from which point and time.
          */
         post: operations["rtPackets"];
         delete?: never;
@@ -1009,7 +1009,7 @@ export interface paths {
         put?: never;
         /**
          * A temperature frame of a nanotag, placed by its end time
-         * @description Answers the record the upload went to. Sending the same upload again (a retry) changes nothing and answers the same.
+         * @description Answers the record the upload went to. Sending the same upload again (a retry) changes nothing and answers the same. Points timed after the record's stop are not added (200 all the same): `set_aside` says how many and from which point and time.
          */
         post: operations["nanotagPackets"];
         delete?: never;
@@ -1385,7 +1385,7 @@ export interface paths {
         put?: never;
         /**
          * Sign a release decision for a record; answers the record as it is now
-         * @description decision RELEASED, QUARANTINED or REJECTED, with a comment and an electronic signature (the re-entered password and its meaning; a wrong password: 400 naming password, repeated failures throttled like sign-in). RELEASED is refused (409 naming decision) while any alarm of the record is unacknowledged (dismissed alarms do not count). A decision is never edited: a later signed decision supersedes it, and every one stays in the history. Needs sysReportEdit; not open to API keys (a key never signs).
+         * @description decision RELEASED, QUARANTINED or REJECTED, with a comment and an electronic signature (the re-entered password; a wrong password: 400 naming password, repeated failures throttled like sign-in). The signature means what the decision is: RELEASED APPROVED, QUARANTINED REVIEWED, REJECTED REJECTED (meaning may be left out; another is a 400). RELEASED is refused (409 naming decision) while any alarm of the record is unacknowledged (dismissed alarms do not count), and while its trip has not ended (not ARRIVED and the record not stopped) unless the organization's allow_release_in_transit is on and a transit_reason is given. A decision is never edited: a later signed decision supersedes it, and every one stays in the history. Needs sysReportEdit; not open to API keys (a key never signs).
          */
         post: operations["xt1RecordDisposition"];
         delete?: never;
@@ -2024,6 +2024,8 @@ export interface components {
             calibration_settings?: components["schemas"]["CalibrationSettingsUpdateInput"];
             /** @description Transmit intervals of silence before a no_data alarm, 1.5 to 100 (default 3) */
             no_data_factor?: number;
+            /** @description Allow releasing a shipment before its trip has ended, with a reason (default false) */
+            allow_release_in_transit?: boolean;
             /** @description Reason for change: required when the change touches a record that has alarms */
             reason?: string;
             /** @description The signer's password, entered again: required when the change closes an alarm */
@@ -2324,9 +2326,14 @@ export interface components {
             comment: string;
             /** @enum {string} */
             client_type?: "WEB" | "IOS" | "ANDROID";
+            /** @description Why the goods are released before the trip has ended (arrived, or the record stopped): required then, when the organization's allow_release_in_transit is on */
+            transit_reason?: string;
             password: string;
-            /** @enum {string} */
-            meaning: "REVIEWED" | "APPROVED" | "REJECTED";
+            /**
+             * @description Follows from the decision (RELEASED: APPROVED, QUARANTINED: REVIEWED, REJECTED: REJECTED); may be left out, and another is refused (400 naming meaning)
+             * @enum {string}
+             */
+            meaning?: "REVIEWED" | "APPROVED" | "REJECTED";
         };
         ReportRequestInput: {
             record_id: string;
@@ -2659,6 +2666,7 @@ export interface components {
             degree_minutes?: number;
             start_time?: string | null;
             end_time?: string | null;
+            /** @description Seconds, for every kind. excursion: the points of the run times the interval; cumulative: the points beyond the threshold times the interval; no_data: the silence when raised; budget: the time spent beyond the band across the shipment's legs when raised (the minutes consumed times 60, rounded to the second). */
             duration?: number;
             high_threshold?: number | null;
             low_threshold?: number | null;
@@ -2673,9 +2681,11 @@ export interface components {
             resolved?: boolean;
             closed_at?: string | null;
             closed_by?: string | null;
-            close_cause?: ("TRIP_WINDOW" | "DATA_CHANGE" | "THRESHOLD_CHANGE" | "PRODUCT_CHANGE" | "TRIP_EDIT" | "GEO_FENCE_CHANGE" | "LOCATION_CHANGE" | "DATA_RESUMED" | "SHIPMENT_CHANGE" | "BUDGET_CHANGE" | "UNRECORDED") | null;
+            close_cause?: ("TRIP_WINDOW" | "DATA_CHANGE" | "THRESHOLD_CHANGE" | "PRODUCT_CHANGE" | "TRIP_EDIT" | "GEO_FENCE_CHANGE" | "LOCATION_CHANGE" | "DATA_RESUMED" | "SHIPMENT_CHANGE" | "BUDGET_CHANGE" | "MERGED" | "UNRECORDED") | null;
             close_reason?: string | null;
             close_signature?: components["schemas"]["AlarmSignature"];
+            superseded_by?: string | null;
+            expected_interval?: number | null;
             acknowledged_by?: string | null;
             acknowledged_at?: string | null;
             acknowledge_comment?: string | null;
@@ -2698,6 +2708,7 @@ export interface components {
             degree_minutes?: number;
             start_time?: string | null;
             end_time?: string | null;
+            /** @description Seconds, for every kind. excursion: the points of the run times the interval; cumulative: the points beyond the threshold times the interval; no_data: the silence when raised; budget: the time spent beyond the band across the shipment's legs when raised (the minutes consumed times 60, rounded to the second). */
             duration?: number;
             high_threshold?: number | null;
             low_threshold?: number | null;
@@ -2712,9 +2723,11 @@ export interface components {
             resolved?: boolean;
             closed_at?: string | null;
             closed_by?: string | null;
-            close_cause?: ("TRIP_WINDOW" | "DATA_CHANGE" | "THRESHOLD_CHANGE" | "PRODUCT_CHANGE" | "TRIP_EDIT" | "GEO_FENCE_CHANGE" | "LOCATION_CHANGE" | "DATA_RESUMED" | "SHIPMENT_CHANGE" | "BUDGET_CHANGE" | "UNRECORDED") | null;
+            close_cause?: ("TRIP_WINDOW" | "DATA_CHANGE" | "THRESHOLD_CHANGE" | "PRODUCT_CHANGE" | "TRIP_EDIT" | "GEO_FENCE_CHANGE" | "LOCATION_CHANGE" | "DATA_RESUMED" | "SHIPMENT_CHANGE" | "BUDGET_CHANGE" | "MERGED" | "UNRECORDED") | null;
             close_reason?: string | null;
             close_signature?: components["schemas"]["AlarmSignature"];
+            superseded_by?: string | null;
+            expected_interval?: number | null;
             acknowledged_by?: string | null;
             acknowledged_at?: string | null;
             acknowledge_comment?: string | null;
@@ -2870,6 +2883,8 @@ export interface components {
             calibration_settings?: components["schemas"]["CalibrationSettings"];
             /** @description A running rt or nanotag record that sent nothing for longer than its transmit interval times this factor raises a no_data alarm (default 3) */
             no_data_factor?: number;
+            /** @description Whether a shipment may be released before its trip has ended (arrived, or the record stopped), with a transit_reason (default false: refused, 409) */
+            allow_release_in_transit?: boolean;
         };
         RecordDisposition: {
             id: string;
@@ -2878,6 +2893,8 @@ export interface components {
             comment: string;
             /** @enum {string} */
             meaning: "REVIEWED" | "APPROVED" | "REJECTED";
+            /** @description Why it was released before its trip ended (null: it was not) */
+            transit_reason?: string | null;
             signed_by: string;
             /** @description When it was signed (server time, ISO 8601 UTC) */
             signed_at: string;
@@ -2958,7 +2975,7 @@ export interface components {
             /** @description The current signed release decision (the latest one), or null: none yet */
             disposition?: components["schemas"]["RecordDisposition"] | null;
             /**
-             * @description Computed from the alarms and the release decision: AWAITING_ACKNOWLEDGEMENT (an alarm neither acknowledged nor dismissed; wins over any decision), AWAITING_DECISION (no decision yet), else the latest decision
+             * @description Computed from the alarms and the release decision: QUARANTINED or REJECTED when that is the latest decision (whatever the alarms); else AWAITING_ACKNOWLEDGEMENT (an alarm neither acknowledged nor dismissed, a release given a later alarm too), AWAITING_DECISION (no decision yet), else the latest decision (RELEASED)
              * @enum {string}
              */
             review_state?: "AWAITING_ACKNOWLEDGEMENT" | "AWAITING_DECISION" | "RELEASED" | "QUARANTINED" | "REJECTED";
@@ -3021,10 +3038,17 @@ export interface components {
             mobile_device_type?: "WEB" | "IOS" | "ANDROID";
             mobile_app_version?: string;
         };
+        SetAsidePoints: {
+            count: number;
+            from_index: number;
+            from_time: string;
+            stop_time: string;
+        };
         RecordReference: {
             record_id?: string;
             tag_id?: string;
             tag_serial_number?: string;
+            set_aside?: components["schemas"]["SetAsidePoints"];
         };
         RecordStatistics: {
             num_records?: number;
@@ -8723,7 +8747,7 @@ export interface operations {
                             shipments_with_excursion: number;
                             /** @description shipments_with_excursion / shipments, 0 to 1 */
                             excursion_rate: number;
-                            /** @description Sum of the degree-minutes of every alarm of the shipments */
+                            /** @description Sum of the degree-minutes of every alarm of the shipments (at most 4 decimals) */
                             degree_minutes: number;
                             /** @description Mean minutes from an alarm being raised to its acknowledgement; null when none was acknowledged */
                             mean_minutes_to_acknowledge: number | null;
@@ -8737,7 +8761,7 @@ export interface operations {
                             shipments_with_excursion: number;
                             /** @description shipments_with_excursion / shipments, 0 to 1 */
                             excursion_rate: number;
-                            /** @description Sum of the degree-minutes of every alarm of the shipments */
+                            /** @description Sum of the degree-minutes of every alarm of the shipments (at most 4 decimals) */
                             degree_minutes: number;
                             /** @description Mean minutes from an alarm being raised to its acknowledgement; null when none was acknowledged */
                             mean_minutes_to_acknowledge: number | null;

@@ -11,6 +11,7 @@ import { applyGrants, roleProblems } from './db/roles';
 import { isDatabaseUnavailable } from './db/unavailable';
 import { ADMIN_USERNAME, seed } from './seed/seed';
 import { createLogger } from './logger';
+import { publicOriginWarning, servedOrigin } from './public-origin';
 import { withSecretKey } from './secret-key';
 
 /**
@@ -133,7 +134,10 @@ async function serve(runtime: RuntimeConfig, url: string): Promise<number> {
   app = await buildApp({ config: runtime, db: database.db, logger: log });
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();
-  return typeof address === 'object' && address ? address.port : config.port;
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  // PORT=0 listens on a free port: links without PUBLIC_ORIGIN point to the one it got.
+  runtime.port = port;
+  return port;
 }
 
 async function start(): Promise<void> {
@@ -159,11 +163,13 @@ async function start(): Promise<void> {
     port = await workers.ready;
     processes = `, ${config.webConcurrency} server processes`;
   }
-  const shownHost = ['0.0.0.0', '::', ''].includes(config.host) ? 'localhost' : config.host;
   log.info(
-    `Coldtrace is running at http://${shownHost}:${port}/ (API docs at /api/docs/${processes}, ` +
-      `up to ${config.databasePoolSize} database connections per process)`,
+    `Coldtrace is running at ${servedOrigin({ host: config.host, port })}/ (API docs at ` +
+      `/api/docs/${processes}, up to ${config.databasePoolSize} database connections per process)`,
   );
+  // Once per server (not per worker process).
+  const noOrigin = publicOriginWarning({ ...config, port }, process.env.NODE_ENV);
+  if (noOrigin !== undefined) log.warn(noOrigin);
 }
 
 /**

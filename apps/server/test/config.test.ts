@@ -3,6 +3,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, defaultDatabasePoolSize, loadConfig, REPO_ROOT } from '../src/config';
+import { publicOriginWarning, servedOrigin } from '../src/public-origin';
 import { withSecretKey } from '../src/secret-key';
 
 describe('loadConfig', () => {
@@ -202,5 +203,35 @@ describe('withSecretKey', () => {
   it('prefers SECRET_KEY from the environment', async () => {
     const config = loadConfig({ SECRET_KEY: 'k'.repeat(32) });
     expect((await withSecretKey(config)).secretKey).toBe('k'.repeat(32));
+  });
+});
+
+describe('the origin of links without PUBLIC_ORIGIN', () => {
+  const origin = (HOST: string | undefined, PORT: string) =>
+    servedOrigin(loadConfig({ ...(HOST === undefined ? {} : { HOST }), PORT }));
+
+  it('is localhost on the port served for a wildcard or loopback HOST, else HOST itself', () => {
+    expect(origin(undefined, '8123')).toBe('http://localhost:8123');
+    for (const host of ['0.0.0.0', '::', '127.0.0.1', '127.1.2.3', '::1', '[::1]', 'LocalHost']) {
+      expect(origin(host, '9000'), host).toBe('http://localhost:9000');
+    }
+    expect(origin('10.1.2.3', '8123')).toBe('http://10.1.2.3:8123');
+    expect(origin('coldtrace.internal', '8000')).toBe('http://coldtrace.internal:8000');
+    expect(origin('fd00::5', '8000')).toBe('http://[fd00::5]:8000');
+    expect(origin('10.1.2.3', '80')).toBe('http://10.1.2.3');
+  });
+
+  it('is warned about at start unless PUBLIC_ORIGIN is set or NODE_ENV is development or test', () => {
+    const unset = loadConfig({ PORT: '8123' });
+    for (const env of [undefined, 'production', 'staging']) {
+      expect(publicOriginWarning(unset, env), String(env)).toBe(
+        'PUBLIC_ORIGIN is not set: links in e-mails point to http://localhost:8123; ' +
+          'set it to the address users reach',
+      );
+    }
+    expect(publicOriginWarning(unset, 'development')).toBeUndefined();
+    expect(publicOriginWarning(unset, 'test')).toBeUndefined();
+    const set = loadConfig({ PORT: '8123', PUBLIC_ORIGIN: 'https://coldtrace.example.com' });
+    expect(publicOriginWarning(set, 'production')).toBeUndefined();
   });
 });

@@ -174,6 +174,25 @@ export async function scannedShipment(
   return { recordId: record_id, sn, start };
 }
 
+/**
+ * {@link scannedShipment}, then stopped (the xt1 stop action 15 minutes after
+ * the scan): its trip has ended, so it may be released (issue 35).
+ */
+export async function stoppedShipment(
+  client: TestClient,
+  temps: readonly number[],
+  prefix = 'SHP',
+): Promise<{ recordId: string; sn: string; start: number }> {
+  const shipment = await scannedShipment(client, temps, prefix);
+  const { sn, start } = shipment;
+  const res = await client.post(
+    '/api/devices/xt1/stop-action/',
+    xt1Body(sn, { start_time_seconds: start, timestamp: iso(start + 1500) }),
+  );
+  if (res.statusCode !== 200) throw new Error(`stop-action/: ${res.statusCode} ${res.body}`);
+  return shipment;
+}
+
 export async function recordOf(db: Database, recordId: string | number): Promise<RecordRow> {
   const [row] = await db
     .select()

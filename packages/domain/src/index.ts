@@ -5,6 +5,7 @@ export * from './duration';
 export * from './time-zone-data';
 export * from './timezones';
 export * from './date-format';
+export * from './zoned-time';
 export * from './filter-grammar';
 export * from './table-url-state';
 export * from './distance-units';

@@ -32,6 +32,8 @@ export const recordDispositions = pgTable(
     printedName: text('printed_name').notNull(),
     signedAt: timestamptz('signed_at').notNull(),
     clientType: text('client_type').notNull(),
+    /** Why a release was signed before the trip ended (issue 35); null otherwise. */
+    transitReason: text('transit_reason'),
   },
   (t) => [index('record_dispositions_record_idx').on(t.organizationId, t.recordId, t.id)],
 );

@@ -13,6 +13,7 @@ import {
   unique,
   uniqueIndex,
   uuid,
+  type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
 import { organizations, users } from './schema';
 import type { PendingCommand, TagConfiguration, TripInputs } from './schema-json';
@@ -73,6 +74,11 @@ export const organizationSettings = pgTable('organization_settings', {
    * times this factor raises a no_data alarm (issue 14 item 4; docs/decisions/no-data-alarm.md).
    */
   noDataFactor: doublePrecision('no_data_factor').notNull().default(3),
+  /**
+   * Whether a shipment may be released before its trip has ended, with a reason
+   * (issue 35; docs/decisions/disposition.md). Off: such a release is a 409.
+   */
+  allowReleaseInTransit: boolean('allow_release_in_transit').notNull().default(false),
 });
 
 // ---------------------------------------------------------------- tags and records
@@ -431,6 +437,13 @@ export const alarms = pgTable(
     }),
     closeCause: text('close_cause'),
     closeReason: text('close_reason'),
+    /** Close cause MERGED: the alarm whose longer run absorbed this one (alarm-lifecycle.md). */
+    supersededBy: bigint('superseded_by', { mode: 'number' }).references(
+      (): AnyPgColumn => alarms.id,
+      { onDelete: 'restrict' },
+    ),
+    /** no_data alarms: the interval (seconds) the record was expected to send at when raised. */
+    expectedInterval: doublePrecision('expected_interval'),
     acknowledged: boolean('acknowledged').notNull().default(false),
     acknowledgedByUserId: uuid('acknowledged_by_user_id').references(() => users.id, {
       onDelete: 'set null',
@@ -456,10 +469,12 @@ export const alarms = pgTable(
       .where(sql`${t.state} = 'OPEN' AND ${t.kind} = 'budget'`),
     index('alarms_record_idx').on(t.recordId),
     // The record view's "an alarm awaits acknowledgement" (review-state.ts):
-    // the few such alarms, read from the index alone.
+    // the few such alarms, read from the index alone (superseded ones await nothing).
     index('alarms_record_awaiting_idx')
       .on(t.recordId, t.organizationId)
-      .where(sql`${t.acknowledged} = false AND ${t.dismissed} = false`),
+      .where(
+        sql`${t.acknowledged} = false AND ${t.dismissed} = false AND ${t.supersededBy} IS NULL`,
+      ),
     index('alarms_org_created_idx').on(t.organizationId, t.created),
     // Statistics of a range: the records with a not-dismissed alarm that started in it.
     index('alarms_org_start_idx')

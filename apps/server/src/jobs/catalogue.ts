@@ -58,6 +58,54 @@ const tripEvent = z.object({
   occurredAt: z.iso.datetime(),
 });
 
+/** A record as a webhook body carries it (`data.record`, docs/api.md). */
+const webhookRecord = z.object({
+  id: z.string(),
+  tag_id: z.string(),
+  tag_serial_number: z.string(),
+  primary_reference: z.string(),
+  secondary_reference: z.string(),
+  shipping_reference: z.string(),
+  carrier: z.string(),
+  status: z.string(),
+  trip_status: z.string(),
+  trip_begin_time: z.iso.datetime().nullable(),
+  trip_end_time: z.iso.datetime().nullable(),
+});
+export type WebhookRecord = z.infer<typeof webhookRecord>;
+
+export type WebhookRecordFields = Pick<
+  RecordRow,
+  | 'id'
+  | 'tagId'
+  | 'tagSerialNumber'
+  | 'primaryReference'
+  | 'secondaryReference'
+  | 'shippingReference'
+  | 'carrier'
+  | 'status'
+  | 'tripStatus'
+  | 'tripBeginTime'
+  | 'tripEndTime'
+>;
+
+/** A record's `data.record` of a webhook body: at publish time, or (no snapshot) at fan-out. */
+export function webhookRecordOf(record: WebhookRecordFields): WebhookRecord {
+  return {
+    id: String(record.id),
+    tag_id: String(record.tagId),
+    tag_serial_number: record.tagSerialNumber,
+    primary_reference: record.primaryReference,
+    secondary_reference: record.secondaryReference,
+    shipping_reference: record.shippingReference,
+    carrier: record.carrier,
+    status: record.status,
+    trip_status: record.tripStatus,
+    trip_begin_time: record.tripBeginTime?.toISOString() ?? null,
+    trip_end_time: record.tripEndTime?.toISOString() ?? null,
+  };
+}
+
 /**
  * Something a webhook may be told of (docs/decisions/webhooks.md), published
  * in the transaction that made it happen: the job is the outbox, it exists
@@ -70,6 +118,14 @@ const webhookEvent = z.object({
   /** The alarms of an `alarm.*` event (one delivery per alarm); empty for a record event. */
   alarmIds: z.array(id).default([]),
   occurredAt: z.iso.datetime(),
+  /**
+   * The record as the change left it, captured in its transaction (issue 35): the
+   * body says what was true when the event happened, not when the fan-out ran (a
+   * `record.departed` fanned out after the arrival would say ARRIVED). Without it
+   * (an event whose publisher has no row at hand, a job queued by an earlier
+   * release) the fan-out reads the record.
+   */
+  record: webhookRecord.optional(),
 });
 export type WebhookEvent = z.input<typeof webhookEvent>;
 
@@ -272,6 +328,7 @@ export async function publishTripChange(
       ...base,
       event: 'record.departed',
       occurredAt: event.occurredAt,
+      record: webhookRecordOf(after),
     });
   }
   if (after.tripStatus === 'ARRIVED') {
@@ -282,6 +339,7 @@ export async function publishTripChange(
       ...base,
       event: 'record.arrived',
       occurredAt: event.occurredAt,
+      record: webhookRecordOf(after),
     });
   }
 }

@@ -519,13 +519,18 @@ const REPLY_NOTE =
   'Answers the record the upload went to. Sending the same upload again (a retry) changes ' +
   'nothing and answers the same.';
 
+/** Uploads that bring points: those timed after the record's stop are set aside. */
+const POINTS_NOTE =
+  `${REPLY_NOTE} Points timed after the record's stop are not added (200 all the same): ` +
+  '`set_aside` says how many and from which point and time.';
+
 export const xt1ScanUpload = defineCall({
   operationId: 'xt1ScanUpload',
   method: 'POST',
   path: `${XT1}scans/`,
   summary:
     "Upload a scan (tag report): merges its temperatures into the record's series, records its position",
-  description: REPLY_NOTE,
+  description: POINTS_NOTE,
   tag: 'xt1',
   auth: 'session',
   scope: 'organization',
@@ -540,7 +545,7 @@ export const xt1StartAction = defineCall({
   method: 'POST',
   path: `${XT1}start-action/`,
   summary: 'A tag was started: begins the record of the run that starts at start_time_seconds',
-  description: REPLY_NOTE,
+  description: POINTS_NOTE,
   tag: 'xt1',
   auth: 'session',
   scope: 'organization',
@@ -555,7 +560,7 @@ export const xt1StopAction = defineCall({
   method: 'POST',
   path: `${XT1}stop-action/`,
   summary: 'A tag was stopped: ends its record',
-  description: REPLY_NOTE,
+  description: POINTS_NOTE,
   tag: 'xt1',
   auth: 'session',
   scope: 'organization',
@@ -570,7 +575,7 @@ export const xt1ConfigureAction = defineCall({
   method: 'POST',
   path: `${XT1}configure-action/`,
   summary: 'A tag was configured (thresholds, interval, start delay)',
-  description: REPLY_NOTE,
+  description: POINTS_NOTE,
   tag: 'xt1',
   auth: 'session',
   scope: 'organization',
@@ -585,7 +590,7 @@ export const xt1CreateShipmentAction = defineCall({
   method: 'POST',
   path: `${XT1}create-shipment-action/`,
   summary: "A shipment was created for the tag: sets the record's shipment details",
-  description: `${REPLY_NOTE} Shipper and receiver must be travel locations of the organization (else 404).`,
+  description: `${POINTS_NOTE} Shipper and receiver must be travel locations of the organization (else 404).`,
   tag: 'xt1',
   auth: 'session',
   scope: 'organization',
@@ -681,7 +686,7 @@ export const rtPackets = defineCall({
   method: 'POST',
   path: `${RT}packets/`,
   summary: 'A temperature packet of an rt tag: merged into the series by index',
-  description: REPLY_NOTE,
+  description: POINTS_NOTE,
   tag: 'rt',
   auth: 'device',
   scope: 'organization',
@@ -805,7 +810,7 @@ export const nanotagPackets = defineCall({
   method: 'POST',
   path: `${NANOTAG}packets/`,
   summary: 'A temperature frame of a nanotag, placed by its end time',
-  description: REPLY_NOTE,
+  description: POINTS_NOTE,
   tag: 'nanotag',
   auth: 'device',
   scope: 'organization',

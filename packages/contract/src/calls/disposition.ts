@@ -3,7 +3,12 @@ import { defineCall } from '../call';
 import { ZClientType } from '../enums';
 import { zRowId } from '../ids';
 import { SIGNATURE_PASSWORD_MAX_LENGTH, ZSignatureMeaning } from '../entities/alarms';
-import { ZDispositionDecision, ZRecordDisposition } from '../entities/disposition';
+import {
+  DISPOSITION_MEANINGS,
+  TRANSIT_REASON_MAX_LENGTH,
+  ZDispositionDecision,
+  ZRecordDisposition,
+} from '../entities/disposition';
 import { ZRecord } from '../entities/records';
 import type { TPermissionName } from '../permissions';
 
@@ -39,7 +44,21 @@ export const ZDispositionUpload = z
         `must be at most ${DISPOSITION_COMMENT_MAX_LENGTH} characters`,
       ),
     client_type: ZClientType.optional(),
-    /** The electronic signature: the signer's password, entered again, and what it means. */
+    /**
+     * Why the goods are released before the trip ended: required for RELEASED
+     * while the trip has not ended (and only allowed then, with the organization's
+     * allow_release_in_transit); ignored otherwise.
+     */
+    transit_reason: z
+      .string()
+      .trim()
+      .max(TRANSIT_REASON_MAX_LENGTH, `must be at most ${TRANSIT_REASON_MAX_LENGTH} characters`)
+      .optional()
+      .describe(
+        'Why the goods are released before the trip has ended (arrived, or the record stopped): ' +
+          "required then, when the organization's allow_release_in_transit is on",
+      ),
+    /** The electronic signature: the signer's password, entered again. */
     password: z
       .string({ error: 'Enter your password to sign' })
       .min(1, 'Enter your password to sign')
@@ -47,7 +66,20 @@ export const ZDispositionUpload = z
         SIGNATURE_PASSWORD_MAX_LENGTH,
         `must be at most ${SIGNATURE_PASSWORD_MAX_LENGTH} characters`,
       ),
-    meaning: ZSignatureMeaning,
+    meaning: ZSignatureMeaning.optional().describe(
+      'Follows from the decision (RELEASED: APPROVED, QUARANTINED: REVIEWED, REJECTED: ' +
+        'REJECTED); may be left out, and another is refused (400 naming meaning)',
+    ),
+  })
+  .superRefine((body, ctx) => {
+    const expected = DISPOSITION_MEANINGS[body.decision];
+    if (body.meaning !== undefined && body.meaning !== expected) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['meaning'],
+        message: `A ${body.decision} decision is signed with the meaning ${expected}`,
+      });
+    }
   })
   .meta({ id: 'DispositionUpload' });
 export type TDispositionUpload = z.infer<typeof ZDispositionUpload>;
@@ -61,9 +93,13 @@ export const xt1RecordDisposition = defineCall({
   summary: 'Sign a release decision for a record; answers the record as it is now',
   description:
     'decision RELEASED, QUARANTINED or REJECTED, with a comment and an electronic signature ' +
-    '(the re-entered password and its meaning; a wrong password: 400 naming password, repeated ' +
-    'failures throttled like sign-in). RELEASED is refused (409 naming decision) while any alarm ' +
-    'of the record is unacknowledged (dismissed alarms do not count). A decision is never ' +
+    '(the re-entered password; a wrong password: 400 naming password, repeated failures ' +
+    'throttled like sign-in). The signature means what the decision is: RELEASED APPROVED, ' +
+    'QUARANTINED REVIEWED, REJECTED REJECTED (meaning may be left out; another is a 400). ' +
+    'RELEASED is refused (409 naming decision) while any alarm of the record is unacknowledged ' +
+    '(dismissed alarms do not count), and while its trip has not ended (not ARRIVED and the ' +
+    "record not stopped) unless the organization's allow_release_in_transit is on and a " +
+    'transit_reason is given. A decision is never ' +
     'edited: a later signed decision supersedes it, and every one stays in the history. ' +
     `Needs ${DISPOSITION_PERMISSION}; not open to API keys (a key never signs).`,
   tag: 'xt1',

@@ -50,7 +50,9 @@ export const ZKpiRow = z.object({
   shipments: z.number().int(),
   shipments_with_excursion: z.number().int(),
   excursion_rate: z.number().describe('shipments_with_excursion / shipments, 0 to 1'),
-  degree_minutes: z.number().describe('Sum of the degree-minutes of every alarm of the shipments'),
+  degree_minutes: z
+    .number()
+    .describe('Sum of the degree-minutes of every alarm of the shipments (at most 4 decimals)'),
   mean_minutes_to_acknowledge: z
     .number()
     .nullable()

@@ -124,15 +124,23 @@ export const ZOrganizationSettingsUpdate = z
       .max(NO_DATA_FACTOR_MAX)
       .optional()
       .describe('Transmit intervals of silence before a no_data alarm, 1.5 to 100 (default 3)'),
+    allow_release_in_transit: z
+      .boolean()
+      .optional()
+      .describe(
+        'Allow releasing a shipment before its trip has ended, with a reason (default false)',
+      ),
     ...changeReasonShape,
   })
   .refine(
     (b) =>
       b.geo_fence_settings !== undefined ||
       b.calibration_settings !== undefined ||
-      b.no_data_factor !== undefined,
+      b.no_data_factor !== undefined ||
+      b.allow_release_in_transit !== undefined,
     {
-      message: 'Send geo_fence_settings, calibration_settings or no_data_factor',
+      message:
+        'Send geo_fence_settings, calibration_settings, no_data_factor or allow_release_in_transit',
       path: ['geo_fence_settings'],
     },
   )

@@ -59,6 +59,7 @@ export const ALARM_CLOSE_CAUSES = [
   'DATA_RESUMED',
   'SHIPMENT_CHANGE',
   'BUDGET_CHANGE',
+  'MERGED',
   'UNRECORDED',
 ] as const;
 export const ZAlarmCloseCause = z.enum(ALARM_CLOSE_CAUSES);
@@ -75,6 +76,7 @@ export const ALARM_CLOSE_CAUSE_LABELS: Readonly<Record<TAlarmCloseCause, string>
   DATA_RESUMED: 'Data arrived again',
   SHIPMENT_CHANGE: 'Shipping reference changed',
   BUDGET_CHANGE: 'Stability budget no longer used up',
+  MERGED: 'Merged into a longer excursion',
   UNRECORDED: 'Closed before closing reasons were kept',
 };
 
@@ -161,8 +163,16 @@ export const ZExcursionAlarm = z
     degree_minutes: z.number().optional(),
     start_time: z.string().nullable().optional(),
     end_time: z.string().nullable().optional(),
-    /** Seconds: number of points in the run times the interval (domain rules §2). */
-    duration: z.number().optional(),
+    /** Seconds, for every kind (domain rules §2; issue 35: the budget's too). */
+    duration: z
+      .number()
+      .optional()
+      .describe(
+        'Seconds, for every kind. excursion: the points of the run times the interval; ' +
+          'cumulative: the points beyond the threshold times the interval; no_data: the ' +
+          "silence when raised; budget: the time spent beyond the band across the shipment's " +
+          'legs when raised (the minutes consumed times 60, rounded to the second).',
+      ),
     high_threshold: z.number().nullable().optional(),
     low_threshold: z.number().nullable().optional(),
     highest_recorded_temperature: z.number().nullable().optional(),
@@ -183,6 +193,14 @@ export const ZExcursionAlarm = z
     close_reason: z.string().nullable().optional(),
     /** The signature of the change that closed it, when a person's change did. */
     close_signature: ZAlarmSignature.optional(),
+    /**
+     * The alarm that absorbed this one (close cause MERGED: a late upload joined its run
+     * to a longer one); absent otherwise. A superseded alarm needs no signature of its own:
+     * acknowledging the alarm that absorbed it acknowledges it too.
+     */
+    superseded_by: z.string().nullable().optional(),
+    /** no_data alarms: the interval (seconds) the record was expected to send at; absent otherwise. */
+    expected_interval: z.number().nullable().optional(),
     /**
      * Who acknowledged the alarm (username), when (UTC, server time), with
      * which comment and from which client. Present on acknowledged alarms only.

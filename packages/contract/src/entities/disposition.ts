@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { ZSignatureMeaning } from './alarms';
+import { ZSignatureMeaning, type TSignatureMeaning } from './alarms';
+import type { TTripStatus } from '../enums';
 
 /**
  * The release decision of a record (issue 14 item 2; ours, beyond the spec):
@@ -17,6 +18,48 @@ export const DISPOSITION_DECISION_LABELS: Readonly<Record<TDispositionDecision, 
   REJECTED: 'Rejected',
 };
 
+/**
+ * The meaning a decision is signed with (domain rules section 6): a release is
+ * an approval, a rejection a rejection, a quarantine a review. The signer does
+ * not choose it; an upload that names another is refused (400 naming `meaning`).
+ */
+export const DISPOSITION_MEANINGS: Readonly<Record<TDispositionDecision, TSignatureMeaning>> = {
+  RELEASED: 'APPROVED',
+  QUARANTINED: 'REVIEWED',
+  REJECTED: 'REJECTED',
+};
+
+/** How the decision dialog states the meaning: "Signed as approval". */
+export const DISPOSITION_MEANING_TEXT: Readonly<Record<TDispositionDecision, string>> = {
+  RELEASED: 'Signed as approval',
+  QUARANTINED: 'Signed as review',
+  REJECTED: 'Signed as rejection',
+};
+
+/** Longest reason for a release in transit. */
+export const TRANSIT_REASON_MAX_LENGTH = 2000;
+
+/**
+ * Whether the shipment's trip has ended (domain rules section 6): it arrived
+ * (trip status ARRIVED), or the record was stopped (a stop action, or the tag's
+ * next run ended it: the record is no longer active, or it has a stop time).
+ * Until then a release needs the organization's `allow_release_in_transit` and a
+ * `transit_reason`.
+ */
+export function tripHasEnded(
+  tripStatus: TTripStatus | string | null | undefined,
+  stopped: boolean,
+): boolean {
+  return tripStatus === 'ARRIVED' || stopped;
+}
+
+/** Why RELEASED is refused (409, naming `decision`) while the trip has not ended. */
+export function inTransitReleaseMessage(allowed: boolean): string {
+  return allowed
+    ? 'The record is still in transit: give a reason for releasing it before its trip has ended (transit_reason).'
+    : 'The record cannot be released while it is in transit: its trip has not ended (not arrived, and the record not stopped). Quarantine it, or wait for the trip to end.';
+}
+
 /** The All Records filter: a decision, or NONE for records without one. */
 export const DISPOSITION_FILTERS = [...DISPOSITION_DECISIONS, 'NONE'] as const;
 export const ZDispositionFilter = z.enum(DISPOSITION_FILTERS);
@@ -29,6 +72,12 @@ export const ZRecordDisposition = z
     decision: ZDispositionDecision,
     comment: z.string(),
     meaning: ZSignatureMeaning,
+    /** Why a release was signed before the trip ended (null: the trip had ended, or not a release). */
+    transit_reason: z
+      .string()
+      .nullable()
+      .optional()
+      .describe('Why it was released before its trip ended (null: it was not)'),
     /** The signer's printed name (first and last name, else the username). */
     signed_by: z.string(),
     signed_at: z.string().describe('When it was signed (server time, ISO 8601 UTC)'),

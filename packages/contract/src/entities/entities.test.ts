@@ -214,7 +214,7 @@ const entities: Record<string, EntityCase> = {
   OrganizationSettings: {
     schema: ZOrganizationSettings,
     fields: 'id geo_fence_settings',
-    extra: 'calibration_settings no_data_factor',
+    extra: 'calibration_settings no_data_factor allow_release_in_transit',
     required: [],
   },
   GeoFenceSettings: {
@@ -288,18 +288,24 @@ const entities: Record<string, EntityCase> = {
   RecordReference: {
     schema: ZRecordReference,
     fields: 'record_id tag_id tag_serial_number',
+    // An upload's points timed after the record's stop (issue 35).
+    extra: 'set_aside',
     required: [],
   },
   ExcursionAlarm: {
     schema: ZExcursionAlarm,
     fields:
       'id record_id tag_id created tag_serial_number above_or_below first_point_idx last_point_idx degree_minutes start_time end_time duration high_threshold low_threshold highest_recorded_temperature lowest_recorded_temperature acknowledged dismissed kind state resolved closed_at closed_by close_cause close_reason close_signature acknowledged_by acknowledged_at acknowledge_comment acknowledge_client_type dismissed_by dismissed_at dismiss_reason signature',
+    // Issue 35 item 4: a merged alarm's survivor, a no-data alarm's expected interval.
+    extra: 'superseded_by expected_interval',
     required: [],
   },
   Notification: {
     schema: ZNotification,
     fields:
       'id record_id tag_id created tag_serial_number above_or_below first_point_idx last_point_idx degree_minutes start_time end_time duration high_threshold low_threshold highest_recorded_temperature lowest_recorded_temperature acknowledged dismissed kind state resolved closed_at closed_by close_cause close_reason close_signature acknowledged_by acknowledged_at acknowledge_comment acknowledge_client_type dismissed_by dismissed_at dismiss_reason signature occurred_at primary_reference reference',
+    // Issue 35 item 4: a merged alarm's survivor, a no-data alarm's expected interval.
+    extra: 'superseded_by expected_interval',
     required: [],
   },
   AcknowledgementRequest: {

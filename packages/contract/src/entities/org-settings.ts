@@ -78,6 +78,13 @@ export const ZOrganizationSettings = z
         'A running rt or nanotag record that sent nothing for longer than its transmit ' +
           'interval times this factor raises a no_data alarm (default 3)',
       ),
+    allow_release_in_transit: z
+      .boolean()
+      .optional()
+      .describe(
+        'Whether a shipment may be released before its trip has ended (arrived, or the record ' +
+          'stopped), with a transit_reason (default false: refused, 409)',
+      ),
   })
   .meta({ id: 'OrganizationSettings' });
 export type TOrganizationSettings = z.infer<typeof ZOrganizationSettings>;

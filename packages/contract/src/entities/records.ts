@@ -121,7 +121,7 @@ export const ZRecord = z
       .describe('The current signed release decision (the latest one), or null: none yet'),
     // Review state (issue 14 item 1; ours, beyond the spec).
     review_state: ZReviewState.optional().describe(
-      'Computed from the alarms and the release decision: AWAITING_ACKNOWLEDGEMENT (an alarm neither acknowledged nor dismissed; wins over any decision), AWAITING_DECISION (no decision yet), else the latest decision',
+      'Computed from the alarms and the release decision: QUARANTINED or REJECTED when that is the latest decision (whatever the alarms); else AWAITING_ACKNOWLEDGEMENT (an alarm neither acknowledged nor dismissed, a release given a later alarm too), AWAITING_DECISION (no decision yet), else the latest decision (RELEASED)',
     ),
     // Stability budget (issue 14 item 3; ours, beyond the spec). The single-record reply only.
     stability_budget: ZRecordStabilityBudget.nullable()
@@ -204,12 +204,35 @@ export const ZRecordAction = z
   .meta({ id: 'RecordAction' });
 export type TRecordAction = z.infer<typeof ZRecordAction>;
 
-/** "Record reference: record_id, tag_id, tag_serial_number." (reply of record-ids/). */
+/**
+ * Points of an upload timed after its record's stop: not added to the record
+ * (domain rules §1). They are the upload's points from `from_index` on; the
+ * record's audit trail keeps them (`record.points.set_aside`).
+ */
+export const ZSetAsidePoints = z
+  .object({
+    /** How many points (values, not gaps) were set aside. */
+    count: z.number().int(),
+    /** Index of the first point set aside; every later point of the upload was set aside too. */
+    from_index: z.number().int(),
+    /** When the first point set aside was taken (ISO 8601, UTC). */
+    from_time: z.string(),
+    /** The record's stop (ISO 8601, UTC). */
+    stop_time: z.string(),
+  })
+  .meta({ id: 'SetAsidePoints' });
+export type TSetAsidePoints = z.infer<typeof ZSetAsidePoints>;
+
+/**
+ * "Record reference: record_id, tag_id, tag_serial_number." (reply of record-ids/).
+ * An upload whose points reach past its record's stop also answers `set_aside`.
+ */
 export const ZRecordReference = z
   .object({
     record_id: z.string().optional(),
     tag_id: z.string().optional(),
     tag_serial_number: z.string().optional(),
+    set_aside: ZSetAsidePoints.optional(),
   })
   .meta({ id: 'RecordReference' });
 export type TRecordReference = z.infer<typeof ZRecordReference>;

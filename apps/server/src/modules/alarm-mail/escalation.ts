@@ -74,7 +74,7 @@ type EscalationJob = JobData<typeof ALARM_ESCALATION_JOB>;
 
 /**
  * Sends one step of one alarm, in one transaction holding the alarm's row
- * lock: nothing when the alarm is acknowledged or dismissed (or gone), when
+ * lock: nothing when the alarm is acknowledged, dismissed or superseded (or gone), when
  * the setting is gone, Disabled or no longer has the step, or when the step
  * was already written. A setting whose delay was lengthened since waits
  * (the job is sent again for the new time).
@@ -86,7 +86,9 @@ export async function sendEscalation(
   now = new Date(),
 ): Promise<'sent' | 'test' | 'stopped' | 'already' | 'later'> {
   const alarm = await repo.lockAlarm(tx, job.organizationId, job.alarmId);
-  if (!alarm || alarm.acknowledged || alarm.dismissed) return 'stopped';
+  // A superseded alarm is reviewed with the alarm that absorbed it, which escalates on its own.
+  if (!alarm || alarm.acknowledged || alarm.dismissed || alarm.supersededBy !== null)
+    return 'stopped';
   const setting = await repo.settingRows.find(tx, job.organizationId, job.settingId);
   if (!setting || setting.status === 'Disabled' || setting.notificationType !== 'Alarm')
     return 'stopped';

@@ -46,6 +46,8 @@ export interface AlarmClosing {
   closedByUserId: string | null;
   closeCause: string;
   closeReason: string;
+  /** The alarm that absorbed it (cause MERGED). */
+  supersededBy?: number;
 }
 
 /** Close open alarms for good, as a statement; null: none. */

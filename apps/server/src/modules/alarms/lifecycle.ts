@@ -18,6 +18,16 @@ import { AppError } from '../../kernel/errors';
 import { recordAudit, SYSTEM_ACTOR, type AuditActor } from '../../kernel/audit';
 import { asStoredTime, toDate, toSeconds } from '../../kernel/series-times';
 import * as repo from './lifecycle-repository';
+import {
+  absorbedAlarms,
+  bySurvivor,
+  closeSuperseded,
+  closeSupersededSql,
+  survivingRuns,
+  type SupersededAlarm,
+} from './merged';
+
+export type { SupersededAlarm } from './merged';
 
 /**
  * The lifecycle of an alarm (docs/decisions/alarm-lifecycle.md), the one home
@@ -129,8 +139,14 @@ export interface EvaluatedAlarms {
   /** New alarms, inserted by {@link insertAlarmsSql} as the last statement of the writes. */
   insert: DetectedAlarm[];
   updated: number;
-  /** The open alarms that stopped holding, closed (queued). */
+  /** The open alarms that stopped holding, closed (queued), superseded ones included. */
   closing: AlarmRow[];
+  /**
+   * Those of `closing` a grown run absorbed (an upload, cause MERGED): closed with
+   * `superseded_by` their survivor; those whose survivor is raised now are closed
+   * by {@link auditAlarms}, once its id is known.
+   */
+  superseded: SupersededAlarm[];
   cause: TAlarmCloseCause;
   closeReason: string;
   /** The alarms that hold (open), for the record's status. */
@@ -226,9 +242,15 @@ export function evaluateAlarms(
     toSeconds(record.tripBeginTime) !== trip.begin || toSeconds(record.tripEndTime) !== trip.end;
   const cause: TAlarmCloseCause = change?.cause ?? (tripMoved ? 'TRIP_WINDOW' : 'DATA_CHANGE');
   const closeReason = change?.reason ?? systemReason(cause, toDate(trip.begin), toDate(trip.end));
+  // Only the data's own change merges runs: a person's change or a moved trip window closes as before.
+  const superseded = cause === 'DATA_CHANGE' ? absorbedAlarms(closing, survivingRuns(plan)) : [];
+  const absorbed = new Set(superseded.map((s) => s.row.id));
+  for (const [survivorId, ids] of bySurvivor(superseded, null)) {
+    writes.addDerived(closeSupersededSql(db, ids, survivorId, input.now)!);
+  }
   const closed = repo.closeAlarmsSql(
     db,
-    closing.map((row) => row.id),
+    closing.filter((row) => !absorbed.has(row.id)).map((row) => row.id),
     {
       closedAt: input.now,
       closedByUserId: change?.actor.userId ?? null,
@@ -270,6 +292,7 @@ export function evaluateAlarms(
     insert: [...plan.insert, ...budgetRaised],
     updated: plan.update.length,
     closing,
+    superseded,
     cause,
     closeReason,
     holding,
@@ -317,6 +340,8 @@ export async function auditAlarms(
     resumed?: readonly AlarmRow[];
     /** Budget alarms whose band is no longer used up: a person's change closes them like `closed`. */
     budgetClosed?: readonly { row: AlarmRow; reason: string }[];
+    /** Those of `closed` a grown run absorbed ({@link EvaluatedAlarms.superseded}). */
+    superseded?: readonly SupersededAlarm[];
     cause: TAlarmCloseCause;
     closeReason: string;
     change: AlarmChange | undefined;
@@ -326,10 +351,13 @@ export async function auditAlarms(
 ): Promise<void> {
   const base = { entityType: 'alarm', recordId: record.id, field: 'state' } as const;
   const budgetClosed = what.budgetClosed ?? [];
+  const superseded = what.superseded ?? [];
+  const absorbed = new Set(superseded.map((s) => s.row.id));
+  const closedAlone = what.closed.filter((row) => !absorbed.has(row.id));
   // Closed by a person's change: audited and signed as that change; else by the system, with the band's reason.
   const closedAlarms = what.change
-    ? [...what.closed, ...budgetClosed.map((c) => c.row)]
-    : what.closed;
+    ? [...closedAlone, ...budgetClosed.map((c) => c.row)]
+    : closedAlone;
   const context = (actor: AuditActor) => ({
     organizationId: record.organizationId,
     actor,
@@ -377,6 +405,7 @@ export async function auditAlarms(
       reason: `${ALARM_CLOSE_CAUSE_LABELS.DATA_RESUMED}: ${DATA_RESUMED_REASON}`,
     })),
   );
+  await closeSuperseded(db, record, superseded, what.raised, what.at, context(SYSTEM_ACTOR));
   const change = what.change;
   if (change?.signature && closedAlarms.length > 0) {
     const signature = change.signature;

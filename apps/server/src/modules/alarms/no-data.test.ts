@@ -6,12 +6,12 @@ import { createTestApp, TEST_PASSWORD, type TestApp } from '../../../test/helper
 import {
   alarmsOf,
   deviceUser,
-  epoch,
   recordOf,
   scannedShipment,
   serial,
   type DeviceUser,
 } from '../../../test/shipment-factories';
+import { startedRtRecord } from '../../../test/rt-factories';
 import { auditEvents } from '../../db/schema-audit';
 import { ALARM_RAISED_JOB, NO_DATA_JOB, WEBHOOK_EVENT_JOB } from '../../jobs/catalogue';
 import { raiseNoDataAlarms } from './no-data';
@@ -34,25 +34,9 @@ describe('the no-data alarm (issue 14 item 4)', () => {
 
   /** A running rt record with `points` points of 5 °C: answers its id. */
   async function rtRecord(user: DeviceUser, points = 10): Promise<number> {
-    const sn = serial('ND');
-    const start = epoch(new Date()) - 2 * 3600;
-    const configured = await user.device.post(`${RT}configure-action/`, {
-      tag_id: sn,
-      request_id: `${sn}-1`,
-      high_threshold: 8,
-      low_threshold: 2,
-      measurement_interval: 60,
-      max_transmit_interval: TRANSMIT,
-    });
-    expect(configured.statusCode, configured.body).toBe(200);
-    const started = await user.device.post(`${RT}start-action/`, {
-      tag_id: sn,
-      request_id: `${sn}-2`,
-      start_time_seconds: start,
-    });
-    expect(started.statusCode, started.body).toBe(200);
+    const { sn, start, recordId } = await startedRtRecord(user, 'ND', TRANSMIT);
     await packet(user, sn, start, 0, points);
-    return Number(configured.json().record_id);
+    return recordId;
   }
 
   async function packet(user: DeviceUser, sn: string, start: number, offset: number, n: number) {

@@ -32,6 +32,8 @@ interface SilentRecord {
   tagSerialNumber: string;
   seriesLength: number;
   lastData: Date;
+  /** Seconds: the transmit interval, else the measurement interval. */
+  expectedInterval: number;
 }
 
 /**
@@ -47,9 +49,11 @@ async function silentRecords(db: Db, now: Date): Promise<SilentRecord[]> {
     tag_serial_number: string;
     series_length: number;
     last_data: string | Date;
+    expected_interval: number;
   }>(sql`
     SELECT r.id, r.organization_id, r.tag_id, r.tag_serial_number, r.series_length,
-           coalesce(r.temps_last_updated, r.created) AS last_data
+           coalesce(r.temps_last_updated, r.created) AS last_data,
+           coalesce(r.transmit_interval, r.measurement_interval) AS expected_interval
       FROM records r
       LEFT JOIN organization_settings s ON s.organization_id = r.organization_id
      WHERE r.active AND r.stop_time IS NULL AND r.tag_type IN ('XT1_RT', 'NanoTag')
@@ -69,6 +73,7 @@ async function silentRecords(db: Db, now: Date): Promise<SilentRecord[]> {
     tagSerialNumber: r.tag_serial_number,
     seriesLength: r.series_length,
     lastData: new Date(r.last_data),
+    expectedInterval: Number(r.expected_interval),
   }));
 }
 
@@ -110,6 +115,7 @@ async function raiseOne(
         endTime: null,
         duration: Math.round((now.getTime() - silent.lastData.getTime()) / 1000),
         numberOfPoints: 0,
+        expectedInterval: silent.expectedInterval,
         created: now,
       })
       .onConflictDoNothing()

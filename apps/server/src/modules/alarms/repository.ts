@@ -51,7 +51,7 @@ export async function acknowledge(
   organizationId: string,
   scope: AlarmScope,
   ack: Acknowledgement,
-): Promise<{ id: number; recordId: number }[]> {
+): Promise<{ id: number; recordId: number; supersededBy: number | null }[]> {
   const rows = await db
     .update(alarms)
     .set({
@@ -62,7 +62,7 @@ export async function acknowledge(
       acknowledgeClientType: ack.clientType,
     })
     .where(and(scopeCondition(organizationId, scope), eq(alarms.acknowledged, false)))
-    .returning({ id: alarms.id, recordId: alarms.recordId });
+    .returning({ id: alarms.id, recordId: alarms.recordId, supersededBy: alarms.supersededBy });
   return rows;
 }
 
@@ -100,6 +100,32 @@ export async function coveredIds(db: Db, organizationId: string, scope: AlarmSco
     .from(alarms)
     .where(scopeCondition(organizationId, scope));
   return rows.map((r) => r.id);
+}
+
+/**
+ * The alarms `ids` name and every alarm they absorbed, at any depth (`superseded_by`
+ * chains: an alarm absorbed by one that a later merge absorbed in turn), ascending.
+ */
+export async function withSuperseded(
+  db: Db,
+  organizationId: string,
+  ids: readonly number[],
+): Promise<number[]> {
+  if (ids.length === 0) return [];
+  const { rows } = await db.execute<{ id: string | number }>(sql`
+    WITH RECURSIVE covered(id) AS (
+      SELECT a.id FROM ${alarms} a
+       WHERE a.organization_id = ${organizationId}
+         AND a.id IN (${sql.join(
+           ids.map((id) => sql`${id}`),
+           sql`, `,
+         )})
+      UNION
+      SELECT a.id FROM ${alarms} a JOIN covered c ON a.superseded_by = c.id
+       WHERE a.organization_id = ${organizationId}
+    )
+    SELECT id FROM covered ORDER BY id`);
+  return rows.map((r) => Number(r.id));
 }
 
 /** The covered alarms with who acknowledged and dismissed them, newest excursion first. */

@@ -142,8 +142,13 @@ export function createAlarmsService(app: FastifyInstance, recomputeRecord: Recom
       );
       const at = new Date();
       const name = printedName(principal.user);
+      // The alarms they absorbed come with them: one signature covers a merged excursion.
+      let coveredIds: number[] = [];
       await db.transaction(async (tx) => {
-        const acknowledged = await repo.acknowledge(tx, organizationId, scope, {
+        const named = await repo.coveredIds(tx, organizationId, scope);
+        coveredIds = await repo.withSuperseded(tx, organizationId, named);
+        const covered = { kind: 'alarms', alarmIds: coveredIds } as const;
+        const acknowledged = await repo.acknowledge(tx, organizationId, covered, {
           userId: principal.user.id,
           at,
           comment: body.comment,
@@ -175,19 +180,20 @@ export function createAlarmsService(app: FastifyInstance, recomputeRecord: Recom
             field: 'acknowledged',
             oldValue: false,
             newValue: true,
-            reason,
+            reason:
+              a.supersededBy === null
+                ? reason
+                : `${reason} (with alarm ${a.supersededBy}, which absorbed it)`,
           })),
         );
         await publishAcknowledged(app, tx, organizationId, acknowledged, at);
         // Acknowledged: the alarm leaves every user's bell (docs/decisions/notifications.md).
-        await notifications.clearForAlarms(
-          tx,
-          organizationId,
-          await repo.coveredIds(tx, organizationId, scope),
-          at,
-        );
+        await notifications.clearForAlarms(tx, organizationId, coveredIds, at);
       });
-      const rows = await repo.listCovered(db, organizationId, scope);
+      const rows = await repo.listCovered(db, organizationId, {
+        kind: 'alarms',
+        alarmIds: coveredIds,
+      });
       return rows.map(presentAlarm);
     },
 

@@ -49,6 +49,7 @@ describe('organization settings (geo-fence)', () => {
       geo_fence_settings: { id: orgId, ...DEFAULTS },
       calibration_settings: CALIBRATION_DEFAULTS,
       no_data_factor: 3,
+      allow_release_in_transit: false,
     });
     expect(await storedRow(orgId)).toBeDefined();
     expect((await client.get(URL)).json()).toEqual(res.json());
@@ -179,6 +180,7 @@ describe('organization settings (geo-fence)', () => {
       geo_fence_settings: { id: second, ...DEFAULTS },
       calibration_settings: CALIBRATION_DEFAULTS,
       no_data_factor: 3,
+      allow_release_in_transit: false,
     });
     // The id in the body is ignored: the session's organization is edited.
     await client.patch(URL, {

@@ -79,5 +79,6 @@ export function presentOrgSettings(row: OrgSettingsRow): TOrganizationSettings {
       expired_calibration_start: row.expiredCalibrationStart === 'REFUSE' ? 'REFUSE' : 'WARN',
     },
     no_data_factor: row.noDataFactor,
+    allow_release_in_transit: row.allowReleaseInTransit,
   };
 }

@@ -97,6 +97,7 @@ export async function configurationRoutes(app: FastifyInstance): Promise<void> {
       await reasoned(request, principal, body),
       body.calibration_settings,
       body.no_data_factor,
+      body.allow_release_in_transit,
     );
   });
 }

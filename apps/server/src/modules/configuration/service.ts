@@ -324,6 +324,7 @@ export function createConfigurationService({ db, jobs }: ConfigurationDeps) {
       change: ReasonedChange,
       calibration?: TCalibrationSettingsUpdate,
       noDataFactor?: number,
+      allowReleaseInTransit?: boolean,
     ): Promise<TOrganizationSettings> {
       const organizationId = organizationOf(principal);
       if (geoFence && !GEO_FENCE_KEYS.some((key) => geoFence[key] !== undefined)) {
@@ -350,6 +351,21 @@ export function createConfigurationService({ db, jobs }: ConfigurationDeps) {
             { type: 'no_data_factor', id: organizationId },
             { no_data_factor: current.noDataFactor },
             { no_data_factor: noDataFactor },
+            change.reason,
+          );
+        }
+        if (
+          allowReleaseInTransit !== undefined &&
+          allowReleaseInTransit !== current.allowReleaseInTransit
+        ) {
+          // Release before the trip ends (issue 35, docs/decisions/disposition.md), audited.
+          await repo.updateOrgSettings(tx, organizationId, { allowReleaseInTransit });
+          await auditConfiguration(
+            tx,
+            principal,
+            { type: 'allow_release_in_transit', id: organizationId },
+            { allow_release_in_transit: current.allowReleaseInTransit },
+            { allow_release_in_transit: allowReleaseInTransit },
             change.reason,
           );
         }

@@ -13,6 +13,7 @@ import { isKnownPosition } from '@coldtrace/domain';
 import type { RecordRow } from '../../db/schema-shipments';
 import { AppError, invalidField } from '../../kernel/errors';
 import { checkStartAllowed } from '../calibration';
+import { mergeUpToStop, withSetAside } from './after-stop';
 import { recomputeRecord, recordInterval } from './reevaluate';
 import * as repo from './repository';
 import {
@@ -29,7 +30,7 @@ import {
 } from './runs';
 import { rtSettings } from './rt';
 import { defined, type IngestContext, isoSeconds, reference, runUpload } from './upload';
-import { addLocationSample, UploadWrites } from './upload-writes';
+import { addLocationSample, type UploadWrites } from './upload-writes';
 import { uploadKey } from './upload-key';
 
 /**
@@ -194,7 +195,8 @@ export async function nanotagTransmitInterval(
 /**
  * nanotag packets: the frame's last point is at packet_end_time_seconds, so
  * its index is round((packet_end - start - start_delay) / interval) in the
- * run covering that time; a known location becomes a location sample.
+ * run covering that time; a known location becomes a location sample. Points
+ * timed after a stopped run's stop are set aside (`after-stop.ts`).
  */
 export async function nanotagPacket(
   ctx: IngestContext,
@@ -237,12 +239,13 @@ export async function nanotagPacket(
         `Field 'temps': points up to ${lastIndex} reach beyond the ${MAX_POINTS_PER_RECORD} points a record may hold`,
       );
     }
-    const writes = await UploadWrites.open(tx, record, false, {
+    const { writes, added, setAside } = await mergeUpToStop(tx, ctx, record, false, {
+      upload: 'nanotag.packet',
       offset,
-      count: body.temps.length,
+      temps: body.temps,
     });
-    const added = writes.mergePoints(ctx.log, offset, body.temps);
-    const sampled = addSample(writes, record, body);
+    // The frame's last point is at its position's time: no temperature there when it was set aside.
+    const sampled = addSample(writes, record, body, setAside ? null : (body.temps.at(-1) ?? null));
     if (added > 0 || sampled) {
       await recomputeRecord(tx, record, {
         now,
@@ -253,12 +256,17 @@ export async function nanotagPacket(
     } else {
       await writes.flush();
     }
-    return reference(record, tag);
+    return withSetAside(reference(record, tag), setAside);
   });
 }
 
 /** The frame's known position as a location sample (queued); false: the frame has none. */
-function addSample(writes: UploadWrites, record: RecordRow, body: TNanotagPacketUpload): boolean {
+function addSample(
+  writes: UploadWrites,
+  record: RecordRow,
+  body: TNanotagPacketUpload,
+  temperature: number | null,
+): boolean {
   const location = body.location;
   if (!location || !isKnownPosition(location)) return false;
   addLocationSample(
@@ -267,7 +275,7 @@ function addSample(writes: UploadWrites, record: RecordRow, body: TNanotagPacket
     location.latitude,
     location.longitude,
     new Date(body.packet_end_time_seconds * 1000),
-    { frameId: body.frame_id, temperature: body.temps.at(-1) ?? null },
+    { frameId: body.frame_id, temperature },
   );
   return true;
 }

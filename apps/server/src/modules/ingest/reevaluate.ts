@@ -130,6 +130,7 @@ export async function recomputeRecord(
     closed: alarms.closing,
     resumed: alarms.resumed,
     budgetClosed: alarms.budgetClosed,
+    superseded: alarms.superseded,
     cause: alarms.cause,
     closeReason: alarms.closeReason,
     change,

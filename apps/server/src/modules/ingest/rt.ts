@@ -10,6 +10,7 @@ import type {
 import type { RecordRow, TagRow } from '../../db/schema-shipments';
 import { AppError, invalidField } from '../../kernel/errors';
 import { checkStartAllowed } from '../calibration';
+import { mergeUpToStop, withSetAside } from './after-stop';
 import { recomputeRecord } from './reevaluate';
 import * as repo from './repository';
 import {
@@ -26,7 +27,6 @@ import {
   type RecordSettings,
 } from './runs';
 import { defined, type IngestContext, reference, runUpload } from './upload';
-import { UploadWrites } from './upload-writes';
 
 /**
  * The rt protocol (tags that report over the network): configure, start and
@@ -158,7 +158,8 @@ export async function rtStop(ctx: IngestContext, body: TRtStopUpload): Promise<T
  * rt packets: points at temperatures_offset_index of the run that started at
  * start_time_seconds (created from the tag's configuration when new), or of
  * the run covering packet_end_time_seconds, or of the active run. Replays are
- * idempotent by merge-by-index (no upload key).
+ * idempotent by merge-by-index (no upload key). Points timed after a stopped
+ * run's stop are set aside (`after-stop.ts`).
  */
 export async function rtPacket(
   ctx: IngestContext,
@@ -191,11 +192,11 @@ export async function rtPacket(
     }
     record ??= await repo.lockActiveRecord(tx, caller.organizationId, tag.id);
     if (!record) throw noRecord();
-    const writes = await UploadWrites.open(tx, record, created, {
+    const { writes, added, setAside } = await mergeUpToStop(tx, ctx, record, created, {
+      upload: 'rt.packet',
       offset: body.temperatures_offset_index,
-      count: body.temps.length,
+      temps: body.temps,
     });
-    const added = writes.mergePoints(ctx.log, body.temperatures_offset_index, body.temps);
     if (added > 0 || created) {
       await recomputeRecord(tx, record, {
         now,
@@ -206,7 +207,7 @@ export async function rtPacket(
     } else {
       await writes.flush();
     }
-    return reference(record, tag);
+    return withSetAside(reference(record, tag), setAside);
   });
 }
 

@@ -1,11 +1,13 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { auditEvents } from '../../db/schema-audit';
 import { recordActions, scans, type RecordRow } from '../../db/schema-shipments';
 import * as records from '../records';
 
 /**
  * Scans and record actions of the ingest module: the upload stored under a
- * key (a replay) and the rows an upload writes. Scoped by the organization.
+ * key (a replay) and the rows an upload writes; what an upload set aside is
+ * kept in the record's audit trail (`after-stop.ts`). Scoped by the organization.
  */
 
 export interface StoredUpload {
@@ -123,4 +125,22 @@ export async function insertAction(
   values: typeof recordActions.$inferInsert,
 ): Promise<void> {
   await db.insert(recordActions).values(values);
+}
+
+/** Whether the record's audit trail already holds an entry of `action` with this new value. */
+export async function auditEntryExists(
+  db: Db,
+  record: Pick<RecordRow, 'id' | 'organizationId'>,
+  action: string,
+  newValue: unknown,
+): Promise<boolean> {
+  const result = await db.execute(
+    sql`select 1 from ${auditEvents}
+         where ${auditEvents.organizationId} = ${record.organizationId}
+           and ${auditEvents.recordId} = ${record.id}
+           and ${auditEvents.action} = ${action}
+           and ${auditEvents.newValue} = ${JSON.stringify(newValue)}::jsonb
+         limit 1`,
+  );
+  return result.rows.length > 0;
 }

@@ -1,8 +1,14 @@
 import type { TRecordReference, TXt1Upload } from '@coldtrace/contract';
-import { detectExcursions, temperatureSummary, timeBeyond } from '@coldtrace/domain';
+import {
+  detectExcursions,
+  temperatureSummary,
+  timeBeyond,
+  type SeriesValue,
+} from '@coldtrace/domain';
 import type { Db } from '../../db/client';
 import type { RecordRow, TagRow } from '../../db/schema-shipments';
 import { checkStartAllowed } from '../calibration';
+import { mergeUpToStop, withSetAside } from './after-stop';
 import { recomputeRecord, seriesOf, thresholdsOf } from './reevaluate';
 import * as repo from './repository';
 import {
@@ -24,7 +30,7 @@ import {
   runUpload,
   storedReply,
 } from './upload';
-import { addLocationSample, UploadWrites, writeAction } from './upload-writes';
+import { addLocationSample, writeAction } from './upload-writes';
 
 /**
  * The xt1 protocol (the phone app reading an NFC tag): a scan (the tag's
@@ -181,20 +187,25 @@ export async function xt1Upload(
     record = await applyPatch(tx, record, next, now);
 
     // From here on every write is queued and goes with the recomputation's.
-    const temps = body.temps ?? [];
-    const writes = await UploadWrites.open(tx, record, resolved.created, {
+    // Points timed after the record's stop (this upload's or an earlier one) are set aside.
+    const {
+      writes,
+      added,
+      kept: temps,
+      setAside,
+    } = await mergeUpToStop(tx, ctx, record, resolved.created, {
+      upload: `xt1.${kind}`,
       offset: body.temperatures_offset_index,
-      count: temps.length,
+      temps: body.temps ?? [],
     });
-    const added = writes.mergePoints(ctx.log, body.temperatures_offset_index, temps);
     addLocationSample(writes, record, body.latitude, body.longitude, timestamp, {
       temperature: temps.at(-1) ?? null,
     });
 
-    const reply = reference(record, tag);
+    const reply = withSetAside(reference(record, tag), setAside);
     if (kind === 'SCAN') {
       writes.addScan({
-        ...scanSummary(record, body),
+        ...scanSummary(record, body, temps),
         organizationId: caller.organizationId,
         recordId: record.id,
         tagId: tag.id,
@@ -253,9 +264,9 @@ export async function xt1Upload(
  * highest, lowest, mean kinetic and latest temperature, time beyond the
  * scan's thresholds, and its alarm status (as the tag reported it, else
  * whether the record's alarm rules find an excursion in these points).
+ * `temps`: the points of the scan that belong to the record (none after its stop).
  */
-function scanSummary(record: RecordRow, body: TXt1Upload) {
-  const temps = body.temps ?? [];
+function scanSummary(record: RecordRow, body: TXt1Upload, temps: readonly SeriesValue[]) {
   const series = seriesOf(record, temps);
   const shifted = {
     ...series,

@@ -19,6 +19,7 @@ import {
   WEBHOOK_DELIVER_JOB,
   WEBHOOK_RETRY_LIMIT,
   publish,
+  webhookRecordOf,
   type JobData,
 } from '../../jobs/catalogue';
 import { actorOf, recordAudit } from '../../kernel/audit';
@@ -265,7 +266,9 @@ async function dispositionData(
  * The `webhook.event` job: one delivery per matching active webhook (and per
  * alarm of an `alarm.*` event), each with its body written once and its
  * `webhook.deliver` job, in one transaction. A re-run adds nothing: a
- * delivery is unique per webhook and event key.
+ * delivery is unique per webhook and event key. `data.record` is the state the
+ * event's publisher captured in the change's transaction (`record.departed`,
+ * `record.arrived`), else the record as this job finds it.
  */
 export function webhookEventWorker(app: FastifyInstance) {
   return async (event: JobData<'webhook.event'>): Promise<void> => {
@@ -280,19 +283,8 @@ export function webhookEventWorker(app: FastifyInstance) {
       );
       const record = subjects.record;
       if (!record) return;
-      const recordData = {
-        id: String(record.id),
-        tag_id: String(record.tagId),
-        tag_serial_number: record.tagSerialNumber,
-        primary_reference: record.primaryReference,
-        secondary_reference: record.secondaryReference,
-        shipping_reference: record.shippingReference,
-        carrier: record.carrier,
-        status: record.status,
-        trip_status: record.tripStatus,
-        trip_begin_time: iso(record.tripBeginTime),
-        trip_end_time: iso(record.tripEndTime),
-      };
+      // The record as the event left it when its publisher captured it; else as it is now.
+      const recordData = event.record ?? webhookRecordOf(record);
       const items: { key: string; data: object }[] = event.event.startsWith('alarm.')
         ? subjects.alarms.map((a) => ({
             key: `${event.event}:${a.id}`,

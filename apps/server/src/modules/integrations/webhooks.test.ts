@@ -2,10 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { webhookDeliveries, webhooks } from '../../db/schema-integrations';
+import { records } from '../../db/schema-shipments';
 import {
   WEBHOOK_DELIVER_JOB,
   WEBHOOK_EVENT_JOB,
   WEBHOOK_RETRY_LIMIT,
+  jobCatalogue,
   publishWebhookEvent,
   type WebhookEvent,
 } from '../../jobs/catalogue';
@@ -24,12 +26,13 @@ import {
   scannedShipment,
   serial,
   setGeoFence,
+  stoppedShipment,
   xt1Body,
 } from '../../../test/shipment-factories';
 import { eventually } from '../../../test/smtp-sink';
 import { startReceiver, validSignature, type Receiver } from '../../../test/webhook-receiver';
 import { sendDelivery } from './send';
-import { webhookDeliverWorker } from './service';
+import { webhookDeliverWorker, webhookEventWorker } from './service';
 
 const HOOKS = '/api/integrations/webhooks/';
 const DELIVERIES = `${HOOKS}deliveries/`;
@@ -37,6 +40,50 @@ const REDELIVER = `${HOOKS}redeliver/`;
 const del = (client: TestClient, url: string) => client.request({ method: 'DELETE', url });
 /** One excursion above (points 2-3) and one below (points 6-7), thresholds 8 / 2. */
 const TEMPS = [5, 5, 9, 9.5, 5, 5, 1, 1.5, 5];
+
+/**
+ * A shipment from Amsterdam to Paris (departure beyond 1 km, arrival within
+ * 500 m, one point each); `scanAt(minutes, latitude, longitude)` uploads a scan
+ * of that many minutes of 5 °C taken there.
+ */
+async function tripShipment(t: TestApp) {
+  const user = await deviceUser(t, { role: 'Administrator' });
+  await setGeoFence(t.db, user.org.id, {
+    arrivalMetres: 500,
+    departureMetres: 1000,
+    toArrive: 1,
+    toDepart: 1,
+  });
+  const origin = await createTravelLocation(t.db, user.org.id, { latitude: 52.37, longitude: 4.9 });
+  const destination = await createTravelLocation(t.db, user.org.id, {
+    latitude: 48.85,
+    longitude: 2.35,
+  });
+  const sn = serial();
+  const start = epoch(new Date()) - 4 * 3600;
+  const xt1 = async (path: string, body: Record<string, unknown>) => {
+    const res = await user.device.post(
+      `/api/devices/xt1/${path}`,
+      xt1Body(sn, { start_time_seconds: start, ...body }),
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json() as { record_id: string };
+  };
+  const { record_id: recordId } = await xt1('start-action/', { timestamp: iso(start) });
+  await xt1('create-shipment-action/', {
+    timestamp: iso(start + 60),
+    shipper_name_address_id: origin,
+    receiver_name_address_id: destination,
+  });
+  const scanAt = (minutes: number, latitude: number, longitude: number) =>
+    xt1('scans/', {
+      timestamp: iso(start + minutes * 60),
+      temps: Array(minutes).fill(5),
+      latitude,
+      longitude,
+    });
+  return { user, recordId, scanAt };
+}
 
 interface Body {
   id: string;
@@ -187,14 +234,14 @@ describe('webhooks', () => {
 
   it('a signed release decision sends record.disposition with the decision it announces', async () => {
     await createHook(admin, '/decision', ['record.disposition']);
-    const { recordId } = await scannedShipment(admin, [5, 5, 5, 5], 'WHD');
+    // Stopped: a release needs the trip ended (issue 35); the meaning follows the decision.
+    const { recordId } = await stoppedShipment(admin, [5, 5, 5, 5], 'WHD');
     const decide = (decision: string, comment: string) =>
       admin.post('/api/devices/xt1/records/disposition/', {
         record_id: recordId,
         decision,
         comment,
         password: TEST_PASSWORD,
-        meaning: 'APPROVED',
       });
     expect((await decide('QUARANTINED', 'Hold for review')).statusCode).toBe(200);
     expect((await decide('RELEASED', 'All in range')).statusCode).toBe(200);
@@ -231,45 +278,8 @@ describe('webhooks', () => {
   });
 
   it('a detected departure and arrival send record.departed and record.arrived', async () => {
-    const user = await deviceUser(t, { role: 'Administrator' });
+    const { user, recordId, scanAt } = await tripShipment(t);
     await createHook(user.client, '/trip', ['record.departed', 'record.arrived']);
-    await setGeoFence(t.db, user.org.id, {
-      arrivalMetres: 500,
-      departureMetres: 1000,
-      toArrive: 1,
-      toDepart: 1,
-    });
-    const origin = await createTravelLocation(t.db, user.org.id, {
-      latitude: 52.37,
-      longitude: 4.9,
-    });
-    const destination = await createTravelLocation(t.db, user.org.id, {
-      latitude: 48.85,
-      longitude: 2.35,
-    });
-    const sn = serial();
-    const start = epoch(new Date()) - 4 * 3600;
-    const xt1 = async (path: string, body: Record<string, unknown>) => {
-      const res = await user.device.post(
-        `/api/devices/xt1/${path}`,
-        xt1Body(sn, { start_time_seconds: start, ...body }),
-      );
-      expect(res.statusCode, res.body).toBe(200);
-      return res.json() as { record_id: string };
-    };
-    const { record_id: recordId } = await xt1('start-action/', { timestamp: iso(start) });
-    await xt1('create-shipment-action/', {
-      timestamp: iso(start + 60),
-      shipper_name_address_id: origin,
-      receiver_name_address_id: destination,
-    });
-    const scanAt = (minutes: number, latitude: number, longitude: number) =>
-      xt1('scans/', {
-        timestamp: iso(start + minutes * 60),
-        temps: Array(minutes).fill(5),
-        latitude,
-        longitude,
-      });
     await scanAt(10, 52.37, 4.9);
     await scanAt(60, 51.5, 4.0);
     await scanAt(120, 48.85, 2.35);
@@ -557,6 +567,64 @@ describe('webhook delivery: outbox, last attempt, the address checked again', ()
     expect(receiver.received.length - before).toBe(1);
     expect(await row(deliveryId)).toMatchObject({ status: 'delivered', attempts: 1 });
     expect(await deliverJobs(deliveryId)).toHaveLength(0);
+  });
+
+  it('a departure fanned out after the arrival says what was true when it departed (issue 35)', async () => {
+    const { user, recordId, scanAt } = await tripShipment(t);
+    const hook = await user.client.post(HOOKS, {
+      url: receiver.url.replace('/hook', '/moment'),
+      events: ['record.departed', 'record.arrived'],
+    });
+    expect(hook.statusCode, hook.body).toBe(200);
+    await scanAt(10, 52.37, 4.9);
+    await scanAt(60, 51.5, 4.0);
+    // Arrived before any fan-out ran (the workers are off): the departure's job still waits.
+    await scanAt(120, 48.85, 2.35);
+    const [record] = await t.db
+      .select()
+      .from(records)
+      .where(eq(records.id, Number(recordId)));
+    expect(record!.tripStatus).toBe('ARRIVED');
+
+    const events = (
+      await t.db.execute<{ data: unknown }>(
+        sql`SELECT data FROM pgboss.job
+             WHERE name = ${WEBHOOK_EVENT_JOB} AND data->>'recordId' = ${recordId}
+               AND data->>'event' LIKE 'record.%'
+             ORDER BY created_on`,
+      )
+    ).rows.map((job) => jobCatalogue[WEBHOOK_EVENT_JOB].payload.parse(job.data));
+    expect(events.map((e) => e.event)).toEqual(['record.departed', 'record.arrived']);
+    const fanOut = webhookEventWorker(t.app);
+    for (const event of events) await fanOut(event);
+    const deliver = webhookDeliverWorker(t.app);
+    const deliveries = await t.db
+      .select()
+      .from(webhookDeliveries)
+      .where(eq(webhookDeliveries.webhookId, (hook.json() as { id: string }).id));
+    for (const d of deliveries) await deliver({ deliveryId: d.id, retry: 0, attempts: 0 });
+
+    const sent = receiver.received
+      .filter((r) => r.path === '/moment')
+      .map(
+        (r) => JSON.parse(r.body) as { event: string; data: { record: Record<string, unknown> } },
+      );
+    const of = (event: string) => sent.filter((b) => b.event === event).map((b) => b.data.record);
+    expect(of('record.departed')).toEqual([
+      expect.objectContaining({
+        id: recordId,
+        trip_status: 'IN_TRANSIT',
+        trip_begin_time: record!.tripBeginTime!.toISOString(),
+        trip_end_time: null,
+      }),
+    ]);
+    expect(of('record.arrived')).toEqual([
+      expect.objectContaining({
+        id: recordId,
+        trip_status: 'ARRIVED',
+        trip_end_time: record!.tripEndTime!.toISOString(),
+      }),
+    ]);
   });
 });
 

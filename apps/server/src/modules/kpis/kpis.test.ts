@@ -1,5 +1,6 @@
 import { ZKpiReport } from '@coldtrace/contract';
 import { sql } from 'drizzle-orm';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RecordRow } from '../../db/schema-shipments';
 import { createTestApp, type TestApp, type TestClient } from '../../../test/helpers';
@@ -280,6 +281,78 @@ describe('lane and carrier KPIs', () => {
       "Oslo,'=Lyon,1,1,1.0000,20.0,90.0,0.0000,0.0000",
       ',,1,0,0.0000,0.0,,0.0000,0.0000',
     ]);
+  });
+});
+
+describe('KPI figures carry no float noise (issue 35)', () => {
+  let t: TestApp;
+  let viewer: TestClient;
+  let f: ReturnType<typeof recordFactories>;
+  let org: Awaited<ReturnType<TestApp['createOrg']>>;
+  beforeAll(async () => {
+    t = await createTestApp();
+    f = recordFactories(t.db);
+    org = await t.createOrg();
+    ({ client: viewer } = await t.signIn({ role: 'Viewer', orgs: [org] }));
+  });
+  afterAll(() => t.close());
+
+  /** At most 4 decimals, as every other figure of a reply (STORED_DECIMALS). */
+  const atReplyPrecision = (n: number | null) => n === null || Number(n.toFixed(4)) === n;
+
+  it('sums 0.1-step degree-minutes to their decimal sum, means and shares at 4 decimals', async () => {
+    // Each run is one day of its own, so the runs never see each other's shipments.
+    let day = Date.parse('2024-01-01T00:00:00Z');
+    const alarm = fc.record({
+      tenths: fc.integer({ min: 0, max: 50_000 }),
+      ackSeconds: fc.option(fc.integer({ min: 1, max: 7_200 }), { nil: null }),
+      record: fc.integer({ min: 0, max: 2 }),
+    });
+    await fc.assert(
+      fc.asyncProperty(fc.array(alarm, { minLength: 2, maxLength: 12 }), async (alarms) => {
+        day += 86_400_000;
+        const start = new Date(day + 3_600_000);
+        const records = [];
+        for (let i = 0; i < 3; i++) {
+          records.push(await f.record(org, undefined, { startTimeSeconds: day / 1000 + i }));
+        }
+        for (const a of alarms) {
+          await f.alarm(records[a.record]!, {
+            degreeMinutes: a.tenths / 10,
+            created: start,
+            ...(a.ackSeconds === null
+              ? {}
+              : {
+                  acknowledged: true,
+                  acknowledgedAt: new Date(start.getTime() + a.ackSeconds * 1000),
+                }),
+          });
+        }
+        const date = new Date(day).toISOString().slice(0, 10);
+        const res = await viewer.get(`${URL_}?from=${date}&to=${date}`);
+        expect(res.statusCode, res.body).toBe(200);
+        const body = ZKpiReport.parse(res.json());
+        // The decimal sum: whole tenths added exactly, divided once.
+        const tenths = alarms.reduce((sum, a) => sum + a.tenths, 0);
+        expect(body.totals.degree_minutes).toBe(tenths / 10);
+        expect(body.rows.map((r) => r.degree_minutes)).toEqual([tenths / 10]);
+        const acknowledged = alarms.flatMap((a) => (a.ackSeconds === null ? [] : [a.ackSeconds]));
+        const mean = body.totals.mean_minutes_to_acknowledge;
+        if (acknowledged.length === 0) expect(mean).toBeNull();
+        else {
+          const exact = acknowledged.reduce((x, y) => x + y, 0) / 60 / acknowledged.length;
+          expect(Math.abs(mean! - exact)).toBeLessThanOrEqual(0.00005 + 1e-9);
+        }
+        const figures = [body.totals, ...body.rows, ...body.series].flatMap((r) => [
+          r.excursion_rate,
+          'degree_minutes' in r ? r.degree_minutes : null,
+          'mean_minutes_to_acknowledge' in r ? r.mean_minutes_to_acknowledge : null,
+          'released_share' in r ? r.released_share : null,
+        ]);
+        expect(figures.filter((n) => !atReplyPrecision(n))).toEqual([]);
+      }),
+      { seed: 20_260_035, numRuns: 15 },
+    );
   });
 });
 

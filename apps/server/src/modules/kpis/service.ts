@@ -6,10 +6,12 @@ import {
   type TKpiReport,
   type TKpiRow,
 } from '@coldtrace/contract';
+import { roundHalfAwayFromZero } from '@coldtrace/domain';
 import { stringify } from 'csv-stringify/sync';
 import type { Db } from '../../db/client';
 import { invalidField } from '../../kernel/errors';
 import { organizationOf, type Principal } from '../../kernel/principal';
+import { roundStored } from '../../kernel/series-store';
 import { neutralise } from '../reports';
 import { kpiSums, locationNames, type KpiSums } from './repository';
 
@@ -63,17 +65,25 @@ export function bucketsOf(from: number, to: number, interval: 'week' | 'month'):
   return out;
 }
 
-const rate = (part: number, whole: number) => (whole === 0 ? 0 : part / whole);
+/**
+ * Every figure of a KPI reply at the precision of every other figure the API
+ * answers (`roundStored`, kernel/series-store.ts): a sum of alarms'
+ * degree-minutes adds doubles in SQL, so 0.1-step values sum to
+ * 1296.4999999999998 where 1296.5 is meant (issue 35).
+ */
+const rate = (part: number, whole: number) => (whole === 0 ? 0 : roundStored(part / whole));
+/** Likewise, null when there is nothing to divide by (no shipment, no acknowledged alarm). */
+const ratio = (part: number, whole: number) => (whole === 0 ? null : roundStored(part / whole));
 
 function measures(s: KpiSums) {
   return {
     shipments: s.shipments,
     shipments_with_excursion: s.withExcursion,
     excursion_rate: rate(s.withExcursion, s.shipments),
-    degree_minutes: s.degreeMinutes,
-    mean_minutes_to_acknowledge: s.acknowledged === 0 ? null : s.ackMinutes / s.acknowledged,
-    released_share: s.shipments === 0 ? null : s.released / s.shipments,
-    rejected_share: s.shipments === 0 ? null : s.rejected / s.shipments,
+    degree_minutes: roundStored(s.degreeMinutes),
+    mean_minutes_to_acknowledge: ratio(s.ackMinutes, s.acknowledged),
+    released_share: ratio(s.released, s.shipments),
+    rejected_share: ratio(s.rejected, s.shipments),
   };
 }
 
@@ -171,7 +181,9 @@ export function createKpisService(db: Db) {
           'Rejected share',
         ],
       ];
-      const num = (v: number | null, digits: number) => (v === null ? '' : v.toFixed(digits));
+      // Half away from zero on the decimal the figure shows, as the domain rounds (not toFixed's binary).
+      const num = (v: number | null, digits: number) =>
+        v === null ? '' : roundHalfAwayFromZero(v, digits).toFixed(digits);
       for (const row of r.rows) {
         const keys =
           r.group_by === 'lane'

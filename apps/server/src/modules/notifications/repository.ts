@@ -12,9 +12,9 @@ const NOTIFIED_PERMISSIONS = ['sysDataRead', 'notifyReceive'];
 
 /**
  * One notification per member who may be notified and per alarm of the
- * event that still exists in the organization and is not acknowledged yet
- * (an acknowledgement clears the bell: a fan-out that runs after it must not
- * bring it back); existing (user, alarm) pairs are left alone. Answers how
+ * event that still exists in the organization and is neither acknowledged
+ * nor superseded yet (an acknowledgement, or a merge into a longer alarm,
+ * clears the bell: a fan-out that runs after it must not bring it back); existing (user, alarm) pairs are left alone. Answers how
  * many were made.
  */
 export async function createNotifications(
@@ -32,6 +32,7 @@ export async function createNotifications(
        and r.permission_names @> ${sql.raw(`array['${NOTIFIED_PERMISSIONS.join("','")}']::text[]`)}
        and a.record_id = ${event.recordId}
        and not a.acknowledged
+       and a.superseded_by is null
        and a.id in (${sql.join(
          event.alarmIds.map((id) => sql`${id}`),
          sql`, `,

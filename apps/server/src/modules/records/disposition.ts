@@ -15,7 +15,7 @@ import { records } from '../../db/schema-shipments';
  */
 
 /** The latest decision's JSON (null: none), one index probe per record. */
-export const latestDisposition = sql<DispositionJson | null>`(SELECT json_build_object('id', d.id::text, 'decision', d.decision, 'comment', d.comment, 'meaning', d.meaning, 'signed_by', d.printed_name, 'signed_at', d.signed_at)
+export const latestDisposition = sql<DispositionJson | null>`(SELECT json_build_object('id', d.id::text, 'decision', d.decision, 'comment', d.comment, 'meaning', d.meaning, 'transit_reason', d.transit_reason, 'signed_by', d.printed_name, 'signed_at', d.signed_at)
   FROM ${recordDispositions} d
   WHERE d.organization_id = ${records.organizationId} AND d.record_id = ${records.id}
   ORDER BY d.id DESC LIMIT 1)`;
@@ -26,6 +26,7 @@ export interface DispositionJson {
   comment: string;
   /** Written from the contract's enum by the review module. */
   meaning: TSignatureMeaning;
+  transit_reason: string | null;
   signed_by: string;
   signed_at: string;
 }
@@ -58,6 +59,7 @@ export function presentDisposition(d: DispositionJson | null | undefined): TReco
     decision: d.decision,
     comment: d.comment,
     meaning: d.meaning,
+    transit_reason: d.transit_reason ?? null,
     signed_by: d.signed_by,
     signed_at: new Date(d.signed_at).toISOString(),
   };

@@ -431,6 +431,9 @@ export function presentAlarm({
     kind: member(ALARM_KINDS, a.kind),
     state: closed ? 'CLOSED' : 'OPEN',
     resolved: closed,
+    // Only where they apply (issue 35 item 4): a merged alarm's survivor, a no-data alarm's interval.
+    ...(a.supersededBy !== null ? { superseded_by: String(a.supersededBy) } : {}),
+    ...(a.expectedInterval !== null ? { expected_interval: a.expectedInterval } : {}),
     ...(closed
       ? {
           closed_at: iso(a.closedAt),

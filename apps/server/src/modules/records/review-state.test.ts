@@ -2,12 +2,12 @@ import { ZRecord } from '@coldtrace/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createTestApp, TEST_PASSWORD, type TestApp, type TestClient } from '../../../test/helpers';
-import { scannedShipment } from '../../../test/shipment-factories';
+import { scannedShipment, stoppedShipment } from '../../../test/shipment-factories';
 
 /** Review state (issue 14 item 1, docs/decisions/review-queue.md). */
 
 const XT1 = '/api/devices/xt1';
-const SIGN = { password: TEST_PASSWORD, meaning: 'APPROVED' } as const;
+const SIGN = { password: TEST_PASSWORD } as const;
 /** 9 points, high 8 and low 2: two alarms. */
 const EXCURSIONS = [5, 5, 9, 9.5, 5, 5, 1, 1.5, 5];
 const IN_RANGE = [5, 5, 5, 5];
@@ -70,16 +70,20 @@ describe('record review state', () => {
       client_type: 'WEB',
     });
     expect(dismiss.statusCode, dismiss.body).toBe(200);
-    ids.released = (await scannedShipment(manager, EXCURSIONS, 'RVS')).recordId;
+    // Released: stopped first (a trip that has not ended is not released, issue 35).
+    ids.released = (await stoppedShipment(manager, EXCURSIONS, 'RVS')).recordId;
     await acknowledge(ids.released);
     await decide(ids.released, 'RELEASED');
     ids.rejected = (await scannedShipment(manager, IN_RANGE, 'RVS')).recordId;
     await decide(ids.rejected, 'REJECTED');
-    // Quarantined while its alarms await acknowledgement: the alarms win.
+    // Quarantined, or rejected, while its alarms await acknowledgement: the decision
+    // is the state (issue 35: the review-state filters agree with the decision filter).
     ids.quarantinedOpen = (await scannedShipment(manager, EXCURSIONS, 'RVS')).recordId;
     await decide(ids.quarantinedOpen, 'QUARANTINED');
+    ids.rejectedOpen = (await scannedShipment(manager, EXCURSIONS, 'RVS')).recordId;
+    await decide(ids.rejectedOpen, 'REJECTED');
     // Quarantined, then released after acknowledgement: the latest decision.
-    ids.releasedLater = (await scannedShipment(manager, EXCURSIONS, 'RVS')).recordId;
+    ids.releasedLater = (await stoppedShipment(manager, EXCURSIONS, 'RVS')).recordId;
     await decide(ids.releasedLater, 'QUARANTINED');
     await acknowledge(ids.releasedLater);
     await decide(ids.releasedLater, 'RELEASED');
@@ -95,7 +99,8 @@ describe('record review state', () => {
     dismissed: 'AWAITING_DECISION',
     released: 'RELEASED',
     rejected: 'REJECTED',
-    quarantinedOpen: 'AWAITING_ACKNOWLEDGEMENT',
+    quarantinedOpen: 'QUARANTINED',
+    rejectedOpen: 'REJECTED',
     releasedLater: 'RELEASED',
     quarantined: 'QUARANTINED',
   };
@@ -139,6 +144,21 @@ describe('record review state', () => {
     const needs = await list(manager, 'review_state=NEEDS_REVIEW', 1);
     expect(needs.ids).toHaveLength(1);
     expect(needs.total).toBe(keysIn('AWAITING_ACKNOWLEDGEMENT', 'AWAITING_DECISION').length);
+  });
+
+  it('the review-state filter of a decision lists what the decision filter lists', async () => {
+    for (const decision of ['RELEASED', 'QUARANTINED', 'REJECTED']) {
+      const byState = await list(manager, `review_state=${decision}`);
+      const byDecision = await list(manager, `disposition=${decision}`);
+      expect([...byState.ids].sort(), decision).toEqual([...byDecision.ids].sort());
+      expect(byState.ids.length, decision).toBeGreaterThan(0);
+    }
+    // A quarantined record whose alarms are still open is not awaiting acknowledgement.
+    const awaiting = await list(manager, 'review_state=AWAITING_ACKNOWLEDGEMENT');
+    expect(awaiting.ids).not.toContain(ids.quarantinedOpen);
+    expect((await list(manager, 'review_state=NEEDS_REVIEW')).ids).not.toContain(
+      ids.quarantinedOpen,
+    );
   });
 
   it('refuses an unknown state with 400 naming review_state', async () => {

@@ -14,16 +14,32 @@ import { keptCountSumOf, organizationCounts } from './statistics';
 
 /**
  * The record's review state (issue 14 item 1, docs/decisions/review-queue.md),
- * computed from its alarms and its release decision, never stored:
- * AWAITING_ACKNOWLEDGEMENT while any alarm (open or closed) is neither
- * acknowledged nor dismissed, whatever the decision; otherwise the latest
- * decision, or AWAITING_DECISION when there is none (alarms or not).
+ * computed from its alarms and its release decision, never stored: a latest
+ * decision that holds the goods (QUARANTINED, REJECTED) is the state whatever
+ * the alarms (issue 35: the review-state filters agree with the decision
+ * filter); otherwise AWAITING_ACKNOWLEDGEMENT while any alarm (open or closed)
+ * is neither acknowledged nor dismissed (a release given a later alarm too);
+ * otherwise the latest decision, or AWAITING_DECISION when there is none.
  */
+
+/** The decisions that are the record's state whatever its alarms: the goods are held or refused. */
+export const HOLDING_DECISIONS = [
+  'QUARANTINED',
+  'REJECTED',
+] as const satisfies readonly TDispositionDecision[];
+
+const isHolding = (d: TDispositionDecision | null | undefined) =>
+  HOLDING_DECISIONS.some((h) => h === d);
+
+/** The record's latest decision holds the goods (record_latest_decisions' primary key, one probe). */
+const heldByDecision = sql`EXISTS (SELECT 1 FROM ${recordLatestDecisions} h
+    WHERE h.organization_id = ${records.organizationId} AND h.record_id = ${records.id}
+      AND h.decision IN ('QUARANTINED', 'REJECTED'))`;
 
 /** Some alarm of the record still needs a signature (as the release refusal counts them). */
 const awaitsAcknowledgement = sql`EXISTS (SELECT 1 FROM ${alarms} a
   WHERE a.organization_id = ${records.organizationId} AND a.record_id = ${records.id}
-    AND NOT a.acknowledged AND NOT a.dismissed)`;
+    AND NOT a.acknowledged AND NOT a.dismissed AND a.superseded_by IS NULL)`;
 
 /**
  * The same test for one record as one index probe (alarms_record_idx), for the
@@ -35,7 +51,7 @@ const awaitsAcknowledgement = sql`EXISTS (SELECT 1 FROM ${alarms} a
  */
 export const alarmAwaitsAcknowledgementOfRow = sql<boolean | null>`(SELECT true FROM ${alarms} a
   WHERE a.record_id = ${records.id} AND a.organization_id = ${records.organizationId}
-    AND NOT a.acknowledged AND NOT a.dismissed LIMIT 1)`;
+    AND NOT a.acknowledged AND NOT a.dismissed AND a.superseded_by IS NULL LIMIT 1)`;
 
 /**
  * The state of a record view from that test and the record's latest decision
@@ -47,6 +63,7 @@ export function reviewStateOf(
   alarmAwaitsAcknowledgement: boolean | null,
   latestDecision: TDispositionDecision | null | undefined,
 ): TReviewState {
+  if (latestDecision && isHolding(latestDecision)) return latestDecision;
   if (alarmAwaitsAcknowledgement) return 'AWAITING_ACKNOWLEDGEMENT';
   return latestDecision ?? 'AWAITING_DECISION';
 }
@@ -64,7 +81,15 @@ const awaitingDecisionIds = (organizationId: string) =>
 /** The records with an alarm neither acknowledged nor dismissed (alarms_org_unacknowledged_idx). */
 const awaitingAcknowledgementIds = (organizationId: string) =>
   sql`SELECT a.record_id FROM ${alarms} a
-    WHERE a.organization_id = ${organizationId} AND NOT a.acknowledged AND NOT a.dismissed`;
+    WHERE a.organization_id = ${organizationId} AND NOT a.acknowledged AND NOT a.dismissed AND a.superseded_by IS NULL`;
+
+/** Those of them not held by their latest decision (whose state that decision is). */
+const awaitingAcknowledgementStateIds = (organizationId: string) =>
+  sql`SELECT a.record_id FROM ${alarms} a
+    WHERE a.organization_id = ${organizationId} AND NOT a.acknowledged AND NOT a.dismissed AND a.superseded_by IS NULL
+      AND NOT EXISTS (SELECT 1 FROM ${recordLatestDecisions} h
+        WHERE h.organization_id = ${organizationId} AND h.record_id = a.record_id
+          AND h.decision IN ('QUARANTINED', 'REJECTED'))`;
 
 /**
  * The All Records `review_state` parameter, for the organization's records:
@@ -78,7 +103,7 @@ export function reviewStateCondition(
   if (filter === undefined) return undefined;
   switch (filter) {
     case 'AWAITING_ACKNOWLEDGEMENT':
-      return awaitsAcknowledgement;
+      return sql`(${awaitsAcknowledgement} AND NOT ${heldByDecision})`;
     case 'AWAITING_DECISION':
       return sql`(${records.id} IN (${awaitingDecisionIds(organizationId)}) AND NOT ${awaitsAcknowledgement})`;
     case 'NEEDS_REVIEW':
@@ -86,12 +111,14 @@ export function reviewStateCondition(
       // records), so PostgreSQL reads those records by id; an OR of the two
       // tests made it test every record.
       return sql`${records.id} IN (${awaitingDecisionIds(organizationId)}
-        UNION ALL ${awaitingAcknowledgementIds(organizationId)})`;
-    default:
-      // The records whose latest decision is this one (record_latest_decisions, migration 0027).
-      return sql`(${records.id} IN (SELECT l.record_id FROM ${recordLatestDecisions} l
-        WHERE l.organization_id = ${organizationId} AND l.decision = ${filter})
-        AND NOT ${awaitsAcknowledgement})`;
+        UNION ALL ${awaitingAcknowledgementStateIds(organizationId)})`;
+    default: {
+      // The records whose latest decision is this one (record_latest_decisions, migration 0027);
+      // a release only without an alarm awaiting acknowledgement (a holding decision whatever).
+      const decided = sql`${records.id} IN (SELECT l.record_id FROM ${recordLatestDecisions} l
+        WHERE l.organization_id = ${organizationId} AND l.decision = ${filter})`;
+      return isHolding(filter) ? decided : sql`(${decided} AND NOT ${awaitsAcknowledgement})`;
+    }
   }
 }
 
@@ -113,9 +140,9 @@ const BROAD_DECISION = 10_000;
  * or a decision's `review_state`), from the kept counts, when the decision
  * is broad (more than BROAD_DECISION records: Released on a reviewed
  * organization): the kept count of the records whose latest decision it is,
- * for the review state less those of them with an alarm awaiting
+ * for the review state of a release less those of them with an alarm awaiting
  * acknowledgement (whose state that is instead; a few next to the decided
- * records). The same number as counting the matches, without reading them. A
+ * records; a holding decision is its records' state whatever their alarms). The same number as counting the matches, without reading them. A
  * rare decision is counted as before (undefined): its page then reads its few
  * matches by id, where a page read in the list's order until 20 match could
  * read the whole organization for them.
@@ -135,7 +162,7 @@ export async function keptDecisionTotalOf(
   const counts = await organizationCounts(db, organizationId);
   if (counts[counted.key] <= BROAD_DECISION) return undefined;
   const decided = keptCountSumOf(organizationId, counted.column);
-  if (filter.disposition) return decided;
+  if (filter.disposition || isHolding(decision)) return decided;
   return sql<number>`(${decided}
     - (SELECT count(*) FROM ${recordLatestDecisions} l
       WHERE l.organization_id = ${organizationId} AND l.decision = ${decision}

@@ -55,20 +55,26 @@ describe('an alarm as every report format prints it', () => {
       kind: 'Excursion',
       direction: 'Low',
       state: 'Closed',
-      start: '01/15/2026, 13:01:00',
+      start: '01/15/2026, 13:01:00 UTC+01:00',
       duration: '2m',
       // -2.5 °C is 27.5 °F; degree-minutes by the factor 1.8 alone.
       peak: 27.5,
       degreeMinutes: 5.4,
       closedBy: 'System',
-      closedAt: '01/15/2026, 14:00:00',
+      closedAt: '01/15/2026, 14:00:00 UTC+01:00',
       closeCause: 'Outside the trip window',
       closeReason: 'The excursion is outside the trip window',
       dismissedBy: 'olga',
-      dismissedAt: '01/15/2026, 14:30:00',
+      dismissedAt: '01/15/2026, 14:30:00 UTC+01:00',
       acknowledgedBy: '',
       signedBy: '',
       closeSignedBy: '',
+    });
+    // The CSV's times: ISO 8601 with the offset.
+    const iso = alarmDisplayer({ unit: 'F', timeZone: 'Europe/Berlin', style: 'iso' })(CLOSED);
+    expect(iso).toMatchObject({
+      start: '2026-01-15T13:01:00+01:00',
+      closedAt: '2026-01-15T14:00:00+01:00',
     });
     const open = alarmDisplayer({ unit: 'C', timeZone: 'UTC' })({ id: '1', state: 'OPEN' });
     expect(open).toMatchObject({ state: 'Open', closedBy: '', closeCause: '', dismissedBy: '' });
@@ -85,6 +91,7 @@ describe('an alarm as every report format prints it', () => {
     expect(row['Dismissal reason']).toBe('\'=HYPERLINK("http://evil")');
     expect(row['Peak (°F)']).toBe('27.5');
     expect(row['Closed by']).toBe('System');
+    expect(row['Dismissed at (Europe/Berlin)']).toBe('2026-01-15T14:30:00+01:00');
 
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.load((await renderXlsx(report([CLOSED]))) as unknown as ArrayBuffer);
@@ -95,6 +102,7 @@ describe('an alarm as every report format prints it', () => {
     expect(cell('Peak (°F)').value).toBe(27.5);
     expect(cell('Degree-minutes (°F·min)').value).toBe(5.4);
     expect(cell('State').value).toBe('Closed');
+    expect(cell('Dismissed at (Europe/Berlin)').value).toBe('01/15/2026, 14:30:00 UTC+01:00');
   });
 
   it('no alarm: the sections say so', async () => {

@@ -6,17 +6,18 @@ import {
 } from '@coldtrace/contract';
 import { degreeMinutesToUnit, formatDuration, toDisplayUnit } from '@coldtrace/domain';
 import {
-  formatWall,
+  instantWriter,
   isClosed,
   meaningText,
-  wallClock,
   type ReportAlarm,
   type ReportSignature,
+  type TimeStyle,
 } from './report-model';
 
 /**
  * One alarm as every report format prints it (PDF, CSV, XLSX): the same
- * words, times in the reader's zone (en-US, 24-hour, spec section 9) and
+ * words, times in the reader's zone with their offset (en-US, 24-hour, spec
+ * section 9, `10/25/2026, 02:30:00 UTC+02:00`; ISO 8601 in the CSV) and
  * temperatures in the reader's unit with one decimal. Empty text for what the
  * alarm does not carry (not acknowledged, not dismissed, still open).
  */
@@ -127,12 +128,14 @@ export const NO_ALARMS = 'No alarms: every point stayed within the thresholds.';
 export function alarmDisplayer(options: {
   unit: TDegreesUnit;
   timeZone: string;
+  /** How times are written (`text` unless told). */
+  style?: TimeStyle;
 }): (a: ReportAlarm) => AlarmDisplay {
-  const wall = wallClock(options.timeZone);
+  const write = instantWriter(options.timeZone, options.style);
   const at = (value: string | Date | null | undefined): string => {
     if (value === null || value === undefined || value === '') return '';
     const ms = value instanceof Date ? value.getTime() : new Date(value).getTime();
-    return Number.isNaN(ms) ? '' : formatWall(wall(ms));
+    return Number.isNaN(ms) ? '' : write(ms);
   };
   const temperature = (c: number | null | undefined) =>
     c == null || !Number.isFinite(c) ? null : toDisplayUnit(c, options.unit);

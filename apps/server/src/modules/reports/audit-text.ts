@@ -1,6 +1,12 @@
 import type { TDegreesUnit } from '@coldtrace/contract';
 import { auditActionLabel, auditChangeText } from '@coldtrace/domain';
-import { formatWall, wallClock, type ReportAuditLine } from './report-model';
+import {
+  formatWall,
+  instantWriter,
+  wallClock,
+  type ReportAuditLine,
+  type TimeStyle,
+} from './report-model';
 
 /**
  * One audit entry as every report format prints it (PDF, CSV, XLSX), with the
@@ -18,15 +24,21 @@ export interface AuditDisplay {
 
 /**
  * A function that turns an audit entry into display text for one report
- * (the zone's offsets are looked up once for all entries).
+ * (the zone's offsets are looked up once for all entries). With a `style`,
+ * times carry their offset as every report writes them; without one they are
+ * the zone's wall clock alone (the audit API's CSV, which has a UTC column).
  */
 export function auditDisplayer(options: {
   unit: TDegreesUnit;
   timeZone: string;
+  style?: TimeStyle;
 }): (e: ReportAuditLine) => AuditDisplay {
   const wall = wallClock(options.timeZone);
-  const formatInstant = (ms: number) => formatWall(wall(ms));
-  const opts = { ...options, formatInstant };
+  const formatInstant =
+    options.style === undefined
+      ? (ms: number) => formatWall(wall(ms))
+      : instantWriter(options.timeZone, options.style);
+  const opts = { unit: options.unit, timeZone: options.timeZone, formatInstant };
   return (e) => ({
     when: formatInstant(e.occurredAt.getTime()),
     who: e.actorName,

@@ -10,7 +10,7 @@ import { meaningText, summaryText, type SummaryLine } from './report-model';
 /** What a report says when the record has no signed decision. */
 export const NO_DISPOSITION = 'No release decision';
 
-/** `Release decision`, then who signed, when, the signature's meaning and the comment. */
+/** `Release decision`, then who signed, when, the signature's meaning, the comment and any transit reason. */
 export function dispositionLines(record: TRecord): SummaryLine[] {
   const d = record.disposition;
   if (!d) return [{ label: 'Release decision', value: NO_DISPOSITION }];
@@ -20,6 +20,8 @@ export function dispositionLines(record: TRecord): SummaryLine[] {
     { label: 'Decision signed at', value: new Date(d.signed_at) },
     { label: 'Decision signature meaning', value: meaningText(d.meaning) },
     { label: 'Decision comment', value: d.comment },
+    // A release signed before the trip ended gives its reason (issue 35).
+    ...(d.transit_reason ? [{ label: 'Released in transit', value: d.transit_reason }] : []),
   ];
 }
 

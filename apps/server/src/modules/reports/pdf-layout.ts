@@ -53,11 +53,20 @@ export function section(doc: Doc, title: string): void {
   doc.y += 6;
 }
 
-/** Label / value pairs in `columns` columns, row by row. */
-export function keyValueGrid(doc: Doc, lines: SummaryLine[], zone: string, columns: number): void {
+/**
+ * Label / value pairs in `columns` columns, row by row; the label takes
+ * `labelShare` of each column (a time with its offset needs the room).
+ */
+export function keyValueGrid(
+  doc: Doc,
+  lines: SummaryLine[],
+  zone: string,
+  columns: number,
+  labelShare = 0.48,
+): void {
   const gap = 14;
   const colWidth = (CONTENT_WIDTH - gap * (columns - 1)) / columns;
-  const labelWidth = colWidth * 0.48;
+  const labelWidth = colWidth * labelShare;
   const valueWidth = colWidth - labelWidth - 4;
   doc.fontSize(8.5);
   for (let start = 0; start < lines.length; start += columns) {

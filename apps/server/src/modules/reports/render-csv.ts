@@ -5,14 +5,14 @@ import { auditDisplayer } from './audit-text';
 import { budgetLines } from './budget-text';
 import { dispositionLines } from './disposition-text';
 import {
-  formatWall,
   headerLines,
+  instantWriter,
   neutralise,
   pointMs,
   summaryLines,
   summaryText,
   unitConverter,
-  wallClock,
+  utcText,
   type ReportData,
 } from './report-model';
 
@@ -32,9 +32,13 @@ function stringifyRows(rows: Cell[][]): Buffer {
  * one row per alarm (alarm-text.ts: state, acknowledgement, signatures,
  * dismissal, closing, in the PDF's words); `Audit trail` as the PDF prints it
  * (audit-text.ts); then, last, the readings' header and one row per point: index, local time
- * (en-US, 24-hour, the user's zone), temperature in the user's unit (one
- * decimal). Text cells are neutralised; numbers stay numbers. A UTF-8 BOM lets
- * spreadsheets read `°` correctly. Gaps in the series have no row.
+ * in the user's zone as ISO 8601 with its offset (`2026-10-25T02:30:00+02:00`,
+ * so the hour repeated in autumn reads apart), the same instant in UTC as
+ * `2026-10-25 00:30:00` (a date-time spreadsheets read as one, unique and in
+ * order), temperature in the user's unit (one decimal). Every other time (summary,
+ * alarms, audit trail) is ISO 8601 with its offset too. Text cells are
+ * neutralised; numbers stay numbers. A UTF-8 BOM lets spreadsheets read `°`
+ * correctly. Gaps in the series have no row.
  */
 export function renderCsv(data: ReportData): Buffer {
   const zone = resolveTimeZone(data.timeZone);
@@ -53,13 +57,13 @@ export function renderCsv(data: ReportData): Buffer {
         ? line.decimals === undefined
           ? value
           : value.toFixed(line.decimals)
-        : neutralise(summaryText(value, zone)),
+        : neutralise(summaryText(value, zone, undefined, 'iso')),
     ]);
   }
   head.push([]);
   head.push(['Alarms']);
   head.push(alarmColumns(data.unit, zone));
-  const alarm = alarmDisplayer({ unit: data.unit, timeZone: zone });
+  const alarm = alarmDisplayer({ unit: data.unit, timeZone: zone, style: 'iso' });
   for (const a of data.alarms) {
     head.push(
       alarmCells(alarm(a)).map((cell) =>
@@ -71,25 +75,30 @@ export function renderCsv(data: ReportData): Buffer {
   head.push([]);
   head.push(['Audit trail']);
   head.push([`When (${zone})`, 'Who', 'What', 'Change (old → new)', 'Reason']);
-  const display = auditDisplayer({ unit: data.unit, timeZone: zone });
+  const display = auditDisplayer({ unit: data.unit, timeZone: zone, style: 'iso' });
   for (const entry of data.audit) {
     const d = display(entry);
     head.push([d.when, d.who, d.what, d.change, d.reason].map(neutralise));
   }
   if (data.audit.length === 0) head.push(['No changes by a person are recorded for this record.']);
   head.push([]);
-  head.push(['Index', `Local time (${zone})`, `Temperature (°${data.unit})`]);
+  head.push(['Index', `Local time (${zone})`, 'Time (UTC)', `Temperature (°${data.unit})`]);
   out.push(stringifyRows(head));
 
   const convert = unitConverter(data.unit);
-  const wall = wallClock(zone);
+  const local = instantWriter(zone, 'iso');
   let batch: Cell[][] = [];
   const temps = data.temps;
   for (let i = 0; i < temps.length; i++) {
     const t = temps[i];
     if (t === null || t === undefined) continue;
     const ms = pointMs(data.timing, i);
-    batch.push([i, ms === null ? '' : formatWall(wall(ms)), convert(t).toFixed(1)]);
+    batch.push([
+      i,
+      ms === null ? '' : local(ms),
+      ms === null ? '' : utcText(ms),
+      convert(t).toFixed(1),
+    ]);
     if (batch.length === BATCH) {
       out.push(stringifyRows(batch));
       batch = [];

@@ -13,6 +13,7 @@ import {
   keyValueGrid,
   MARGIN,
   MUTED,
+  PAGE,
   printable,
   RULE,
   section,
@@ -26,17 +27,18 @@ import { dispositionTexts } from './disposition-text';
 import {
   acknowledgementSentence,
   alarmCountSentence,
-  formatWall,
   headerLines,
+  instantWriter,
   isAcknowledged,
   isClosed,
   pointMs,
   signatureCountSentence,
   summaryLines,
-  wallClock,
+  zoneFormat,
   type ReportData,
   type SummaryLine,
 } from './report-model';
+import { timeAxisTicks } from './time-axis';
 
 /**
  * The PDF report (domain rules section 8), A4 portrait, Unicode fonts (pdf-fonts.ts):
@@ -45,7 +47,9 @@ import {
  * threshold lines, excursions shaded), the alarm table (state, closing with
  * cause, reason and signature, acknowledgement and e-signature, dismissal with
  * reason), the audit summary and the verdict. Every page carries the record id
- * and "Page n of m".
+ * and "Page n of m". Every time is printed with its UTC offset
+ * (`10/25/2026, 02:30:00 UTC+02:00`, report-model.ts `instantWriter`), the
+ * chart's axis by instant with the offset where it changes (time-axis.ts).
  */
 
 export async function renderPdf(data: ReportData): Promise<Buffer> {
@@ -68,7 +72,21 @@ export async function renderPdf(data: ReportData): Promise<Buffer> {
     );
   keyValueGrid(doc, shipment, zone, 2);
   section(doc, 'Summary');
-  keyValueGrid(doc, summaryLines(data).filter(inSummary), zone, 3);
+  const summary = summaryLines(data).filter(inSummary);
+  keyValueGrid(
+    doc,
+    summary.filter((l) => !l.time),
+    zone,
+    3,
+  );
+  // Times with their offset (`10/25/2026, 02:30:00 UTC+02:00`, 142 points bold) on one line each.
+  keyValueGrid(
+    doc,
+    summary.filter((l) => l.time),
+    zone,
+    2,
+    0.3,
+  );
   section(doc, `Temperature (°${data.unit})`);
   drawChart(doc, data, zone);
   section(doc, 'Alarms');
@@ -77,7 +95,7 @@ export async function renderPdf(data: ReportData): Promise<Buffer> {
   drawAudit(doc, data, zone);
   section(doc, 'Verdict');
   drawVerdict(doc, data, zone);
-  const stamp = formatWall(wallClock(zone)(data.generatedAt.getTime()));
+  const stamp = instantWriter(zone)(data.generatedAt.getTime());
   return finish(
     doc,
     `Coldtrace · ${data.organizationName} · Record ${recordId} · Generated ${stamp} (${zone})`,
@@ -98,15 +116,26 @@ function drawTitle(doc: Doc, data: ReportData, zone: string): void {
   doc.fontSize(10).fillColor(MUTED);
   writeText(doc, who, { width: CONTENT_WIDTH });
   const generated = printable(
-    `Generated ${formatWall(wallClock(zone)(data.generatedAt.getTime()))} (${zone}) by ${data.generatedBy}  ·  Temperatures in °${data.unit}, times in ${zone}`,
+    `Generated ${instantWriter(zone)(data.generatedAt.getTime())} by ${data.generatedBy}`,
   );
   writeText(doc, generated, { width: CONTENT_WIDTH });
+  writeText(doc, `Temperatures in °${data.unit}; times in ${zone}, each with its UTC offset`, {
+    width: CONTENT_WIDTH,
+  });
   doc.moveDown(0.4);
 }
 
 const CHART_HEIGHT = 210;
 const AXIS_LEFT = 36;
 const AXIS_BOTTOM = 26;
+/**
+ * At most this many time labels, centred on their ticks in boxes this wide
+ * (points), none closer than X_LABEL_GAP to the one before: the widest label,
+ * `23:30:00 UTC+05:45` at 7 points, is 66 wide, so no two labels meet.
+ */
+const X_TICKS = 7;
+const X_LABEL_WIDTH = 70;
+const X_LABEL_GAP = 70;
 
 function drawChart(doc: Doc, data: ReportData, zone: string): void {
   ensureSpace(doc, CHART_HEIGHT + 10);
@@ -180,21 +209,40 @@ function drawChart(doc: Doc, data: ReportData, zone: string): void {
   }
   doc.rect(left, top, width, height).lineWidth(0.6).strokeColor(MUTED).stroke();
 
-  // X labels: local times of evenly spaced points.
-  const wall = wallClock(zone);
-  const xTicks = 5;
-  for (let k = 0; k <= xTicks; k++) {
-    const i = Math.round(((n - 1) * k) / xTicks);
-    const ms = pointMs(data.timing, i);
-    const label = ms === null ? `#${i}` : formatWall(wall(ms)).replace(', ', '\n').slice(0, 16);
-    const x = xOfIndex(i);
+  // X labels: round local times placed by instant (the points are evenly spaced in time),
+  // the offset where it changes and the date where the day changes (time-axis.ts).
+  const firstMs = pointMs(data.timing, 0);
+  const lastMs = pointMs(data.timing, Math.max(0, n - 1));
+  const xTicks =
+    firstMs === null || lastMs === null
+      ? [0, n - 1].map((i) => ({ x: xOfIndex(i), lines: [`#${i}`] }))
+      : timeAxisTicks(firstMs, lastMs, zoneFormat(zone), {
+          maxTicks: X_TICKS,
+          minGap: X_LABEL_GAP / width,
+          // A label centred on a tick near the right end would leave the page.
+          endGuard: (X_LABEL_WIDTH / 2 - (PAGE.width - MARGIN - left - width)) / width,
+        }).map((tick) => ({
+          x:
+            lastMs > firstMs
+              ? left + ((tick.ms - firstMs) / (lastMs - firstMs)) * width
+              : xOfIndex(0),
+          lines: tick.lines,
+        }));
+  for (const tick of xTicks) {
     doc
-      .moveTo(x, top + height)
-      .lineTo(x, top + height + 3)
+      .moveTo(tick.x, top + height)
+      .lineTo(tick.x, top + height + 3)
       .strokeColor(MUTED)
       .stroke();
-    const labelX = Math.min(Math.max(x - 40, MARGIN), MARGIN + CONTENT_WIDTH - 80);
-    doc.text(label, labelX, top + height + 5, { width: 80, align: 'center' });
+    const half = X_LABEL_WIDTH / 2;
+    const labelX = Math.min(
+      Math.max(tick.x - half, MARGIN),
+      MARGIN + CONTENT_WIDTH - X_LABEL_WIDTH,
+    );
+    doc.text(tick.lines.join('\n'), labelX, top + height + 5, {
+      width: X_LABEL_WIDTH,
+      align: 'center',
+    });
   }
 
   // The series: per column a stroke from its first to min/max to last value,
@@ -328,11 +376,11 @@ function drawAlarms(doc: Doc, data: ReportData, zone: string): void {
     doc,
     [
       { title: 'Alarm and state', width: 14 },
-      { title: `Start / end (${zone})`, width: 16 },
+      { title: `Start / end (${zone})`, width: 18 },
       { title: 'Duration', width: 9 },
       { title: 'Peak', width: 9 },
       { title: `Degree-minutes (${u}·min)`, width: 11 },
-      { title: 'Closing, acknowledgement, signatures and dismissal', width: 41 },
+      { title: 'Closing, acknowledgement, signatures and dismissal', width: 39 },
     ],
     rows,
     NO_ALARMS,
@@ -340,7 +388,7 @@ function drawAlarms(doc: Doc, data: ReportData, zone: string): void {
 }
 
 function drawAudit(doc: Doc, data: ReportData, zone: string): void {
-  const display = auditDisplayer({ unit: data.unit, timeZone: zone });
+  const display = auditDisplayer({ unit: data.unit, timeZone: zone, style: 'text' });
   const rows = data.audit.map((e) => {
     const d = display(e);
     return [d.when, d.who, d.what, d.change, d.reason];
@@ -348,10 +396,10 @@ function drawAudit(doc: Doc, data: ReportData, zone: string): void {
   table(
     doc,
     [
-      { title: `When (${zone})`, width: 16 },
+      { title: `When (${zone})`, width: 18 },
       { title: 'Who', width: 14 },
-      { title: 'What', width: 21 },
-      { title: 'Change (old → new)', width: 31 },
+      { title: 'What', width: 20 },
+      { title: 'Change (old → new)', width: 30 },
       { title: 'Reason', width: 18 },
     ],
     rows,
@@ -419,10 +467,10 @@ function drawVerdict(doc: Doc, data: ReportData, zone: string): void {
   table(
     doc,
     [
-      { title: 'Alarm', width: 12 },
+      { title: 'Alarm', width: 10 },
       { title: 'Signed for', width: 18 },
-      { title: 'Signed by', width: 28 },
-      { title: `Signed at (${zone})`, width: 24 },
+      { title: 'Signed by', width: 26 },
+      { title: `Signed at (${zone})`, width: 28 },
       { title: 'Meaning', width: 18 },
     ],
     rows,

@@ -1,5 +1,5 @@
 import { PassThrough } from 'node:stream';
-import { resolveTimeZone } from '@coldtrace/domain';
+import { formatUtcOffset, resolveTimeZone, type ZonedTimeFormat } from '@coldtrace/domain';
 import ExcelJS from 'exceljs';
 import { alarmCells, alarmColumns, alarmDisplayer, NO_ALARMS } from './alarm-text';
 import { auditDisplayer } from './audit-text';
@@ -11,12 +11,15 @@ import {
   pointMs,
   summaryLines,
   unitConverter,
-  wallClock,
+  zoneFormat,
   type ReportData,
   type SummaryValue,
 } from './report-model';
 
 const DATE_FORMAT = 'mm/dd/yyyy hh:mm:ss';
+/** The readings' header: the UTC offset of each local time, and the instant in UTC. */
+const OFFSET_COLUMN = 'UTC offset';
+const UTC_COLUMN = 'Time (UTC)';
 const TEMPERATURE_FORMAT = '0.0';
 /** Column widths of the Alarms sheet (alarmColumns' order). */
 const ALARM_WIDTHS = [
@@ -31,14 +34,17 @@ const ALARM_NUMBER_COLUMNS = [8, 9];
  * WorkbookWriter (rows are committed as they are written). The first sheet
  * has the same header and summary as the CSV, then one row per point; the
  * sheet "Alarms" one row per alarm (alarm-text.ts) and "Audit trail" the
- * audit trail, both in the PDF's words. Dates of points are real date cells
- * holding the wall-clock time of the user's zone (spreadsheets have no time
- * zones; the zone is named in the column heading), numbers real numbers;
- * text cells are neutralised.
+ * audit trail, both in the PDF's words (times with their offset). Spreadsheet
+ * dates have no zone, so a reading's time is three cells: its local time (a real
+ * date holding the wall clock of the user's zone, named in the heading), the
+ * UTC offset of that time (`UTC+01:00`, which tells the two 02:30 of an
+ * autumn night apart) and the instant in UTC (a real date: unique, sortable,
+ * what to compute with). A summary date carries its offset in the next cell.
+ * Numbers are real numbers; text cells are neutralised.
  */
 export async function renderXlsx(data: ReportData): Promise<Buffer> {
   const zone = resolveTimeZone(data.timeZone);
-  const wall = wallClock(zone);
+  const time = zoneFormat(zone);
   const sink = new PassThrough();
   const chunks: Buffer[] = [];
   sink.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -60,7 +66,9 @@ export async function renderXlsx(data: ReportData): Promise<Buffer> {
   sheet.columns = [
     { key: 'a', width: 34 },
     { key: 'b', width: 30 },
-    { key: 'c', width: 18 },
+    { key: 'c', width: 12 },
+    { key: 'd', width: 20 },
+    { key: 'e', width: 18 },
   ];
 
   const title = sheet.addRow(['Coldtrace temperature report']);
@@ -72,9 +80,14 @@ export async function renderXlsx(data: ReportData): Promise<Buffer> {
     ...dispositionLines(data.record),
     ...budgetLines(data.record, data.unit),
   ]) {
-    const row = sheet.addRow([neutralise(line.label), cellValue(line.value, wall)]);
+    const value = line.value;
+    const row = sheet.addRow(
+      value instanceof Date
+        ? [neutralise(line.label), ...localCells(time, value.getTime())]
+        : [neutralise(line.label), cellValue(value)],
+    );
     const cell = row.getCell(2);
-    if (line.value instanceof Date) cell.numFmt = DATE_FORMAT;
+    if (value instanceof Date) cell.numFmt = DATE_FORMAT;
     else if (
       typeof line.value === 'number' &&
       (line.decimals !== undefined || !Number.isInteger(line.value))
@@ -85,7 +98,13 @@ export async function renderXlsx(data: ReportData): Promise<Buffer> {
     row.commit();
   }
   sheet.addRow([]).commit();
-  const heading = sheet.addRow(['Index', `Local time (${zone})`, `Temperature (°${data.unit})`]);
+  const heading = sheet.addRow([
+    'Index',
+    `Local time (${zone})`,
+    OFFSET_COLUMN,
+    UTC_COLUMN,
+    `Temperature (°${data.unit})`,
+  ]);
   heading.font = { bold: true };
   heading.commit();
 
@@ -95,9 +114,15 @@ export async function renderXlsx(data: ReportData): Promise<Buffer> {
     const t = temps[i];
     if (t === null || t === undefined) continue;
     const ms = pointMs(data.timing, i);
-    const row = sheet.addRow([i, ms === null ? null : new Date(wall(ms)), convert(t)]);
+    const row = sheet.addRow([
+      i,
+      ...(ms === null ? [null, null] : localCells(time, ms)),
+      ms === null ? null : new Date(ms),
+      convert(t),
+    ]);
     row.getCell(2).numFmt = DATE_FORMAT;
-    row.getCell(3).numFmt = TEMPERATURE_FORMAT;
+    row.getCell(4).numFmt = DATE_FORMAT;
+    row.getCell(5).numFmt = TEMPERATURE_FORMAT;
     row.commit();
   }
   sheet.commit();
@@ -111,7 +136,7 @@ export async function renderXlsx(data: ReportData): Promise<Buffer> {
   const alarmHeading = alarmSheet.addRow(columns);
   alarmHeading.font = { bold: true };
   alarmHeading.commit();
-  const alarm = alarmDisplayer({ unit: data.unit, timeZone: zone });
+  const alarm = alarmDisplayer({ unit: data.unit, timeZone: zone, style: 'text' });
   for (const a of data.alarms) {
     const row = alarmSheet.addRow(
       alarmCells(alarm(a)).map((cell) =>
@@ -138,7 +163,7 @@ export async function renderXlsx(data: ReportData): Promise<Buffer> {
   ]);
   auditHeading.font = { bold: true };
   auditHeading.commit();
-  const display = auditDisplayer({ unit: data.unit, timeZone: zone });
+  const display = auditDisplayer({ unit: data.unit, timeZone: zone, style: 'text' });
   for (const entry of data.audit) {
     const d = display(entry);
     auditSheet.addRow([d.when, d.who, d.what, d.change, d.reason].map(neutralise)).commit();
@@ -152,9 +177,13 @@ export async function renderXlsx(data: ReportData): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-function cellValue(value: SummaryValue, wall: (ms: number) => number): ExcelJS.CellValue {
+/** A local time as two cells: the wall clock as a date, and its offset (`UTC+02:00`). */
+function localCells(time: ZonedTimeFormat, ms: number): [Date, string] {
+  return [new Date(time.wallMs(ms)), `UTC${formatUtcOffset(time.offsetSeconds(ms))}`];
+}
+
+function cellValue(value: Exclude<SummaryValue, Date>): ExcelJS.CellValue {
   if (value === null) return null;
-  if (value instanceof Date) return new Date(wall(value.getTime()));
   if (typeof value === 'number') return value;
   return neutralise(value);
 }

@@ -21,7 +21,8 @@ import {
   type TestClient,
   type TestOrg,
 } from '../../../test/helpers';
-import { epoch, iso, serial, xt1Body } from '../../../test/shipment-factories';
+import { epoch, iso as isoOf, serial, xt1Body } from '../../../test/shipment-factories';
+import { pdfWords, zonedIso, zonedText } from './report-times.fixtures';
 
 const XT1 = '/api/devices/xt1';
 /** A zone with a half-hour offset, so a time in UTC or the server's zone cannot pass for it. */
@@ -35,19 +36,9 @@ const ACK_COMMENT = 'Stability data checked: product released';
 const DISMISS_REASON = 'Probe was out of the box during loading (photo in deviation DV-7)';
 const CLOSE_REASON = 'Product label allows down to 0 °C (change control CC-42)';
 
-/** `07/01/2026, 07:30:00`: en-US, 24-hour, in ZONE, written without the report code. */
-function wall(at: string | Date): string {
-  return new Intl.DateTimeFormat('en-US', {
-    timeZone: ZONE,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-  }).format(new Date(at));
-}
+/** A time as the PDF and the XLSX print it (`07/01/2026, 07:30:00 UTC-02:30`), and as the CSV writes it. */
+const text = (at: string | Date) => zonedText(at, ZONE);
+const iso = (at: string | Date) => zonedIso(at, ZONE);
 
 /** pdftotext wraps table cells: compare with runs of white space made one space. */
 const flat = (text: string) => text.replace(/\s+/g, ' ').trim();
@@ -98,7 +89,7 @@ describe('every report format tells the same story of the alarms', () => {
       `${XT1}/start-action/`,
       xt1Body(sn, {
         start_time_seconds: start,
-        timestamp: iso(start),
+        timestamp: isoOf(start),
         num_consecutive_excursions: 1,
       }),
     );
@@ -106,7 +97,7 @@ describe('every report format tells the same story of the alarms', () => {
     recordId = started.json().record_id;
     const scanned = await manager.post(
       `${XT1}/scans/`,
-      xt1Body(sn, { start_time_seconds: start, timestamp: iso(start + 900), temps: TEMPS }),
+      xt1Body(sn, { start_time_seconds: start, timestamp: isoOf(start + 900), temps: TEMPS }),
     );
     expect(scanned.statusCode, scanned.body).toBe(200);
 
@@ -141,7 +132,7 @@ describe('every report format tells the same story of the alarms', () => {
     res = await manager.post(`${XT1}/update-shipment-action/`, {
       record_id: recordId,
       low_threshold: 0,
-      timestamp: iso(start + 3600),
+      timestamp: isoOf(start + 3600),
       reason: CLOSE_REASON,
       password: TEST_PASSWORD,
       meaning: 'APPROVED',
@@ -172,18 +163,18 @@ describe('every report format tells the same story of the alarms', () => {
     return res.rawPayload;
   }
 
-  /** What every format must say of each alarm, from the API's answer. */
-  function expected(a: TExcursionAlarm) {
+  /** What every format must say of each alarm, from the API's answer; times as `write` writes them. */
+  function expected(a: TExcursionAlarm, write: (at: string) => string = text) {
     return {
       id: a.id!,
       state: ALARM_STATE_LABELS[a.state!],
       acknowledgedBy: a.acknowledged_by ?? '',
-      acknowledgedAt: a.acknowledged_at ? wall(a.acknowledged_at) : '',
+      acknowledgedAt: a.acknowledged_at ? write(a.acknowledged_at) : '',
       signedBy: a.signature?.printed_name ?? '',
       signatureMeaning: a.signature ? SIGNATURE_MEANING_LABELS[a.signature.meaning] : '',
       dismissedBy: a.dismissed_by ?? '',
       dismissReason: a.dismiss_reason ?? '',
-      closedAt: a.closed_at ? wall(a.closed_at) : '',
+      closedAt: a.closed_at ? write(a.closed_at) : '',
       closedBy: a.state === 'CLOSED' ? (a.closed_by ?? 'System') : '',
       closeCause: a.close_cause ? ALARM_CLOSE_CAUSE_LABELS[a.close_cause] : '',
       closeReason: a.close_reason ?? '',
@@ -211,7 +202,7 @@ describe('every report format tells the same story of the alarms', () => {
   }
 
   /** The record's audit trail from the API, oldest first as reports print it: when, who, what, reason. */
-  async function auditRows(): Promise<string[][]> {
+  async function auditRows(write: (at: string) => string = text): Promise<string[][]> {
     const res = await manager.get(`/api/audit/?page_size=1000&record_id=${recordId}`);
     expect(res.statusCode, res.body).toBe(200);
     return z
@@ -219,20 +210,20 @@ describe('every report format tells the same story of the alarms', () => {
       .parse(res.json())
       .reverse()
       .map((e) => [
-        wall(e.occurred_at),
+        write(e.occurred_at),
         e.actor_name,
         `${auditActionLabel(e.action)}${e.entity_type === 'alarm' ? ` #${e.entity_id}` : ''}`,
         e.reason ?? '',
       ]);
   }
 
-  /** The release decision's label and value lines of each format (issue 14 item 2). */
+  /** The release decision's label and value lines of each format (issue 14 item 2), times as the PDF prints them. */
   async function decisionLines() {
     const csvText = (await download('csv')).toString('utf8').replace(/^\uFEFF/, '');
     const csvLines: string[][] = parse(csvText, { relax_column_count: true });
     const csv = csvLines
       .filter((l) => l[0]?.startsWith('Release decision') || l[0]?.startsWith('Decision '))
-      .map((l) => `${l[0]}: ${l[1]}`);
+      .map((l) => `${l[0]}: ${l[0] === 'Decision signed at' ? text(new Date(l[1]!)) : l[1]}`);
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.load((await download('xlsx')) as unknown as ArrayBuffer);
     const xlsx: string[] = [];
@@ -240,9 +231,9 @@ describe('every report format tells the same story of the alarms', () => {
       const label = String(row.getCell(1).value ?? '');
       if (!label.startsWith('Release decision') && !label.startsWith('Decision ')) return;
       const v = row.getCell(2).value;
-      // A date cell holds the wall-clock time in the zone (as every XLSX time).
+      // A date cell holds the wall-clock time in the zone, its offset in the next cell.
       xlsx.push(
-        `${label}: ${v instanceof Date ? wall(new Date(v.getTime() + offsetMs(v))) : String(v)}`,
+        `${label}: ${v instanceof Date ? wallText(v, String(row.getCell(3).value)) : String(v)}`,
       );
     });
     const pdfText = flat(
@@ -290,10 +281,10 @@ describe('every report format tells the same story of the alarms', () => {
       return rows.map((r) => Object.fromEntries(header!.map((h, i) => [h, r[i] ?? ''])));
     };
     const rows = section('Alarms');
-    expect(rows.map(fromRow)).toEqual(api.map(expected));
+    expect(rows.map(fromRow)).toEqual(api.map((a) => expected(a, iso)));
     // The closed alarm's closing signature with its meaning, the dismissed one's time.
     expect(rows[3]!['Closing signature meaning']).toBe('Approved');
-    expect(rows[2]![`Dismissed at (${ZONE})`]).toBe(wall(api[2]!.dismissed_at!));
+    expect(rows[2]![`Dismissed at (${ZONE})`]).toBe(iso(api[2]!.dismissed_at!));
     // The audit trail: the same entries (time in the zone, reason) as the API's.
     const trail = section('Audit trail').map((r) => [
       r[`When (${ZONE})`]!,
@@ -301,7 +292,7 @@ describe('every report format tells the same story of the alarms', () => {
       r['What']!,
       r['Reason']!,
     ]);
-    expect(trail).toEqual(await auditRows());
+    expect(trail).toEqual(await auditRows(iso));
     // The readings still follow, as one table under their own header.
     const readings = lines.findIndex((l) => l[0] === 'Index');
     expect(lines.slice(readings + 1)).toHaveLength(TEMPS.length);
@@ -326,7 +317,7 @@ describe('every report format tells the same story of the alarms', () => {
       return rows.map((r) => Object.fromEntries(header!.map((h, i) => [h, r[i] ?? ''])));
     };
     const rows = sheetRows('Alarms');
-    expect(rows.map(fromRow)).toEqual(api.map(expected));
+    expect(rows.map(fromRow)).toEqual(api.map((a) => expected(a)));
     const trail = sheetRows('Audit trail').map((r) => [
       r[`When (${ZONE})`]!,
       r['Who']!,
@@ -345,30 +336,32 @@ describe('every report format tells the same story of the alarms', () => {
           `${a.above_or_below === 'BELOW' ? 'Low' : 'High'} excursion #${a.id} ${ALARM_STATE_LABELS[a.state!]}`,
       ),
     );
-    api.map(expected).forEach((e, i) => {
-      const review = rows[i]!.review;
-      if (e.closedBy) {
-        expect(review).toContain(`Closed by ${e.closedBy}, ${e.closedAt}`);
-        expect(review).toContain(`Cause: ${e.closeCause}`);
-        expect(review).toContain(`Reason: ${e.closeReason}`);
-        expect(review).toContain(`Closing signed by ${e.closeSignedBy}`);
-      } else {
-        expect(review).not.toContain('Closed by');
-      }
-      if (e.signedBy) {
-        expect(review).toContain(`Signed by ${e.signedBy}`);
-        expect(review).toContain(`Meaning: ${e.signatureMeaning}`);
-        expect(review).toContain(`Comment: ${ACK_COMMENT}`);
-      } else {
-        expect(review).toContain('Not acknowledged');
-      }
-      if (e.dismissedBy) {
-        expect(review).toContain(`Dismissed by ${e.dismissedBy}`);
-        expect(review).toContain(`Reason: ${e.dismissReason}`);
-      } else {
-        expect(review).not.toContain('Dismissed');
-      }
-    });
+    api
+      .map((a) => expected(a))
+      .forEach((e, i) => {
+        const review = rows[i]!.review;
+        if (e.closedBy) {
+          expect(review).toContain(`Closed by ${e.closedBy}, ${e.closedAt}`);
+          expect(review).toContain(`Cause: ${e.closeCause}`);
+          expect(review).toContain(`Reason: ${e.closeReason}`);
+          expect(review).toContain(`Closing signed by ${e.closeSignedBy}`);
+        } else {
+          expect(review).not.toContain('Closed by');
+        }
+        if (e.signedBy) {
+          expect(review).toContain(`Signed by ${e.signedBy}`);
+          expect(review).toContain(`Meaning: ${e.signatureMeaning}`);
+          expect(review).toContain(`Comment: ${ACK_COMMENT}`);
+        } else {
+          expect(review).toContain('Not acknowledged');
+        }
+        if (e.dismissedBy) {
+          expect(review).toContain(`Dismissed by ${e.dismissedBy}`);
+          expect(review).toContain(`Reason: ${e.dismissReason}`);
+        } else {
+          expect(review).not.toContain('Dismissed');
+        }
+      });
     const text = flat(execFileSync('pdftotext', ['-', '-'], { input: pdf }).toString('utf8'));
     expect(text).not.toContain('no longer holds');
     // The audit trail's reasons and the verdict.
@@ -388,9 +381,9 @@ describe('every report format tells the same story of the alarms', () => {
         decision,
         comment,
         password: TEST_PASSWORD,
-        meaning: 'APPROVED',
       });
-    // Not released while alarms await acknowledgement; quarantined, then rejected.
+    // Not released while alarms await acknowledgement; quarantined, then rejected
+    // (the signature means what the decision is: a rejection, issue 35).
     expect((await sign('RELEASED', 'no')).statusCode).toBe(409);
     expect((await sign('QUARANTINED', 'Held for review')).statusCode).toBe(200);
     const res = await sign('REJECTED', 'Excursions beyond the stability data (deviation DV-7)');
@@ -399,8 +392,8 @@ describe('every report format tells the same story of the alarms', () => {
     const story = [
       'Release decision: Rejected',
       'Decision signed by: Quality Manager',
-      `Decision signed at: ${wall(d.signed_at)}`,
-      'Decision signature meaning: Approved',
+      `Decision signed at: ${text(d.signed_at)}`,
+      'Decision signature meaning: Rejected',
       'Decision comment: Excursions beyond the stability data (deviation DV-7)',
     ];
     const { csv, xlsx, verdict } = await decisionLines();
@@ -411,43 +404,11 @@ describe('every report format tells the same story of the alarms', () => {
   });
 });
 
-/** The zone's offset at `wallAsUtc` (XLSX dates carry the wall clock as if UTC). */
-function offsetMs(wallAsUtc: Date): number {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone: ZONE,
-    timeZoneName: 'longOffset',
-  }).formatToParts(wallAsUtc);
-  const m = /GMT([+-])(\d\d):(\d\d)/.exec(parts.find((p) => p.type === 'timeZoneName')!.value);
-  const sign = m![1] === '-' ? 1 : -1;
-  return sign * (Number(m![2]) * 60 + Number(m![3])) * 60_000;
-}
-
-interface Word {
-  page: number;
-  x: number;
-  y: number;
-  text: string;
-}
-
-/** The words of a PDF with their positions (pdftotext -bbox). */
-function pdfWords(pdf: Buffer): Word[] {
-  const xhtml = execFileSync('pdftotext', ['-bbox', '-', '-'], { input: pdf }).toString('utf8');
-  const words: Word[] = [];
-  const unescape = (t: string) =>
-    t
-      .replace(/&lt;/g, '<')
-      .replace(/&gt;/g, '>')
-      .replace(/&quot;/g, '"')
-      .replace(/&#39;/g, "'")
-      .replace(/&amp;/g, '&');
-  xhtml.split('<page ').forEach((page, index) => {
-    for (const m of page.matchAll(
-      /<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="[\d.]+" yMax="[\d.]+">([^<]*)<\/word>/g,
-    )) {
-      words.push({ page: index, x: Number(m[1]), y: Number(m[2]), text: unescape(m[3]!) });
-    }
-  });
-  return words;
+/** `07/01/2026, 07:30:00 UTC-02:30` of an XLSX date cell (the wall clock read as UTC) and its offset cell. */
+function wallText(wallAsUtc: Date, offset: string): string {
+  const p = (n: number) => String(n).padStart(2, '0');
+  const d = wallAsUtc;
+  return `${p(d.getUTCMonth() + 1)}/${p(d.getUTCDate())}/${d.getUTCFullYear()}, ${p(d.getUTCHours())}:${p(d.getUTCMinutes())}:${p(d.getUTCSeconds())} ${offset}`;
 }
 
 /**
@@ -460,8 +421,8 @@ function pdfAlarmRows(pdf: Buffer): { alarm: string; review: string }[] {
   const words = pdfWords(pdf);
   const at = (i: number, ...texts: string[]) => texts.every((t, k) => words[i + k]?.text === t);
   const start = words.findIndex((_, i) => at(i, 'Alarm', 'and', 'state'));
-  // The table ends where the audit trail's header begins.
-  const end = words.findIndex((w, i) => i > start && w.text === 'When' && at(i + 1, '(America/'));
+  // The table ends where the audit trail's section begins.
+  const end = words.findIndex((_, i) => i > start && at(i, 'Audit', 'trail'));
   expect(start).toBeGreaterThan(0);
   expect(end).toBeGreaterThan(start);
   // Without the page footers (`Coldtrace · ...` at the bottom of every page).
@@ -473,17 +434,17 @@ function pdfAlarmRows(pdf: Buffer): { alarm: string; review: string }[] {
   table.forEach((w, i) => {
     if (w.text === 'Start' && table[i + 1]?.text === '/') {
       const review = table.find((v) => v.page === w.page && v.text === 'Closing,');
-      columns.set(w.page, { startX: w.x, reviewX: review!.x });
+      columns.set(w.page, { startX: w.xMin, reviewX: review!.xMin });
     }
   });
   const rowStarts = table.filter(
     (w) =>
       (w.text === 'High' || w.text === 'Low') &&
-      w.x < columns.get(w.page)!.startX &&
+      w.xMin < columns.get(w.page)!.startX &&
       w.y > table.find((v) => v.page === w.page && v.text === 'Closing,')!.y,
   );
   const rows = rowStarts.map(() => ({ alarm: [] as string[], review: [] as string[] }));
-  const ordered = [...table].sort((a, b) => a.page - b.page || a.y - b.y || a.x - b.x);
+  const ordered = [...table].sort((a, b) => a.page - b.page || a.y - b.y || a.xMin - b.xMin);
   for (const w of ordered) {
     let row = -1;
     rowStarts.forEach((r, k) => {
@@ -491,8 +452,8 @@ function pdfAlarmRows(pdf: Buffer): { alarm: string; review: string }[] {
     });
     if (row < 0) continue;
     const { startX, reviewX } = columns.get(w.page)!;
-    if (w.x < startX - 1) rows[row]!.alarm.push(w.text);
-    else if (w.x >= reviewX - 1) rows[row]!.review.push(w.text);
+    if (w.xMin < startX - 1) rows[row]!.alarm.push(w.text);
+    else if (w.xMin >= reviewX - 1) rows[row]!.review.push(w.text);
   }
   return rows.map((r) => ({ alarm: r.alarm.join(' '), review: r.review.join(' ') }));
 }

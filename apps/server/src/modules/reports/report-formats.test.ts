@@ -8,6 +8,7 @@ import { alarms } from '../../db/schema-shipments';
 import { createTestApp, type TestApp, type TestClient } from '../../../test/helpers';
 import { epoch, iso, serial, xt1Body } from '../../../test/shipment-factories';
 import { auditDisplayer } from './audit-text';
+import { zonedIso, zonedText } from './report-times.fixtures';
 import {
   acknowledgementSentence,
   alarmCountSentence,
@@ -20,22 +21,9 @@ const ZONE = 'America/New_York';
 /** 8 points at 60 s; with the high threshold raised to 9, two excursions (points 1-2 and 5-6). */
 const TEMPS = [5, 9.5, 9.6, 5, 5, 10, 10.5, 5];
 
-/** `07/01/2026, 06:00:00`: en-US, 24-hour, in `zone`, written without the report code. */
-function expectedWall(at: string | Date, zone = ZONE): string {
-  return new Intl.DateTimeFormat('en-US', {
-    timeZone: zone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-  }).format(new Date(at));
-}
-
-function pdfText(pdf: Buffer): string {
-  return execFileSync('pdftotext', ['-layout', '-', '-'], { input: pdf }).toString('utf8');
+function pdfText(pdf: Buffer, mode: 'layout' | 'reading' = 'layout'): string {
+  const args = mode === 'layout' ? ['-layout', '-', '-'] : ['-', '-'];
+  return execFileSync('pdftotext', args, { input: pdf }).toString('utf8');
 }
 
 /** pdftotext wraps table cells: compare with runs of white space made one space. */
@@ -130,19 +118,22 @@ describe('report formats tell the same story', () => {
     return rows;
   }
 
-  /** The lines every format must carry (the audit entries as the reader reads them). */
-  async function expectedChanges() {
+  /**
+   * The lines every format must carry (the audit entries as the reader reads them),
+   * times with their offset: en-US in the PDF and XLSX, ISO 8601 in the CSV.
+   */
+  async function expectedChanges(write: (at: string, zone: string) => string = zonedText) {
     const entries = await auditEntries();
     const threshold = entries.find((e) => e.field === 'high_threshold');
     expect(threshold).toBeDefined();
     return {
-      thresholdWhen: expectedWall(threshold!.occurred_at!),
+      thresholdWhen: write(threshold!.occurred_at!, ZONE),
       changes: [
         // 8 °C → 9 °C in °F with one decimal and the unit.
         'High threshold: 46.4 °F → 48.2 °F',
         'Cumulative duration high: — → 45m',
         'Trip status: Not departed → In transit',
-        `Trip begin: — → ${expectedWall(tripBegin)}`,
+        `Trip begin: — → ${write(tripBegin, ZONE)}`,
       ],
     };
   }
@@ -150,15 +141,19 @@ describe('report formats tell the same story', () => {
   const CODES = ['IN_TRANSIT', 'NOT_DEPARTED', '00:45:00', '2026-07-01T10:00:00', ' -> '];
 
   it('PDF: the audit trail in °F, New York time and words', async () => {
-    const text = pdfText(await download('pdf'));
+    const pdf = await download('pdf');
+    const text = pdfText(pdf);
     const { thresholdWhen, changes } = await expectedChanges();
-    for (const change of changes) expect(flat(text)).toContain(change);
-    // The time is wrapped in its column: its date and its clock, in New York.
+    // A change wrapped in its table cell reads whole in reading order.
+    for (const change of changes) expect(flat(pdfText(pdf, 'reading'))).toContain(change);
+    // The time is wrapped in its column: its date, its clock and its offset, in New York.
     const [day, clock] = thresholdWhen.split(', ');
+    expect(clock).toMatch(/^\d{2}:\d{2}:\d{2} UTC-0[45]:00$/);
     const trail = flat(text.slice(text.lastIndexOf('Audit trail'), text.lastIndexOf('Verdict')));
     expect(trail).toMatch(/When \(America\/ .*New_York\)/);
     expect(trail).toContain(`${day},`);
-    expect(trail).toContain(clock);
+    expect(trail).toContain(clock!.split(' ')[0]);
+    expect(trail).toContain(clock!.split(' ')[1]);
     expect(flat(text)).toContain('Shipment details');
     expect(flat(text)).toContain('Trip times changed');
     for (const code of CODES) expect(text).not.toContain(code);
@@ -167,10 +162,10 @@ describe('report formats tell the same story', () => {
   it('CSV: the same audit trail, one decimal summary temperatures, durations in words', async () => {
     const text = (await download('csv')).toString('utf8').replace(/^\uFEFF/, '');
     const lines = text.trimEnd().split('\n');
-    const { thresholdWhen, changes } = await expectedChanges();
+    const { thresholdWhen, changes } = await expectedChanges(zonedIso);
     expect(lines).toContain(`When (${ZONE}),Who,What,Change (old → new),Reason`);
     expect(lines).toContain(
-      `"${thresholdWhen}",Quality Manager,Shipment details changed,High threshold: 46.4 °F → 48.2 °F,`,
+      `${thresholdWhen},Quality Manager,Shipment details changed,High threshold: 46.4 °F → 48.2 °F,`,
     );
     for (const change of changes) expect(text).toContain(change);
     for (const code of CODES) expect(text).not.toContain(code);
@@ -248,7 +243,7 @@ describe('report formats tell the same story', () => {
     const verdict = text.slice(text.lastIndexOf('Verdict'));
     expect(verdict).toContain('1 electronic signature: 1 acknowledgement, 0 closing changes.');
     expect(verdict).toContain(
-      `#${first!.id} Acknowledgement Quality Manager ${expectedWall(signedAt)} Approved`,
+      `#${first!.id} Acknowledgement Quality Manager ${zonedText(signedAt, ZONE)} Approved`,
     );
 
     await t.db
@@ -291,9 +286,28 @@ describe('audit entries as display text', () => {
       'Cumulative duration low: 1d 2h 30m → —',
     );
     const e = entry('end_time', null, '2026-01-15T12:00:00Z');
+    // Without a style (the audit API's CSV, which has a UTC column): the wall clock alone.
     expect(e.when).toBe('01/15/2026, 13:00:00');
     expect(e.change).toBe('Trip end: — → 01/15/2026, 13:00:00');
     expect(e.what).toBe('Alarm acknowledged');
+    // In a report: with the offset, en-US or ISO 8601.
+    const inReport = (style: 'text' | 'iso') =>
+      auditDisplayer({ unit: 'C', timeZone: 'Europe/Berlin', style })({
+        occurredAt: new Date('2026-10-25T01:30:00Z'),
+        actorName: 'Ann',
+        action: 'record.trip.update',
+        field: 'end_time',
+        oldValue: '2026-10-25T00:30:00Z',
+        newValue: '2026-10-25T01:30:00Z',
+        reason: null,
+      });
+    expect(inReport('text').when).toBe('10/25/2026, 02:30:00 UTC+01:00');
+    expect(inReport('text').change).toBe(
+      'Trip end: 10/25/2026, 02:30:00 UTC+02:00 → 10/25/2026, 02:30:00 UTC+01:00',
+    );
+    expect(inReport('iso').change).toBe(
+      'Trip end: 2026-10-25T02:30:00+02:00 → 2026-10-25T02:30:00+01:00',
+    );
   });
 
   it('intervals in days, hours and minutes, seconds only when not whole minutes', () => {

@@ -10,14 +10,17 @@ import {
   parseDurationString,
   resolveTimeZone,
   toDisplayUnit,
+  zonedTimeFormat,
   type SeriesValue,
+  type ZonedTimeFormat,
 } from '@coldtrace/domain';
 
 /**
  * What a report shows (domain rules section 8), gathered once and rendered as
  * PDF, CSV or XLSX. Pure: the benchmark builds one without a database.
  * Temperatures are °C here and converted for display with the domain's rules
- * (spec section 9); times are instants shown en-US, 24-hour, in `timeZone`.
+ * (spec section 9); times are instants shown en-US, 24-hour, in `timeZone`,
+ * each with its offset (`instantWriter`).
  */
 
 /**
@@ -86,37 +89,45 @@ export interface ReportData {
 // ---------------------------------------------------------------- fast per-point formatting
 
 /**
- * Wall-clock time in a zone, fast enough for 100,000 points: the zone's
- * offset is looked up with Intl once per quarter hour (offsets only change on
- * quarter-hour boundaries) and the rest is arithmetic.
+ * Wall-clock time in a zone (epoch ms of the same clock read in UTC), fast
+ * enough for 100,000 points (`zonedTimeFormat` of the domain: the zone's
+ * offset looked up once per quarter hour). Zone-less: a report prints a time
+ * with its offset (`instantWriter`); the alarm e-mails and certificates use this.
  */
 export function wallClock(timeZone: string): (epochMs: number) => number {
+  return zoneFormat(timeZone).wallMs;
+}
+
+/**
+ * How a report writes an instant (domain rules section 8: every printed time
+ * carries its zone): `text`, en-US 24-hour with the offset
+ * (`10/25/2026, 02:30:00 UTC+02:00`; the PDF and the XLSX's text cells), or
+ * `iso`, ISO 8601 with the offset (`2026-10-25T02:30:00+02:00`; the CSV).
+ */
+export type TimeStyle = 'text' | 'iso';
+
+const formats = new Map<string, ZonedTimeFormat>();
+
+/** The zone's formatter, kept per zone (its offsets are looked up once per quarter hour). */
+export function zoneFormat(timeZone: string): ZonedTimeFormat {
   const zone = resolveTimeZone(timeZone);
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone: zone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: 'numeric',
-    day: 'numeric',
-    hour: 'numeric',
-    minute: 'numeric',
-    second: 'numeric',
-  });
-  const offsets = new Map<number, number>();
-  const QUARTER = 15 * 60_000;
-  return (epochMs) => {
-    const bucket = Math.floor(epochMs / QUARTER);
-    let offset = offsets.get(bucket);
-    if (offset === undefined) {
-      const at = bucket * QUARTER;
-      const p: Record<string, number> = {};
-      for (const part of parts.formatToParts(at)) p[part.type] = Number(part.value);
-      offset = Date.UTC(p.year!, p.month! - 1, p.day!, p.hour!, p.minute!, p.second!) - at;
-      if (offsets.size > 10_000) offsets.clear();
-      offsets.set(bucket, offset);
-    }
-    return epochMs + offset;
-  };
+  let format = formats.get(zone);
+  if (format === undefined) {
+    format = zonedTimeFormat(zone);
+    formats.set(zone, format);
+  }
+  return format;
+}
+
+/** A function writing instants (epoch ms) of one report in `style`. */
+export function instantWriter(timeZone: string, style: TimeStyle = 'text'): (ms: number) => string {
+  const format = zoneFormat(timeZone);
+  return style === 'iso' ? format.iso : format.text;
+}
+
+/** `2026-10-25 00:30:00`: the instant in UTC, as spreadsheets read a date-time (no `T`, no `Z`). */
+export function utcText(epochMs: number): string {
+  return zoneFormat('UTC').plain(epochMs);
 }
 
 const pad2 = (n: number) => (n < 10 ? `0${n}` : String(n));
@@ -195,6 +206,8 @@ export interface SummaryLine {
   value: SummaryValue;
   /** Decimals shown in text (temperatures: one, as everywhere in the product). */
   decimals?: number;
+  /** An instant (or none yet): printed with its offset, which needs the room of a wide column. */
+  time?: true;
 }
 
 /** A temperature in the unit (number), or null. */
@@ -274,8 +287,8 @@ export function summaryLines(data: ReportData): SummaryLine[] {
       value: temperature(data, r.mean_kinetic_temp),
       decimals,
     },
-    { label: 'First point', value: instant(r.first_point) },
-    { label: 'Last point', value: instant(r.last_point) },
+    { label: 'First point', value: instant(r.first_point), time: true },
+    { label: 'Last point', value: instant(r.last_point), time: true },
     {
       label: 'Duration',
       value: r.record_duration == null ? null : formatDuration(r.record_duration),
@@ -285,11 +298,11 @@ export function summaryLines(data: ReportData): SummaryLine[] {
     { label: 'Status', value: r.status ?? '' },
     { label: 'Alarms', value: data.alarms.length },
     { label: 'Trip', value: tripStatusText(r.trip?.trip_status) },
-    { label: 'Trip begin', value: instant(r.trip?.begin_time) },
-    { label: 'Trip end', value: instant(r.trip?.end_time) },
+    { label: 'Trip begin', value: instant(r.trip?.begin_time), time: true },
+    { label: 'Trip end', value: instant(r.trip?.end_time), time: true },
     { label: 'Unit', value: u },
     { label: 'Time zone', value: resolveTimeZone(data.timeZone) },
-    { label: 'Generated', value: data.generatedAt },
+    { label: 'Generated', value: data.generatedAt, time: true },
     { label: 'Generated by', value: data.generatedBy },
   ];
 }
@@ -329,10 +342,18 @@ export function tripStatusText(status: string | null | undefined): string {
   }
 }
 
-/** A summary value as text (CSV and PDF): numbers with the line's decimals, else one when fractional; dates local. */
-export function summaryText(value: SummaryValue, timeZone: string, decimals?: number): string {
+/**
+ * A summary value as text (CSV and PDF): numbers with the line's decimals,
+ * else one when fractional; dates local with their offset, in `style`.
+ */
+export function summaryText(
+  value: SummaryValue,
+  timeZone: string,
+  decimals?: number,
+  style: TimeStyle = 'text',
+): string {
   if (value === null) return MISSING_VALUE;
-  if (value instanceof Date) return formatWall(wallClock(timeZone)(value.getTime()));
+  if (value instanceof Date) return instantWriter(timeZone, style)(value.getTime());
   if (typeof value === 'number' && decimals !== undefined) return value.toFixed(decimals);
   if (typeof value === 'number') return Number.isInteger(value) ? String(value) : value.toFixed(1);
   return value;

@@ -178,21 +178,23 @@ describe('reports: PDF, CSV and XLSX of a record', () => {
     expect(lines).toContain('High threshold (°F),46.4');
     expect(lines).toContain('Low threshold (°F),23.0');
     expect(lines).toContain('Time zone,America/New_York');
-    const header = lines.indexOf('Index,Local time (America/New_York),Temperature (°F)');
+    const header = lines.indexOf('Index,Local time (America/New_York),Time (UTC),Temperature (°F)');
     expect(header).toBeGreaterThan(0);
     const rows = lines.slice(header + 1);
     expect(rows).toHaveLength(TEMPS.length);
-    // 10:00 UTC is 06:00 in New York (summer time); -2.2 °C is 28.0 °F, 9.5 °C 49.1 °F.
-    expect(rows[0]).toBe('0,"07/01/2026, 06:00:00",41.0');
-    expect(rows[3]).toBe('3,"07/01/2026, 06:03:00",49.1');
-    expect(rows[6]).toBe('6,"07/01/2026, 06:06:00",28.0');
+    // 10:00 UTC is 06:00 in New York (summer time, UTC-4); -2.2 °C is 28.0 °F, 9.5 °C 49.1 °F.
+    expect(rows[0]).toBe('0,2026-07-01T06:00:00-04:00,2026-07-01 10:00:00,41.0');
+    expect(rows[3]).toBe('3,2026-07-01T06:03:00-04:00,2026-07-01 10:03:00,49.1');
+    expect(rows[6]).toBe('6,2026-07-01T06:06:00-04:00,2026-07-01 10:06:00,28.0');
+    // The summary's times too: ISO 8601 with the offset.
+    expect(lines).toContain('First point,2026-07-01T06:00:00-04:00');
   });
 
   it('CSV: a negative temperature stays a number (no quote mark)', async () => {
     const { body } = await download(operator, 'csv');
     const rows = body.toString('utf8').trimEnd().split('\n');
-    expect(rows).toContain('1,"07/01/2026, 10:01:00",-1.5');
-    expect(rows).toContain('6,"07/01/2026, 10:06:00",-2.2');
+    expect(rows).toContain('1,2026-07-01T10:01:00+00:00,2026-07-01 10:01:00,-1.5');
+    expect(rows).toContain('6,2026-07-01T10:06:00+00:00,2026-07-01 10:06:00,-2.2');
   });
 
   it('XLSX: real date and number cells, text neutralised, the same summary', async () => {
@@ -218,14 +220,26 @@ describe('reports: PDF, CSV and XLSX of a record', () => {
     expect(byLabel.get('First point')).toBeInstanceOf(Date);
     expect(typeof byLabel.get('Mean kinetic temperature (°C)')).toBe('number');
     expect(headerRow).toBeGreaterThan(0);
+    expect((sheet.getRow(headerRow).values as unknown[]).slice(1)).toEqual([
+      'Index',
+      'Local time (UTC)',
+      'UTC offset',
+      'Time (UTC)',
+      'Temperature (°C)',
+    ]);
+    // The operator reads UTC: the local time is the instant, offset +00:00.
     const first = sheet.getRow(headerRow + 1);
     expect(first.getCell(1).value).toBe(0);
     expect(first.getCell(2).value).toEqual(new Date('2026-07-01T10:00:00Z'));
     expect(first.getCell(2).numFmt).toBe('mm/dd/yyyy hh:mm:ss');
+    expect(first.getCell(3).value).toBe('UTC+00:00');
+    expect(first.getCell(4).value).toEqual(new Date('2026-07-01T10:00:00Z'));
+    expect(first.getCell(4).numFmt).toBe('mm/dd/yyyy hh:mm:ss');
     const negative = sheet.getRow(headerRow + 7);
     expect(negative.getCell(1).value).toBe(6);
-    expect(negative.getCell(3).value).toBe(-2.2);
-    expect(negative.getCell(3).type).toBe(ExcelJS.ValueType.Number);
+    expect(negative.getCell(5).value).toBe(-2.2);
+    expect(negative.getCell(5).type).toBe(ExcelJS.ValueType.Number);
+    expect(negative.getCell(5).numFmt).toBe('0.0');
     expect(sheet.rowCount).toBe(headerRow + TEMPS.length);
   });
 

@@ -4,13 +4,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { auditEvents } from '../../db/schema-audit';
 import { createTestApp, TEST_PASSWORD, type TestApp, type TestClient } from '../../../test/helpers';
-import { scannedShipment } from '../../../test/shipment-factories';
+import { scannedShipment, stoppedShipment } from '../../../test/shipment-factories';
 
 const XT1 = '/api/devices/xt1';
 const DECIDE = `${XT1}/records/disposition/`;
 const HISTORY = `${XT1}/records/dispositions/`;
 const ACK = `${XT1}/alarm-acknowledge/`;
-const SIGN = { password: TEST_PASSWORD, meaning: 'APPROVED' } as const;
+/** The signature: the password; the meaning follows from the decision (issue 35). */
+const SIGN = { password: TEST_PASSWORD } as const;
 
 /** 9 points, high 8 and low 2: one excursion above, one below (two alarms). */
 const EXCURSIONS = [5, 5, 9, 9.5, 5, 5, 1, 1.5, 5];
@@ -47,6 +48,18 @@ describe('release decisions (disposition)', () => {
     expect(res.statusCode, res.body).toBe(200);
     return z.array(ZRecordDisposition).parse(res.json());
   };
+  /** The record's `record.disposition` audit entries, oldest first. */
+  const dispositionAudit = (recordId: string) =>
+    t.db
+      .select()
+      .from(auditEvents)
+      .where(
+        and(
+          eq(auditEvents.recordId, Number(recordId)),
+          eq(auditEvents.action, 'record.disposition'),
+        ),
+      )
+      .orderBy(auditEvents.id);
   const listIds = async (query: string) => {
     const res = await viewer.get(`${XT1}/records/?page_size=1000&${query}`);
     expect(res.statusCode, res.body).toBe(200);
@@ -62,8 +75,8 @@ describe('release decisions (disposition)', () => {
     expect(await history(viewer, recordId)).toEqual([]);
   });
 
-  it('releases a record without alarms: signed, answered, on the record, audited', async () => {
-    const { recordId } = await scannedShipment(manager, IN_RANGE, 'DSP');
+  it('releases a stopped record without alarms: signed as approval, answered, on the record, audited', async () => {
+    const { recordId } = await stoppedShipment(manager, IN_RANGE, 'DSP');
     const before = Date.now();
     const res = await manager.post(DECIDE, {
       ...SIGN,
@@ -78,6 +91,7 @@ describe('release decisions (disposition)', () => {
       decision: 'RELEASED',
       comment: 'Within limits; released for sale.',
       meaning: 'APPROVED',
+      transit_reason: null,
       signed_by: managerName,
     });
     const at = Date.parse(reply.disposition!.signed_at);
@@ -85,22 +99,14 @@ describe('release decisions (disposition)', () => {
     expect(at).toBeLessThanOrEqual(Date.now() + 1000);
     expect((await record(viewer, recordId)).disposition).toEqual(reply.disposition);
 
-    const audit = await t.db
-      .select()
-      .from(auditEvents)
-      .where(
-        and(
-          eq(auditEvents.recordId, Number(recordId)),
-          eq(auditEvents.action, 'record.disposition'),
-        ),
-      );
+    const audit = await dispositionAudit(recordId);
     expect(audit).toHaveLength(1);
     expect(audit[0]).toMatchObject({ field: 'disposition', oldValue: null, newValue: 'RELEASED' });
-    expect(audit[0]!.reason).toContain('Within limits; released for sale.');
+    expect(audit[0]!.reason).toBe('Approved: Released: Within limits; released for sale.');
   });
 
   it('refuses RELEASED while alarms are unacknowledged (409 naming decision and how many), allows QUARANTINED, then RELEASED once acknowledged', async () => {
-    const { recordId } = await scannedShipment(manager, EXCURSIONS, 'DSP');
+    const { recordId } = await stoppedShipment(manager, EXCURSIONS, 'DSP');
     let res = await manager.post(DECIDE, {
       ...SIGN,
       record_id: recordId,
@@ -144,16 +150,7 @@ describe('release decisions (disposition)', () => {
     expect(rows[1]!.comment).toBe('Held until the excursions are reviewed');
     expect((await record(viewer, recordId)).disposition?.id).toBe(rows[0]!.id);
 
-    const audit = await t.db
-      .select()
-      .from(auditEvents)
-      .where(
-        and(
-          eq(auditEvents.recordId, Number(recordId)),
-          eq(auditEvents.action, 'record.disposition'),
-        ),
-      )
-      .orderBy(auditEvents.id);
+    const audit = await dispositionAudit(recordId);
     expect(audit.map((a) => [a.oldValue, a.newValue])).toEqual([
       [null, 'QUARANTINED'],
       ['QUARANTINED', 'RELEASED'],
@@ -167,7 +164,6 @@ describe('release decisions (disposition)', () => {
       decision: 'REJECTED',
       comment: 'x',
       password: 'wrong',
-      meaning: 'REJECTED',
     });
     expect(res.statusCode, res.body).toBe(400);
     expect(Object.keys(res.json().fields)).toEqual(['password']);
@@ -180,6 +176,9 @@ describe('release decisions (disposition)', () => {
       [{ decision: 'SOLD' }, 'decision'],
       [{ comment: '   ' }, 'comment'],
       [{ meaning: 'LIKED' }, 'meaning'],
+      // A rejection is signed as a rejection, never as an approval.
+      [{ meaning: 'APPROVED' }, 'meaning'],
+      [{ transit_reason: 'x'.repeat(2001) }, 'transit_reason'],
       [{ record_id: 'abc' }, 'record_id'],
       [{ password: '' }, 'password'],
     ];
@@ -226,8 +225,8 @@ describe('release decisions (disposition)', () => {
   });
 
   it('All Records filters on the current decision (RELEASED, QUARANTINED, REJECTED, NONE)', async () => {
-    const released = (await scannedShipment(manager, IN_RANGE, 'DSP')).recordId;
-    const superseded = (await scannedShipment(manager, IN_RANGE, 'DSP')).recordId;
+    const released = (await stoppedShipment(manager, IN_RANGE, 'DSP')).recordId;
+    const superseded = (await stoppedShipment(manager, IN_RANGE, 'DSP')).recordId;
     const none = (await scannedShipment(manager, IN_RANGE, 'DSP')).recordId;
     const decide = async (recordId: string, decision: string) => {
       const res = await manager.post(DECIDE, {
@@ -261,6 +260,125 @@ describe('release decisions (disposition)', () => {
     const bad = await viewer.get(`${XT1}/records/?disposition=SOLD`);
     expect(bad.statusCode).toBe(400);
     expect(Object.keys(bad.json().fields)).toEqual(['disposition']);
+  });
+
+  it('signs each decision with the meaning that follows from it; a matching meaning is accepted, another refused (400 naming meaning)', async () => {
+    const meanings: Record<string, string> = {
+      RELEASED: 'APPROVED',
+      QUARANTINED: 'REVIEWED',
+      REJECTED: 'REJECTED',
+    };
+    for (const [decision, meaning] of Object.entries(meanings)) {
+      const { recordId } = await stoppedShipment(manager, IN_RANGE, 'DSP');
+      const body = { ...SIGN, record_id: recordId, decision, comment: 'c' };
+      // Any other meaning is refused, and nothing is signed.
+      for (const other of Object.values(meanings).filter((m) => m !== meaning)) {
+        const refused = await manager.post(DECIDE, { ...body, meaning: other });
+        expect(refused.statusCode, `${decision} ${other}: ${refused.body}`).toBe(400);
+        expect(Object.keys(refused.json().fields)).toEqual(['meaning']);
+      }
+      expect(await history(viewer, recordId)).toEqual([]);
+      // Without a meaning (the web app sends none) and with the matching one (older clients).
+      let res = await manager.post(DECIDE, body);
+      expect(res.statusCode, res.body).toBe(200);
+      expect(ZRecord.parse(res.json()).disposition?.meaning, decision).toBe(meaning);
+      res = await manager.post(DECIDE, { ...body, meaning });
+      expect(res.statusCode, res.body).toBe(200);
+      expect((await history(viewer, recordId)).map((d) => d.meaning)).toEqual([meaning, meaning]);
+    }
+  });
+
+  it('refuses RELEASED while the trip has not ended (409 naming decision, with the reason); quarantine and rejection are allowed; arrived or stopped may be released', async () => {
+    const { recordId } = await scannedShipment(manager, IN_RANGE, 'DSP');
+    const body = { ...SIGN, record_id: recordId, comment: 'c' };
+    const refused = await manager.post(DECIDE, {
+      ...body,
+      decision: 'RELEASED',
+      transit_reason: 'The customer needs it now',
+    });
+    expect(refused.statusCode, refused.body).toBe(409);
+    expect(refused.json().code).toBe('CONFLICT');
+    expect(Object.keys(refused.json().fields)).toEqual(['decision']);
+    expect(refused.json().fields.decision).toContain('in transit');
+    expect(await history(viewer, recordId)).toEqual([]);
+    for (const decision of ['QUARANTINED', 'REJECTED']) {
+      const res = await manager.post(DECIDE, { ...body, decision });
+      expect(res.statusCode, `${decision}: ${res.body}`).toBe(200);
+    }
+    // Arrived (the trip status) ends the trip as a stop does.
+    await t.handle.pool.query(`UPDATE records SET trip_status = 'ARRIVED' WHERE id = $1`, [
+      recordId,
+    ]);
+    const res = await manager.post(DECIDE, { ...body, decision: 'RELEASED' });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(ZRecord.parse(res.json()).disposition).toMatchObject({
+      decision: 'RELEASED',
+      transit_reason: null,
+    });
+  });
+
+  it('with allow_release_in_transit (audited), releases in transit with a reason (stored, in the history and the audit), refuses it without one (400 naming transit_reason)', async () => {
+    const { client: admin, orgs } = await t.signIn({ role: 'Administrator' });
+    const off = await admin.get('/api/auth/org-settings/');
+    expect(off.json().allow_release_in_transit).toBe(false);
+    const on = await admin.patch('/api/auth/org-settings/', { allow_release_in_transit: true });
+    expect(on.statusCode, on.body).toBe(200);
+    expect(on.json().allow_release_in_transit).toBe(true);
+    const settingAudit = await t.db
+      .select()
+      .from(auditEvents)
+      .where(
+        and(
+          eq(auditEvents.organizationId, orgs[0]!.id),
+          eq(auditEvents.action, 'allow_release_in_transit.update'),
+        ),
+      );
+    expect(settingAudit.map((a) => [a.oldValue, a.newValue])).toEqual([[false, true]]);
+
+    const { recordId } = await scannedShipment(admin, IN_RANGE, 'DSP');
+    const body = { ...SIGN, record_id: recordId, decision: 'RELEASED', comment: 'In range' };
+    for (const reason of [undefined, '   ']) {
+      const res = await admin.post(DECIDE, { ...body, transit_reason: reason });
+      expect(res.statusCode, res.body).toBe(400);
+      expect(Object.keys(res.json().fields)).toEqual(['transit_reason']);
+    }
+    expect(await history(admin, recordId)).toEqual([]);
+    const res = await admin.post(DECIDE, {
+      ...body,
+      transit_reason: '  Customer takes delivery at the border (deviation DV-9)  ',
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const reason = 'Customer takes delivery at the border (deviation DV-9)';
+    expect(ZRecord.parse(res.json()).disposition).toMatchObject({
+      decision: 'RELEASED',
+      meaning: 'APPROVED',
+      transit_reason: reason,
+    });
+    expect((await history(admin, recordId))[0]!.transit_reason).toBe(reason);
+    const [audit] = await dispositionAudit(recordId);
+    expect(audit!.reason).toBe(`Approved: Released: In range (released in transit: ${reason})`);
+
+    // A record whose trip has ended stores no transit reason; the setting off again refuses.
+    const stopped = (await stoppedShipment(admin, IN_RANGE, 'DSP')).recordId;
+    const ended = await admin.post(DECIDE, {
+      ...body,
+      record_id: stopped,
+      transit_reason: 'not needed',
+    });
+    expect(ended.statusCode, ended.body).toBe(200);
+    expect(ZRecord.parse(ended.json()).disposition?.transit_reason).toBeNull();
+    expect(
+      (await admin.patch('/api/auth/org-settings/', { allow_release_in_transit: false }))
+        .statusCode,
+    ).toBe(200);
+    const again = (await scannedShipment(admin, IN_RANGE, 'DSP')).recordId;
+    const refused = await admin.post(DECIDE, {
+      ...body,
+      record_id: again,
+      transit_reason: reason,
+    });
+    expect(refused.statusCode, refused.body).toBe(409);
+    expect(Object.keys(refused.json().fields)).toEqual(['decision']);
   });
 
   it('the rows cannot be changed by the application (append-only)', async () => {

@@ -1,9 +1,9 @@
-import { and, count, desc, eq } from 'drizzle-orm';
+import { and, count, desc, eq, isNull } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { recordDispositions, type RecordDispositionRow } from '../../db/schema-review';
-import { alarms } from '../../db/schema-shipments';
+import { alarms, organizationSettings } from '../../db/schema-shipments';
 
-/** The record's alarms that still need a signature: neither acknowledged nor dismissed. */
+/** The record's alarms that still need a signature: neither acknowledged nor dismissed nor superseded. */
 export async function countUnacknowledged(
   db: Db,
   organizationId: string,
@@ -18,9 +18,19 @@ export async function countUnacknowledged(
         eq(alarms.recordId, recordId),
         eq(alarms.acknowledged, false),
         eq(alarms.dismissed, false),
+        isNull(alarms.supersededBy),
       ),
     );
   return row?.n ?? 0;
+}
+
+/** Whether the organization allows a release before the trip has ended (default: no). */
+export async function allowsReleaseInTransit(db: Db, organizationId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ allowed: organizationSettings.allowReleaseInTransit })
+    .from(organizationSettings)
+    .where(eq(organizationSettings.organizationId, organizationId));
+  return row?.allowed ?? false;
 }
 
 /** Every signed decision of the record, newest first (the first is the current one). */

@@ -1,6 +1,9 @@
 import {
   DISPOSITION_DECISION_LABELS,
+  DISPOSITION_MEANINGS,
+  inTransitReleaseMessage,
   SIGNATURE_MEANING_LABELS,
+  tripHasEnded,
   type TDispositionUpload,
   type TRecord,
   type TRecordDisposition,
@@ -8,7 +11,9 @@ import {
   unacknowledgedReleaseMessage,
 } from '@coldtrace/contract';
 import type { FastifyInstance } from 'fastify';
+import type { Db } from '../../db/client';
 import type { RecordDispositionRow } from '../../db/schema-review';
+import type { RecordRow } from '../../db/schema-shipments';
 import { publishWebhookEvent } from '../../jobs/catalogue';
 import { actorOf, printedName, recordAudit } from '../../kernel/audit';
 import type { RequestContext } from '../../kernel/context';
@@ -37,6 +42,7 @@ export function presentDisposition(row: RecordDispositionRow): TRecordDispositio
     decision: row.decision,
     comment: row.comment,
     meaning: row.meaning as TSignatureMeaning,
+    transit_reason: row.transitReason,
     signed_by: row.printedName,
     signed_at: row.signedAt.toISOString(),
   };
@@ -46,23 +52,25 @@ export function createReviewService(app: FastifyInstance) {
   const db = app.db;
   const recordsService = createRecordsService(db);
 
-  async function recordIdOf(organizationId: string, text: string): Promise<number> {
+  async function recordOf(organizationId: string, text: string): Promise<RecordRow> {
     const id = parseRowId(text);
     const row = id === undefined ? undefined : await findRecordRow(db, organizationId, id);
     if (!row) throw notFound(`Record '${text}'`, 'record_id');
-    return row.id;
+    return row;
   }
 
   return {
     async history(ctx: RequestContext, recordIdText: string): Promise<TRecordDisposition[]> {
       const organizationId = organizationOf(ctx.principal);
-      const recordId = await recordIdOf(organizationId, recordIdText);
+      const recordId = (await recordOf(organizationId, recordIdText)).id;
       return (await repo.history(db, organizationId, recordId)).map(presentDisposition);
     },
 
     /**
      * Checks the record and, for RELEASED, that no alarm awaits
-     * acknowledgement; verifies the re-entered password (throttled); then,
+     * acknowledgement and that the trip has ended (or the organization allows
+     * release in transit and a reason is given); signs with the meaning that
+     * follows from the decision; verifies the re-entered password (throttled); then,
      * with the record's row locked (so no alarm is raised and no other
      * decision is signed in between), checks again, appends the decision,
      * audits it with the previous one as old value and publishes the
@@ -71,14 +79,34 @@ export function createReviewService(app: FastifyInstance) {
     async decide(ctx: DecisionContext, body: TDispositionUpload): Promise<TRecord> {
       const { principal } = ctx;
       const organizationId = organizationOf(principal);
-      const recordId = await recordIdOf(organizationId, body.record_id);
-      const refuseWhileUnacknowledged = async (n: number) => {
-        if (body.decision === 'RELEASED' && n > 0) {
+      const found = await recordOf(organizationId, body.record_id);
+      const recordId = found.id;
+      const meaning = DISPOSITION_MEANINGS[body.decision];
+      /**
+       * What refuses a release (nothing refuses a quarantine or a rejection):
+       * alarms awaiting acknowledgement, then a trip that has not ended unless
+       * the organization allows it and a reason is given. Answers the transit
+       * reason to store (null: the trip had ended, or not a release).
+       */
+      const checkRelease = async (tx: Db, row: RecordRow): Promise<string | null> => {
+        if (body.decision !== 'RELEASED') return null;
+        const n = await repo.countUnacknowledged(tx, organizationId, recordId);
+        if (n > 0) {
           const message = unacknowledgedReleaseMessage(n);
           throw new AppError('CONFLICT', message, { decision: message });
         }
+        if (tripHasEnded(row.tripStatus, !row.active || row.stopTime !== null)) return null;
+        if (!(await repo.allowsReleaseInTransit(tx, organizationId))) {
+          const message = inTransitReleaseMessage(false);
+          throw new AppError('CONFLICT', message, { decision: message });
+        }
+        if (!body.transit_reason) {
+          const message = inTransitReleaseMessage(true);
+          throw new AppError('VALIDATION_ERROR', message, { transit_reason: message });
+        }
+        return body.transit_reason;
       };
-      await refuseWhileUnacknowledged(await repo.countUnacknowledged(db, organizationId, recordId));
+      await checkRelease(db, found);
       await notifications.verifySignaturePassword(
         app,
         principal,
@@ -89,17 +117,16 @@ export function createReviewService(app: FastifyInstance) {
       const at = new Date();
       const clientType = body.client_type ?? 'WEB';
       await db.transaction(async (tx) => {
-        await lockRecordsForRecompute(tx, organizationId, [recordId]);
-        await refuseWhileUnacknowledged(
-          await repo.countUnacknowledged(tx, organizationId, recordId),
-        );
+        const [locked] = await lockRecordsForRecompute(tx, organizationId, [recordId]);
+        const transitReason = await checkRelease(tx, locked ?? found);
         const [previous] = await repo.history(tx, organizationId, recordId);
         const row = await repo.insert(tx, {
           organizationId,
           recordId,
           decision: body.decision,
           comment: body.comment,
-          meaning: body.meaning,
+          meaning,
+          transitReason,
           userId: principal.user.id,
           printedName: printedName(principal.user),
           signedAt: at,
@@ -117,7 +144,9 @@ export function createReviewService(app: FastifyInstance) {
               field: 'disposition',
               oldValue: previous?.decision ?? null,
               newValue: row.decision,
-              reason: `${SIGNATURE_MEANING_LABELS[body.meaning]}: ${DISPOSITION_DECISION_LABELS[body.decision]}: ${body.comment}`,
+              reason:
+                `${SIGNATURE_MEANING_LABELS[meaning]}: ${DISPOSITION_DECISION_LABELS[body.decision]}: ${body.comment}` +
+                (transitReason === null ? '' : ` (released in transit: ${transitReason})`),
             },
           ],
         );

@@ -10,5 +10,7 @@ export {
   useDropdownInfo,
 } from './api/get-dropdown-info';
 export { configurationKeys } from './api/query-keys';
+/** The organization's settings (the record page's decision dialog reads allow_release_in_transit). */
+export { useOrgSettings } from './api/get-org-settings';
 /** Address lists as typed in the notification forms (the record page's alarm recipients too). */
 export { isEmailAddress, parseAddressList } from './notification-forms';

@@ -1,4 +1,5 @@
 import type { TExcursionAlarm, TRecordAction } from '@coldtrace/contract';
+import { formatDateTime } from '@coldtrace/domain';
 import { describe, expect, it } from 'vitest';
 import {
   alarmPeak,
@@ -12,6 +13,7 @@ import {
   knownPositions,
   newestFirst,
   recordAlarmStatus,
+  silenceOf,
 } from './display';
 
 describe('positions', () => {
@@ -111,5 +113,36 @@ describe('formatInterval', () => {
     expect(formatInterval(5400)).toBe('1h 30m');
     expect(formatInterval(null)).toBe('—');
     expect(formatInterval(0)).toBe('—');
+  });
+});
+
+describe('silenceOf (the no-data alarm)', () => {
+  const start = '2026-03-01T10:00:00.000Z';
+  it('an open one: silent since, expected every, for as long as until now', () => {
+    const now = Date.parse(start) + (2 * 3600 + 5 * 60) * 1000;
+    const alarm: TExcursionAlarm = {
+      kind: 'no_data',
+      state: 'OPEN',
+      start_time: start,
+      expected_interval: 600,
+    };
+    expect(silenceOf(alarm, 'UTC', now)).toEqual({
+      text: `Silent since ${formatDateTime(start, 'UTC')}, expected every 10m`,
+      duration: 'for 2h 5m',
+    });
+  });
+  it('a closed one: until data arrived again; the interval left out when unknown', () => {
+    const closed = '2026-03-01T10:45:00.000Z';
+    const alarm: TExcursionAlarm = {
+      kind: 'no_data',
+      state: 'CLOSED',
+      start_time: start,
+      closed_at: closed,
+      expected_interval: null,
+    };
+    expect(silenceOf(alarm, 'UTC', Date.now())).toEqual({
+      text: `Silent from ${formatDateTime(start, 'UTC')} to ${formatDateTime(closed, 'UTC')}`,
+      duration: 'for 45m',
+    });
   });
 });

@@ -8,7 +8,12 @@ import {
   type TRecord,
   type TRecordAction,
 } from '@coldtrace/contract';
-import { degreeMinutesToUnit, formatDuration, MISSING_VALUE } from '@coldtrace/domain';
+import {
+  degreeMinutesToUnit,
+  formatDateTime,
+  formatDuration,
+  MISSING_VALUE,
+} from '@coldtrace/domain';
 import { formatTemperatureWith } from '../../lib/display-rule';
 
 /** One decimal unless the display rule says otherwise. */
@@ -76,6 +81,20 @@ export function recordAlarmStatus(record: TRecord): 'OK' | 'Alarm' | null {
   return record.computed_status ?? record.status ?? null;
 }
 
+/**
+ * What the header's alarm chip says (issue 35): Alarm only while some alarm
+ * awaits acknowledgement (or the alarms are not loaded yet); a record in alarm
+ * whose every alarm is acknowledged or dismissed is ACKNOWLEDGED, not a red Alarm.
+ */
+export function headerAlarmStatus(
+  record: TRecord,
+  awaitingAcknowledgement: number | undefined,
+): 'OK' | 'Alarm' | 'ACKNOWLEDGED' | null {
+  const status = recordAlarmStatus(record);
+  if (status === 'Alarm' && awaitingAcknowledgement === 0) return 'ACKNOWLEDGED';
+  return status;
+}
+
 /** `High excursion`, `Low cumulative`, `No data`, `Stability budget used up (above)`. */
 export function alarmTitle(alarm: TExcursionAlarm): string {
   if (alarm.kind === 'no_data') return 'No data';
@@ -85,6 +104,32 @@ export function alarmTitle(alarm: TExcursionAlarm): string {
   const direction = alarm.above_or_below === 'BELOW' ? 'Low' : 'High';
   const kind = alarm.kind === 'cumulative' ? 'cumulative' : 'excursion';
   return `${direction} ${kind}`;
+}
+
+/**
+ * A no-data alarm as silence (docs/decisions/no-data-alarm.md): since when the
+ * record sent nothing, the interval it was expected at, and for how long (until
+ * data arrived again, or `now` while it is open). No direction, no degree-minutes.
+ */
+export function silenceOf(
+  alarm: TExcursionAlarm,
+  timeZone: string,
+  now: number,
+): { text: string; duration: string } {
+  const since = formatDateTime(alarm.start_time, timeZone);
+  const resumed = alarm.state === 'CLOSED' ? (alarm.closed_at ?? null) : null;
+  const expected =
+    alarm.expected_interval != null
+      ? `, expected every ${formatInterval(alarm.expected_interval)}`
+      : '';
+  const text =
+    resumed === null
+      ? `Silent since ${since}${expected}`
+      : `Silent from ${since} to ${formatDateTime(resumed, timeZone)}${expected}`;
+  const began = alarm.start_time ? Date.parse(alarm.start_time) : NaN;
+  const end = resumed === null ? now : Date.parse(resumed);
+  const seconds = Number.isFinite(began) ? Math.max(0, (end - began) / 1000) : alarm.duration;
+  return { text, duration: `for ${formatDuration(seconds)}` };
 }
 
 /** The most extreme temperature of the alarm: highest above, lowest below. */

@@ -18,7 +18,7 @@ import { useAppSettings } from '../../lib/app-settings';
 import { isRecordLive } from '../../lib/live-updates';
 import { hasPermission } from '../../lib/session';
 import { useDropdownInfo } from '../configuration';
-import { StatusChip, TripChip } from '../records';
+import { AlarmsAcknowledgedChip, DecisionChip, StatusChip, TripChip } from '../records';
 import { useCurrentUser } from '../session';
 import { useRecord } from './api/get-record';
 import { useRecordActions } from './api/get-record-actions';
@@ -28,7 +28,7 @@ import { useRecordScans } from './api/get-record-scans';
 import { ActionsTimeline } from './components/actions-timeline';
 import { AlarmsCard } from './components/alarms-card';
 import { AuditCard } from './components/audit-card';
-import { DispositionCard } from './components/disposition-card';
+import { awaitingAcknowledgement, DispositionCard } from './components/disposition-card';
 import { ChartCard } from './components/chart-card';
 import { MapCard } from './components/map-card';
 import { ReportsCard } from './components/reports-card';
@@ -38,7 +38,7 @@ import { ShipmentDetailsCard } from './components/shipment-details-card';
 import { StabilityBudgetCard } from './components/stability-budget-card';
 import { ShipmentDetailsDialog } from './components/shipment-details-dialog';
 import { SummaryStrip } from './components/summary-strip';
-import { recordAlarmStatus } from './display';
+import { headerAlarmStatus } from './display';
 import { SHIPMENT_EDIT_PERMISSIONS } from './shipment-form';
 
 /** The date pickers load with the trip dialog, when it first opens. */
@@ -111,6 +111,10 @@ export function RecordDetailPage() {
     timeZone,
     record?.last_point ?? record?.last_action_taken ?? record?.created,
   );
+  // The header's alarm chip: a red Alarm only while an alarm awaits acknowledgement.
+  const alarmStatus = record
+    ? headerAlarmStatus(record, alarms.data ? awaitingAcknowledgement(alarms.data) : undefined)
+    : null;
   const canActOnAlarms = hasPermission(user, ALARM_ACTION_PERMISSIONS);
   const canEditShipment = hasPermission(user, SHIPMENT_EDIT_PERMISSIONS);
   const canEditTrip = hasPermission(user, 'readerEditRefShip');
@@ -159,9 +163,15 @@ export function RecordDetailPage() {
             spacing={1}
             useFlexGap
             sx={{ alignItems: 'center', flexWrap: 'wrap', rowGap: 1, mt: -1 }}
+            role="group"
             aria-label="Status"
           >
-            <StatusChip status={recordAlarmStatus(record)} />
+            {alarmStatus === 'ACKNOWLEDGED' ? (
+              <AlarmsAcknowledgedChip />
+            ) : (
+              <StatusChip status={alarmStatus} />
+            )}
+            {record.disposition ? <DecisionChip decision={record.disposition.decision} /> : null}
             <TripChip status={record.trip?.trip_status} />
             {record.status === 'Alarm' && record.computed_status === 'OK' ? (
               <Typography variant="body2" color="text.secondary">

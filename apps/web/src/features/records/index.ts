@@ -17,7 +17,14 @@ export {
   serialLookupMessage,
   type SerialLookupFailure,
 } from './components/serial-lookup-box';
-export { RunningChip, StatusChip, TripChip, tripStatusLabel } from './components/status-chips';
+export {
+  AlarmsAcknowledgedChip,
+  RunningChip,
+  StatusChip,
+  TripChip,
+  tripStatusLabel,
+} from './components/status-chips';
+export { DecisionChip } from './components/decision-chip';
 export { TimeZoneNote, timeZoneText } from './components/time-zone-note';
 export {
   ALL_DEVICES_PATH,

@@ -10,6 +10,7 @@ import Box from '@mui/material/Box';
 import Link from '@mui/material/Link';
 import type { GridColDef } from '@mui/x-data-grid';
 import { Link as RouterLink } from 'react-router';
+import { DecisionChip } from './components/decision-chip';
 import { StatusChip, TripChip } from './components/status-chips';
 import { dateTimeColumn, temperatureColumn } from '../../components/server-grid/columns';
 import type { FilterFieldSpec } from '../../components/server-grid/grid-filter';
@@ -197,6 +198,8 @@ export function recordColumns({
       filterable: false,
       valueGetter: (_value, row) =>
         row.disposition ? DISPOSITION_DECISION_LABELS[row.disposition.decision] : 'None',
+      renderCell: ({ row }) =>
+        row.disposition ? <DecisionChip decision={row.disposition.decision} /> : 'None',
     },
     textColumn('tag_type', 'Tag type', { flex: undefined, width: 120 }),
     textColumn('secondary_reference', 'Secondary ref.', { description: 'Secondary reference' }),

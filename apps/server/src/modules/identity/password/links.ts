@@ -1,13 +1,19 @@
 import type { RuntimeConfig } from '../../../config';
+import { servedOrigin } from '../../../public-origin';
 import type { SecretLinkRoute } from '../../mail';
 
-/** Where e-mailed links point: PUBLIC_ORIGIN, or the default local address. */
-export const DEFAULT_PUBLIC_ORIGIN = 'http://localhost:8000';
+/** What a link's origin is made of: PUBLIC_ORIGIN, else the server's HOST and PORT. */
+export type LinkOriginConfig = Pick<RuntimeConfig, 'publicOrigin' | 'host' | 'port'>;
 
-export type LinkOriginConfig = Pick<RuntimeConfig, 'publicOrigin'>;
-
+/**
+ * Where every link the server writes points (welcome, reset, invitation and
+ * alarm e-mails): PUBLIC_ORIGIN, else the origin the server serves
+ * (`servedOrigin`: `http://localhost:{PORT}` for a wildcard or loopback HOST,
+ * else `http://{HOST}:{PORT}`); the server warns at start when it is unset.
+ * Not the request's origin: most mails are written by jobs, which have none.
+ */
 export function publicOrigin(config: LinkOriginConfig): string {
-  return config.publicOrigin ?? DEFAULT_PUBLIC_ORIGIN;
+  return config.publicOrigin ?? servedOrigin(config);
 }
 
 /** The one-time routes whose tokens are password tokens (`tokens.ts`): `/{route}/{user id}/{token}`. */

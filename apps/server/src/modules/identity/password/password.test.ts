@@ -359,6 +359,51 @@ describe('welcome link', () => {
   });
 });
 
+describe('links in e-mails', () => {
+  let t: TestApp;
+  let withOrigin: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ config: { port: 8123, publicOrigin: undefined } });
+    withOrigin = await createTestApp({
+      config: { port: 8123, publicOrigin: 'https://ct.example.test' },
+    });
+  });
+  afterAll(async () => {
+    await t.close();
+    await withOrigin.close();
+  });
+
+  /** The links of the reset and the welcome mail the app `on` writes to a new user. */
+  async function mailedLinks(on: TestApp): Promise<string[]> {
+    const reset = await on.createUser();
+    const res = await on.client().post('/api/auth/password-reset/', { email: reset.email });
+    expect(res.statusCode).toBe(204);
+    const welcome = await welcomeNewUser(on);
+    await on.app.jobs.waitForIdle([PASSWORD_RESET_JOB, MAIL_SEND_JOB]);
+    const links = [];
+    for (const [email, route] of [
+      [reset.email, 'passwordreset'],
+      [welcome.email, 'welcome'],
+    ] as const) {
+      const mail = await lastMailTo(on, email);
+      const link = new RegExp(`\\S+/${route}/[0-9a-f-]{36}/[A-Za-z0-9_-]{43}`).exec(mail!.text);
+      expect(link, `${route} link in ${mail!.text}`).not.toBeNull();
+      links.push(link![0]);
+    }
+    return links;
+  }
+
+  it('without PUBLIC_ORIGIN they point to the port the server serves (PORT=8123)', async () => {
+    const links = await mailedLinks(t);
+    for (const link of links) expect(link.startsWith('http://localhost:8123/'), link).toBe(true);
+  });
+
+  it('with PUBLIC_ORIGIN they point there', async () => {
+    const links = await mailedLinks(withOrigin);
+    for (const link of links) expect(link.startsWith('https://ct.example.test/'), link).toBe(true);
+  });
+});
+
 describe('password change', () => {
   let t: TestApp;
   beforeAll(async () => {

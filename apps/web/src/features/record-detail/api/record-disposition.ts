@@ -3,7 +3,6 @@ import {
   xt1RecordDispositions,
   type TDispositionDecision,
   type TRecord,
-  type TSignatureMeaning,
 } from '@coldtrace/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { CLIENT_TYPE, callApi } from '../../../lib/api-client';
@@ -27,11 +26,13 @@ export interface DecideInput {
   decision: TDispositionDecision;
   comment: string;
   password: string;
-  meaning: TSignatureMeaning;
+  /** Why it is released before the trip has ended (only then, when the organization allows it). */
+  transit_reason?: string;
 }
 
 /**
- * POST /api/devices/xt1/records/disposition/ (client type WEB); the reply is
+ * POST /api/devices/xt1/records/disposition/ (client type WEB; no meaning:
+ * it follows from the decision); the reply is
  * the record as it is now: it replaces the cached one, then the history, the
  * audit trail and the record lists reload.
  */

@@ -8,6 +8,7 @@ import { formatDateTime, formatDuration } from '@coldtrace/domain';
 import ArrowDownwardRounded from '@mui/icons-material/ArrowDownwardRounded';
 import ArrowUpwardRounded from '@mui/icons-material/ArrowUpwardRounded';
 import DoneAllRounded from '@mui/icons-material/DoneAllRounded';
+import SensorsOffRounded from '@mui/icons-material/SensorsOffRounded';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Checkbox from '@mui/material/Checkbox';
@@ -21,8 +22,16 @@ import { EmptyState } from '../../../components/empty-state';
 import { LoadError } from '../../../components/load-error';
 import { useAppSettings } from '../../../lib/app-settings';
 import type { useRecordAlarms } from '../api/get-record-alarms';
-import { closeCauseLabel, closedByLabel, isAlarmClosed, openAlarmsFirst } from '../alarm-state';
-import { alarmPeak, alarmTitle, formatDegreeMinutes } from '../display';
+import {
+  awaitsOwnSignature,
+  closeCauseLabel,
+  closedByLabel,
+  foldSuperseded,
+  isAlarmClosed,
+  isSuperseded,
+  openAlarmsFirst,
+} from '../alarm-state';
+import { alarmPeak, alarmTitle, formatDegreeMinutes, silenceOf } from '../display';
 import { AcknowledgeDialog, DismissDialog } from './alarm-dialogs';
 import { SectionCard } from './section-card';
 
@@ -86,8 +95,49 @@ function ClosedNote({ alarm, timeZone }: { alarm: TExcursionAlarm; timeZone: str
   );
 }
 
+/**
+ * An alarm a late upload merged into the one above it (close cause MERGED):
+ * folded under it, with when it ran and how it was reviewed; it needs no
+ * signature of its own (acknowledging the survivor covers it).
+ */
+function AbsorbedAlarm({
+  alarm,
+  survivorId,
+  timeZone,
+}: {
+  alarm: TExcursionAlarm;
+  survivorId: string | undefined;
+  timeZone: string;
+}) {
+  return (
+    <Box
+      component="li"
+      sx={{ listStyle: 'none', pl: 1.5, borderLeft: 2, borderColor: 'divider' }}
+      data-testid="alarm-absorbed"
+    >
+      <Typography variant="body2" sx={{ fontWeight: 600, color: 'text.secondary' }}>
+        Alarm {alarm.id} · {alarmTitle(alarm)} · Merged into alarm{' '}
+        {alarm.superseded_by ?? survivorId}
+      </Typography>
+      <Typography variant="body2" color="text.secondary" className="tabular-nums">
+        {formatDateTime(alarm.start_time, timeZone)} – {formatDateTime(alarm.end_time, timeZone)}
+        {alarm.closed_at ? ` · merged on ${formatDateTime(alarm.closed_at, timeZone)}` : ''}
+      </Typography>
+      <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
+        {alarm.signature
+          ? `Signed by ${alarm.signature.printed_name} on ${formatDateTime(alarm.signature.signed_at, timeZone)} with alarm ${survivorId}`
+          : alarm.acknowledged
+            ? `Acknowledged by ${alarm.acknowledged_by ?? 'a former user'}`
+            : `Acknowledging alarm ${survivorId} acknowledges it too`}
+      </Typography>
+    </Box>
+  );
+}
+
 function AlarmItem({
   alarm,
+  absorbed,
+  now,
   unit,
   timeZone,
   canAct,
@@ -98,6 +148,10 @@ function AlarmItem({
   onDismiss,
 }: {
   alarm: TExcursionAlarm;
+  /** The alarms merged into this one, folded under it. */
+  absorbed: readonly TExcursionAlarm[];
+  /** When the alarms were read (ms): an open silence lasts until then. */
+  now: number;
   unit: TDegreesUnit;
   timeZone: string;
   canAct: boolean;
@@ -113,14 +167,21 @@ function AlarmItem({
   const acknowledged = alarm.acknowledged === true;
   const dismissed = alarm.dismissed === true;
   const closed = isAlarmClosed(alarm);
+  const superseded = isSuperseded(alarm);
+  const noData = alarm.kind === 'no_data';
   const muted = acknowledged || dismissed || closed;
   const title = alarmTitle(alarm);
-  const when = `${formatDateTime(alarm.start_time, timeZone)} – ${formatDateTime(alarm.end_time, timeZone)}`;
+  // A no-data alarm is silence: since when, the interval expected, how long.
+  const silence = noData ? silenceOf(alarm, timeZone, now) : null;
+  const when =
+    silence?.text ??
+    `${formatDateTime(alarm.start_time, timeZone)} – ${formatDateTime(alarm.end_time, timeZone)}`;
   const colour = muted
     ? statusColors.acknowledged
-    : above
+    : above || noData
       ? statusColors.alarm
       : statusColors.inTransit;
+  const needsSignature = !acknowledged && !superseded;
   return (
     <Box
       component="li"
@@ -136,9 +197,10 @@ function AlarmItem({
       }}
       data-testid="alarm-item"
       data-state={closed ? 'CLOSED' : 'OPEN'}
+      data-kind={alarm.kind}
     >
       <Stack direction="row" spacing={1} sx={{ alignItems: 'flex-start' }}>
-        {selectable && !acknowledged ? (
+        {selectable && needsSignature ? (
           <Checkbox
             checked={selected}
             onChange={(event) => onSelect(event.target.checked)}
@@ -159,7 +221,9 @@ function AlarmItem({
             sx={{ alignItems: 'center', flexWrap: 'wrap', rowGap: 0.5 }}
           >
             <Box component="span" aria-hidden sx={{ display: 'inline-flex', color: colour }}>
-              {above ? (
+              {noData ? (
+                <SensorsOffRounded fontSize="small" data-testid="alarm-icon-silence" />
+              ) : above ? (
                 <ArrowUpwardRounded fontSize="small" />
               ) : (
                 <ArrowDownwardRounded fontSize="small" />
@@ -185,7 +249,19 @@ function AlarmItem({
               />
             ) : null}
             {dismissed ? <Chip size="small" label="Dismissed" variant="outlined" /> : null}
-            {closed ? (
+            {absorbed.length > 0 || superseded ? (
+              <Typography variant="body2" component="span" color="text.secondary">
+                Alarm {alarm.id}
+              </Typography>
+            ) : null}
+            {superseded ? (
+              <Chip
+                size="small"
+                label={`Merged into alarm ${alarm.superseded_by}`}
+                variant="outlined"
+                sx={{ color: 'text.secondary', borderColor: 'text.disabled' }}
+              />
+            ) : closed ? (
               <Chip
                 size="small"
                 label="Closed"
@@ -206,7 +282,9 @@ function AlarmItem({
             {when}
           </Typography>
           <Stack direction="row" sx={{ mt: 0.5, flexWrap: 'wrap', columnGap: 2, rowGap: 0.25 }}>
-            {alarm.kind === 'budget' ? (
+            {silence ? (
+              <Fact label="Silence" value={silence.duration} />
+            ) : alarm.kind === 'budget' ? (
               // A stability budget alarm: the time beyond the band across the legs when it ran out.
               <Fact label="Used across legs" value={formatDuration(alarm.duration)} />
             ) : (
@@ -261,6 +339,18 @@ function AlarmItem({
             </Typography>
           ) : null}
           {closed ? <ClosedNote alarm={alarm} timeZone={timeZone} /> : null}
+          {absorbed.length > 0 ? (
+            <Stack
+              component="ul"
+              spacing={1}
+              sx={{ p: 0, m: 0, mt: 1 }}
+              aria-label="Merged into this alarm"
+            >
+              {absorbed.map((a) => (
+                <AbsorbedAlarm key={a.id} alarm={a} survivorId={alarm.id} timeZone={timeZone} />
+              ))}
+            </Stack>
+          ) : null}
           {dismissed ? (
             <Typography
               variant="body2"
@@ -281,9 +371,9 @@ function AlarmItem({
             </Typography>
           ) : null}
           {/* A closed alarm can still be acknowledged (reviewed); dismissing it would change nothing. */}
-          {canAct && (!acknowledged || (!dismissed && !closed)) ? (
+          {canAct && (needsSignature || (!dismissed && !closed)) ? (
             <Stack direction="row" spacing={1} sx={{ mt: 1 }}>
-              {!acknowledged ? (
+              {needsSignature ? (
                 <Button size="small" variant="outlined" onClick={onAcknowledge}>
                   Acknowledge
                 </Button>
@@ -304,7 +394,9 @@ function AlarmItem({
 /**
  * The record's alarms (acknowledged, dismissed and closed ones included, open
  * ones first): direction, kind, times, duration, degree-minutes, peak and
- * state; a closed alarm says why, by whom and when it closed. Whoever may act
+ * state; a closed alarm says why, by whom and when it closed; a no-data alarm
+ * reads as silence; an alarm a late upload merged into another is folded under
+ * it and needs no signature of its own. Whoever may act
  * acknowledges one or several (with a comment) and dismisses one at a time;
  * both show without a page reload.
  */
@@ -325,15 +417,20 @@ export function AlarmsCard({
   const [acknowledging, setAcknowledging] = useState<TExcursionAlarm[] | null>(null);
   const [dismissing, setDismissing] = useState<TExcursionAlarm | null>(null);
   const alarms = useMemo(() => openAlarmsFirst(query.data ?? []), [query.data]);
-  const open = alarms.filter((a) => !a.acknowledged);
-  const closedCount = alarms.filter(isAlarmClosed).length;
+  // Superseded alarms folded under the alarm that absorbed them.
+  const folded = useMemo(() => foldSuperseded(alarms), [alarms]);
+  // Those that need a signature of their own (a superseded alarm goes with its survivor).
+  const open = alarms.filter(awaitsOwnSignature);
+  const mergedCount = alarms.filter(isSuperseded).length;
+  const closedCount = alarms.filter((a) => isAlarmClosed(a) && !isSuperseded(a)).length;
   // Only alarms still unacknowledged can stay selected.
   const chosen = open.filter((a) => a.id !== undefined && selected.has(a.id));
 
   const counts = [
     `${alarms.length} alarm${alarms.length === 1 ? '' : 's'}`,
     ...(closedCount > 0 ? [`${closedCount} closed`] : []),
-    `${alarms.length - open.length} acknowledged`,
+    ...(mergedCount > 0 ? [`${mergedCount} merged`] : []),
+    `${alarms.filter((a) => a.acknowledged).length} acknowledged`,
     `${alarms.filter((a) => a.dismissed).length} dismissed`,
   ].join(' · ');
 
@@ -361,10 +458,12 @@ export function AlarmsCard({
   } else {
     body = (
       <Stack component="ul" spacing={1} sx={{ p: 0, m: 0 }}>
-        {alarms.map((alarm) => (
+        {folded.map(({ alarm, absorbed }) => (
           <AlarmItem
             key={alarm.id}
             alarm={alarm}
+            absorbed={absorbed}
+            now={query.dataUpdatedAt}
             unit={unit}
             timeZone={timeZone}
             canAct={canAct}

@@ -1,22 +1,23 @@
 import {
   DISPOSITION_COMMENT_MAX_LENGTH,
   DISPOSITION_DECISIONS,
-  DISPOSITION_DECISION_LABELS,
+  DISPOSITION_MEANING_TEXT,
   DISPOSITION_PERMISSION,
+  inTransitReleaseMessage,
   SIGNATURE_MEANING_LABELS,
+  TRANSIT_REASON_MAX_LENGTH,
+  tripHasEnded,
   unacknowledgedReleaseMessage,
   type TDispositionDecision,
   type TExcursionAlarm,
   type TRecord,
   type TRecordDisposition,
-  type TSignatureMeaning,
 } from '@coldtrace/contract';
 import { formatDateTime } from '@coldtrace/domain';
 import GavelRounded from '@mui/icons-material/GavelRounded';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Chip from '@mui/material/Chip';
 import FormControl from '@mui/material/FormControl';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import FormHelperText from '@mui/material/FormHelperText';
@@ -28,83 +29,114 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useId, useState } from 'react';
 import { characterCount } from '../../../components/change-signature';
-import {
-  SignatureMeaningField,
-  SignaturePasswordField,
-  SignerNote,
-} from '../../../components/change-signature-fields';
+import { SignaturePasswordField, SignerNote } from '../../../components/change-signature-fields';
 import { errorMessage } from '../../../components/error-handler';
 import { FormDialog } from '../../../components/form-dialog';
 import { isApiError } from '../../../lib/api-error';
 import { hasPermission } from '../../../lib/session';
+import { useOrgSettings } from '../../configuration';
+import { DecisionChip } from '../../records';
 import { useCurrentUser } from '../../session';
 import { useDecideDisposition, useRecordDispositions } from '../api/record-disposition';
 import { SectionCard } from './section-card';
 
-const DECISION_COLOURS: Record<TDispositionDecision, 'success' | 'warning' | 'error'> = {
-  RELEASED: 'success',
-  QUARANTINED: 'warning',
-  REJECTED: 'error',
+/** The dialog's choices: what the signer does (each radio's accessible name). */
+export const DECISION_CHOICES: Readonly<Record<TDispositionDecision, string>> = {
+  RELEASED: 'Release',
+  QUARANTINED: 'Quarantine',
+  REJECTED: 'Reject',
 };
 
-/** The alarms that still need a signature: neither acknowledged nor dismissed. */
+/** The alarms that still need a signature: not acknowledged, dismissed or merged into another. */
 export function awaitingAcknowledgement(alarms: readonly TExcursionAlarm[] | undefined): number {
-  return (alarms ?? []).filter((a) => a.acknowledged !== true && a.dismissed !== true).length;
+  return (alarms ?? []).filter(
+    (a) => a.acknowledged !== true && a.dismissed !== true && a.superseded_by == null,
+  ).length;
 }
 
-function DecisionChip({ decision }: { decision: TDispositionDecision }) {
-  return (
-    <Chip
-      size="small"
-      color={DECISION_COLOURS[decision]}
-      label={DISPOSITION_DECISION_LABELS[decision]}
-    />
-  );
+/** Whether the record's trip has ended (arrived, or the record stopped), as the server decides. */
+export function recordTripEnded(record: TRecord): boolean {
+  return tripHasEnded(record.trip?.trip_status, record.stop_time != null);
+}
+
+/**
+ * Why Release cannot be chosen (undefined: it can): alarms awaiting
+ * acknowledgement, or a trip that has not ended where the organization does
+ * not allow release in transit. The server checks the same again.
+ */
+export function releaseBlockedReason(
+  unacknowledged: number,
+  tripEnded: boolean,
+  allowInTransit: boolean,
+): string | undefined {
+  if (unacknowledged > 0) return unacknowledgedReleaseMessage(unacknowledged);
+  if (!tripEnded && !allowInTransit) return inTransitReleaseMessage(false);
+  return undefined;
 }
 
 function signedLine(d: TRecordDisposition, timeZone: string): string {
   return `Signed by ${d.signed_by}, ${formatDateTime(d.signed_at, timeZone)} · ${SIGNATURE_MEANING_LABELS[d.meaning]}`;
 }
 
+/** A decision's comment, and the reason it was released before the trip ended. */
+function DecisionText({ d }: { d: TRecordDisposition }) {
+  return (
+    <>
+      <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
+        {d.comment}
+      </Typography>
+      {d.transit_reason ? (
+        <Typography variant="body2" sx={{ overflowWrap: 'anywhere' }}>
+          Released in transit: {d.transit_reason}
+        </Typography>
+      ) : null}
+    </>
+  );
+}
+
 /**
- * Sign a release decision (issue 14 item 2): decision, comment, meaning and
- * the password again. RELEASED is refused here, with the server's words,
- * while alarms await acknowledgement; the server checks again.
+ * Sign a release decision (issue 14 item 2, issue 35): Release, Quarantine or
+ * Reject, a comment and the password again. The signature's meaning follows
+ * from the decision and is shown, not asked. Release is disabled, with the
+ * reason, while alarms await acknowledgement or the trip has not ended (unless
+ * the organization allows release in transit: then a reason is asked).
  */
 function DecisionDialog({
   recordId,
   unacknowledged,
+  tripEnded,
   onClose,
 }: {
   recordId: string;
   unacknowledged: number;
+  tripEnded: boolean;
   onClose: () => void;
 }) {
   const labelId = useId();
+  const settings = useOrgSettings();
+  const allowInTransit = settings.data?.allow_release_in_transit === true;
   const [decision, setDecision] = useState<TDispositionDecision | ''>('');
   const [comment, setComment] = useState('');
-  const [meaning, setMeaning] = useState<TSignatureMeaning | ''>('');
+  const [transitReason, setTransitReason] = useState('');
   const [password, setPassword] = useState('');
   const [tried, setTried] = useState(false);
   const decide = useDecideDisposition();
   const fields = isApiError(decide.error) ? decide.error.fields : {};
   const trimmed = comment.trim();
-  const releaseRefused =
-    decision === 'RELEASED' && unacknowledged > 0
-      ? unacknowledgedReleaseMessage(unacknowledged)
-      : undefined;
+  const releaseBlocked = releaseBlockedReason(unacknowledged, tripEnded, allowInTransit);
+  const asksTransitReason = decision === 'RELEASED' && !tripEnded && allowInTransit;
   const errors = {
-    decision:
-      releaseRefused ??
-      fields.decision ??
-      (tried && decision === '' ? 'Choose a decision' : undefined),
+    decision: fields.decision ?? (tried && decision === '' ? 'Choose a decision' : undefined),
     comment: fields.comment ?? (tried && trimmed === '' ? 'A comment is required' : undefined),
-    meaning:
-      fields.meaning ?? (tried && meaning === '' ? 'Choose what your signature means' : undefined),
+    transit_reason:
+      fields.transit_reason ??
+      (tried && asksTransitReason && transitReason.trim() === ''
+        ? 'Give the reason for releasing before the trip has ended'
+        : undefined),
     password:
       fields.password ?? (tried && password === '' ? 'Enter your password to sign' : undefined),
   };
-  const known = new Set(['decision', 'comment', 'meaning', 'password']);
+  const known = new Set(['decision', 'comment', 'transit_reason', 'meaning', 'password']);
   const other =
     decide.isError && !Object.keys(fields).some((f) => known.has(f))
       ? `Could not sign the decision: ${errorMessage(decide.error)}`
@@ -112,10 +144,17 @@ function DecisionDialog({
 
   const submit = () => {
     setTried(true);
-    if (decision === '' || trimmed === '' || meaning === '' || password === '' || releaseRefused)
-      return;
+    if (decision === '' || trimmed === '' || password === '') return;
+    if (decision === 'RELEASED' && releaseBlocked) return;
+    if (asksTransitReason && transitReason.trim() === '') return;
     decide.mutate(
-      { recordId, decision, comment: trimmed, meaning, password },
+      {
+        recordId,
+        decision,
+        comment: trimmed,
+        password,
+        ...(asksTransitReason ? { transit_reason: transitReason.trim() } : {}),
+      },
       { onSuccess: onClose, onError: () => setPassword('') },
     );
   };
@@ -146,17 +185,46 @@ function DecisionDialog({
               <FormControlLabel
                 key={d}
                 value={d}
-                control={<Radio autoFocus={d === DISPOSITION_DECISIONS[0]} />}
-                label={DISPOSITION_DECISION_LABELS[d]}
+                disabled={d === 'RELEASED' && releaseBlocked !== undefined}
+                control={<Radio />}
+                label={DECISION_CHOICES[d]}
               />
             ))}
           </RadioGroup>
+          {releaseBlocked ? (
+            <FormHelperText sx={{ mx: 0 }} error={false}>
+              {releaseBlocked}
+            </FormHelperText>
+          ) : null}
           {errors.decision ? (
             <FormHelperText sx={{ mx: 0 }} role="alert">
               {errors.decision}
             </FormHelperText>
           ) : null}
+          {decision !== '' ? (
+            <Typography variant="body2" sx={{ mt: 0.5 }}>
+              {DISPOSITION_MEANING_TEXT[decision]}
+            </Typography>
+          ) : null}
         </FormControl>
+        {asksTransitReason ? (
+          <TextField
+            label="Reason for releasing in transit"
+            name="transit_reason"
+            value={transitReason}
+            onChange={(event) => setTransitReason(event.target.value)}
+            required
+            multiline
+            minRows={2}
+            fullWidth
+            error={errors.transit_reason !== undefined}
+            helperText={
+              errors.transit_reason ??
+              'The trip has not ended (not arrived, and the record not stopped).'
+            }
+            slotProps={{ htmlInput: { maxLength: TRANSIT_REASON_MAX_LENGTH } }}
+          />
+        ) : null}
         <TextField
           label="Comment"
           name="comment"
@@ -170,7 +238,6 @@ function DecisionDialog({
           helperText={errors.comment ?? characterCount(comment, DISPOSITION_COMMENT_MAX_LENGTH)}
           slotProps={{ htmlInput: { maxLength: DISPOSITION_COMMENT_MAX_LENGTH } }}
         />
-        <SignatureMeaningField value={meaning} onChange={setMeaning} error={errors.meaning} />
         <SignaturePasswordField value={password} onChange={setPassword} error={errors.password} />
         <SignerNote subject="this decision" />
       </Stack>
@@ -217,9 +284,7 @@ export function DispositionCard({
             <DecisionChip decision={current.decision} />
           </Stack>
           <Typography variant="body2">{signedLine(current, timeZone)}</Typography>
-          <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
-            {current.comment}
-          </Typography>
+          <DecisionText d={current} />
         </Box>
       ) : (
         <Typography variant="body2" color="text.secondary">
@@ -241,13 +306,7 @@ export function DispositionCard({
                   <DecisionChip decision={d.decision} />
                   <Typography variant="body2">{signedLine(d, timeZone)}</Typography>
                 </Stack>
-                <Typography
-                  variant="body2"
-                  color="text.secondary"
-                  sx={{ overflowWrap: 'anywhere' }}
-                >
-                  {d.comment}
-                </Typography>
+                <DecisionText d={d} />
               </li>
             ))}
           </Stack>
@@ -262,6 +321,7 @@ export function DispositionCard({
         <DecisionDialog
           recordId={record.id}
           unacknowledged={unacknowledged}
+          tripEnded={recordTripEnded(record)}
           onClose={() => setOpen(false)}
         />
       ) : null}

@@ -11,11 +11,12 @@ import { ValueLoading } from '../../../components/page-loading';
 import { useAppSettings } from '../../../lib/app-settings';
 import { formatTemperatureWith, type DisplayRuleField } from '../../../lib/display-rule';
 import { recordHref } from '../record-links';
+import { DecisionChip } from './decision-chip';
 import { StatusChip, TripChip } from './status-chips';
 
 /**
  * A list of records, each row a link to the record (the dashboard's home list
- * and the search results): status chip, tag serial, primary reference,
+ * and the search results): status chip and release decision, tag serial, primary reference,
  * shipper → receiver, last temperature, last action time. A table on wide
  * screens (with a header row), stacked lines on phones.
  */
@@ -25,7 +26,7 @@ function columns(showTrip: boolean, showTemperature: boolean) {
   return {
     xs: '1fr auto',
     md: [
-      showTrip ? '232px' : '104px',
+      showTrip ? '336px' : '208px',
       'minmax(140px, 1.1fr)',
       'minmax(160px, 1.3fr)',
       ...(showTemperature ? ['96px'] : []),
@@ -102,7 +103,7 @@ export function RecordListHeader({
         fontWeight: 600,
       }}
     >
-      <span>{showTrip ? 'Status · Trip' : 'Status'}</span>
+      <span>{showTrip ? 'Status · Decision · Trip' : 'Status · Decision'}</span>
       <span>{headings.tag}</span>
       <span>{headings.parties}</span>
       {showTemperature ? (
@@ -157,6 +158,7 @@ export function RecordListRow({
           }}
         >
           <StatusChip status={record.computed_status} />
+          {record.disposition ? <DecisionChip decision={record.disposition.decision} /> : null}
           {showTrip ? <TripChip status={record.trip?.trip_status} /> : null}
         </Box>
         <Box sx={{ minWidth: 0, gridColumn: { xs: '1 / 2', md: 'auto' } }}>

@@ -92,6 +92,22 @@ export function TripChip({
   }
 }
 
+/**
+ * A record in alarm whose every alarm is acknowledged or dismissed: the alarm
+ * status, truthfully, without the red "Alarm" of work left to do (issue 35).
+ */
+export function AlarmsAcknowledgedChip({ size = 'small' }: { size?: 'small' | 'medium' }) {
+  return (
+    <Chip
+      size={size}
+      variant="outlined"
+      icon={<CheckCircleOutlined />}
+      label="Alarms acknowledged"
+      sx={{ ...chipSx, color: 'text.primary', borderColor: 'text.secondary' }}
+    />
+  );
+}
+
 /** A tag's state: Running (blue) or Idle (grey). */
 export function RunningChip({ running }: { running: boolean | null | undefined }) {
   if (running == null) {

@@ -13,6 +13,7 @@ import type { Theme } from '@mui/material/styles';
 import { useId, useState, type KeyboardEvent } from 'react';
 import { Link as RouterLink, useLocation, useNavigate } from 'react-router';
 import { useAppSettings } from '../../../lib/app-settings';
+import { DecisionChip } from '../../records';
 import { useSearchRecords } from '../api/search-records';
 import { SEARCH_PATH, normalizeTerms, readSearchState, searchHref } from '../search-params';
 import { useDebouncedValue } from '../use-debounced-value';
@@ -301,6 +302,11 @@ function SearchField({ compact, onCollapse }: { compact: boolean; onCollapse?: (
                           ? option.record.tag_serial_number || ''
                           : option.record.primary_reference?.trim() || 'No primary reference'}
                       </Typography>
+                      {option.record.disposition ? (
+                        <Box component="span" sx={{ ml: 'auto', flexShrink: 0, display: 'flex' }}>
+                          <DecisionChip decision={option.record.disposition.decision} />
+                        </Box>
+                      ) : null}
                     </>
                   ) : (
                     <>
