@@ -22,6 +22,13 @@ export async function post(api: APIRequestContext, url: string, data: unknown): 
   return res.json();
 }
 
+/** GETs `url` and expects 200; returns the reply body. */
+export async function getJson<T>(api: APIRequestContext, url: string): Promise<T> {
+  const res = await api.get(url);
+  expect(res.status(), `${url}: ${await res.text()}`).toBe(200);
+  return (await res.json()) as T;
+}
+
 /** Signs the request context in (the administrator unless told otherwise). */
 export async function apiSignIn(api: APIRequestContext, who = E2E_ADMIN): Promise<void> {
   await api.get('/api/auth/csrf/');

@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { formatDateTime } from '@coldtrace/domain';
 import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
-import { apiSignIn, csrfToken, patch, post } from './api';
+import { apiSignIn, csrfToken, getJson, patch, post } from './api';
 import { chooseOption, E2E_ADMIN, signIn } from './fixtures';
 import {
   bellButton,
@@ -60,12 +60,6 @@ async function showFromTop(page: Page, target: Locator): Promise<void> {
     el.scrollIntoView({ block: 'start' });
     window.scrollBy(0, -80);
   });
-}
-
-async function getJson<T>(api: APIRequestContext, url: string): Promise<T> {
-  const res = await api.get(url);
-  expect(res.status(), `${url}: ${await res.text()}`).toBe(200);
-  return (await res.json()) as T;
 }
 
 /**

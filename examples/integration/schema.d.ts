@@ -1418,7 +1418,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A tag's calibration certificates, latest first (ours, for the record page) */
+        /**
+         * A tag's calibration certificates, latest first (ours, for the record page)
+         * @description Without device_id: every certificate of every tag of the organization, each tag's latest calibration first (Configuration > Calibration). A newer certificate never removes an older one: the list is the history.
+         */
         get: operations["xt1CalibrationList"];
         put?: never;
         /**
@@ -2952,6 +2955,8 @@ export interface components {
             last_scanned?: string | null;
             last_scanned_user?: string | null;
             last_action_taken?: string | null;
+            /** @description rt and nanotag records only (ours, issue 35 item 6): when the server last received new points for the record (server time; null: nothing received yet). Absent on xt1 records, which are scanned (last_scanned) */
+            last_transmission?: string | null;
             alarm_recipients?: string[];
             /** @enum {string} */
             status?: "OK" | "Alarm";
@@ -3223,12 +3228,16 @@ export interface components {
         CalibrationSummary: {
             calibration_pdf_id: string;
             device_id: number;
+            /** @description The tag's serial number */
+            serial_number: string | null;
             tag_type: ("XT1_NFC_MU" | "XT1_RT" | "XT1_MAX" | "NanoTag") | null;
             model_name: string;
             calibration_timestamp: string | null;
             /** @description When the next calibration is due (issue 14 item 7) */
             calibration_due: string;
             created: string;
+            /** @description Who uploaded the certificate */
+            created_by_name: string;
             pdf_url: string;
         };
         DataDisplayRuleView: {
@@ -7419,8 +7428,8 @@ export interface operations {
     };
     xt1CalibrationList: {
         parameters: {
-            query: {
-                device_id: number | string;
+            query?: {
+                device_id?: number | string;
             };
             header?: never;
             path?: never;

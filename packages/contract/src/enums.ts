@@ -5,6 +5,13 @@ export const TAG_TYPES = ['XT1_NFC_MU', 'XT1_RT', 'XT1_MAX', 'NanoTag'] as const
 export const ZTagType = z.enum(TAG_TYPES);
 export type TTagType = z.infer<typeof ZTagType>;
 
+/** Tags that report over the network by themselves (rt and nanotag); the others are scanned by hand. */
+export const LIVE_TAG_TYPES = ['XT1_RT', 'NanoTag'] as const satisfies readonly TTagType[];
+
+/** Whether a tag type reports by itself (rt, nanotag): its records have a last transmission, not scans. */
+export const isLiveTagType = (type: string | null | undefined): boolean =>
+  (LIVE_TAG_TYPES as readonly (string | null | undefined)[]).includes(type);
+
 export const TAG_STATUSES = ['XT1_RESET', 'XT1_IDLE', 'XT1_PENDING', 'XT1_ACTIVE'] as const;
 export const ZTagStatus = z.enum(TAG_STATUSES);
 export type TTagStatus = z.infer<typeof ZTagStatus>;

@@ -1,6 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatDate, formatDateTime, parseInstant, timeZoneAbbreviation } from './date-format';
+import {
+  formatAge,
+  formatDate,
+  formatDateTime,
+  parseInstant,
+  timeZoneAbbreviation,
+} from './date-format';
 
 const INSTANT = '2026-11-22T19:05:09Z';
 
@@ -91,6 +97,24 @@ describe('formatDateTime', () => {
         },
       ),
     );
+  });
+});
+
+describe('formatAge', () => {
+  const now = Date.parse('2026-11-22T14:05:09Z');
+  it('reads the time before now in days, hours and minutes', () => {
+    expect(formatAge('2026-11-22T14:02:09Z', now)).toBe('3m ago');
+    expect(formatAge('2026-11-22T12:59:30Z', now)).toBe('1h 5m ago');
+    expect(formatAge(now - (2 * 86_400 + 4 * 3600) * 1000, now)).toBe('2d 4h ago');
+  });
+  it('is just now under a minute and for an instant a little ahead', () => {
+    expect(formatAge(now - 59_999, now)).toBe('just now');
+    expect(formatAge(now + 5_000, now)).toBe('just now');
+    expect(formatAge(now - 60_000, now)).toBe('1m ago');
+  });
+  it('shows the missing value for what is not an instant', () => {
+    expect(formatAge(null, now)).toBe('—');
+    expect(formatAge('yesterday', now)).toBe('—');
   });
 });
 

@@ -1,3 +1,4 @@
+import { formatDuration } from './duration';
 import { MISSING_VALUE } from './missing-value';
 import { resolveTimeZone } from './timezones';
 
@@ -95,6 +96,19 @@ export function formatDateTime(value: DateInput, timeZone: string | null | undef
   const instant = parseInstant(value);
   if (instant === null) return MISSING_VALUE;
   return formatter('date-time', resolveTimeZone(timeZone)).format(instant);
+}
+
+/**
+ * How long before `now` (epoch ms) an instant was: `just now` under a minute
+ * (and for an instant a little ahead of `now`: clocks differ), else the
+ * duration and `ago` (`3m ago`, `1h 5m ago`, `2d 4h ago`); `—` for anything
+ * that is not an instant.
+ */
+export function formatAge(value: DateInput, now: number): string {
+  const instant = parseInstant(value);
+  if (instant === null || !Number.isFinite(now)) return MISSING_VALUE;
+  const seconds = (now - instant.getTime()) / 1000;
+  return seconds < 60 ? 'just now' : `${formatDuration(seconds)} ago`;
 }
 
 /** `11/22/2026` in `timeZone`; a date-only string is shown as written. */

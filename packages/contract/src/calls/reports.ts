@@ -177,16 +177,18 @@ export const ZCalibrationUploadReply = ZCalibrationCertificateLink.extend({
 }).meta({ id: 'CalibrationUploadReply' });
 export type TCalibrationUploadReply = z.infer<typeof ZCalibrationUploadReply>;
 
-/** One certificate of a device, as the record page lists it (ours, beyond the spec). */
+/** One certificate of a device, as the record page and Configuration list it (ours, beyond the spec). */
 export const ZCalibrationSummary = z
   .object({
     calibration_pdf_id: z.string(),
     device_id: z.number().int(),
+    serial_number: z.string().nullable().describe("The tag's serial number"),
     tag_type: ZTagType.nullable(),
     model_name: z.string(),
     calibration_timestamp: z.string().nullable(),
     calibration_due: z.string().describe('When the next calibration is due (issue 14 item 7)'),
     created: z.string(),
+    created_by_name: z.string().describe('Who uploaded the certificate'),
     pdf_url: z.string(),
   })
   .meta({ id: 'CalibrationSummary' });
@@ -229,12 +231,16 @@ export const xt1CalibrationList = defineCall({
   method: 'GET',
   path: `${XT1}calibration/`,
   summary: "A tag's calibration certificates, latest first (ours, for the record page)",
+  description:
+    "Without device_id: every certificate of every tag of the organization, each tag's " +
+    'latest calibration first (Configuration > Calibration). A newer certificate never ' +
+    'removes an older one: the list is the history.',
   tag: 'calibration',
   auth: 'session',
   scope: 'organization',
   apiKey: 'read',
   permission: 'sysDataRead',
-  query: z.object({ device_id: zDeviceId }),
+  query: z.object({ device_id: zDeviceId.optional() }),
   reply: z.array(ZCalibrationSummary),
 });
 

@@ -85,6 +85,14 @@ export const ZRecord = z
     last_scanned: z.string().nullable().optional(),
     last_scanned_user: z.string().nullable().optional(),
     last_action_taken: z.string().nullable().optional(),
+    last_transmission: z
+      .string()
+      .nullable()
+      .optional()
+      .describe(
+        'rt and nanotag records only (ours, issue 35 item 6): when the server last received new points for the record ' +
+          '(server time; null: nothing received yet). Absent on xt1 records, which are scanned (last_scanned)',
+      ),
     // Notification and alarm.
     alarm_recipients: z.array(z.string()).optional(),
     status: ZAlarmStatus.optional(),

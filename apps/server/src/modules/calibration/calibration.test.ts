@@ -104,6 +104,39 @@ describe('calibration certificates', () => {
     expect(list[0]!.tag_type).toBe('XT1_NFC_MU');
   });
 
+  it("without device_id lists every tag's certificates, by tag, the replaced ones kept", async () => {
+    const before = z.array(ZCalibrationSummary).parse((await viewer.get(CALIBRATION)).json());
+    const replacement = await manager.post(
+      CALIBRATION,
+      upload([tagB.id], {
+        model_name: 'XT1 NFC MU rev. C',
+        calibrated_devices: [{ device_id: tagB.id, calibration_timestamp: '2026-10-01T00:00:00Z' }],
+      }),
+    );
+    expect(replacement.statusCode, replacement.body).toBe(200);
+    const res = await viewer.get(CALIBRATION);
+    expect(res.statusCode, res.body).toBe(200);
+    const list = z.array(ZCalibrationSummary).parse(res.json());
+    expect(list).toHaveLength(before.length + 1);
+    // The organization's tags only, each one's rows together, latest calibration first.
+    expect(new Set(list.map((c) => c.device_id))).toEqual(new Set([tagA.id, tagB.id]));
+    const ofB = list.filter((c) => c.device_id === tagB.id);
+    expect(ofB[0]).toMatchObject({
+      calibration_pdf_id: replacement.json().calibration_pdf_id,
+      serial_number: tagB.serialNumber,
+      model_name: 'XT1 NFC MU rev. C',
+      calibration_timestamp: '2026-10-01T00:00:00.000Z',
+      created_by_name: expect.stringMatching(/\S/),
+    });
+    expect(ofB.slice(1).map((c) => c.calibration_timestamp)).toEqual(
+      before.filter((c) => c.device_id === tagB.id).map((c) => c.calibration_timestamp),
+    );
+    const tagOrder = list.map((c) => c.serial_number);
+    expect(tagOrder).toEqual([...tagOrder].sort());
+    const strangers = z.array(ZCalibrationSummary).parse((await stranger.get(CALIBRATION)).json());
+    expect(strangers).toEqual([]);
+  });
+
   it('needs sysConfigCreate to upload', async () => {
     const res = await viewer.post(CALIBRATION, upload([tagA.id]));
     expect(res.statusCode).toBe(403);

@@ -29,14 +29,19 @@ export async function insertCertificate(
   return row!;
 }
 
-/** Certificates listing the tag, latest calibration first. */
-export async function certificatesOfTag(db: Db, organizationId: string, tagId: number) {
+/**
+ * Certificates listing the tag (every tag of the organization when `tagId` is
+ * undefined), by tag, then latest calibration first.
+ */
+export async function certificatesOfTag(db: Db, organizationId: string, tagId?: number) {
   return db
     .select({
       id: calibrationCertificates.id,
       modelName: calibrationCertificates.modelName,
       created: calibrationCertificates.created,
+      createdByName: calibrationCertificates.createdByName,
       tagId: calibrationCertificateDevices.tagId,
+      serialNumber: tags.serialNumber,
       tagType: calibrationCertificateDevices.tagType,
       calibrationTimestamp: calibrationCertificateDevices.calibrationTimestamp,
       calibrationDue: calibrationCertificateDevices.calibrationDue,
@@ -46,13 +51,16 @@ export async function certificatesOfTag(db: Db, organizationId: string, tagId: n
       calibrationCertificates,
       eq(calibrationCertificates.id, calibrationCertificateDevices.certificateId),
     )
+    .leftJoin(tags, eq(tags.id, calibrationCertificateDevices.tagId))
     .where(
       and(
         eq(calibrationCertificateDevices.organizationId, organizationId),
-        eq(calibrationCertificateDevices.tagId, tagId),
+        tagId === undefined ? undefined : eq(calibrationCertificateDevices.tagId, tagId),
       ),
     )
     .orderBy(
+      tags.serialNumber,
+      calibrationCertificateDevices.tagId,
       desc(
         sql`coalesce(${calibrationCertificateDevices.calibrationTimestamp}, ${calibrationCertificates.created})`,
       ),

@@ -111,18 +111,21 @@ export function createCalibrationService(db: Database) {
       return { calibration_pdf_id: certificate.id, pdf_url: devices[0]!.pdf_url, devices };
     },
 
-    async list(principal: Principal, deviceId: number): Promise<TCalibrationSummary[]> {
+    /** The tag's certificates; every tag's of the organization without `deviceId`. */
+    async list(principal: Principal, deviceId?: number): Promise<TCalibrationSummary[]> {
       const organizationId = organizationOf(principal);
-      await tagOf(organizationId, deviceId);
+      if (deviceId !== undefined) await tagOf(organizationId, deviceId);
       const rows = await repo.certificatesOfTag(db, organizationId, deviceId);
       return rows.map((r) => ({
         calibration_pdf_id: r.id,
         device_id: r.tagId,
+        serial_number: r.serialNumber,
         tag_type: (r.tagType as TCalibrationSummary['tag_type']) ?? null,
         model_name: r.modelName,
         calibration_timestamp: r.calibrationTimestamp?.toISOString() ?? null,
         calibration_due: r.calibrationDue.toISOString(),
         created: r.created.toISOString(),
+        created_by_name: r.createdByName,
         pdf_url: certificateUrl(r.id, r.tagId),
       }));
     },

@@ -1,5 +1,6 @@
 import {
   certificateUrl,
+  isLiveTagType,
   ALARM_KINDS,
   ALARM_STATUSES,
   BATTERY_HEALTHS,
@@ -166,6 +167,8 @@ export function presentRecord(view: RecordView): TRecord {
     last_scanned: iso(r.lastScanned),
     last_scanned_user: view.lastScannedUser,
     last_action_taken: iso(r.lastActionTaken),
+    // rt and nanotag tags report by themselves: when their points last arrived (issue 35 item 6).
+    ...(isLiveTagType(r.tagType) ? { last_transmission: iso(r.tempsLastUpdated) } : {}),
     alarm_recipients: r.alarmRecipients,
     status: member(ALARM_STATUSES, r.status),
     computed_status: member(ALARM_STATUSES, r.computedStatus),

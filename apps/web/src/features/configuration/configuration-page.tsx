@@ -1,3 +1,4 @@
+import { CALIBRATION_UPLOAD_PERMISSION } from '@coldtrace/contract';
 import { timeZoneAbbreviation, timeZoneLabel } from '@coldtrace/domain';
 import LockOutlined from '@mui/icons-material/LockOutlined';
 import Alert from '@mui/material/Alert';
@@ -14,11 +15,12 @@ import { useUpdateSearch } from '../../lib/url-search';
 import { EmptyState } from '../../components/empty-state';
 import { Page } from '../../components/page';
 import { useAppSettings } from '../../lib/app-settings';
-import { sessionOrganization } from '../../lib/session';
+import { hasPermission, sessionOrganization } from '../../lib/session';
 import { useCurrentUser } from '../session';
 import { configurationAccess } from './access';
 import { CarriersSection } from './components/carriers-section';
 import { DisplayRulesSection, mayManageDisplayRules } from './components/display-rules-section';
+import { CalibrationCertificatesSection } from './components/calibration-certificates-section';
 import { CalibrationSettingsCard } from './components/calibration-settings-card';
 import { GeoFenceCard } from './components/geo-fence-card';
 import { NoDataAlarmCard } from './components/no-data-alarm-card';
@@ -154,7 +156,13 @@ export function ConfigurationPage() {
         ) : null}
         {tab === 'geo-fence' ? <GeoFenceCard access={access} onSaved={showNotice} /> : null}
         {tab === 'calibration' ? (
-          <CalibrationSettingsCard access={access} onSaved={showNotice} />
+          <Box sx={{ display: 'grid', gap: 2.5 }}>
+            <CalibrationSettingsCard access={access} onSaved={showNotice} />
+            <CalibrationCertificatesSection
+              mayUpload={hasPermission(user, CALIBRATION_UPLOAD_PERMISSION)}
+              onSaved={showNotice}
+            />
+          </Box>
         ) : null}
         {tab === 'alarms' ? <NoDataAlarmCard access={access} onSaved={showNotice} /> : null}
         {tab === 'notifications' ? (

@@ -26,6 +26,7 @@ export {
 } from './components/status-chips';
 export { DecisionChip } from './components/decision-chip';
 export { TimeZoneNote, timeZoneText } from './components/time-zone-note';
+export { lastTransmissionOf, type LastTransmission } from './last-transmission';
 export {
   ALL_DEVICES_PATH,
   ALL_RECORDS_PATH,

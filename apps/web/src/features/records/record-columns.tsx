@@ -15,6 +15,8 @@ import { StatusChip, TripChip } from './components/status-chips';
 import { dateTimeColumn, temperatureColumn } from '../../components/server-grid/columns';
 import type { FilterFieldSpec } from '../../components/server-grid/grid-filter';
 import { isFieldHidden, type DisplayRuleField } from '../../lib/display-rule';
+import { useNow } from '../../lib/use-now';
+import { lastTransmissionText } from './last-transmission';
 import { recordHref } from './record-links';
 
 /** The columns of All Records and what may be filtered (docs/decisions/record-queries.md). */
@@ -125,6 +127,12 @@ const textColumn = (
   ),
   ...extra,
 });
+
+/** An rt or nanotag row's last transmission, its age kept moving; `—` for an xt1 row. */
+function LastTransmissionCell({ row, timeZone }: { row: TRecord; timeZone: string }) {
+  const now = useNow();
+  return <>{lastTransmissionText(row, timeZone, now) ?? MISSING_VALUE}</>;
+}
 
 const partyName = (party: { name?: string | null } | null | undefined) => party?.name ?? null;
 
@@ -243,6 +251,17 @@ export function recordColumns({
       valueFormatter: (v: number | null | undefined) => formatDuration(v),
     },
     dateTimeColumn<TRecord>('created', 'Created', (row) => row.created, timeZone),
+    {
+      // rt and nanotag records (issue 35 item 6): when their data last arrived, and how long ago.
+      field: 'last_transmission',
+      headerName: 'Last transmission',
+      width: 270,
+      sortable: false,
+      filterable: false,
+      cellClassName: 'tabular-nums',
+      valueGetter: (_value, row) => row.last_transmission ?? null,
+      renderCell: ({ row }) => <LastTransmissionCell row={row} timeZone={timeZone} />,
+    },
     {
       ...dateTimeColumn<TRecord>(
         'last_action_taken',

@@ -10,6 +10,8 @@ import { MISSING_VALUE, formatDateTime, formatDuration } from '@coldtrace/domain
 import type { ReactNode } from 'react';
 import { useAppSettings } from '../../../lib/app-settings';
 import { formatTemperatureWith } from '../../../lib/display-rule';
+import { useNow } from '../../../lib/use-now';
+import { lastTransmissionOf, type LastTransmission } from '../../records';
 import {
   BATTERY_LABELS,
   MEMORY_LABELS,
@@ -62,10 +64,29 @@ function Health({ icon, text, warn }: { icon: ReactNode; text: string; warn: boo
   );
 }
 
+/** The time on its line, the age below it in the secondary colour (a space between, for reading aloud). */
+function LastTransmissionValue({ last }: { last: LastTransmission }) {
+  return (
+    <Box component="span" sx={{ display: 'flex', flexDirection: 'column' }}>
+      <span>{last.time}</span>
+      {last.age === null ? null : (
+        <>
+          {' '}
+          <Box component="span" sx={{ color: 'text.secondary', fontWeight: 400 }}>
+            {last.age}
+          </Box>
+        </>
+      )}
+    </Box>
+  );
+}
+
 /**
  * The summary strip (ui.md): highest, lowest, mean kinetic temperature,
  * duration, points, thresholds, battery and memory health, and the last scan
  * (when, by whom, where; an unknown position reads 'Unknown', never -91 / -181).
+ * An rt or nanotag record shows its last transmission (when and how long ago)
+ * instead, and its last scan only when it was scanned.
  */
 export function SummaryStrip({
   record,
@@ -89,6 +110,8 @@ export function SummaryStrip({
   // Never scanned: no scanner and no scan position (the record's last position,
   // from the tag's own uploads, is on the map, not a scan's).
   const scanned = Boolean(record.last_scanned);
+  const now = useNow();
+  const transmission = lastTransmissionOf(record, timeZone, now);
   const scannedAt = !scanned
     ? MISSING_VALUE
     : latestScan
@@ -143,13 +166,22 @@ export function SummaryStrip({
             warn={memory === 'MEMORY_FULL'}
           />
         </Item>
-        <Item label="Last scanned">
-          {record.last_scanned ? formatDateTime(record.last_scanned, timeZone) : 'Never'}
-        </Item>
-        <Item label="Scanned by">
-          {scanned ? record.last_scanned_user || 'Unknown' : MISSING_VALUE}
-        </Item>
-        <Item label="Scanned at">{scannedAt}</Item>
+        {transmission === null ? null : (
+          <Item label="Last transmission">
+            <LastTransmissionValue last={transmission} />
+          </Item>
+        )}
+        {transmission !== null && !scanned ? null : (
+          <>
+            <Item label="Last scanned">
+              {record.last_scanned ? formatDateTime(record.last_scanned, timeZone) : 'Never'}
+            </Item>
+            <Item label="Scanned by">
+              {scanned ? record.last_scanned_user || 'Unknown' : MISSING_VALUE}
+            </Item>
+            <Item label="Scanned at">{scannedAt}</Item>
+          </>
+        )}
         <Item label="Measurement interval">
           {formatInterval(record.calculated_measurement_interval ?? record.measurement_interval)}
         </Item>
