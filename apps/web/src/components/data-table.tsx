@@ -55,17 +55,21 @@ export function columnRuns<R>(columns: readonly DataColumn<R>[]): ColumnRun<R>[]
   return runs;
 }
 
-/** Hides text visually while keeping it for screen readers. */
+/**
+ * Hides text visually while keeping it for screen readers. In pixels: in `sx`
+ * a width of 1 is 100% and a margin of -1 one spacing unit, which made the
+ * hidden text as wide as its cell and widened a table's scroll (issue 35).
+ */
 export const visuallyHiddenSx: SxProps<Theme> = {
   border: 0,
   clip: 'rect(0 0 0 0)',
-  height: 1,
-  margin: -1,
+  height: '1px',
+  margin: '-1px',
   overflow: 'hidden',
   padding: 0,
   position: 'absolute',
   whiteSpace: 'nowrap',
-  width: 1,
+  width: '1px',
 };
 
 const stickySx = {

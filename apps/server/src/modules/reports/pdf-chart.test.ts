@@ -112,6 +112,8 @@ function extent(columns: number[]): { first: number; last: number; empty: number
 // The chart box spans x = 76 to 551 on the 595-point page (margin 40, axis 36, 4 to the right).
 const CHART_LEFT = 76;
 const CHART_RIGHT = 551;
+/** Shorter vertical runs of shading colour are the edges of red text, not shading (pixels). */
+const TEXT_EDGE = 12;
 
 describe('PDF report chart', () => {
   it.each([43, 481, 621, 10_000, 100_000])(
@@ -160,12 +162,19 @@ describe('PDF report chart', () => {
         reportOf(wave(43), { alarms: [{ ...alarm, first_point_idx: 30, last_point_idx: 300 }] }),
       ),
     );
+    // Shaded pixels of a pixel column in runs of TEXT_EDGE or more: the shading spans the
+    // chart's height (cut by grid lines); the edges of the verdict's red text are shorter.
     const shadedAt = (x: number, of: Raster = raster) => {
+      let run = 0;
       let count = 0;
-      for (let y = 0; y < of.height; y++) {
+      for (let y = 0; y <= of.height; y++) {
         const o = (y * of.width + x) * 3;
-        const [r, g, b] = [of.rgb[o]!, of.rgb[o + 1]!, of.rgb[o + 2]!];
-        if (r > 235 && r - g > 12 && r - b > 12 && Math.abs(g - b) < 6) count += 1;
+        const [r, g, b] = [of.rgb[o] ?? 0, of.rgb[o + 1] ?? 0, of.rgb[o + 2] ?? 0];
+        if (y < of.height && r > 235 && r - g > 12 && r - b > 12 && Math.abs(g - b) < 6) run += 1;
+        else {
+          if (run >= TEXT_EDGE) count += run;
+          run = 0;
+        }
       }
       return count;
     };

@@ -38,6 +38,17 @@ export function ensureSpace(doc: Doc, height: number): void {
   if (doc.y + height > BOTTOM) doc.addPage();
 }
 
+/**
+ * A block of text across the content width: moved to a new page first when it
+ * would cross BOTTOM (the footer's top is below it), so no text meets a footer.
+ */
+export function paragraph(doc: Doc, text: string, options: { bold?: boolean } = {}): void {
+  const shown = printable(text);
+  const opts = { width: CONTENT_WIDTH, bold: options.bold ?? false };
+  ensureSpace(doc, textHeight(doc, shown, opts));
+  writeText(doc, shown, { x: MARGIN, y: doc.y, ...opts });
+}
+
 export function section(doc: Doc, title: string): void {
   ensureSpace(doc, 90);
   doc.moveDown(0.6);
@@ -107,7 +118,7 @@ export function table(doc: Doc, columns: Column[], rows: string[][], empty: stri
   doc.fontSize(8);
   if (rows.length === 0) {
     doc.fillColor(MUTED);
-    writeText(doc, empty, { x: MARGIN, y: doc.y, width: CONTENT_WIDTH });
+    paragraph(doc, empty);
     return;
   }
   const total = columns.reduce((s, c) => s + c.width, 0);

@@ -14,6 +14,7 @@ import {
   MARGIN,
   MUTED,
   PAGE,
+  paragraph,
   printable,
   RULE,
   section,
@@ -35,6 +36,7 @@ import {
   signatureCountSentence,
   summaryLines,
   zoneFormat,
+  type ReportAuditLine,
   type ReportData,
   type SummaryLine,
 } from './report-model';
@@ -46,7 +48,8 @@ import { timeAxisTicks } from './time-axis';
  * summary, the temperature chart drawn as vectors (min/max per column, the
  * threshold lines, excursions shaded), the alarm table (state, closing with
  * cause, reason and signature, acknowledgement and e-signature, dismissal with
- * reason), the audit summary and the verdict. Every page carries the record id
+ * reason) and the audit summary; the verdict comes after the summary, on page
+ * 1. No text crosses the footer's top (`paragraph`, `table`). Every page carries the record id
  * and "Page n of m". Every time is printed with its UTC offset
  * (`10/25/2026, 02:30:00 UTC+02:00`, report-model.ts `instantWriter`), the
  * chart's axis by instant with the offset where it changes (time-axis.ts).
@@ -87,14 +90,15 @@ export async function renderPdf(data: ReportData): Promise<Buffer> {
     2,
     0.3,
   );
+  // The verdict on page 1, the first thing an auditor reads (issue 35 item 6).
+  section(doc, 'Verdict');
+  drawVerdict(doc, data, zone);
   section(doc, `Temperature (°${data.unit})`);
   drawChart(doc, data, zone);
   section(doc, 'Alarms');
   drawAlarms(doc, data, zone);
   section(doc, 'Audit trail');
   drawAudit(doc, data, zone);
-  section(doc, 'Verdict');
-  drawVerdict(doc, data, zone);
   const stamp = instantWriter(zone)(data.generatedAt.getTime());
   return finish(
     doc,
@@ -303,12 +307,10 @@ function drawChart(doc: Doc, data: ReportData, zone: string): void {
   doc.fillColor(INK);
   doc.x = MARGIN;
   doc.y = top + CHART_HEIGHT + 4;
-  useFont(doc, '').fontSize(7).fillColor(MUTED);
-  doc.text(
+  doc.fontSize(7).fillColor(MUTED);
+  paragraph(
+    doc,
     `${n.toLocaleString('en-US')} ${n === 1 ? 'point' : 'points'} drawn as the lowest and highest value per column; dashed lines: thresholds; shaded: excursions of open alarms.`,
-    MARGIN,
-    doc.y,
-    { width: CONTENT_WIDTH },
   );
 }
 
@@ -389,9 +391,11 @@ function drawAlarms(doc: Doc, data: ReportData, zone: string): void {
 
 function drawAudit(doc: Doc, data: ReportData, zone: string): void {
   const display = auditDisplayer({ unit: data.unit, timeZone: zone, style: 'text' });
+  const current = currentDecisionEntry(data);
   const rows = data.audit.map((e) => {
     const d = display(e);
-    return [d.when, d.who, d.what, d.change, d.reason];
+    const reason = e === current ? withoutDecisionTexts(d.reason, data) : d.reason;
+    return [d.when, d.who, d.what, d.change, reason];
   });
   table(
     doc,
@@ -407,8 +411,30 @@ function drawAudit(doc: Doc, data: ReportData, zone: string): void {
   );
 }
 
+/** The audit entry of the decision the verdict prints: the record's last `record.disposition`. */
+function currentDecisionEntry(data: ReportData): ReportAuditLine | undefined {
+  if (!data.record.disposition) return undefined;
+  return data.audit.findLast((e) => e.action === 'record.disposition');
+}
+
 /**
- * The closing section: the alarms open and closed (and dismissed), every
+ * The entry's reason without the decision's comment and transit reason, which
+ * the verdict on page 1 prints: each reason once (issue 35 item 6).
+ */
+function withoutDecisionTexts(reason: string, data: ReportData): string {
+  const d = data.record.disposition;
+  let out = reason;
+  for (const text of [d?.transit_reason, d?.comment]) {
+    const at = text ? out.lastIndexOf(text) : -1;
+    if (at >= 0) out = `${out.slice(0, at)}${SEE_VERDICT}${out.slice(at + text!.length)}`;
+  }
+  return out;
+}
+
+const SEE_VERDICT = '(in the verdict)';
+
+/**
+ * The verdict, after the summary on page 1: the alarms open and closed (and dismissed), every
  * signature (acknowledgements and closing changes: who, when, meaning) and, in
  * one sentence, whether every alarm is acknowledged.
  */
@@ -417,34 +443,24 @@ function drawVerdict(doc: Doc, data: ReportData, zone: string): void {
   doc.fontSize(10).fillColor(INK);
   // The release decision first: what the verdict is (issue 14 item 2).
   dispositionTexts(data.record, zone).forEach((text, i) => {
-    writeText(doc, printable(text), { x: MARGIN, width: CONTENT_WIDTH, bold: i === 0 });
+    paragraph(doc, text, { bold: i === 0 });
     doc.moveDown(0.2);
   });
   // The stability budget across the shipment's legs (issue 14 item 3), as the record page shows it.
   for (const line of budgetLines(data.record, data.unit)) {
     const used = typeof line.value === 'string' && line.value.includes('(used up)');
     doc.fillColor(used ? ALARM : INK);
-    writeText(doc, printable(`${line.label}: ${String(line.value)}`), {
-      x: MARGIN,
-      width: CONTENT_WIDTH,
-    });
+    paragraph(doc, `${line.label}: ${String(line.value)}`);
     doc.moveDown(0.2);
   }
   doc.fillColor(INK);
   doc.moveDown(0.2);
-  writeText(doc, printable(alarmCountSentence(data.alarms)), { x: MARGIN, width: CONTENT_WIDTH });
+  paragraph(doc, alarmCountSentence(data.alarms));
   doc.moveDown(0.2);
-  writeText(doc, printable(signatureCountSentence(data.alarms)), {
-    x: MARGIN,
-    width: CONTENT_WIDTH,
-  });
+  paragraph(doc, signatureCountSentence(data.alarms));
   const all = data.alarms.length > 0 && data.alarms.every(isAcknowledged);
   doc.moveDown(0.2).fillColor(data.alarms.length === 0 || all ? INK : ALARM);
-  writeText(doc, printable(acknowledgementSentence(data.alarms)), {
-    x: MARGIN,
-    width: CONTENT_WIDTH,
-    bold: true,
-  });
+  paragraph(doc, acknowledgementSentence(data.alarms), { bold: true });
   doc.moveDown(0.4).fillColor(INK);
   const rows = data.alarms.flatMap((a) => {
     const d = display(a);

@@ -22,7 +22,7 @@ import {
   type TestOrg,
 } from '../../../test/helpers';
 import { epoch, iso as isoOf, serial, xt1Body } from '../../../test/shipment-factories';
-import { pdfWords, zonedIso, zonedText } from './report-times.fixtures';
+import { pdfWords, verdictText, zonedIso, zonedText } from './report-times.fixtures';
 
 const XT1 = '/api/devices/xt1';
 /** A zone with a half-hour offset, so a time in UTC or the server's zone cannot pass for it. */
@@ -239,7 +239,7 @@ describe('every report format tells the same story of the alarms', () => {
     const pdfText = flat(
       execFileSync('pdftotext', ['-', '-'], { input: await download('pdf') }).toString('utf8'),
     );
-    return { csv, xlsx, verdict: pdfText.slice(pdfText.lastIndexOf('Verdict')) };
+    return { csv, xlsx, verdict: verdictText(pdfText) };
   }
 
   it('before any decision every format says there is no release decision', async () => {
@@ -368,7 +368,7 @@ describe('every report format tells the same story of the alarms', () => {
     for (const [, , , reason] of await auditRows()) {
       if (reason) expect(text).toContain(reason);
     }
-    const verdict = text.slice(text.lastIndexOf('Verdict'));
+    const verdict = verdictText(text);
     expect(verdict).toContain('4 alarms: 3 open, 1 closed; 1 dismissed.');
     expect(verdict).toContain('2 electronic signatures: 1 acknowledgement, 1 closing change.');
     expect(verdict).toContain('3 of 4 alarms are not acknowledged.');

@@ -12,7 +12,9 @@ export interface Word {
   page: number;
   xMin: number;
   xMax: number;
+  /** The top of the word and its bottom. */
   y: number;
+  yMax: number;
   text: string;
 }
 
@@ -29,18 +31,25 @@ export function pdfWords(pdf: Buffer): Word[] {
   const words: Word[] = [];
   xhtml.split('<page ').forEach((page, index) => {
     for (const m of page.matchAll(
-      /<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="[\d.]+">([^<]*)<\/word>/g,
+      /<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)<\/word>/g,
     )) {
       words.push({
         page: index,
         xMin: Number(m[1]),
         y: Number(m[2]),
         xMax: Number(m[3]),
-        text: unescape(m[4]!),
+        yMax: Number(m[4]),
+        text: unescape(m[5]!),
       });
     }
   });
   return words;
+}
+
+/** The PDF's verdict section in its text: from its title to the chart's section that follows it. */
+export function verdictText(text: string): string {
+  const start = text.indexOf('Verdict');
+  return text.slice(start, text.indexOf('Temperature (°', start));
 }
 
 const CLOCK = /^(\d{2}):(\d{2})(?::(\d{2}))?$/;

@@ -16,7 +16,7 @@ import Chip from '@mui/material/Chip';
 import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { statusColors } from '../../../app/theme';
 import { EmptyState } from '../../../components/empty-state';
 import { LoadError } from '../../../components/load-error';
@@ -231,6 +231,9 @@ function AlarmItem({
             </Box>
             <Typography
               component="h3"
+              // Focus lands here once its dialog closes and its buttons are gone.
+              tabIndex={-1}
+              data-alarm-heading={alarm.id}
               sx={{
                 fontWeight: 600,
                 fontSize: '0.9375rem',
@@ -392,6 +395,48 @@ function AlarmItem({
 }
 
 /**
+ * Where focus goes when an alarm's dialog closes (issue 35): back to the button
+ * that opened it while it is still there, else (acknowledging or dismissing
+ * removed it) to the heading of the first alarm the dialog was about, else to
+ * the card's heading; never to the page body. The dialog's own focus return
+ * runs first (as it unmounts), so this only steps in when that found nothing.
+ */
+function useFocusAfterDialog(open: boolean) {
+  const listRef = useRef<HTMLUListElement>(null);
+  const pending = useRef<{ opener: Element | null; alarmIds: string[] } | null>(null);
+
+  useEffect(() => {
+    const target = pending.current;
+    if (open || !target) return;
+    pending.current = null;
+    const active = document.activeElement;
+    if (active && active !== document.body && active.isConnected) return;
+    const list = listRef.current;
+    const heading = target.alarmIds
+      .map((id) => list?.querySelector<HTMLElement>(`[data-alarm-heading="${CSS.escape(id)}"]`))
+      .find((element) => element);
+    const card = list?.closest('section')?.querySelector<HTMLElement>('h2');
+    if (target.opener instanceof HTMLElement && target.opener.isConnected) target.opener.focus();
+    else if (heading) heading.focus();
+    else if (card) {
+      card.tabIndex = -1;
+      card.focus();
+    }
+  }, [open]);
+
+  return {
+    listRef,
+    /** Remembers the opener (the focused button) and the alarms the dialog is about. */
+    opened: (alarms: readonly TExcursionAlarm[]) => {
+      pending.current = {
+        opener: document.activeElement,
+        alarmIds: alarms.flatMap((a) => (a.id === undefined ? [] : [a.id])),
+      };
+    },
+  };
+}
+
+/**
  * The record's alarms (acknowledged, dismissed and closed ones included, open
  * ones first): direction, kind, times, duration, degree-minutes, peak and
  * state; a closed alarm says why, by whom and when it closed; a no-data alarm
@@ -416,6 +461,7 @@ export function AlarmsCard({
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [acknowledging, setAcknowledging] = useState<TExcursionAlarm[] | null>(null);
   const [dismissing, setDismissing] = useState<TExcursionAlarm | null>(null);
+  const { listRef, opened } = useFocusAfterDialog(acknowledging !== null || dismissing !== null);
   const alarms = useMemo(() => openAlarmsFirst(query.data ?? []), [query.data]);
   // Superseded alarms folded under the alarm that absorbed them.
   const folded = useMemo(() => foldSuperseded(alarms), [alarms]);
@@ -457,7 +503,7 @@ export function AlarmsCard({
     );
   } else {
     body = (
-      <Stack component="ul" spacing={1} sx={{ p: 0, m: 0 }}>
+      <Stack component="ul" spacing={1} sx={{ p: 0, m: 0 }} ref={listRef}>
         {folded.map(({ alarm, absorbed }) => (
           <AlarmItem
             key={alarm.id}
@@ -477,8 +523,14 @@ export function AlarmsCard({
                 return next;
               })
             }
-            onAcknowledge={() => setAcknowledging([alarm])}
-            onDismiss={() => setDismissing(alarm)}
+            onAcknowledge={() => {
+              opened([alarm]);
+              setAcknowledging([alarm]);
+            }}
+            onDismiss={() => {
+              opened([alarm]);
+              setDismissing(alarm);
+            }}
           />
         ))}
       </Stack>
@@ -495,7 +547,10 @@ export function AlarmsCard({
             size="small"
             variant="contained"
             disabled={chosen.length === 0}
-            onClick={() => setAcknowledging(chosen)}
+            onClick={() => {
+              opened(chosen);
+              setAcknowledging(chosen);
+            }}
           >
             Acknowledge selected{chosen.length > 0 ? ` (${chosen.length})` : ''}
           </Button>

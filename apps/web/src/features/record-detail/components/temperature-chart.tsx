@@ -9,6 +9,7 @@ import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { statusColors } from '../../../app/theme';
+import { readoutPlacement, timeAxisLabels } from '../chart-labels';
 import {
   seriesExtent,
   showsWhole,
@@ -25,8 +26,10 @@ import { describePoint, pointAfterKey, type PointReadingOptions } from './chart-
  * only): the series in the user's unit and time zone, the high and low
  * threshold lines, excursions shaded (red above, blue below), the trip window
  * shaded lightly, gaps as gaps. Drag across it to zoom, double-click (or the
- * button) to show everything; hovering reads the time and value in the
- * legend, which uPlot updates itself (no React render on hover).
+ * button) to show everything; hovering reads the time and value in uPlot's
+ * live legend, which it updates itself (no React render on hover), shown as a
+ * small readout beside the cursor inside the plot (issue 35). The time axis
+ * carries the date when the span shown crosses a day (`chart-labels.ts`).
  *
  * Without a mouse (issue 11): the chart is one keyboard stop (an application
  * named by the chart in words); the arrow keys, Page Up/Down, Home and End
@@ -72,26 +75,6 @@ const GRID = '#e3e8ee';
 const AXIS = '#52606d';
 const TRIP_FILL = 'rgba(21, 101, 192, 0.07)';
 const TRIP_EDGE = 'rgba(21, 101, 192, 0.55)';
-
-/** uPlot's time axis formats, in 24-hour time (spec section 9: en-US, 24-hour). */
-const TIME_AXIS_VALUES: (string | number | null)[][] = [
-  [3600 * 24 * 365, '{YYYY}', null, null, null, null, null, null, 1],
-  [3600 * 24 * 28, '{MM}/{YYYY}', '\n{YYYY}', null, null, null, null, null, 1],
-  [3600 * 24, '{MM}/{DD}', '\n{YYYY}', null, null, null, null, null, 1],
-  [3600, '{HH}:{mm}', '\n{MM}/{DD}/{YYYY}', null, '\n{MM}/{DD}', null, null, null, 1],
-  [60, '{HH}:{mm}', '\n{MM}/{DD}/{YYYY}', null, '\n{MM}/{DD}', null, null, null, 1],
-  [
-    1,
-    '{HH}:{mm}:{ss}',
-    '\n{MM}/{DD}/{YYYY} {HH}:{mm}',
-    null,
-    '\n{MM}/{DD} {HH}:{mm}',
-    null,
-    '\n{HH}:{mm}',
-    null,
-    1,
-  ],
-];
 
 function bandColour(band: ExcursionBand): string {
   const alpha = band.dismissed ? 0.07 : 0.16;
@@ -179,6 +162,20 @@ function drawThresholds(
   ctx.restore();
 }
 
+/** The legend (time and temperature under the cursor) beside the cursor, inside the plot. */
+function placeReadout(u: uPlot): void {
+  const readout = u.root.querySelector<HTMLElement>('.u-legend');
+  if (!readout) return;
+  const { left, top } = u.cursor;
+  const inside = left != null && top != null && left >= 0 && top >= 0;
+  readout.style.visibility = inside ? 'visible' : 'hidden';
+  if (!inside) return;
+  const plot = { width: u.over.clientWidth, height: u.over.clientHeight };
+  const size = { width: readout.offsetWidth, height: readout.offsetHeight };
+  const at = readoutPlacement({ left, top }, size, plot);
+  readout.style.transform = `translate(${at.left}px, ${at.top}px)`;
+}
+
 export default function TemperatureChart({
   series,
   unit,
@@ -241,7 +238,8 @@ export default function TemperatureChart({
         drag: { x: true, y: false, setScale: true },
         points: { size: 7, fill: LINE },
       },
-      legend: { live: true },
+      // The readout beside the cursor (issue 35): uPlot's live legend, inside the plot.
+      legend: { live: true, mount: (u, table) => u.over.appendChild(table) },
       scales: {
         x: { time: true },
         y: {
@@ -269,7 +267,11 @@ export default function TemperatureChart({
           stroke: AXIS,
           grid: { stroke: GRID, width: 1 },
           ticks: { stroke: GRID, width: 1 },
-          values: TIME_AXIS_VALUES,
+          values: (u, ticks) =>
+            timeAxisLabels(ticks, timeZone, {
+              min: u.scales.x?.min ?? ticks[0] ?? 0,
+              max: u.scales.x?.max ?? ticks[ticks.length - 1] ?? 0,
+            }),
           space: 70,
         },
         {
@@ -286,6 +288,7 @@ export default function TemperatureChart({
       hooks: {
         drawClear: [(u) => drawBands(u, decorations.current)],
         draw: [(u) => drawThresholds(u, lines)],
+        setCursor: [placeReadout],
         setScale: [
           (u, key) => {
             if (key !== 'x') return;
@@ -407,8 +410,27 @@ export default function TemperatureChart({
             outlineOffset: 2,
           },
           '& .uplot': { fontFamily: 'inherit' },
-          '& .u-legend': { fontSize: '0.8125rem', textAlign: 'left', mt: 0.5 },
-          '& .u-legend .u-marker': { borderRadius: '2px' },
+          '& .u-legend': {
+            position: 'absolute',
+            left: 0,
+            top: 0,
+            m: 0,
+            visibility: 'hidden',
+            pointerEvents: 'none',
+            whiteSpace: 'nowrap',
+            fontSize: '0.75rem',
+            lineHeight: 1.3,
+            textAlign: 'left',
+            bgcolor: 'rgba(255, 255, 255, 0.94)',
+            border: 1,
+            borderColor: 'divider',
+            borderRadius: 1,
+            boxShadow: 1,
+            px: 0.5,
+          },
+          '& .u-legend.u-inline tr': { display: 'block', mr: 0 },
+          '& .u-legend .u-series > *': { py: 0.25, px: 0.5 },
+          '& .u-legend .u-marker': { display: 'none' },
           '& .u-select': { background: 'rgba(11, 61, 110, 0.12)' },
         }}
       />
