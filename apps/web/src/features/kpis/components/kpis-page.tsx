@@ -148,7 +148,14 @@ function KpiReportView({ report }: { report: TKpiReport }) {
       {report.rows.length === 0 ? (
         <EmptyState>No shipments started in this period.</EmptyState>
       ) : (
-        <TableContainer component={Paper} variant="outlined">
+        // It scrolls sideways on a phone, so it is a region the keyboard can reach (axe).
+        <TableContainer
+          component={Paper}
+          variant="outlined"
+          role="region"
+          aria-label={`${report.group_by === 'lane' ? 'Lanes' : 'Carriers'} (scrolls sideways)`}
+          tabIndex={0}
+        >
           <Table size="small" aria-label={report.group_by === 'lane' ? 'Lanes' : 'Carriers'}>
             <TableHead>
               <TableRow>

@@ -1,0 +1,74 @@
+import { expect, test, type Page } from '@playwright/test';
+import { apiSignIn } from './api';
+import { expectNoAccessibilityViolations, signIn } from './fixtures';
+
+/**
+ * Issue 35: axe (WCAG 2.1 AA) finds nothing on any screen, at desktop and phone
+ * width: every route of the app, signed out and signed in as the administrator.
+ */
+
+const SIGNED_OUT = [
+  '/login',
+  '/forgotpassword',
+  '/forgotpasswordconfirm',
+  '/welcome/00000000-0000-4000-8000-000000000000/not-a-real-token',
+  '/invitation/00000000-0000-4000-8000-000000000000/not-a-real-token',
+];
+
+const SIGNED_IN = [
+  '/',
+  '/allrecords',
+  '/alldevices',
+  '/kpis',
+  '/configuration',
+  '/organization/admin',
+  '/organization/apikeys',
+  '/organization/assign-tags',
+  '/organization/webhooks',
+  '/serveradmin',
+  '/search?searchTerms=E2E&page=1',
+  '/terms-of-use',
+  '/privacy-policy',
+  '/changelog',
+  '/no-such-screen',
+];
+
+/** The screen has drawn: a first-level heading, and its data calls have answered. */
+async function settled(page: Page): Promise<void> {
+  await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
+}
+
+for (const width of [1280, 375]) {
+  test.describe(`every screen at ${width} px`, () => {
+    test.use({ viewport: { width, height: width === 375 ? 740 : 800 } });
+
+    test('signed out', async ({ page }) => {
+      for (const path of SIGNED_OUT) {
+        await test.step(path, async () => {
+          await page.goto(path);
+          await settled(page);
+          await expectNoAccessibilityViolations(page);
+        });
+      }
+    });
+
+    test('signed in as the administrator, a record page included', async ({ page, request }) => {
+      await apiSignIn(request);
+      const ids = (await (await request.get('/api/devices/xt1/record-ids/')).json()) as unknown[];
+      expect(ids.length).toBeGreaterThan(0);
+      const first = ids[0] as string | { id?: string; record_id?: string };
+      const recordId = typeof first === 'object' ? (first.record_id ?? first.id) : first;
+      await page.goto('/');
+      await signIn(page);
+      for (const path of [...SIGNED_IN, `/recorddetails/${recordId}`]) {
+        await test.step(path, async () => {
+          await page.goto(path);
+          await settled(page);
+          await expectNoAccessibilityViolations(page);
+        });
+      }
+    });
+  });
+}
