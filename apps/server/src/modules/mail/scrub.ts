@@ -1,4 +1,4 @@
-import { and, eq, or, sql, type SQL } from 'drizzle-orm';
+import { and, eq, gte, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { mailOutbox } from '../../db/schema-mail';
 import {
@@ -22,7 +22,16 @@ export interface SecretLinkFilter {
   id?: string;
   /** Links carrying this token. */
   token?: string;
+  /**
+   * When the link was issued: only mail stored since then can hold it, so the
+   * search reads the new mail, not the whole outbox (a link and its mail are
+   * written in one transaction; an hour's margin covers its length).
+   */
+  issuedAt?: Date;
 }
+
+/** How long before a link's issue its mail may have been stored (the transaction's start). */
+const ISSUE_MARGIN_MS = 3_600_000;
 
 /** A one-time link still written in a stored mail. */
 export interface StoredSecretLink extends SecretLink {
@@ -41,6 +50,9 @@ async function candidates(db: Db, filter: SecretLinkFilter) {
     or(...routes.map((route) => contains(`/${route}/${id}`))),
     filter.outboxId === undefined ? undefined : eq(mailOutbox.id, filter.outboxId),
     filter.token === undefined ? undefined : contains(encodeURIComponent(filter.token)),
+    filter.issuedAt === undefined
+      ? undefined
+      : gte(mailOutbox.created, new Date(filter.issuedAt.getTime() - ISSUE_MARGIN_MS)),
   ];
   const rows = await db
     .select({ id: mailOutbox.id, text: mailOutbox.text, html: mailOutbox.html })
@@ -81,8 +93,8 @@ export async function storedSecretLinks(
  * transaction that uses up, revokes or expires the link's token, so the copy in
  * `mail_outbox` never holds a secret longer than the link works:
  *
- *   await scrubSecretLinks(tx, { routes: ['invitation'], token });          // used
- *   await scrubSecretLinks(tx, { routes: ['invitation'], id: invitationId }); // revoked
+ *   await scrubSecretLinks(tx, { routes: ['invitation'], token, issuedAt });          // used
+ *   await scrubSecretLinks(tx, { routes: ['invitation'], id: invitationId, issuedAt }); // revoked
  *   await scrubSecretLinks(tx, { outboxId });                               // one mail
  *
  * Answers how many stored mails changed.

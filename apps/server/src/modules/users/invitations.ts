@@ -89,7 +89,9 @@ async function endInvitation(
   acceptedUserId: string | null = null,
 ) {
   const ended = await repo.endInvitation(tx, invitation, outcome, now, acceptedUserId);
-  if (ended) await scrubSecretLinks(tx, { routes: ['invitation'], id: ended.id });
+  if (ended) {
+    await scrubSecretLinks(tx, { routes: ['invitation'], id: ended.id, issuedAt: ended.created });
+  }
   return ended;
 }
 
@@ -163,7 +165,7 @@ export function createInvitationsService(app: FastifyInstance) {
       const now = new Date();
       const replaced = await repo.endPendingInvitationsTo(tx, organizationId, body.email, now);
       for (const r of replaced) {
-        await scrubSecretLinks(tx, { routes: ['invitation'], id: r.id });
+        await scrubSecretLinks(tx, { routes: ['invitation'], id: r.id, issuedAt: r.created });
       }
       const token = randomBytes(32).toString('base64url');
       const inviter = printedName(principal.user);

@@ -58,7 +58,14 @@ export async function consumeToken(
       .delete(passwordTokens)
       .where(and(eq(passwordTokens.tokenHash, hashToken(token)), eq(passwordTokens.userId, userId)))
       .returning();
-    if (deleted) await scrubSecretLinks(tx, { routes: PASSWORD_LINK_ROUTES, id: userId, token });
+    if (deleted) {
+      await scrubSecretLinks(tx, {
+        routes: PASSWORD_LINK_ROUTES,
+        id: userId,
+        token,
+        issuedAt: deleted.created,
+      });
+    }
     return deleted;
   });
   if (!row || row.expiresAt.getTime() <= now.getTime()) return undefined;
@@ -97,8 +104,11 @@ export async function revokeUserTokens(db: Db, userId: string): Promise<void> {
     const gone = await tx
       .delete(passwordTokens)
       .where(eq(passwordTokens.userId, userId))
-      .returning({ id: passwordTokens.id });
-    if (gone.length > 0) await scrubSecretLinks(tx, { routes: PASSWORD_LINK_ROUTES, id: userId });
+      .returning({ created: passwordTokens.created });
+    if (gone.length > 0) {
+      const issuedAt = new Date(Math.min(...gone.map((t) => t.created.getTime())));
+      await scrubSecretLinks(tx, { routes: PASSWORD_LINK_ROUTES, id: userId, issuedAt });
+    }
   });
 }
 
