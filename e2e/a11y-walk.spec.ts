@@ -4,7 +4,8 @@ import { expectNoAccessibilityViolations, signIn } from './fixtures';
 
 /**
  * Issue 35: axe (WCAG 2.1 AA) finds nothing on any screen, at desktop and phone
- * width: every route of the app, signed out and signed in as the administrator.
+ * width: every route of the app (every Configuration tab), signed out and signed
+ * in as the administrator, and the record page's decision dialog.
  */
 
 const SIGNED_OUT = [
@@ -21,6 +22,16 @@ const SIGNED_IN = [
   '/alldevices',
   '/kpis',
   '/configuration',
+  // Every Configuration tab (each has its own forms and tables).
+  ...[
+    'carriers',
+    'travel-locations',
+    'geo-fence',
+    'calibration',
+    'alarms',
+    'notifications',
+    'display-rules',
+  ].map((tab) => `/configuration?tab=${tab}`),
   '/organization/admin',
   '/organization/apikeys',
   '/organization/assign-tags',
@@ -69,6 +80,16 @@ for (const width of [1280, 375]) {
           await expectNoAccessibilityViolations(page);
         });
       }
+      await test.step("the record page's decision dialog", async () => {
+        await page.goto(`/recorddetails/${recordId}`);
+        await settled(page);
+        await page
+          .getByRole('region', { name: 'Release decision' })
+          .getByRole('button', { name: /^(Decide|New decision)$/ })
+          .click();
+        await expect(page.getByRole('dialog', { name: 'Sign a release decision' })).toBeVisible();
+        await expectNoAccessibilityViolations(page);
+      });
     });
   });
 }

@@ -168,6 +168,9 @@ test.describe('release decision', () => {
       const latest = page.getByRole('list', { name: 'Latest records' });
       const row = latest.getByRole('link').filter({ hasText: serial });
       await expect(row).toContainText('Released');
+      // In alarm, every alarm acknowledged: not the red "Alarm" of work left to do.
+      await expect(row.getByText('Alarms acknowledged', { exact: true })).toBeVisible();
+      await expect(row.getByText('Alarm', { exact: true })).toHaveCount(0);
       await row.scrollIntoViewIfNeeded();
       await page.screenshot({ path: `${SHOTS}/dashboard-released-1280.png` });
       const search = page.getByRole('combobox', { name: 'Search' });
@@ -180,6 +183,7 @@ test.describe('release decision', () => {
       await expect(page.getByRole('heading', { name: 'Search Results', level: 1 })).toBeVisible();
       const result = page.getByRole('link').filter({ hasText: `Record ${recordId}` });
       await expect(result).toContainText('Released');
+      await expect(result.getByText('Alarms acknowledged', { exact: true })).toBeVisible();
       await page.screenshot({ path: `${SHOTS}/search-results-released-1280.png` });
       await page.goto(`/recorddetails/${recordId}`);
     });
@@ -219,6 +223,9 @@ test.describe('release decision', () => {
       await expect(row.locator('[role="gridcell"][data-field="disposition"]')).toHaveText(
         'Released',
       );
+      await expect(row.locator('[role="gridcell"][data-field="computed_status"]')).toHaveText(
+        'Alarms acknowledged',
+      );
       await shoot(page, 'disposition-allrecords-1280');
       // No decision yet: not listed.
       await chooseOption(
@@ -237,5 +244,92 @@ test.describe('release decision', () => {
       await expect(page.getByRole('row').filter({ hasText: serial })).toHaveCount(1);
       await shoot(page, 'disposition-allrecords-375');
     });
+  });
+
+  test('the organization allows release in transit: switched on in Configuration, a reason asked', async ({
+    page,
+    playwright,
+  }, testInfo) => {
+    test.setTimeout(90_000);
+    const transitSerial = `E2ETRN${run}`.toUpperCase();
+    const api = await playwright.request.newContext({ baseURL: testInfo.project.use.baseURL! });
+    let transitRecord: string;
+    try {
+      await apiSignIn(api, admin);
+      const begin = Math.floor(Date.now() / 1000) - 1800;
+      // Started, in range, never stopped: the trip has not ended.
+      transitRecord = (
+        (await post(api, '/api/devices/xt1/start-action/', {
+          ...xt1Upload(transitSerial, begin, 60),
+          timestamp: iso(begin),
+        })) as { record_id: string }
+      ).record_id;
+      await post(api, '/api/devices/xt1/scans/', {
+        ...xt1Upload(transitSerial, begin, 60),
+        timestamp: iso(begin + 300),
+        temps: [5, 5, 5, 5, 5],
+      });
+    } finally {
+      await api.dispose();
+    }
+    await page.goto('/login');
+    await signIn(page, admin);
+    try {
+      await test.step('Configuration > Alarms: the switch, saved with a reason', async () => {
+        await page.goto('/configuration?tab=alarms');
+        const settingCard = page.getByRole('region', { name: 'Release decisions' });
+        const toggle = settingCard.getByRole('switch', {
+          name: 'Allow release while a shipment is in transit',
+        });
+        await expect(toggle).not.toBeChecked();
+        await toggle.check();
+        await expect(settingCard).toContainText('the signer must give a reason');
+        await settingCard
+          .getByLabel('Reason for change')
+          .fill(`E2E (${run}): urgent hospital stock`);
+        await expectNoAccessibilityViolations(page);
+        await shoot(page, 'release-in-transit-setting-1280');
+        await settingCard.getByRole('button', { name: 'Save' }).click();
+        await expect(page.getByText('Release setting saved')).toBeVisible();
+        await page.reload();
+        await expect(toggle).toBeChecked();
+        await page.setViewportSize({ width: 375, height: 800 });
+        await settingCard.scrollIntoViewIfNeeded();
+        await shoot(page, 'release-in-transit-setting-375');
+        await page.setViewportSize({ width: 1280, height: 800 });
+      });
+
+      await test.step('the record in transit: Release asks for the reason, then shows it', async () => {
+        await page.goto(`/recorddetails/${transitRecord}`);
+        const card = page.getByRole('region', { name: 'Release decision' });
+        await card.getByRole('button', { name: 'Decide' }).click();
+        const dialog = page.getByRole('dialog', { name: 'Sign a release decision' });
+        const release = dialog.getByRole('radio', { name: 'Release' });
+        await expect(release).toBeEnabled();
+        await release.check();
+        const reason = dialog.getByLabel('Reason for releasing in transit');
+        await expect(reason).toBeVisible();
+        await dialog.getByLabel('Comment').fill('Released before arrival');
+        await dialog.getByLabel('Password').fill(admin.password);
+        await dialog.getByRole('button', { name: 'Sign decision' }).click();
+        // The reason is required: not sent without it.
+        await expect(dialog).toBeVisible();
+        await expect(reason).toHaveAttribute('aria-invalid', 'true');
+        await reason.fill('Ward out of stock; the receiver checks on arrival');
+        await expectNoAccessibilityViolations(page);
+        await dialog.getByRole('button', { name: 'Sign decision' }).click();
+        await expect(dialog).toBeHidden();
+        const current = card.getByRole('group', { name: 'Current decision' });
+        await expect(current).toContainText(
+          'Released in transit: Ward out of stock; the receiver checks on arrival',
+        );
+      });
+    } finally {
+      const res = await page.request.patch('/api/auth/org-settings/', {
+        data: { allow_release_in_transit: false, reason: `E2E (${run}): put back` },
+        headers: { 'X-CSRFToken': await csrfToken(page.request) },
+      });
+      expect(res.status(), await res.text()).toBe(200);
+    }
   });
 });

@@ -24,7 +24,8 @@ test('the no-data alarm factor: checked as the API checks it, saved, read back',
   await page.goto('/configuration?tab=alarms');
   await signIn(page);
   await expect(page.getByRole('tab', { name: 'Alarms' })).toHaveAttribute('aria-selected', 'true');
-  const factor = page.getByLabel('No data after (transmit intervals)');
+  const card = page.getByRole('region', { name: 'No-data alarm' });
+  const factor = card.getByLabel('No data after (transmit intervals)');
   await expect(factor).toHaveValue('3');
 
   // The API refuses 200 naming the field; the form says the same bounds before sending.
@@ -42,7 +43,7 @@ test('the no-data alarm factor: checked as the API checks it, saved, read back',
   });
   for (const bad of ['200', '1', 'three']) {
     await factor.fill(bad);
-    await page.getByRole('button', { name: 'Save' }).click();
+    await card.getByRole('button', { name: 'Save' }).click();
     await expect(page.getByText('A number from 1.5 to 100 (transmit intervals)')).toBeVisible();
     await expect(factor).toHaveAttribute('aria-invalid', 'true');
   }
@@ -51,8 +52,8 @@ test('the no-data alarm factor: checked as the API checks it, saved, read back',
   await shoot(page, 'no-data-setting-refused-1280');
 
   await factor.fill('4.5');
-  await page.getByLabel('Reason for change').fill('E2E: tags on long sea legs');
-  await page.getByRole('button', { name: 'Save' }).click();
+  await card.getByLabel('Reason for change').fill('E2E: tags on long sea legs');
+  await card.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByText('No-data alarm setting saved')).toBeVisible();
   expect(sent).toBe(1);
   await page.reload();

@@ -1420,7 +1420,7 @@ export interface paths {
         };
         /**
          * A tag's calibration certificates, latest first (ours, for the record page)
-         * @description Without device_id: every certificate of every tag of the organization, each tag's latest calibration first (Configuration > Calibration). A newer certificate never removes an older one: the list is the history.
+         * @description Without device_id: every certificate of every tag of the organization, each tag's latest calibration first (Configuration > Calibration). A newer certificate never removes an older one: the list is the history. Paged: page_number is 1-based, page_size 1000 unless told; the total is in the x-total-count header.
          */
         get: operations["xt1CalibrationList"];
         put?: never;
@@ -2984,6 +2984,8 @@ export interface components {
              * @enum {string}
              */
             review_state?: "AWAITING_ACKNOWLEDGEMENT" | "AWAITING_DECISION" | "RELEASED" | "QUARANTINED" | "REJECTED";
+            /** @description True while an alarm of the record is neither acknowledged, dismissed nor superseded; false once every alarm is (a record in alarm then shows "Alarms acknowledged") */
+            alarm_awaits_acknowledgement?: boolean;
             /** @description The product's stability budget summed across the shipment's legs; null: the product has none (or the record names no product). Sent by the single-record calls only */
             stability_budget?: components["schemas"]["RecordStabilityBudget"] | null;
             /** @description When the shipment is planned to arrive (ours; set by start or update-shipment) */
@@ -7430,6 +7432,10 @@ export interface operations {
         parameters: {
             query?: {
                 device_id?: number | string;
+                /** @description 1-based page number (default 1) */
+                page_number?: number | string;
+                /** @description Rows per page, 1 to 1000 (default 1000) */
+                page_size?: number | string;
             };
             header?: never;
             path?: never;

@@ -1,8 +1,9 @@
 import { WEBHOOK_EVENTS } from '@coldtrace/contract';
+import { and, asc, eq, inArray } from 'drizzle-orm';
 import { z } from 'zod';
 import type { RuntimeConfig } from '../config';
 import type { Db } from '../db/client';
-import type { RecordRow } from '../db/schema-shipments';
+import { alarms, records, type AlarmRow, type RecordRow } from '../db/schema-shipments';
 import type { JobQueue, QueueSettings, SendJobOptions } from './queue';
 
 /**
@@ -14,7 +15,9 @@ import type { JobQueue, QueueSettings, SendJobOptions } from './queue';
  *
  * This file imports no module: a module that raises an event (ingest:
  * alarms raised, a trip departed or arrived) publishes it here and never
- * imports the modules that react to it (notifications, alarm-mail).
+ * imports the modules that react to it (notifications, alarm-mail). It reads
+ * the tables themselves only to capture a webhook event's record and alarms
+ * in the publishing transaction (`publishWebhookEvent`).
  */
 
 export const ALARM_RAISED_JOB = 'alarm.raised';
@@ -106,6 +109,47 @@ export function webhookRecordOf(record: WebhookRecordFields): WebhookRecord {
   };
 }
 
+/** An alarm as a webhook body carries it (`data.alarm`, docs/api.md). */
+const webhookAlarm = z.object({
+  id: z.string(),
+  record_id: z.string(),
+  kind: z.string(),
+  above_or_below: z.string().nullable(),
+  state: z.string(),
+  start_time: z.iso.datetime().nullable(),
+  end_time: z.iso.datetime().nullable(),
+  duration: z.number().nullable(),
+  degree_minutes: z.number().nullable(),
+  acknowledged: z.boolean(),
+  acknowledged_at: z.iso.datetime().nullable(),
+  dismissed: z.boolean(),
+  closed_at: z.iso.datetime().nullable(),
+  close_cause: z.string().nullable(),
+});
+export type WebhookAlarm = z.infer<typeof webhookAlarm>;
+
+const isoOrNull = (d: Date | null) => (d === null ? null : d.toISOString());
+
+/** An alarm's `data.alarm` of a webhook body, as the publishing transaction sees it. */
+export function webhookAlarmOf(a: AlarmRow): WebhookAlarm {
+  return {
+    id: String(a.id),
+    record_id: String(a.recordId),
+    kind: a.kind,
+    above_or_below: a.aboveOrBelow,
+    state: a.state,
+    start_time: isoOrNull(a.startTime),
+    end_time: isoOrNull(a.endTime),
+    duration: a.duration,
+    degree_minutes: a.degreeMinutes,
+    acknowledged: a.acknowledged,
+    acknowledged_at: isoOrNull(a.acknowledgedAt),
+    dismissed: a.dismissed,
+    closed_at: isoOrNull(a.closedAt),
+    close_cause: a.closeCause,
+  };
+}
+
 /**
  * Something a webhook may be told of (docs/decisions/webhooks.md), published
  * in the transaction that made it happen: the job is the outbox, it exists
@@ -126,6 +170,8 @@ const webhookEvent = z.object({
    * release) the fan-out reads the record.
    */
   record: webhookRecord.optional(),
+  /** The event's alarms as its transaction left them (issue 35), in `alarmIds` order. */
+  alarms: z.array(webhookAlarm).optional(),
 });
 export type WebhookEvent = z.input<typeof webhookEvent>;
 
@@ -277,13 +323,45 @@ export async function publishAlarmsRaised(
   });
 }
 
-/** An event for the webhooks (integrations module), in the caller's transaction. */
+/**
+ * An event for the webhooks (integrations module), in the caller's
+ * transaction, with the record and the alarms as that transaction sees them
+ * (issue 35): the fan-out may run after the record moved on (arrived,
+ * released) or the alarm was acknowledged, and the body must say what was
+ * true when the event happened. A record the transaction cannot see sends
+ * nothing.
+ */
 export async function publishWebhookEvent(
   jobs: JobPublisher,
   tx: Db,
   event: WebhookEvent,
 ): Promise<void> {
-  await publish(jobs, WEBHOOK_EVENT_JOB, event, { tx });
+  let record = event.record;
+  if (!record) {
+    const [row] = await tx
+      .select()
+      .from(records)
+      .where(and(eq(records.organizationId, event.organizationId), eq(records.id, event.recordId)));
+    if (!row) return;
+    record = webhookRecordOf(row);
+  }
+  const alarmIds = event.alarmIds ?? [];
+  const alarmRows =
+    alarmIds.length === 0
+      ? []
+      : await tx
+          .select()
+          .from(alarms)
+          .where(
+            and(eq(alarms.organizationId, event.organizationId), inArray(alarms.id, [...alarmIds])),
+          )
+          .orderBy(asc(alarms.id));
+  await publish(
+    jobs,
+    WEBHOOK_EVENT_JOB,
+    { ...event, record, alarms: alarmRows.map(webhookAlarmOf) },
+    { tx },
+  );
 }
 
 /** Ingest's recompute, in its transaction: alarms were closed (for the webhooks). */

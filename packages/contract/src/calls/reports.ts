@@ -7,6 +7,7 @@ import {
   ZCalibrationSpecification,
 } from '../entities/calibration';
 import { ZFileReference } from '../entities/records';
+import { MAX_PAGE_NUMBER, MAX_PAGE_SIZE, zQueryInt } from './devices-query';
 import { ZDegreesUnit, ZTagType } from '../enums';
 import type { TPermissionName } from '../permissions';
 
@@ -234,13 +235,22 @@ export const xt1CalibrationList = defineCall({
   description:
     "Without device_id: every certificate of every tag of the organization, each tag's " +
     'latest calibration first (Configuration > Calibration). A newer certificate never ' +
-    'removes an older one: the list is the history.',
+    'removes an older one: the list is the history. Paged: page_number is 1-based, ' +
+    `page_size ${MAX_PAGE_SIZE} unless told; the total is in the x-total-count header.`,
   tag: 'calibration',
   auth: 'session',
   scope: 'organization',
   apiKey: 'read',
   permission: 'sysDataRead',
-  query: z.object({ device_id: zDeviceId.optional() }),
+  query: z.object({
+    device_id: zDeviceId.optional(),
+    page_number: zQueryInt(1, MAX_PAGE_NUMBER)
+      .optional()
+      .meta({ description: '1-based page number (default 1)' }),
+    page_size: zQueryInt(1, MAX_PAGE_SIZE)
+      .optional()
+      .meta({ description: `Rows per page, 1 to ${MAX_PAGE_SIZE} (default ${MAX_PAGE_SIZE})` }),
+  }),
   reply: z.array(ZCalibrationSummary),
 });
 

@@ -254,7 +254,7 @@ const entities: Record<string, EntityCase> = {
       'trip report_exists',
     ].join(' '),
     extra:
-      'calibration_state calibration_due calibration_warning disposition review_state stability_budget planned_arrival last_transmission',
+      'calibration_state calibration_due calibration_warning disposition review_state alarm_awaits_acknowledgement stability_budget planned_arrival last_transmission',
     required: [],
     lists: ['scans', 'alarm_recipients'],
   },

@@ -131,6 +131,13 @@ export const ZRecord = z
     review_state: ZReviewState.optional().describe(
       'Computed from the alarms and the release decision: QUARANTINED or REJECTED when that is the latest decision (whatever the alarms); else AWAITING_ACKNOWLEDGEMENT (an alarm neither acknowledged nor dismissed, a release given a later alarm too), AWAITING_DECISION (no decision yet), else the latest decision (RELEASED)',
     ),
+    // Whether the alarms still ask for work (issue 35; ours, beyond the spec).
+    alarm_awaits_acknowledgement: z
+      .boolean()
+      .optional()
+      .describe(
+        'True while an alarm of the record is neither acknowledged, dismissed nor superseded; false once every alarm is (a record in alarm then shows "Alarms acknowledged")',
+      ),
     // Stability budget (issue 14 item 3; ours, beyond the spec). The single-record reply only.
     stability_budget: ZRecordStabilityBudget.nullable()
       .optional()

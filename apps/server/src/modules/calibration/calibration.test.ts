@@ -137,6 +137,25 @@ describe('calibration certificates', () => {
     expect(strangers).toEqual([]);
   });
 
+  it('the list is paged: pages in order, the total in x-total-count, a bad page_size named', async () => {
+    const all = z.array(ZCalibrationSummary).parse((await viewer.get(CALIBRATION)).json());
+    expect(all.length).toBeGreaterThanOrEqual(3);
+    const pages = [];
+    for (let page = 1; page <= all.length; page++) {
+      const res = await viewer.get(`${CALIBRATION}?page_size=1&page_number=${page}`);
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.headers['x-total-count']).toBe(String(all.length));
+      pages.push(...z.array(ZCalibrationSummary).parse(res.json()));
+    }
+    expect(pages).toEqual(all);
+    const past = await viewer.get(`${CALIBRATION}?page_size=2&page_number=99`);
+    expect(past.json()).toEqual([]);
+    expect(past.headers['x-total-count']).toBe(String(all.length));
+    const bad = await viewer.get(`${CALIBRATION}?page_size=0`);
+    expect(bad.statusCode).toBe(400);
+    expect(Object.keys(bad.json().fields)).toEqual(['page_size']);
+  });
+
   it('needs sysConfigCreate to upload', async () => {
     const res = await viewer.post(CALIBRATION, upload([tagA.id]));
     expect(res.statusCode).toBe(403);

@@ -37,7 +37,7 @@ export async function calibrationAtStart(db: Db, check: StartCheck) {
     repo.calibrationSettingsOf(db, check.organizationId),
     repo.certificatesOfTag(db, check.organizationId, check.tag.id),
   ]);
-  const periods = certificates.map((c) => ({
+  const periods = certificates.rows.map((c) => ({
     calibratedAt: c.calibrationTimestamp ?? c.created,
     due: c.calibrationDue,
   }));

@@ -4,6 +4,7 @@ import {
 } from '@coldtrace/domain';
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import type { Page } from '../../kernel/paging';
 import { calibrationCertificateDevices, calibrationCertificates } from '../../db/schema-reports';
 import { organizationSettings, records, tags } from '../../db/schema-shipments';
 
@@ -33,8 +34,23 @@ export async function insertCertificate(
  * Certificates listing the tag (every tag of the organization when `tagId` is
  * undefined), by tag, then latest calibration first.
  */
-export async function certificatesOfTag(db: Db, organizationId: string, tagId?: number) {
-  return db
+/**
+ * One page of the certificates of the organization (of one tag when told),
+ * by tag serial then each tag's latest calibration first, with the total of
+ * all of them (`count(*) OVER ()`, as the other paged lists).
+ */
+export async function certificatesOfTag(
+  db: Db,
+  organizationId: string,
+  tagId: number | undefined,
+  /** A page of them; every one when not told (a tag's history, for its state at a start). */
+  page?: Page,
+) {
+  const ofTheList = and(
+    eq(calibrationCertificateDevices.organizationId, organizationId),
+    tagId === undefined ? undefined : eq(calibrationCertificateDevices.tagId, tagId),
+  );
+  const query = db
     .select({
       id: calibrationCertificates.id,
       modelName: calibrationCertificates.modelName,
@@ -45,6 +61,7 @@ export async function certificatesOfTag(db: Db, organizationId: string, tagId?: 
       tagType: calibrationCertificateDevices.tagType,
       calibrationTimestamp: calibrationCertificateDevices.calibrationTimestamp,
       calibrationDue: calibrationCertificateDevices.calibrationDue,
+      total: sql<number>`count(*) OVER ()`.mapWith(Number),
     })
     .from(calibrationCertificateDevices)
     .innerJoin(
@@ -52,12 +69,7 @@ export async function certificatesOfTag(db: Db, organizationId: string, tagId?: 
       eq(calibrationCertificates.id, calibrationCertificateDevices.certificateId),
     )
     .leftJoin(tags, eq(tags.id, calibrationCertificateDevices.tagId))
-    .where(
-      and(
-        eq(calibrationCertificateDevices.organizationId, organizationId),
-        tagId === undefined ? undefined : eq(calibrationCertificateDevices.tagId, tagId),
-      ),
-    )
+    .where(ofTheList)
     .orderBy(
       tags.serialNumber,
       calibrationCertificateDevices.tagId,
@@ -65,7 +77,17 @@ export async function certificatesOfTag(db: Db, organizationId: string, tagId?: 
         sql`coalesce(${calibrationCertificateDevices.calibrationTimestamp}, ${calibrationCertificates.created})`,
       ),
       desc(calibrationCertificates.created),
-    );
+      calibrationCertificates.id,
+    )
+    .$dynamic();
+  const rows = await (page ? query.limit(page.size).offset(page.offset) : query);
+  if (rows.length > 0 || !page || page.offset === 0) return { total: rows[0]?.total ?? 0, rows };
+  // Past the last page: the total still says how many there are.
+  const [counted] = await db
+    .select({ n: sql<number>`count(*)`.mapWith(Number) })
+    .from(calibrationCertificateDevices)
+    .where(ofTheList);
+  return { total: counted?.n ?? 0, rows };
 }
 
 export async function findCertificate(db: Db, organizationId: string, id: string) {

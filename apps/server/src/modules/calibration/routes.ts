@@ -1,4 +1,9 @@
-import { xt1CalibrationList, xt1CalibrationPdf, xt1CalibrationUpload } from '@coldtrace/contract';
+import {
+  MAX_PAGE_SIZE,
+  xt1CalibrationList,
+  xt1CalibrationPdf,
+  xt1CalibrationUpload,
+} from '@coldtrace/contract';
 import type { FastifyInstance } from 'fastify';
 import { registerCall } from '../../http/register-call';
 import { contentDisposition } from '../reports';
@@ -12,9 +17,14 @@ export async function calibrationRoutes(app: FastifyInstance): Promise<void> {
     service.upload(requirePrincipal(), body, request.id),
   );
 
-  registerCall(app, xt1CalibrationList, async ({ query, requirePrincipal }) =>
-    service.list(requirePrincipal(), query.device_id),
-  );
+  registerCall(app, xt1CalibrationList, async ({ query, reply, requirePrincipal }) => {
+    const { total, items } = await service.list(requirePrincipal(), query.device_id, {
+      page_number: query.page_number,
+      page_size: query.page_size ?? MAX_PAGE_SIZE,
+    });
+    void reply.header('x-total-count', String(total));
+    return items;
+  });
 
   registerCall(app, xt1CalibrationPdf, async ({ query, reply, requirePrincipal }) => {
     const file = await service.pdf(requirePrincipal(), query.calibration_pdf_id, query.device_id);

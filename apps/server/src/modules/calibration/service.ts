@@ -8,6 +8,7 @@ import { calibrationDueFrom } from '@coldtrace/domain';
 import type { Database } from '../../db/client';
 import { AppError, notFound, notFoundSaying } from '../../kernel/errors';
 import { isUuid } from '../../kernel/ids';
+import { pageOf, type Listed, type PageQuery } from '../../kernel/paging';
 import { actorOf, printedName, recordAudit } from '../../kernel/audit';
 import { organizationOf, type Principal } from '../../kernel/principal';
 import { displaySettingsOf, organizationNameOf } from '../reports';
@@ -112,11 +113,21 @@ export function createCalibrationService(db: Database) {
     },
 
     /** The tag's certificates; every tag's of the organization without `deviceId`. */
-    async list(principal: Principal, deviceId?: number): Promise<TCalibrationSummary[]> {
+    /** One page of the certificates (of one tag, or of every tag), with the total of all. */
+    async list(
+      principal: Principal,
+      deviceId: number | undefined,
+      paging: PageQuery,
+    ): Promise<Listed<TCalibrationSummary>> {
       const organizationId = organizationOf(principal);
       if (deviceId !== undefined) await tagOf(organizationId, deviceId);
-      const rows = await repo.certificatesOfTag(db, organizationId, deviceId);
-      return rows.map((r) => ({
+      const { total, rows } = await repo.certificatesOfTag(
+        db,
+        organizationId,
+        deviceId,
+        pageOf(paging),
+      );
+      const items = rows.map((r) => ({
         calibration_pdf_id: r.id,
         device_id: r.tagId,
         serial_number: r.serialNumber,
@@ -128,6 +139,7 @@ export function createCalibrationService(db: Database) {
         created_by_name: r.createdByName,
         pdf_url: certificateUrl(r.id, r.tagId),
       }));
+      return { total, items };
     },
 
     async pdf(principal: Principal, certificateId: string, deviceId: number) {

@@ -14,11 +14,11 @@ import type {
   WebhookDeliveryRow,
   WebhookRow,
 } from '../../db/schema-integrations';
-import type { AlarmRow } from '../../db/schema-shipments';
 import {
   WEBHOOK_DELIVER_JOB,
   WEBHOOK_RETRY_LIMIT,
   publish,
+  webhookAlarmOf,
   webhookRecordOf,
   type JobData,
 } from '../../jobs/catalogue';
@@ -220,25 +220,6 @@ export function createIntegrationsService(app: FastifyInstance) {
 
 // ------------------------------------------------------------------ events
 
-function alarmData(a: AlarmRow) {
-  return {
-    id: String(a.id),
-    record_id: String(a.recordId),
-    kind: a.kind,
-    above_or_below: a.aboveOrBelow,
-    state: a.state,
-    start_time: iso(a.startTime),
-    end_time: iso(a.endTime),
-    duration: a.duration,
-    degree_minutes: a.degreeMinutes,
-    acknowledged: a.acknowledged,
-    acknowledged_at: iso(a.acknowledgedAt),
-    dismissed: a.dismissed,
-    closed_at: iso(a.closedAt),
-    close_cause: a.closeCause,
-  };
-}
-
 /** The decision a `record.disposition` event announces, as the record reply's `disposition`. */
 async function dispositionData(
   tx: Db,
@@ -283,12 +264,14 @@ export function webhookEventWorker(app: FastifyInstance) {
       );
       const record = subjects.record;
       if (!record) return;
-      // The record as the event left it when its publisher captured it; else as it is now.
+      // The record and alarms as the event's transaction left them (a job queued by an
+      // earlier release carries none: then as they are now).
       const recordData = event.record ?? webhookRecordOf(record);
+      const alarmBodies = event.alarms ?? subjects.alarms.map(webhookAlarmOf);
       const items: { key: string; data: object }[] = event.event.startsWith('alarm.')
-        ? subjects.alarms.map((a) => ({
-            key: `${event.event}:${a.id}`,
-            data: { alarm: alarmData(a), record: recordData },
+        ? alarmBodies.map((alarm) => ({
+            key: `${event.event}:${alarm.id}`,
+            data: { alarm, record: recordData },
           }))
         : [
             {

@@ -9,6 +9,7 @@ import {
   WEBHOOK_RETRY_LIMIT,
   jobCatalogue,
   publishWebhookEvent,
+  type JobData,
   type WebhookEvent,
 } from '../../jobs/catalogue';
 import {
@@ -456,15 +457,32 @@ describe('webhook delivery: outbox, last attempt, the address checked again', ()
       )
     ).rows[0]!.n;
 
-  it('an event exists exactly when its transaction commits', async () => {
+  /** Runs the fan-out of `events`, then every delivery of the webhook (the workers are off). */
+  async function fanOutAndDeliver(events: JobData<'webhook.event'>[], webhookId: string) {
+    const fanOut = webhookEventWorker(t.app);
+    for (const event of events) await fanOut(event);
+    const deliver = webhookDeliverWorker(t.app);
+    const deliveries = await t.db
+      .select()
+      .from(webhookDeliveries)
+      .where(eq(webhookDeliveries.webhookId, webhookId));
+    for (const d of deliveries) await deliver({ deliveryId: d.id, retry: 0, attempts: 0 });
+  }
+
+  it('an event exists exactly when its transaction commits, and only for a record it sees', async () => {
+    const { recordId } = await stoppedShipment(admin, [5, 5, 5, 5], 'WHT');
     const before = await jobCount(WEBHOOK_EVENT_JOB);
     const event: WebhookEvent = {
       organizationId: orgId,
-      event: 'alarm.raised',
-      recordId: 1,
-      alarmIds: [1],
+      event: 'record.disposition',
+      recordId: Number(recordId),
       occurredAt: new Date().toISOString(),
     };
+    // No record of that id in the organization: nothing to tell of.
+    await t.db.transaction((tx) =>
+      publishWebhookEvent(t.app.jobs, tx, { ...event, organizationId: randomUUID() }),
+    );
+    expect(await jobCount(WEBHOOK_EVENT_JOB)).toBe(before);
     await expect(
       t.db.transaction(async (tx) => {
         await publishWebhookEvent(t.app.jobs, tx, event);
@@ -595,14 +613,7 @@ describe('webhook delivery: outbox, last attempt, the address checked again', ()
       )
     ).rows.map((job) => jobCatalogue[WEBHOOK_EVENT_JOB].payload.parse(job.data));
     expect(events.map((e) => e.event)).toEqual(['record.departed', 'record.arrived']);
-    const fanOut = webhookEventWorker(t.app);
-    for (const event of events) await fanOut(event);
-    const deliver = webhookDeliverWorker(t.app);
-    const deliveries = await t.db
-      .select()
-      .from(webhookDeliveries)
-      .where(eq(webhookDeliveries.webhookId, (hook.json() as { id: string }).id));
-    for (const d of deliveries) await deliver({ deliveryId: d.id, retry: 0, attempts: 0 });
+    await fanOutAndDeliver(events, (hook.json() as { id: string }).id);
 
     const sent = receiver.received
       .filter((r) => r.path === '/moment')
@@ -624,6 +635,55 @@ describe('webhook delivery: outbox, last attempt, the address checked again', ()
         trip_status: 'ARRIVED',
         trip_end_time: record!.tripEndTime!.toISOString(),
       }),
+    ]);
+  });
+  it('an alarm acknowledged before its fan-out: alarm.raised still says unacknowledged (issue 35)', async () => {
+    const hook = await admin.post(HOOKS, {
+      url: receiver.url.replace('/hook', '/ack-moment'),
+      events: ['alarm.raised', 'alarm.acknowledged'],
+    });
+    expect(hook.statusCode, hook.body).toBe(200);
+    const { recordId } = await scannedShipment(admin, TEMPS, 'WHM');
+    const [above] = (
+      await t.db.execute<{ id: string }>(
+        sql`SELECT id::text FROM alarms WHERE record_id = ${Number(recordId)} AND above_or_below = 'ABOVE'`,
+      )
+    ).rows;
+    const ack = await admin.post('/api/devices/xt1/alarm-acknowledge/', {
+      password: TEST_PASSWORD,
+      meaning: 'REVIEWED',
+      alarm_ids: [above!.id],
+      comment: 'Checked',
+      client_type: 'WEB',
+    });
+    expect(ack.statusCode, ack.body).toBe(200);
+
+    // Only now do the fan-out and the deliveries run (the workers are off).
+    const events = (
+      await t.db.execute<{ data: unknown }>(
+        sql`SELECT data FROM pgboss.job
+             WHERE name = ${WEBHOOK_EVENT_JOB} AND data->>'recordId' = ${recordId}
+             ORDER BY created_on`,
+      )
+    ).rows.map((job) => jobCatalogue[WEBHOOK_EVENT_JOB].payload.parse(job.data));
+    await fanOutAndDeliver(events, (hook.json() as { id: string }).id);
+
+    const sent = receiver.received
+      .filter((r) => r.path === '/ack-moment')
+      .map(
+        (r) =>
+          JSON.parse(r.body) as {
+            event: string;
+            data: { alarm: { id: string; acknowledged: boolean; acknowledged_at: string | null } };
+          },
+      );
+    const of = (event: string, id: string) =>
+      sent.filter((b) => b.event === event && b.data.alarm.id === id).map((b) => b.data.alarm);
+    expect(of('alarm.raised', above!.id)).toEqual([
+      expect.objectContaining({ acknowledged: false, acknowledged_at: null }),
+    ]);
+    expect(of('alarm.acknowledged', above!.id)).toEqual([
+      expect.objectContaining({ acknowledged: true, acknowledged_at: expect.any(String) }),
     ]);
   });
 });

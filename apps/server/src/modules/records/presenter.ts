@@ -93,6 +93,8 @@ export interface RecordView {
   disposition?: DispositionJson | null;
   /** The computed review state (issue 14 item 1), when the query read it. */
   reviewState?: TReviewState;
+  /** Whether an alarm awaits acknowledgement (issue 35), when the query read it. */
+  alarmAwaitsAcknowledgement?: boolean;
 }
 
 /** A tag's calibration at an instant: the due date of the certificate in force then. */
@@ -192,6 +194,9 @@ export function presentRecord(view: RecordView): TRecord {
     planned_arrival: iso(r.plannedArrival),
     disposition: presentDisposition(view.disposition),
     ...(view.reviewState ? { review_state: view.reviewState } : {}),
+    ...(view.alarmAwaitsAcknowledgement === undefined
+      ? {}
+      : { alarm_awaits_acknowledgement: view.alarmAwaitsAcknowledgement }),
   };
 }
 

@@ -128,6 +128,7 @@ export function toRecordView(row: RecordViewRow): RecordView {
     calibrationAt: row.calibrationAtStart,
     disposition: row.disposition,
     reviewState: reviewStateOf(row.alarmAwaitsAcknowledgement, row.disposition?.decision),
+    alarmAwaitsAcknowledgement: row.alarmAwaitsAcknowledgement === true,
   };
 }
 

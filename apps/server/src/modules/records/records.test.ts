@@ -167,6 +167,7 @@ describe('record queries', () => {
         planned_arrival: null,
         disposition: null,
         review_state: 'AWAITING_DECISION',
+        alarm_awaits_acknowledgement: false,
       });
       // The unknown-position sentinels are never answered as a position.
       const r3 = body[2]!;

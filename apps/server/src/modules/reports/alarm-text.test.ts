@@ -80,6 +80,48 @@ describe('an alarm as every report format prints it', () => {
     expect(open).toMatchObject({ state: 'Open', closedBy: '', closeCause: '', dismissedBy: '' });
   });
 
+  it('a no-data alarm is silence: since when, the interval expected, how long; no degree-minutes', () => {
+    const silent: ReportAlarm = {
+      id: '40',
+      kind: 'no_data',
+      above_or_below: 'BELOW',
+      state: 'OPEN',
+      start_time: at(10),
+      duration: 300,
+      degree_minutes: 0,
+      expected_interval: 300,
+    };
+    const now = new Date(at(100));
+    const open = alarmDisplayer({ unit: 'C', timeZone: 'Europe/Berlin', now })(silent);
+    expect(open).toMatchObject({
+      kind: 'No data',
+      direction: '',
+      silence: 'Silent since 01/15/2026, 13:10:00 UTC+01:00, expected every 5m',
+      end: '',
+      // Open: silent from minute 10 until the report was made (minute 100).
+      duration: '1h 30m',
+      degreeMinutes: null,
+      peak: null,
+      expectedEvery: '5m',
+    });
+    const resumed = alarmDisplayer({ unit: 'C', timeZone: 'Europe/Berlin', now })({
+      ...silent,
+      state: 'CLOSED',
+      closed_at: at(40),
+      close_cause: 'DATA_RESUMED',
+      expected_interval: 30,
+    });
+    expect(resumed).toMatchObject({
+      silence:
+        'Silent from 01/15/2026, 13:10:00 UTC+01:00 to 01/15/2026, 13:40:00 UTC+01:00, expected every 30 s',
+      end: '01/15/2026, 13:40:00 UTC+01:00',
+      duration: '30m',
+      degreeMinutes: null,
+    });
+    // Every other alarm has no silence text.
+    expect(alarmDisplayer({ unit: 'C', timeZone: 'UTC' })(CLOSED).silence).toBe('');
+  });
+
   it('CSV and XLSX: text that looks like a formula is neutralised, a negative peak stays a number', async () => {
     const csv = renderCsv(report([CLOSED]))
       .toString('utf8')

@@ -54,6 +54,14 @@ export interface AlarmDisplay {
   closeSignedBy: string;
   closeSignatureMeaning: string;
   closeSignedAt: string;
+  /**
+   * A no-data alarm as silence (issue 35 item 4): `Silent since …, expected
+   * every 5m` while open, `Silent from … to …` once data came again; empty
+   * for every other alarm.
+   */
+  silence: string;
+  /** The no-data alarm's expected transmit interval (`5m`, `30 s`); empty otherwise. */
+  expectedEvery: string;
 }
 
 /** Who closed an alarm when no person did. */
@@ -87,6 +95,7 @@ export function alarmColumns(unit: TDegreesUnit, zone: string): string[] {
     'Closing signed by',
     'Closing signature meaning',
     `Closing signed at (${zone})`,
+    'Expected every (no data)',
   ];
 }
 
@@ -118,6 +127,7 @@ export function alarmCells(d: AlarmDisplay): (string | number | null)[] {
     d.closeSignedBy,
     d.closeSignatureMeaning,
     d.closeSignedAt,
+    d.expectedEvery,
   ];
 }
 
@@ -130,6 +140,8 @@ export function alarmDisplayer(options: {
   timeZone: string;
   /** How times are written (`text` unless told). */
   style?: TimeStyle;
+  /** When the report is made: how long an open no-data alarm has been silent. */
+  now?: Date;
 }): (a: ReportAlarm) => AlarmDisplay {
   const write = instantWriter(options.timeZone, options.style);
   const at = (value: string | Date | null | undefined): string => {
@@ -150,7 +162,7 @@ export function alarmDisplayer(options: {
     const ack = signature(a.signature);
     const close = signature(a.closeSignature);
     const acknowledged = a.acknowledged === true;
-    return {
+    const display: AlarmDisplay = {
       id: a.id ?? '',
       kind:
         a.kind === 'cumulative'
@@ -191,7 +203,54 @@ export function alarmDisplayer(options: {
       closeSignedBy: close.by,
       closeSignatureMeaning: close.meaning,
       closeSignedAt: close.at,
+      silence: '',
+      expectedEvery: '',
     };
+    return a.kind === 'no_data' ? silenceDisplay(a, closed, at, options.now, display) : display;
+  };
+}
+
+/** `30 s` under a minute, else `5m`, `1h 30m` (as the record page writes an interval). */
+function intervalText(seconds: number | null | undefined): string {
+  if (seconds == null || !Number.isFinite(seconds) || seconds <= 0) return '';
+  return seconds < 60 ? `${Number(seconds.toFixed(1))} s` : formatDuration(seconds);
+}
+
+/**
+ * A no-data alarm: silence since the last data, until data came again (its
+ * closing) or, open, until the report was made. No direction, peak or
+ * degree-minutes: nothing was measured (docs/decisions/no-data-alarm.md).
+ */
+function silenceDisplay(
+  a: ReportAlarm,
+  closed: boolean,
+  at: (value: string | Date | null | undefined) => string,
+  now: Date | undefined,
+  base: AlarmDisplay,
+): AlarmDisplay {
+  const since = at(a.start_time);
+  const resumedAt = closed ? (a.closed_at ?? null) : null;
+  const expectedEvery = intervalText(a.expected_interval);
+  const expected = expectedEvery ? `, expected every ${expectedEvery}` : '';
+  const silence =
+    resumedAt === null
+      ? `Silent since ${since || 'unknown'}${expected}`
+      : `Silent from ${since || 'unknown'} to ${at(resumedAt)}${expected}`;
+  const began = a.start_time ? Date.parse(a.start_time) : NaN;
+  const until = resumedAt === null ? now?.getTime() : Date.parse(resumedAt);
+  const seconds =
+    Number.isFinite(began) && until !== undefined && Number.isFinite(until)
+      ? Math.max(0, (until - began) / 1000)
+      : a.duration;
+  return {
+    ...base,
+    direction: '',
+    end: resumedAt === null ? '' : at(resumedAt),
+    duration: seconds == null ? '' : formatDuration(seconds),
+    degreeMinutes: null,
+    peak: null,
+    silence,
+    expectedEvery,
   };
 }
 

@@ -63,7 +63,12 @@ export function renderCsv(data: ReportData): Buffer {
   head.push([]);
   head.push(['Alarms']);
   head.push(alarmColumns(data.unit, zone));
-  const alarm = alarmDisplayer({ unit: data.unit, timeZone: zone, style: 'iso' });
+  const alarm = alarmDisplayer({
+    unit: data.unit,
+    timeZone: zone,
+    style: 'iso',
+    now: data.generatedAt,
+  });
   for (const a of data.alarms) {
     head.push(
       alarmCells(alarm(a)).map((cell) =>

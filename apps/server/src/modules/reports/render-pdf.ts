@@ -362,12 +362,13 @@ function alarmReview(d: AlarmDisplay): string {
 
 function drawAlarms(doc: Doc, data: ReportData, zone: string): void {
   const u = `°${data.unit}`;
-  const display = alarmDisplayer({ unit: data.unit, timeZone: zone });
+  const display = alarmDisplayer({ unit: data.unit, timeZone: zone, now: data.generatedAt });
   const rows = data.alarms.map((a) => {
     const d = display(a);
     return [
       alarmTitle(d),
-      `${orDash(d.start)}\n${orDash(d.end)}`,
+      // A no-data alarm is silence: since when, until when, the interval expected.
+      d.silence || `${orDash(d.start)}\n${orDash(d.end)}`,
       orDash(d.duration),
       d.peak === null ? MISSING_VALUE : `${d.peak.toFixed(1)} ${u}`,
       d.degreeMinutes === null ? MISSING_VALUE : d.degreeMinutes.toFixed(1),

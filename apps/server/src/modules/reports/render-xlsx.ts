@@ -24,7 +24,7 @@ const TEMPERATURE_FORMAT = '0.0';
 /** Column widths of the Alarms sheet (alarmColumns' order). */
 const ALARM_WIDTHS = [
   10, 12, 10, 10, 22, 22, 12, 20, 12, 18, 22, 36, 22, 18, 22, 18, 22, 36, 22, 18, 30, 48, 22, 22,
-  24,
+  24, 14,
 ];
 /** Degree-minutes and peak: number cells with one decimal (1-based columns). */
 const ALARM_NUMBER_COLUMNS = [8, 9];
@@ -136,7 +136,12 @@ export async function renderXlsx(data: ReportData): Promise<Buffer> {
   const alarmHeading = alarmSheet.addRow(columns);
   alarmHeading.font = { bold: true };
   alarmHeading.commit();
-  const alarm = alarmDisplayer({ unit: data.unit, timeZone: zone, style: 'text' });
+  const alarm = alarmDisplayer({
+    unit: data.unit,
+    timeZone: zone,
+    style: 'text',
+    now: data.generatedAt,
+  });
   for (const a of data.alarms) {
     const row = alarmSheet.addRow(
       alarmCells(alarm(a)).map((cell) =>

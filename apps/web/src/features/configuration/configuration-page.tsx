@@ -24,6 +24,7 @@ import { CalibrationCertificatesSection } from './components/calibration-certifi
 import { CalibrationSettingsCard } from './components/calibration-settings-card';
 import { GeoFenceCard } from './components/geo-fence-card';
 import { NoDataAlarmCard } from './components/no-data-alarm-card';
+import { ReleaseInTransitCard } from './components/release-in-transit-card';
 import { NotificationsSection } from './components/notifications-section';
 import { ProductsSection } from './components/products-section';
 import { TravelLocationsSection } from './components/travel-locations-section';
@@ -164,7 +165,12 @@ export function ConfigurationPage() {
             />
           </Box>
         ) : null}
-        {tab === 'alarms' ? <NoDataAlarmCard access={access} onSaved={showNotice} /> : null}
+        {tab === 'alarms' ? (
+          <Box sx={{ display: 'grid', gap: 2.5 }}>
+            <NoDataAlarmCard access={access} onSaved={showNotice} />
+            <ReleaseInTransitCard access={access} onSaved={showNotice} />
+          </Box>
+        ) : null}
         {tab === 'notifications' ? (
           <NotificationsSection user={user} timeZone={timeZone} onSaved={showNotice} />
         ) : null}

@@ -19,6 +19,7 @@ export {
 } from './components/serial-lookup-box';
 export {
   AlarmsAcknowledgedChip,
+  RecordAlarmChip,
   RunningChip,
   StatusChip,
   TripChip,

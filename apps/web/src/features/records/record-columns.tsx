@@ -11,7 +11,7 @@ import Link from '@mui/material/Link';
 import type { GridColDef } from '@mui/x-data-grid';
 import { Link as RouterLink } from 'react-router';
 import { DecisionChip } from './components/decision-chip';
-import { StatusChip, TripChip } from './components/status-chips';
+import { RecordAlarmChip, TripChip } from './components/status-chips';
 import { dateTimeColumn, temperatureColumn } from '../../components/server-grid/columns';
 import type { FilterFieldSpec } from '../../components/server-grid/grid-filter';
 import { isFieldHidden, type DisplayRuleField } from '../../lib/display-rule';
@@ -172,8 +172,9 @@ export function recordColumns({
     {
       field: 'computed_status',
       headerName: 'Status',
-      width: 96,
-      renderCell: ({ row }) => <StatusChip status={row.computed_status} />,
+      // "Alarms acknowledged" whole, with the cell's padding.
+      width: 208,
+      renderCell: ({ row }) => <RecordAlarmChip record={row} />,
     },
     // Wide enough for a whole serial ('DEMO-NANO-0036') and reference: they identify the shipment.
     textColumn('tag_serial_number', 'Tag serial', { flex: undefined, width: 150 }),

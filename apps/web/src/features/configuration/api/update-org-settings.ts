@@ -79,3 +79,27 @@ export function useUpdateNoDataFactor() {
     onSuccess: (settings) => queryClient.setQueryData(configurationKeys.orgSettings, settings),
   });
 }
+
+export interface ReleaseInTransitUpdateInput {
+  allowReleaseInTransit: boolean;
+  change?: ChangeSignatureBody;
+}
+
+/** PATCH /api/auth/org-settings/: whether a shipment may be released before its trip ends (issue 35). */
+export function updateReleaseInTransit({
+  allowReleaseInTransit,
+  change,
+}: ReleaseInTransitUpdateInput): Promise<TOrganizationSettings> {
+  return callApi(authOrgSettingsUpdate, {
+    body: { allow_release_in_transit: allowReleaseInTransit, ...change },
+  });
+}
+
+/** Saves the release-in-transit switch; the reply becomes the cached organization settings. */
+export function useUpdateReleaseInTransit() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: updateReleaseInTransit,
+    onSuccess: (settings) => queryClient.setQueryData(configurationKeys.orgSettings, settings),
+  });
+}

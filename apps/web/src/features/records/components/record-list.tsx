@@ -12,7 +12,7 @@ import { useAppSettings } from '../../../lib/app-settings';
 import { formatTemperatureWith, type DisplayRuleField } from '../../../lib/display-rule';
 import { recordHref } from '../record-links';
 import { DecisionChip } from './decision-chip';
-import { StatusChip, TripChip } from './status-chips';
+import { RecordAlarmChip, TripChip } from './status-chips';
 
 /**
  * A list of records, each row a link to the record (the dashboard's home list
@@ -157,7 +157,7 @@ export function RecordListRow({
             flexWrap: 'wrap',
           }}
         >
-          <StatusChip status={record.computed_status} />
+          <RecordAlarmChip record={record} />
           {record.disposition ? <DecisionChip decision={record.disposition.decision} /> : null}
           {showTrip ? <TripChip status={record.trip?.trip_status} /> : null}
         </Box>

@@ -1,4 +1,4 @@
-import type { TAlarmStatus, TTripStatus } from '@coldtrace/contract';
+import type { TAlarmStatus, TRecord, TTripStatus } from '@coldtrace/contract';
 import CheckCircleOutlined from '@mui/icons-material/CheckCircleOutlined';
 import FlagOutlined from '@mui/icons-material/FlagOutlined';
 import LocalShippingOutlined from '@mui/icons-material/LocalShippingOutlined';
@@ -106,6 +106,23 @@ export function AlarmsAcknowledgedChip({ size = 'small' }: { size?: 'small' | 'm
       sx={{ ...chipSx, color: 'text.primary', borderColor: 'text.secondary' }}
     />
   );
+}
+
+/**
+ * A list row's alarm status: "Alarms acknowledged" when the record is in alarm
+ * but no alarm awaits acknowledgement (the server's
+ * `alarm_awaits_acknowledgement`), else the record's OK or Alarm, so a
+ * released record does not sit red in the dashboard, search and All Records.
+ */
+export function RecordAlarmChip({
+  record,
+}: {
+  record: Pick<TRecord, 'computed_status' | 'alarm_awaits_acknowledgement'>;
+}) {
+  if (record.computed_status === 'Alarm' && record.alarm_awaits_acknowledgement === false) {
+    return <AlarmsAcknowledgedChip />;
+  }
+  return <StatusChip status={record.computed_status} />;
 }
 
 /** A tag's state: Running (blue) or Idle (grey). */
