@@ -65,7 +65,7 @@ function vendorChunk(id: string): string | null {
   if (/node_modules[\\/]@tanstack[\\/]/.test(id)) return 'query';
   // Only the record detail page draws charts and maps: their own chunks, loaded there only.
   if (/node_modules[\\/]uplot[\\/]/.test(id)) return 'uplot';
-  if (/node_modules[\\/](leaflet|react-leaflet|@react-leaflet)[\\/]/.test(id)) return 'leaflet';
+  if (/node_modules[\\/]leaflet[\\/]/.test(id)) return 'leaflet';
   if (/node_modules[\\/]zod[\\/]/.test(id)) return 'zod';
   return 'vendor';
 }
@@ -107,7 +107,10 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     emptyOutDir: true,
-    sourcemap: true,
+    // No source maps: they are the whole source (~10 MB), and the server answers 404 for
+    // *.map (apps/server/src/http/web-app.ts). To debug a build locally, run
+    // `npx vite build --sourcemap` in apps/web.
+    sourcemap: false,
     chunkSizeWarningLimit: 600,
     rolldownOptions: {
       // The workspace packages are pure (schemas, constants, functions): a module

@@ -45,19 +45,36 @@ export async function recordSeries(
 }
 
 /**
- * A webhook message (docs/api.md, "The message"). Webhooks are not part of
- * the OpenAPI document's paths, so the fields this integration reads are typed here.
+ * A record's PDF report: generated (the call waits for it), then downloaded.
+ * The download answers `application/pdf`, not JSON: openapi-fetch reads it with
+ * `parseAs` (`arrayBuffer` here; `blob` or `stream` work too).
  */
-export interface WebhookMessage {
-  id: string;
-  event: string;
-  occurred_at: string;
-  organization_id: string;
-  data: {
-    alarm?: { id: string; record_id: string; kind: string; above_or_below: string; state: string };
-    record?: { id: string; tag_serial_number: string; primary_reference: string; status: string };
-  };
+export async function recordReportPdf(client: ColdtraceClient, recordId: string): Promise<Buffer> {
+  const made = await client.POST('/api/devices/xt1/reports/pdf/', {
+    body: { record_id: recordId },
+  });
+  if (made.error)
+    throw new Error(`report of ${recordId}: ${made.response.status} ${made.error.message}`);
+  // localUrl is the download call with its report_id.
+  const reportId =
+    new URL(made.data.localUrl ?? '', 'http://x').searchParams.get('report_id') ?? '';
+  const file = await client.GET('/api/devices/xt1/reports/pdf/', {
+    params: { query: { report_id: reportId } },
+    parseAs: 'arrayBuffer',
+  });
+  if (file.error)
+    throw new Error(`report ${reportId}: ${file.response.status} ${file.error.message}`);
+  return Buffer.from(file.data);
 }
+
+/**
+ * A webhook message (docs/api.md, "The message"), as the OpenAPI document's
+ * `webhooks` declare it: the event says which `data` it carries.
+ */
+export type WebhookMessage =
+  | components['schemas']['WebhookAlarmMessage']
+  | components['schemas']['WebhookRecordMessage']
+  | components['schemas']['WebhookDispositionMessage'];
 
 export interface WebhookOptions {
   /** The webhook's secret, shown once when it was created. */

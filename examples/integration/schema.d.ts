@@ -11,7 +11,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Set the csrftoken cookie and return its value */
+        /**
+         * Set the csrftoken cookie and return its value
+         * @description Set the csrftoken cookie and return its value.
+         *
+         *     Anyone may make this call.
+         */
         get: operations["authCsrf"];
         put?: never;
         post?: never;
@@ -28,14 +33,24 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The signed-in user */
+        /**
+         * The signed-in user
+         * @description The signed-in user.
+         *
+         *     Credentials: session cookie or user token. Permission: signed in (own data only).
+         */
         get: operations["authSessionGet"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        /** Switch the session to another organization of the user; the reply is the full user */
+        /**
+         * Switch the session to another organization of the user; the reply is the full user
+         * @description Switch the session to another organization of the user; the reply is the full user.
+         *
+         *     Credentials: session cookie or user token. Permission: signed in (own data only).
+         */
         patch: operations["authSessionSwitch"];
         trace?: never;
     };
@@ -48,7 +63,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Sign in with e-mail or username and password; the reply is the full user */
+        /**
+         * Sign in with e-mail or username and password; the reply is the full user
+         * @description Sign in with e-mail or username and password; the reply is the full user.
+         *
+         *     Anyone may make this call.
+         */
         post: operations["authLogin"];
         delete?: never;
         options?: never;
@@ -65,7 +85,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Sign in as the public account named by configuration (404 when none is configured) */
+        /**
+         * Sign in as the public account named by configuration (404 when none is configured)
+         * @description Sign in as the public account named by configuration (404 when none is configured).
+         *
+         *     Anyone may make this call.
+         */
         post: operations["authPublicLogin"];
         delete?: never;
         options?: never;
@@ -83,6 +108,8 @@ export interface paths {
         /**
          * End the session (204)
          * @description A GET as the spec names it, but with the session cookie it needs the X-CSRFToken header like a state-changing call (403 CSRF_FAILED without), so another site cannot sign the user out.
+         *
+         *     Anyone may make this call.
          */
         get: operations["authLogout"];
         put?: never;
@@ -100,10 +127,20 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The user's organizations */
+        /**
+         * The user's organizations
+         * @description The user's organizations.
+         *
+         *     Credentials: session cookie or user token. Permission: signed in (own data only).
+         */
         get: operations["authOrgs"];
         put?: never;
-        /** Create an organization with the built-in roles (server administrators); the creator becomes its Administrator */
+        /**
+         * Create an organization with the built-in roles (server administrators); the creator becomes its Administrator
+         * @description Create an organization with the built-in roles (server administrators); the creator becomes its Administrator.
+         *
+         *     Credentials: session cookie or user token. Permission: server administrator.
+         */
         post: operations["authOrgsCreate"];
         delete?: never;
         options?: never;
@@ -118,7 +155,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The organizations the user administers (holds sysAdminUser in) */
+        /**
+         * The organizations the user administers (holds sysAdminUser in)
+         * @description The organizations the user administers (holds sysAdminUser in).
+         *
+         *     Credentials: session cookie or user token. Permission: signed in (own data only).
+         */
         get: operations["authAdminOrgs"];
         put?: never;
         post?: never;
@@ -141,7 +183,12 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Set the temperature unit or the time zone */
+        /**
+         * Set the temperature unit or the time zone
+         * @description Set the temperature unit or the time zone.
+         *
+         *     Credentials: session cookie or user token. Permission: signed in (own data only).
+         */
         patch: operations["authUserSettings"];
         trace?: never;
     };
@@ -158,7 +205,12 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Set the alarm e-mail flags for the session organization */
+        /**
+         * Set the alarm e-mail flags for the session organization
+         * @description Set the alarm e-mail flags for the session organization.
+         *
+         *     Credentials: session cookie or user token. Permission: signed in (own data only).
+         */
         patch: operations["authUserOrgSettings"];
         trace?: never;
     };
@@ -169,10 +221,20 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The active terms of service (404 when none is published) */
+        /**
+         * The active terms of service (404 when none is published)
+         * @description The active terms of service (404 when none is published).
+         *
+         *     Anyone may make this call.
+         */
         get: operations["authTosGet"];
         put?: never;
-        /** Publish new terms of service (server administrators); every user must agree to them again */
+        /**
+         * Publish new terms of service (server administrators); every user must agree to them again
+         * @description Publish new terms of service (server administrators); every user must agree to them again.
+         *
+         *     Credentials: session cookie or user token. Permission: server administrator.
+         */
         post: operations["authTosPost"];
         delete?: never;
         options?: never;
@@ -187,10 +249,20 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The active privacy policy (404 when none is published) */
+        /**
+         * The active privacy policy (404 when none is published)
+         * @description The active privacy policy (404 when none is published).
+         *
+         *     Anyone may make this call.
+         */
         get: operations["authPrivacyPolicyGet"];
         put?: never;
-        /** Publish a new privacy policy (server administrators) */
+        /**
+         * Publish a new privacy policy (server administrators)
+         * @description Publish a new privacy policy (server administrators).
+         *
+         *     Credentials: session cookie or user token. Permission: server administrator.
+         */
         post: operations["authPrivacyPolicyPost"];
         delete?: never;
         options?: never;
@@ -207,7 +279,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Agree to the active terms of service (by id); the reply is the terms agreed to */
+        /**
+         * Agree to the active terms of service (by id); the reply is the terms agreed to
+         * @description Agree to the active terms of service (by id); the reply is the terms agreed to.
+         *
+         *     Credentials: session cookie or user token. Permission: signed in (own data only).
+         */
         post: operations["authTosAgreement"];
         delete?: never;
         options?: never;
@@ -224,7 +301,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Request a password reset e-mail; the reply (204) is the same whether the address is known or not */
+        /**
+         * Request a password reset e-mail; the reply (204) is the same whether the address is known or not
+         * @description Request a password reset e-mail; the reply (204) is the same whether the address is known or not.
+         *
+         *     Anyone may make this call.
+         */
         post: operations["authPasswordReset"];
         delete?: never;
         options?: never;
@@ -241,7 +323,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Check a reset or welcome link before the new password is typed (204 when usable, 400 otherwise); it stays usable */
+        /**
+         * Check a reset or welcome link before the new password is typed (204 when usable, 400 otherwise); it stays usable
+         * @description Check a reset or welcome link before the new password is typed (204 when usable, 400 otherwise); it stays usable.
+         *
+         *     Anyone may make this call.
+         */
         post: operations["authPasswordResetValidate"];
         delete?: never;
         options?: never;
@@ -258,7 +345,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Set a new password with the uuid and token of a reset or welcome link (204); the link then dies */
+        /**
+         * Set a new password with the uuid and token of a reset or welcome link (204); the link then dies
+         * @description Set a new password with the uuid and token of a reset or welcome link (204); the link then dies.
+         *
+         *     Anyone may make this call.
+         */
         post: operations["authPasswordResetConfirm"];
         delete?: never;
         options?: never;
@@ -275,7 +367,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Change the signed-in user's password; the user's other sessions end and reset links die. The reply is the full user */
+        /**
+         * Change the signed-in user's password; the user's other sessions end and reset links die. The reply is the full user
+         * @description Change the signed-in user's password; the user's other sessions end and reset links die. The reply is the full user.
+         *
+         *     Credentials: session cookie or user token. Permission: signed in (own data only).
+         */
         post: operations["authPasswordChange"];
         delete?: never;
         options?: never;
@@ -290,7 +387,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** All sensors: the organization's tags in the extended view */
+        /**
+         * All sensors: the organization's tags in the extended view
+         * @description All sensors: the organization's tags in the extended view.
+         *
+         *     Credentials: session cookie or user token, or API key (read-only too). Permission: `sysDataRead`. Built-in roles holding it: Administrator, Manager, Operator, Viewer.
+         */
         get: operations["xt1Sensors"];
         put?: never;
         post?: never;
@@ -310,6 +412,8 @@ export interface paths {
         /**
          * All Devices: the organization's tags in the extended view, filtered and paged
          * @description filter: the table filter grammar (`field__operator=value`, joined by `^` for and or `|` for or) over the fields listed in docs/decisions/record-queries.md; order_by: field names, `-` for descending (default -last_action_taken). Paged: page_number is 1-based (default 1), page_size 1..1000 (default 20); the total number of matching rows is in the x-total-count header.
+         *
+         *     Credentials: session cookie or user token. Permission: `sysAdminUser`. Built-in roles holding it: Administrator.
          */
         get: operations["xt1Details"];
         put?: never;
@@ -330,6 +434,8 @@ export interface paths {
         /**
          * Records, filtered, searched and paged
          * @description filter: the table filter grammar (`field__operator=value`, joined by `^` for and or `|` for or) over the fields listed in docs/decisions/record-queries.md; order_by: field names, `-` for descending (default -last_action_taken). search: case-insensitive contains, ORed per whitespace-separated word, over id, tag serial number, references, program name, shipper and receiver names, carrier, product designation and PO number. latest=true keeps the latest record of each tag. Paged: page_number is 1-based (default 1), page_size 1..1000 (default 20); the total number of matching rows is in the x-total-count header.
+         *
+         *     Credentials: session cookie or user token, or API key (read-only too). Permission: `sysDataRead`. Built-in roles holding it: Administrator, Manager, Operator, Viewer.
          */
         get: operations["xt1Records"];
         put?: never;
@@ -347,7 +453,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One record */
+        /**
+         * One record
+         * @description One record.
+         *
+         *     Credentials: session cookie or user token, or API key (read-only too). Permission: `sysDataRead`. Built-in roles holding it: Administrator, Manager, Operator, Viewer.
+         */
         get: operations["xt1Record"];
         put?: never;
         post?: never;
@@ -364,7 +475,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** References of the organization's records (newest first) */
+        /**
+         * References of the organization's records (newest first)
+         * @description References of the organization's records (newest first).
+         *
+         *     Credentials: session cookie or user token, or API key (read-only too). Permission: `sysDataRead`. Built-in roles holding it: Administrator, Manager, Operator, Viewer.
+         */
         get: operations["xt1RecordIds"];
         put?: never;
         post?: never;
@@ -381,7 +497,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The latest record of a tag, by tag id or serial number (404 when none) */
+        /**
+         * The latest record of a tag, by tag id or serial number (404 when none)
+         * @description The latest record of a tag, by tag id or serial number (404 when none).
+         *
+         *     Credentials: session cookie or user token, or API key (read-only too). Permission: `sysDataRead`. Built-in roles holding it: Administrator, Manager, Operator, Viewer.
+         */
         get: operations["xt1LatestRecord"];
         put?: never;
         post?: never;
@@ -398,7 +519,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Actions of records, oldest first */
+        /**
+         * Actions of records, oldest first
+         * @description Actions of records, oldest first.
+         *
+         *     Credentials: session cookie or user token, or API key (read-only too). Permission: `sysDataRead`. Built-in roles holding it: Administrator, Manager, Operator, Viewer.
+         */
         get: operations["xt1RecordActions"];
         put?: never;
         post?: never;
@@ -415,7 +541,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Scans of records, newest first (latest=true: the latest scan of each record) */
+        /**
+         * Scans of records, newest first (latest=true: the latest scan of each record)
+         * @description Scans of records, newest first (latest=true: the latest scan of each record).
+         *
+         *     Credentials: session cookie or user token, or API key (read-only too). Permission: `sysDataRead`. Built-in roles holding it: Administrator, Manager, Operator, Viewer.
+         */
         get: operations["xt1RecordScans"];
         put?: never;
         post?: never;
@@ -432,7 +563,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Counts of the organization's records, scans and tags */
+        /**
+         * Counts of the organization's records, scans and tags
+         * @description Counts of the organization's records, scans and tags.
+         *
+         *     Credentials: session cookie or user token, or API key (read-only too). Permission: `sysDataRead`. Built-in roles holding it: Administrator, Manager, Operator, Viewer.
+         */
         get: operations["xt1StatisticsSummary"];
         put?: never;
         post?: never;
@@ -452,6 +588,8 @@ export interface paths {
         /**
          * The same counts over the records created from start_date to end_date (inclusive)
          * @description A date (YYYY-MM-DD) is a whole day in UTC, so end_date includes its day; a date-time without an offset is UTC. start_date must not be after end_date. The counts are by shipment time (the record creation), except num_alarm_started_records: records with an alarm (not dismissed) that started in the period, whenever the record was created.
+         *
+         *     Credentials: session cookie or user token, or API key (read-only too). Permission: `sysDataRead`. Built-in roles holding it: Administrator, Manager, Operator, Viewer.
          */
         get: operations["xt1StatisticsFiltered"];
         put?: never;
@@ -469,7 +607,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Excursion alarms, open and closed (acknowledged and dismissed ones only when asked) */
+        /**
+         * Excursion alarms, open and closed (acknowledged and dismissed ones only when asked)
+         * @description Excursion alarms, open and closed (acknowledged and dismissed ones only when asked).
+         *
+         *     Credentials: session cookie or user token, or API key (read-only too). Permission: `sysDataRead`. Built-in roles holding it: Administrator, Manager, Operator, Viewer.
+         */
         get: operations["xt1Alarms"];
         put?: never;
         post?: never;
@@ -489,12 +632,16 @@ export interface paths {
         /**
          * The organization's scans, newest first, paged
          * @description Paged: page_number is 1-based (default 1), page_size 1..1000 (default 20); the total number of matching rows is in the x-total-count header.
+         *
+         *     Credentials: session cookie or user token, or API key (read-only too). Permission: `sysDataRead`. Built-in roles holding it: Administrator, Manager, Operator, Viewer.
          */
         get: operations["xt1ScansList"];
         put?: never;
         /**
          * Upload a scan (tag report): merges its temperatures into the record's series, records its position
          * @description Answers the record the upload went to. Sending the same upload again (a retry) changes nothing and answers the same. Points timed after the record's stop are not added (200 all the same): `set_aside` says how many and from which point and time.
+         *
+         *     Credentials: session cookie or user token, or API key (not read-only). Permission: `readerScan`. Built-in roles holding it: Administrator, Manager, Operator.
          */
         post: operations["xt1ScanUpload"];
         delete?: never;
@@ -513,6 +660,8 @@ export interface paths {
         /**
          * Known positions of records (never the -91/-181 sentinels), oldest first per record
          * @description Paged over the records: order_by sorts them by record fields (default: the order of record_ids). Paged: page_number is 1-based (default 1), page_size 1..1000 (default 20); the total number of matching rows is in the x-total-count header.
+         *
+         *     Credentials: session cookie or user token, or API key (read-only too). Permission: `sysDataRead`. Built-in roles holding it: Administrator, Manager, Operator, Viewer.
          */
         get: operations["aggregateLocations"];
         put?: never;
@@ -533,6 +682,8 @@ export interface paths {
         /**
          * Temperature series of records with thresholds and trip times (gaps left out)
          * @description At most 50 record ids per call.
+         *
+         *     Credentials: session cookie or user token, or API key (read-only too). Permission: `sysDataRead`. Built-in roles holding it: Administrator, Manager, Operator, Viewer.
          */
         get: operations["aggregateRecordTemperatures"];
         put?: never;
@@ -553,6 +704,8 @@ export interface paths {
         /**
          * One record's temperature series, compact, for the chart (reduced to width when long)
          * @description The timing once (first_point_time, interval_seconds) and the temperatures as a number array (°C, null for a gap). width: the pixel columns drawn; a series longer than twice that is reduced to the lowest and highest value per column (a gap kept where a column has one) with every point beyond a threshold kept exactly, each at the index `indices` gives. from and to (ISO 8601, both optional): only the points in that window (a zoom), with one neighbour either side; at full resolution when the window holds at most 2 x width points. Without width: every point. Decisions: docs/decisions/compact-series.md.
+         *
+         *     Credentials: session cookie or user token, or API key (read-only too). Permission: `sysDataRead`. Built-in roles holding it: Administrator, Manager, Operator, Viewer.
          */
         get: operations["aggregateRecordSeries"];
         put?: never;
@@ -570,15 +723,30 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The organization's carrier definitions, ordered by name */
+        /**
+         * The organization's carrier definitions, ordered by name
+         * @description The organization's carrier definitions, ordered by name.
+         *
+         *     Credentials: session cookie or user token, or API key (read-only too). Permission: `sysDataRead` or `sysConfigUse` or `sysConfigCreate` or `sysConfigEdit` or `sysAdminLoc` or `sysAdminUser`. Built-in roles holding it: Administrator, Manager, Operator, Viewer.
+         */
         get: operations["productsCarrierDefinitionsList"];
         put?: never;
-        /** Create a carrier definition (409 when the name exists in the organization) */
+        /**
+         * Create a carrier definition (409 when the name exists in the organization)
+         * @description Create a carrier definition (409 when the name exists in the organization).
+         *
+         *     Credentials: session cookie or user token. Permission: `sysConfigCreate`. Built-in roles holding it: Administrator, Manager.
+         */
         post: operations["productsCarrierDefinitionsCreate"];
         delete?: never;
         options?: never;
         head?: never;
-        /** Rename a carrier definition (query carrier_id) */
+        /**
+         * Rename a carrier definition (query carrier_id)
+         * @description Rename a carrier definition (query carrier_id).
+         *
+         *     Credentials: session cookie or user token. Permission: `sysConfigEdit`. Built-in roles holding it: Administrator, Manager.
+         */
         patch: operations["productsCarrierDefinitionsUpdate"];
         trace?: never;
     };
@@ -589,15 +757,30 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The organization's product definitions, ordered by product name */
+        /**
+         * The organization's product definitions, ordered by product name
+         * @description The organization's product definitions, ordered by product name.
+         *
+         *     Credentials: session cookie or user token, or API key (read-only too). Permission: `sysDataRead` or `sysConfigUse` or `sysConfigCreate` or `sysConfigEdit` or `sysAdminLoc` or `sysAdminUser`. Built-in roles holding it: Administrator, Manager, Operator, Viewer.
+         */
         get: operations["productsProductDefinitionsList"];
         put?: never;
-        /** Create a product definition */
+        /**
+         * Create a product definition
+         * @description Create a product definition.
+         *
+         *     Credentials: session cookie or user token. Permission: `sysConfigCreate`. Built-in roles holding it: Administrator, Manager.
+         */
         post: operations["productsProductDefinitionsCreate"];
         delete?: never;
         options?: never;
         head?: never;
-        /** Edit a product definition (query product_id); null clears an optional field */
+        /**
+         * Edit a product definition (query product_id); null clears an optional field
+         * @description Edit a product definition (query product_id); null clears an optional field.
+         *
+         *     Credentials: session cookie or user token. Permission: `sysConfigEdit`. Built-in roles holding it: Administrator, Manager.
+         */
         patch: operations["productsProductDefinitionsUpdate"];
         trace?: never;
     };
@@ -608,15 +791,30 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The organization's travel locations, ordered by name */
+        /**
+         * The organization's travel locations, ordered by name
+         * @description The organization's travel locations, ordered by name.
+         *
+         *     Credentials: session cookie or user token, or API key (read-only too). Permission: `sysDataRead` or `sysConfigUse` or `sysConfigCreate` or `sysConfigEdit` or `sysAdminLoc` or `sysAdminUser`. Built-in roles holding it: Administrator, Manager, Operator, Viewer.
+         */
         get: operations["productsTravelLocationsList"];
         put?: never;
-        /** Create a travel location */
+        /**
+         * Create a travel location
+         * @description Create a travel location.
+         *
+         *     Credentials: session cookie or user token. Permission: `sysConfigCreate` or `sysAdminLoc`. Built-in roles holding it: Administrator, Manager.
+         */
         post: operations["productsTravelLocationsCreate"];
         delete?: never;
         options?: never;
         head?: never;
-        /** Edit a travel location (query travel_location_id) */
+        /**
+         * Edit a travel location (query travel_location_id)
+         * @description Edit a travel location (query travel_location_id).
+         *
+         *     Credentials: session cookie or user token. Permission: `sysConfigEdit` or `sysAdminLoc`. Built-in roles holding it: Administrator, Manager.
+         */
         patch: operations["productsTravelLocationsUpdate"];
         trace?: never;
     };
@@ -627,7 +825,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Product definitions, origin locations (origin true), destination locations (destination true) and carrier definitions of the organization, each ordered by name */
+        /**
+         * Product definitions, origin locations (origin true), destination locations (destination true) and carrier definitions of the organization, each ordered by name
+         * @description Product definitions, origin locations (origin true), destination locations (destination true) and carrier definitions of the organization, each ordered by name.
+         *
+         *     Credentials: session cookie or user token, or API key (read-only too). Permission: `sysDataRead` or `sysConfigUse` or `sysConfigCreate` or `sysConfigEdit` or `sysAdminLoc` or `sysAdminUser`. Built-in roles holding it: Administrator, Manager, Operator, Viewer.
+         */
         get: operations["productsDropdownInfo"];
         put?: never;
         post?: never;
@@ -644,7 +847,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The session organization's settings (geo-fence; defaults 1000 m and 2 points until changed) */
+        /**
+         * The session organization's settings (geo-fence; defaults 1000 m and 2 points until changed)
+         * @description The session organization's settings (geo-fence; defaults 1000 m and 2 points until changed).
+         *
+         *     Credentials: session cookie or user token, or API key (read-only too). Permission: signed in (own data only).
+         */
         get: operations["authOrgSettingsGet"];
         put?: never;
         post?: never;
@@ -654,6 +862,8 @@ export interface paths {
         /**
          * Change the session organization's geo-fence (radii in metres, see schema) or calibration settings
          * @description Radii are stored and answered in metres (`*_radius_meters`) with the unit chosen for display (`*_radius_units`). Send a radius either in metres (`*_radius_meters`) or in a unit (`*_radius` with `*_radius_units`); sending back what GET answered changes nothing.
+         *
+         *     Credentials: session cookie or user token. Permission: `sysAdminLoc` or `sysAdminOrgInfo` or `sysAdminUser`. Built-in roles holding it: Administrator, Manager.
          */
         patch: operations["authOrgSettingsUpdate"];
         trace?: never;
@@ -670,6 +880,8 @@ export interface paths {
         /**
          * A tag was started: begins the record of the run that starts at start_time_seconds
          * @description Answers the record the upload went to. Sending the same upload again (a retry) changes nothing and answers the same. Points timed after the record's stop are not added (200 all the same): `set_aside` says how many and from which point and time.
+         *
+         *     Credentials: session cookie or user token, or API key (not read-only). Permission: `readerStart`. Built-in roles holding it: Administrator, Manager, Operator.
          */
         post: operations["xt1StartAction"];
         delete?: never;
@@ -690,6 +902,8 @@ export interface paths {
         /**
          * A tag was stopped: ends its record
          * @description Answers the record the upload went to. Sending the same upload again (a retry) changes nothing and answers the same. Points timed after the record's stop are not added (200 all the same): `set_aside` says how many and from which point and time.
+         *
+         *     Credentials: session cookie or user token, or API key (not read-only). Permission: `readerStop`. Built-in roles holding it: Administrator, Manager, Operator.
          */
         post: operations["xt1StopAction"];
         delete?: never;
@@ -710,6 +924,8 @@ export interface paths {
         /**
          * A tag was configured (thresholds, interval, start delay)
          * @description Answers the record the upload went to. Sending the same upload again (a retry) changes nothing and answers the same. Points timed after the record's stop are not added (200 all the same): `set_aside` says how many and from which point and time.
+         *
+         *     Credentials: session cookie or user token, or API key (not read-only). Permission: `readerConfig` or `readerConfigCustom`. Built-in roles holding it: Administrator, Manager, Operator.
          */
         post: operations["xt1ConfigureAction"];
         delete?: never;
@@ -730,6 +946,8 @@ export interface paths {
         /**
          * A shipment was created for the tag: sets the record's shipment details
          * @description Answers the record the upload went to. Sending the same upload again (a retry) changes nothing and answers the same. Points timed after the record's stop are not added (200 all the same): `set_aside` says how many and from which point and time. Shipper and receiver must be travel locations of the organization (else 404).
+         *
+         *     Credentials: session cookie or user token, or API key (not read-only). Permission: `readerEditRef1`. Built-in roles holding it: Administrator, Manager, Operator.
          */
         post: operations["xt1CreateShipmentAction"];
         delete?: never;
@@ -750,6 +968,8 @@ export interface paths {
         /**
          * Edit the shipment details, thresholds and cumulative limits of a record
          * @description Answers the record the upload went to. Sending the same upload again (a retry) changes nothing and answers the same. Needs readerEditRef1 for the primary reference and the other shipment details, readerEditRef2 for the secondary reference, readerEditRefShip for the shipping reference and readerConfig for thresholds and limits (403 naming the field otherwise). A threshold change re-evaluates the alarms.
+         *
+         *     Credentials: session cookie or user token, or API key (not read-only). Permission: `readerEditRef1` or `readerEditRef2` or `readerEditRefShip` or `readerConfig`. Built-in roles holding it: Administrator, Manager, Operator.
          */
         post: operations["xt1UpdateShipmentAction"];
         delete?: never;
@@ -770,6 +990,8 @@ export interface paths {
         /**
          * Set a record's trip times by hand; answers the trip status
          * @description A manual trip is never overwritten by geo-fence detection. The alarms are re-evaluated over the new trip window.
+         *
+         *     Credentials: session cookie or user token, or API key (not read-only). Permission: `readerEditRefShip`. Built-in roles holding it: Administrator, Manager, Operator.
          */
         post: operations["xt1TripEdit"];
         delete?: never;
@@ -790,6 +1012,8 @@ export interface paths {
         /**
          * An rt tag was configured
          * @description Answers the record the upload went to. Sending the same upload again (a retry) changes nothing and answers the same.
+         *
+         *     Credentials: user token only, or API key (not read-only). Permission: `readerConfig`. Built-in roles holding it: Administrator, Manager, Operator.
          */
         post: operations["rtConfigureAction"];
         delete?: never;
@@ -810,6 +1034,8 @@ export interface paths {
         /**
          * An rt tag confirms it started: begins the record of the run
          * @description Answers the record the upload went to. Sending the same upload again (a retry) changes nothing and answers the same.
+         *
+         *     Credentials: user token only, or API key (not read-only). Permission: `readerStart`. Built-in roles holding it: Administrator, Manager, Operator.
          */
         post: operations["rtStartAction"];
         delete?: never;
@@ -830,6 +1056,8 @@ export interface paths {
         /**
          * An rt tag confirms it stopped: ends its record
          * @description Answers the record the upload went to. Sending the same upload again (a retry) changes nothing and answers the same.
+         *
+         *     Credentials: user token only, or API key (not read-only). Permission: `readerStop`. Built-in roles holding it: Administrator, Manager, Operator.
          */
         post: operations["rtStopAction"];
         delete?: never;
@@ -850,6 +1078,8 @@ export interface paths {
         /**
          * A temperature packet of an rt tag: merged into the series by index
          * @description Answers the record the upload went to. Sending the same upload again (a retry) changes nothing and answers the same. Points timed after the record's stop are not added (200 all the same): `set_aside` says how many and from which point and time.
+         *
+         *     Credentials: user token only, or API key (not read-only). Permission: `awsPacketUpload`. Built-in roles holding it: Administrator.
          */
         post: operations["rtPackets"];
         delete?: never;
@@ -870,6 +1100,8 @@ export interface paths {
         /**
          * Ask an rt tag to apply its configuration
          * @description Accepted: status accepted, reject_reason NA. Rejected: record-missing (unknown tag, or no running record to stop) or empty-data (the tag has no configuration to start with).
+         *
+         *     Credentials: user token only, or API key (not read-only). Permission: `readerConfig`. Built-in roles holding it: Administrator, Manager, Operator.
          */
         post: operations["rtConfigureRequest"];
         delete?: never;
@@ -890,6 +1122,8 @@ export interface paths {
         /**
          * Ask an rt tag to start
          * @description Accepted: status accepted, reject_reason NA. Rejected: record-missing (unknown tag, or no running record to stop) or empty-data (the tag has no configuration to start with).
+         *
+         *     Credentials: user token only, or API key (not read-only). Permission: `readerStart`. Built-in roles holding it: Administrator, Manager, Operator.
          */
         post: operations["rtStartRequest"];
         delete?: never;
@@ -910,6 +1144,8 @@ export interface paths {
         /**
          * Ask an rt tag to stop
          * @description Accepted: status accepted, reject_reason NA. Rejected: record-missing (unknown tag, or no running record to stop) or empty-data (the tag has no configuration to start with).
+         *
+         *     Credentials: user token only, or API key (not read-only). Permission: `readerStop`. Built-in roles holding it: Administrator, Manager, Operator.
          */
         post: operations["rtStopRequest"];
         delete?: never;
@@ -930,6 +1166,8 @@ export interface paths {
         /**
          * A nanotag's settings (thresholds, interval, start delay)
          * @description Answers the record the upload went to. Sending the same upload again (a retry) changes nothing and answers the same.
+         *
+         *     Credentials: user token only, or API key (not read-only). Permission: `awsPacketUpload`. Built-in roles holding it: Administrator.
          */
         post: operations["nanotagGeneralizedData"];
         delete?: never;
@@ -950,6 +1188,8 @@ export interface paths {
         /**
          * A nanotag was configured (record and report periods)
          * @description Answers the record the upload went to. Sending the same upload again (a retry) changes nothing and answers the same.
+         *
+         *     Credentials: user token only, or API key (not read-only). Permission: `readerConfig`. Built-in roles holding it: Administrator, Manager, Operator.
          */
         post: operations["nanotagConfigureAction"];
         delete?: never;
@@ -970,6 +1210,8 @@ export interface paths {
         /**
          * A nanotag took its first sample: begins the record of the run
          * @description Answers the record the upload went to. Sending the same upload again (a retry) changes nothing and answers the same.
+         *
+         *     Credentials: user token only, or API key (not read-only). Permission: `readerStart`. Built-in roles holding it: Administrator, Manager, Operator.
          */
         post: operations["nanotagFirstSampleAction"];
         delete?: never;
@@ -990,6 +1232,8 @@ export interface paths {
         /**
          * A nanotag's battery report
          * @description Answers the record the upload went to. Sending the same upload again (a retry) changes nothing and answers the same.
+         *
+         *     Credentials: user token only, or API key (not read-only). Permission: `awsPacketUpload`. Built-in roles holding it: Administrator.
          */
         post: operations["nanotagHealthAction"];
         delete?: never;
@@ -1010,6 +1254,8 @@ export interface paths {
         /**
          * A temperature frame of a nanotag, placed by its end time
          * @description Answers the record the upload went to. Sending the same upload again (a retry) changes nothing and answers the same. Points timed after the record's stop are not added (200 all the same): `set_aside` says how many and from which point and time.
+         *
+         *     Credentials: user token only, or API key (not read-only). Permission: `awsPacketUpload`. Built-in roles holding it: Administrator.
          */
         post: operations["nanotagPackets"];
         delete?: never;
@@ -1030,6 +1276,8 @@ export interface paths {
         /**
          * A nanotag's status: its last sample
          * @description Answers the record the upload went to. Sending the same upload again (a retry) changes nothing and answers the same.
+         *
+         *     Credentials: user token only, or API key (not read-only). Permission: `awsPacketUpload`. Built-in roles holding it: Administrator.
          */
         post: operations["nanotagStatusAction"];
         delete?: never;
@@ -1050,6 +1298,8 @@ export interface paths {
         /**
          * A nanotag's transmit interval
          * @description Answers the record the upload went to. Sending the same upload again (a retry) changes nothing and answers the same.
+         *
+         *     Credentials: user token only, or API key (not read-only). Permission: `readerConfig`. Built-in roles holding it: Administrator, Manager, Operator.
          */
         post: operations["nanotagTransmitInterval"];
         delete?: never;
@@ -1068,12 +1318,16 @@ export interface paths {
         /**
          * The caller's own live tokens, newest first (never the token itself)
          * @description An addition to the spec (issue 10).
+         *
+         *     Credentials: session cookie or user token. Permission: signed in (own data only).
          */
         get: operations["authTokenList"];
         put?: never;
         /**
          * Issue a user token for the session organization (shown once; only its SHA-256 is stored)
          * @description Only from a signed-in browser session (a token cannot issue another token: 403). The token authenticates as `Authorization: Token <token>` until `expiry`, with the permissions of the user's role in the organization it was issued in.
+         *
+         *     Credentials: session cookie or user token. Permission: signed in (own data only).
          */
         post: operations["authTokenCreate"];
         delete?: never;
@@ -1094,6 +1348,8 @@ export interface paths {
         /**
          * Revoke one of the caller's own tokens by its id (204); it stops working at once
          * @description An addition to the spec (issue 10). Another user's token id, or an unknown one, answers 404.
+         *
+         *     Credentials: session cookie or user token. Permission: signed in (own data only).
          */
         post: operations["authTokenRevoke"];
         delete?: never;
@@ -1114,6 +1370,8 @@ export interface paths {
         /**
          * End every session of the caller except this one (204); tokens stay
          * @description An addition to the spec (issue 10): sign out on every other browser.
+         *
+         *     Credentials: session cookie or user token. Permission: signed in (own data only).
          */
         post: operations["authSessionsRevokeOthers"];
         delete?: never;
@@ -1134,6 +1392,8 @@ export interface paths {
         /**
          * Acknowledge alarms with an electronic signature; answers the alarms as they are now
          * @description Stores who (the session user), when (server time, UTC), the comment and the client type, and a signature (printed name, time, meaning, comment) once the re-entered password is verified (a wrong one: 400 naming password; repeated failures are throttled like sign-in). An alarm already acknowledged keeps its first acknowledgement. Without alarm_ids, every unacknowledged alarm of record_ids that still holds is acknowledged. Needs sysReportCreate or sysReportEdit.
+         *
+         *     Credentials: session cookie or user token. Permission: `sysReportCreate` or `sysReportEdit`. Built-in roles holding it: Administrator, Manager, Operator.
          */
         post: operations["xt1AlarmAcknowledge"];
         delete?: never;
@@ -1154,6 +1414,8 @@ export interface paths {
         /**
          * Dismiss alarms for the organization; answers the alarms as they are now
          * @description Dismissed alarms leave the default alarm lists and no longer count in the record's computed_status (recomputed here). An alarm already dismissed keeps its first dismissal. Without alarm_ids, every alarm of record_ids that still holds is dismissed. Needs sysReportCreate or sysReportEdit. The caller's own notifications of the alarms are dismissed too. scope NOTIFICATIONS dismisses only those (the bell; needs notifyReceive).
+         *
+         *     Credentials: session cookie or user token. Permission: `sysReportCreate` or `sysReportEdit` or `notifyReceive`. Built-in roles holding it: Administrator, Manager, Operator, Viewer.
          */
         post: operations["xt1AlarmDismiss"];
         delete?: never;
@@ -1172,6 +1434,8 @@ export interface paths {
         /**
          * The session user's notifications not yet dismissed, newest first, paged
          * @description A notification is an alarm-type item carrying record_id: the alarm (id is the alarm id) that raised it, with occurred_at (when the alarm happened), primary_reference and reference (the primary reference, else the record id). Newest first: by occurred_at, then by alarm id. Acknowledging an alarm clears its notifications for everyone. Paged: page_number is 1-based, page_size 1..1000 (default 20); the total is in the x-total-count header. Needs notifyReceive.
+         *
+         *     Credentials: session cookie or user token. Permission: `notifyReceive`. Built-in roles holding it: Administrator, Manager, Operator, Viewer.
          */
         get: operations["xt1Notifications"];
         put?: never;
@@ -1192,6 +1456,8 @@ export interface paths {
         /**
          * The organization's audit trail, newest first, paged
          * @description Paged: page_number is 1-based, page_size 1..1000 (default 20); the total is in the x-total-count header. A record of another organization answers 404. Needs sysDataRead.
+         *
+         *     Credentials: session cookie or user token, or API key (read-only too). Permission: `sysDataRead`. Built-in roles holding it: Administrator, Manager, Operator, Viewer.
          */
         get: operations["auditList"];
         put?: never;
@@ -1212,6 +1478,8 @@ export interface paths {
         /**
          * The audit trail as CSV (same filters, every matching entry, oldest first)
          * @description Cells starting with =, +, -, @, tab or carriage return are prefixed with an apostrophe. Needs sysDataRead.
+         *
+         *     Credentials: session cookie or user token, or API key (read-only too). Permission: `sysDataRead`. Built-in roles holding it: Administrator, Manager, Operator, Viewer.
          */
         get: operations["auditCsv"];
         put?: never;
@@ -1234,6 +1502,8 @@ export interface paths {
         /**
          * Replace a record's alarm recipients (e-mail addresses); answers the stored list
          * @description Every alarm of the record is e-mailed to these addresses (once per person and alarm, whatever other setting also names them). The change is audited. Needs sysReportCreate or sysReportEdit.
+         *
+         *     Credentials: session cookie or user token. Permission: `sysReportCreate` or `sysReportEdit`. Built-in roles holding it: Administrator, Manager, Operator.
          */
         post: operations["xt1AlarmRecipients"];
         delete?: never;
@@ -1249,16 +1519,36 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The organization's product / carrier notification settings, oldest first */
+        /**
+         * The organization's product / carrier notification settings, oldest first
+         * @description The organization's product / carrier notification settings, oldest first.
+         *
+         *     Credentials: session cookie or user token. Permission: `rulesView` or `rulesEdit` or `sysConfigEdit` or `sysAdminUser`. Built-in roles holding it: Administrator, Manager, Operator, Viewer.
+         */
         get: operations["notificationSettingsList"];
         put?: never;
-        /** Create a notification setting (audited) */
+        /**
+         * Create a notification setting (audited)
+         * @description Create a notification setting (audited).
+         *
+         *     Credentials: session cookie or user token. Permission: `sysConfigCreate`. Built-in roles holding it: Administrator, Manager.
+         */
         post: operations["notificationSettingsCreate"];
-        /** Delete a notification setting (query setting_id; audited); 204 */
+        /**
+         * Delete a notification setting (query setting_id; audited); 204
+         * @description Delete a notification setting (query setting_id; audited); 204.
+         *
+         *     Credentials: session cookie or user token. Permission: `sysConfigDelete` or `rulesEdit`. Built-in roles holding it: Administrator, Manager.
+         */
         delete: operations["notificationSettingsDelete"];
         options?: never;
         head?: never;
-        /** Edit a notification setting (query setting_id; audited) */
+        /**
+         * Edit a notification setting (query setting_id; audited)
+         * @description Edit a notification setting (query setting_id; audited).
+         *
+         *     Credentials: session cookie or user token. Permission: `sysConfigEdit`. Built-in roles holding it: Administrator, Manager.
+         */
         patch: operations["notificationSettingsUpdate"];
         trace?: never;
     };
@@ -1269,16 +1559,36 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The organization's notification rules, by name */
+        /**
+         * The organization's notification rules, by name
+         * @description The organization's notification rules, by name.
+         *
+         *     Credentials: session cookie or user token. Permission: `rulesView` or `rulesEdit` or `sysConfigEdit` or `sysAdminUser`. Built-in roles holding it: Administrator, Manager, Operator, Viewer.
+         */
         get: operations["notificationRulesList"];
         put?: never;
-        /** Create a notification rule (users must be members of the organization; audited) */
+        /**
+         * Create a notification rule (users must be members of the organization; audited)
+         * @description Create a notification rule (users must be members of the organization; audited).
+         *
+         *     Credentials: session cookie or user token. Permission: `rulesEdit`. Built-in roles holding it: Administrator, Manager.
+         */
         post: operations["notificationRulesCreate"];
-        /** Delete a notification rule (query rule_id; audited); 204 */
+        /**
+         * Delete a notification rule (query rule_id; audited); 204
+         * @description Delete a notification rule (query rule_id; audited); 204.
+         *
+         *     Credentials: session cookie or user token. Permission: `rulesEdit`. Built-in roles holding it: Administrator, Manager.
+         */
         delete: operations["notificationRulesDelete"];
         options?: never;
         head?: never;
-        /** Edit a notification rule (query rule_id; audited) */
+        /**
+         * Edit a notification rule (query rule_id; audited)
+         * @description Edit a notification rule (query rule_id; audited).
+         *
+         *     Credentials: session cookie or user token. Permission: `rulesEdit`. Built-in roles holding it: Administrator, Manager.
+         */
         patch: operations["notificationRulesUpdate"];
         trace?: never;
     };
@@ -1292,6 +1602,8 @@ export interface paths {
         /**
          * The notification log, newest first
          * @description One entry per e-mail written (Test settings: one entry, nothing sent). Paged: page_number is 1-based; the total is in the x-total-count header.
+         *
+         *     Credentials: session cookie or user token. Permission: `rulesView` or `rulesEdit` or `sysConfigEdit` or `sysAdminUser`. Built-in roles holding it: Administrator, Manager, Operator, Viewer.
          */
         get: operations["notificationLogList"];
         put?: never;
@@ -1312,12 +1624,16 @@ export interface paths {
         /**
          * Download a generated PDF report
          * @description Answers the file (Content-Disposition attachment). 409 CONFLICT while the report is still being generated (Retry-After) or when generation failed; 404 for a report of another organization or of another kind.
+         *
+         *     Credentials: session cookie or user token, or API key (read-only too). Permission: `sysReportView` or `sysReportCreate`. Built-in roles holding it: Administrator, Manager, Operator, Viewer.
          */
         get: operations["xt1ReportPdfGet"];
         put?: never;
         /**
          * Generate the PDF report of a record
          * @description Queues the report job (in the user's unit and time zone) and waits up to 10 s for it. localUrl is the GET download call with its report_id, fileName the name to save; url is the same address. Another organization's record answers 404.
+         *
+         *     Credentials: session cookie or user token, or API key (read-only too). Permission: `sysReportView` or `sysReportCreate`. Built-in roles holding it: Administrator, Manager, Operator, Viewer.
          */
         post: operations["xt1ReportPdfCreate"];
         delete?: never;
@@ -1336,12 +1652,16 @@ export interface paths {
         /**
          * Download a generated CSV report
          * @description Answers the file (Content-Disposition attachment). 409 CONFLICT while the report is still being generated (Retry-After) or when generation failed; 404 for a report of another organization or of another kind.
+         *
+         *     Credentials: session cookie or user token, or API key (read-only too). Permission: `sysReportView` or `sysReportCreate`. Built-in roles holding it: Administrator, Manager, Operator, Viewer.
          */
         get: operations["xt1ReportCsvGet"];
         put?: never;
         /**
          * Generate the CSV report of a record
          * @description Queues the report job (in the user's unit and time zone) and waits up to 10 s for it. localUrl is the GET download call with its report_id, fileName the name to save; url is the same address. Another organization's record answers 404.
+         *
+         *     Credentials: session cookie or user token, or API key (read-only too). Permission: `sysReportView` or `sysReportCreate`. Built-in roles holding it: Administrator, Manager, Operator, Viewer.
          */
         post: operations["xt1ReportCsvCreate"];
         delete?: never;
@@ -1360,12 +1680,16 @@ export interface paths {
         /**
          * Download a generated XLSX report
          * @description Answers the file (Content-Disposition attachment). 409 CONFLICT while the report is still being generated (Retry-After) or when generation failed; 404 for a report of another organization or of another kind.
+         *
+         *     Credentials: session cookie or user token, or API key (read-only too). Permission: `sysReportView` or `sysReportCreate`. Built-in roles holding it: Administrator, Manager, Operator, Viewer.
          */
         get: operations["xt1ReportXlsxGet"];
         put?: never;
         /**
          * Generate the XLSX report of a record
          * @description Queues the report job (in the user's unit and time zone) and waits up to 10 s for it. localUrl is the GET download call with its report_id, fileName the name to save; url is the same address. Another organization's record answers 404.
+         *
+         *     Credentials: session cookie or user token, or API key (read-only too). Permission: `sysReportView` or `sysReportCreate`. Built-in roles holding it: Administrator, Manager, Operator, Viewer.
          */
         post: operations["xt1ReportXlsxCreate"];
         delete?: never;
@@ -1386,6 +1710,8 @@ export interface paths {
         /**
          * Sign a release decision for a record; answers the record as it is now
          * @description decision RELEASED, QUARANTINED or REJECTED, with a comment and an electronic signature (the re-entered password; a wrong password: 400 naming password, repeated failures throttled like sign-in). The signature means what the decision is: RELEASED APPROVED, QUARANTINED REVIEWED, REJECTED REJECTED (meaning may be left out; another is a 400). RELEASED is refused (409 naming decision) while any alarm of the record is unacknowledged (dismissed alarms do not count), and while its trip has not ended (not ARRIVED and the record not stopped) unless the organization's allow_release_in_transit is on and a transit_reason is given. A decision is never edited: a later signed decision supersedes it, and every one stays in the history. Needs sysReportEdit; not open to API keys (a key never signs).
+         *
+         *     Credentials: session cookie or user token. Permission: `sysReportEdit`. Built-in roles holding it: Administrator, Manager.
          */
         post: operations["xt1RecordDisposition"];
         delete?: never;
@@ -1401,7 +1727,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A record's signed release decisions, newest first (the first is the current one) */
+        /**
+         * A record's signed release decisions, newest first (the first is the current one)
+         * @description A record's signed release decisions, newest first (the first is the current one).
+         *
+         *     Credentials: session cookie or user token. Permission: `sysDataRead`. Built-in roles holding it: Administrator, Manager, Operator, Viewer.
+         */
         get: operations["xt1RecordDispositions"];
         put?: never;
         post?: never;
@@ -1421,12 +1752,16 @@ export interface paths {
         /**
          * A tag's calibration certificates, latest first (ours, for the record page)
          * @description Without device_id: every certificate of every tag of the organization, each tag's latest calibration first (Configuration > Calibration). A newer certificate never removes an older one: the list is the history. Paged: page_number is 1-based, page_size 1000 unless told; the total is in the x-total-count header.
+         *
+         *     Credentials: session cookie or user token, or API key (read-only too). Permission: `sysDataRead`. Built-in roles holding it: Administrator, Manager, Operator, Viewer.
          */
         get: operations["xt1CalibrationList"];
         put?: never;
         /**
          * Upload a calibration certificate (devices, equipment, specifications)
          * @description Needs sysConfigCreate. Every calibrated device must be a tag of the organization (404 naming calibrated_devices otherwise). Audited.
+         *
+         *     Credentials: session cookie or user token. Permission: `sysConfigCreate`. Built-in roles holding it: Administrator, Manager.
          */
         post: operations["xt1CalibrationUpload"];
         delete?: never;
@@ -1445,6 +1780,8 @@ export interface paths {
         /**
          * A calibration certificate as PDF
          * @description The certificate calibration_pdf_id for the device device_id (which it must list). Another organization's certificate or device answers 404.
+         *
+         *     Credentials: session cookie or user token, or API key (read-only too). Permission: `sysDataRead`. Built-in roles holding it: Administrator, Manager, Operator, Viewer.
          */
         get: operations["xt1CalibrationPdf"];
         put?: never;
@@ -1465,12 +1802,16 @@ export interface paths {
         /**
          * The organization's data display rules, and the one that applies to the caller
          * @description Any member may read them (the web app applies them); the rule that applies to the caller is the one of their role, else the organization-wide one.
+         *
+         *     Credentials: session cookie or user token. Permission: signed in (own data only).
          */
         get: operations["dataDisplayRulesList"];
         put?: never;
         /**
          * Create the display rule of a role (or of the whole organization)
          * @description Needs sysAdminOrgInfo. One rule per role: a second answers 409. Audited.
+         *
+         *     Credentials: session cookie or user token. Permission: `sysAdminOrgInfo`. Built-in roles holding it: Administrator.
          */
         post: operations["dataDisplayRulesCreate"];
         delete?: never;
@@ -1479,6 +1820,8 @@ export interface paths {
         /**
          * Change a display rule
          * @description Needs sysAdminOrgInfo. Audited, one entry per changed field.
+         *
+         *     Credentials: session cookie or user token. Permission: `sysAdminOrgInfo`. Built-in roles holding it: Administrator.
          */
         patch: operations["dataDisplayRulesUpdate"];
         trace?: never;
@@ -1490,10 +1833,20 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The users of the session organization; with server_admin=true, every user of every organization (server administrators only) */
+        /**
+         * The users of the session organization; with server_admin=true, every user of every organization (server administrators only)
+         * @description The users of the session organization; with server_admin=true, every user of every organization (server administrators only).
+         *
+         *     Credentials: session cookie or user token. Permission: `sysAdminUser` (or server administrator). Built-in roles holding it: Administrator.
+         */
         get: operations["authUsersList"];
         put?: never;
-        /** Invite a person to an organization the caller administers, with a role of that organization: the reply is the same invitation whether or not the address has an account, and the person becomes a member only by accepting it. A server administrator adds the person directly (status 'added') */
+        /**
+         * Invite a person to an organization the caller administers, with a role of that organization: the reply is the same invitation whether or not the address has an account, and the person becomes a member only by accepting it. A server administrator adds the person directly (status 'added')
+         * @description Invite a person to an organization the caller administers, with a role of that organization: the reply is the same invitation whether or not the address has an account, and the person becomes a member only by accepting it. A server administrator adds the person directly (status 'added').
+         *
+         *     Credentials: session cookie or user token. Permission: `sysAdminUser` (or server administrator). Built-in roles holding it: Administrator.
+         */
         post: operations["authUsersRegister"];
         delete?: never;
         options?: never;
@@ -1514,7 +1867,12 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Replace a member's role in the session organization (audited) */
+        /**
+         * Replace a member's role in the session organization (audited)
+         * @description Replace a member's role in the session organization (audited).
+         *
+         *     Credentials: session cookie or user token. Permission: `sysAdminUser`. Built-in roles holding it: Administrator.
+         */
         patch: operations["authUserRoles"];
         trace?: never;
     };
@@ -1527,7 +1885,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Suspend or reactivate a member's membership of the session organization (audited): while suspended their sessions, tokens and API keys cannot act there; their account and other memberships are untouched */
+        /**
+         * Suspend or reactivate a member's membership of the session organization (audited): while suspended their sessions, tokens and API keys cannot act there; their account and other memberships are untouched
+         * @description Suspend or reactivate a member's membership of the session organization (audited): while suspended their sessions, tokens and API keys cannot act there; their account and other memberships are untouched.
+         *
+         *     Credentials: session cookie or user token. Permission: `sysAdminUser`. Built-in roles holding it: Administrator.
+         */
         post: operations["authUserSuspend"];
         delete?: never;
         options?: never;
@@ -1544,7 +1907,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Lock or unlock an account platform-wide (server administrators; audited in each of the person's organizations); locking ends the user's sessions and tokens at once */
+        /**
+         * Lock or unlock an account platform-wide (server administrators; audited in each of the person's organizations); locking ends the user's sessions and tokens at once
+         * @description Lock or unlock an account platform-wide (server administrators; audited in each of the person's organizations); locking ends the user's sessions and tokens at once.
+         *
+         *     Credentials: session cookie or user token. Permission: server administrator.
+         */
         post: operations["authUserLock"];
         delete?: never;
         options?: never;
@@ -1559,7 +1927,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The roles of the session organization with their permission names */
+        /**
+         * The roles of the session organization with their permission names
+         * @description The roles of the session organization with their permission names.
+         *
+         *     Credentials: session cookie or user token. Permission: `sysAdminUser`. Built-in roles holding it: Administrator.
+         */
         get: operations["authRolePermissions"];
         put?: never;
         post?: never;
@@ -1576,7 +1949,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every organization with its user, device and record counts (server administrators) */
+        /**
+         * Every organization with its user, device and record counts (server administrators)
+         * @description Every organization with its user, device and record counts (server administrators).
+         *
+         *     Credentials: session cookie or user token. Permission: server administrator.
+         */
         get: operations["serverAdminOrgs"];
         put?: never;
         post?: never;
@@ -1593,7 +1971,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The pending invitations of the session organization (not accepted, declined, revoked or expired) */
+        /**
+         * The pending invitations of the session organization (not accepted, declined, revoked or expired)
+         * @description The pending invitations of the session organization (not accepted, declined, revoked or expired).
+         *
+         *     Credentials: session cookie or user token. Permission: `sysAdminUser`. Built-in roles holding it: Administrator.
+         */
         get: operations["authInvitationsList"];
         put?: never;
         post?: never;
@@ -1612,7 +1995,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Revoke a pending invitation of the session organization (204, audited); its link dies */
+        /**
+         * Revoke a pending invitation of the session organization (204, audited); its link dies
+         * @description Revoke a pending invitation of the session organization (204, audited); its link dies.
+         *
+         *     Credentials: session cookie or user token. Permission: `sysAdminUser`. Built-in roles holding it: Administrator.
+         */
         post: operations["authInvitationRevoke"];
         delete?: never;
         options?: never;
@@ -1629,7 +2017,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** What an invitation link offers (organization, role, whether the address has an account); 400 when the link is not usable. It stays usable */
+        /**
+         * What an invitation link offers (organization, role, whether the address has an account); 400 when the link is not usable. It stays usable
+         * @description What an invitation link offers (organization, role, whether the address has an account); 400 when the link is not usable. It stays usable.
+         *
+         *     Anyone may make this call.
+         */
         post: operations["authInvitationValidate"];
         delete?: never;
         options?: never;
@@ -1646,7 +2039,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Accept an invitation as the signed-in person it was sent to (204): they become a member with the invitation's role, and the session switches to that organization */
+        /**
+         * Accept an invitation as the signed-in person it was sent to (204): they become a member with the invitation's role, and the session switches to that organization
+         * @description Accept an invitation as the signed-in person it was sent to (204): they become a member with the invitation's role, and the session switches to that organization.
+         *
+         *     Credentials: session cookie or user token. Permission: signed in (own data only).
+         */
         post: operations["authInvitationAccept"];
         delete?: never;
         options?: never;
@@ -1663,7 +2061,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Accept an invitation by creating the account it was sent to, with a username and password of the invited person (204); then sign in */
+        /**
+         * Accept an invitation by creating the account it was sent to, with a username and password of the invited person (204); then sign in
+         * @description Accept an invitation by creating the account it was sent to, with a username and password of the invited person (204); then sign in.
+         *
+         *     Anyone may make this call.
+         */
         post: operations["authInvitationRegister"];
         delete?: never;
         options?: never;
@@ -1680,7 +2083,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Decline an invitation (204, audited in the inviting organization); its link dies */
+        /**
+         * Decline an invitation (204, audited in the inviting organization); its link dies
+         * @description Decline an invitation (204, audited in the inviting organization); its link dies.
+         *
+         *     Anyone may make this call.
+         */
         post: operations["authInvitationDecline"];
         delete?: never;
         options?: never;
@@ -1695,10 +2103,20 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The session organization's live API keys (prefix, never the secret) */
+        /**
+         * The session organization's live API keys (prefix, never the secret)
+         * @description The session organization's live API keys (prefix, never the secret).
+         *
+         *     Credentials: session cookie or user token. Permission: `sysAdminUser`. Built-in roles holding it: Administrator.
+         */
         get: operations["keysList"];
         put?: never;
-        /** Generate an API key for the session organization; private_key is shown in this reply only (only its SHA-256 is stored) */
+        /**
+         * Generate an API key for the session organization; private_key is shown in this reply only (only its SHA-256 is stored)
+         * @description Generate an API key for the session organization; private_key is shown in this reply only (only its SHA-256 is stored).
+         *
+         *     Credentials: session cookie or user token. Permission: `sysAdminUser`. Built-in roles holding it: Administrator.
+         */
         post: operations["keysGenerate"];
         delete?: never;
         options?: never;
@@ -1715,7 +2133,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Revoke an API key of the session organization by its prefix (204); it stops working at once */
+        /**
+         * Revoke an API key of the session organization by its prefix (204); it stops working at once
+         * @description Revoke an API key of the session organization by its prefix (204); it stops working at once.
+         *
+         *     Credentials: session cookie or user token. Permission: `sysAdminUser`. Built-in roles holding it: Administrator.
+         */
         post: operations["keysRevoke"];
         delete?: never;
         options?: never;
@@ -1732,7 +2155,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Check a token (`Authorization: Token`) or an API key (`Authorization: Api-Key` or `X-Api-Key`): its organization and permissions */
+        /**
+         * Check a token (`Authorization: Token`) or an API key (`Authorization: Api-Key` or `X-Api-Key`): its organization and permissions
+         * @description Check a token (`Authorization: Token`) or an API key (`Authorization: Api-Key` or `X-Api-Key`): its organization and permissions.
+         *
+         *     Credentials: user token or API key. Permission: signed in (own data only).
+         */
         post: operations["keysAuthenticate"];
         delete?: never;
         options?: never;
@@ -1749,7 +2177,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Assign tags (tag ids or serial numbers) to an organization where the caller holds sysAssignTags; unknown serial numbers are created there; failed entries come back in failed_ids */
+        /**
+         * Assign tags (tag ids or serial numbers) to an organization where the caller holds sysAssignTags; unknown serial numbers are created there; failed entries come back in failed_ids
+         * @description Assign tags (tag ids or serial numbers) to an organization where the caller holds sysAssignTags; unknown serial numbers are created there; failed entries come back in failed_ids.
+         *
+         *     Credentials: session cookie or user token. Permission: `sysAssignTags`. Built-in roles holding it: Administrator.
+         */
         post: operations["xt1AssignTags"];
         delete?: never;
         options?: never;
@@ -1764,19 +2197,36 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The organization's webhooks, oldest first (never their secrets) */
+        /**
+         * The organization's webhooks, oldest first (never their secrets)
+         * @description The organization's webhooks, oldest first (never their secrets).
+         *
+         *     Credentials: session cookie or user token, or API key (not read-only). Permission: `sysAdminUser`. Built-in roles holding it: Administrator.
+         */
         get: operations["integrationsWebhooksList"];
         put?: never;
         /**
          * Create a webhook; the reply holds its signing secret, shown this once (audited)
          * @description A URL whose host resolves to a private, loopback, link-local, shared or multicast address answers 400 naming `url` (unless WEBHOOK_ALLOW_PRIVATE=true).
+         *
+         *     Credentials: session cookie or user token, or API key (not read-only). Permission: `sysAdminUser`. Built-in roles holding it: Administrator.
          */
         post: operations["integrationsWebhooksCreate"];
-        /** Delete a webhook (query webhook_id; audited); 204. Nothing more is sent to it; its delivery log is kept */
+        /**
+         * Delete a webhook (query webhook_id; audited); 204. Nothing more is sent to it; its delivery log is kept
+         * @description Delete a webhook (query webhook_id; audited); 204. Nothing more is sent to it; its delivery log is kept.
+         *
+         *     Credentials: session cookie or user token, or API key (not read-only). Permission: `sysAdminUser`. Built-in roles holding it: Administrator.
+         */
         delete: operations["integrationsWebhooksDelete"];
         options?: never;
         head?: never;
-        /** Edit a webhook (query webhook_id; audited); with rotate_secret the reply holds the new secret */
+        /**
+         * Edit a webhook (query webhook_id; audited); with rotate_secret the reply holds the new secret
+         * @description Edit a webhook (query webhook_id; audited); with rotate_secret the reply holds the new secret.
+         *
+         *     Credentials: session cookie or user token, or API key (not read-only). Permission: `sysAdminUser`. Built-in roles holding it: Administrator.
+         */
         patch: operations["integrationsWebhooksUpdate"];
         trace?: never;
     };
@@ -1790,6 +2240,8 @@ export interface paths {
         /**
          * A webhook's deliveries, newest first, with their attempts
          * @description Paged: page_number is 1-based; the total is in the x-total-count header.
+         *
+         *     Credentials: session cookie or user token, or API key (not read-only). Permission: `sysAdminUser`. Built-in roles holding it: Administrator.
          */
         get: operations["integrationsWebhookDeliveries"];
         put?: never;
@@ -1809,7 +2261,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send a delivery again: the same body and delivery id, signed with the current secret (audited) */
+        /**
+         * Send a delivery again: the same body and delivery id, signed with the current secret (audited)
+         * @description Send a delivery again: the same body and delivery id, signed with the current secret (audited).
+         *
+         *     Credentials: session cookie or user token, or API key (not read-only). Permission: `sysAdminUser`. Built-in roles holding it: Administrator.
+         */
         post: operations["integrationsWebhookRedeliver"];
         delete?: never;
         options?: never;
@@ -1827,6 +2284,8 @@ export interface paths {
         /**
          * Lane or carrier KPIs over a period, with the excursion rate per week or month
          * @description A shipment belongs to the period by its start time. A shipment with an excursion has at least one alarm, closed or not. 400 naming the field for a bad date, a period longer than 731 days, to before from, or an unknown group_by.
+         *
+         *     Credentials: session cookie or user token, or API key (read-only too). Permission: `sysDataRead`. Built-in roles holding it: Administrator, Manager, Operator, Viewer.
          */
         get: operations["kpisLanes"];
         put?: never;
@@ -1847,6 +2306,8 @@ export interface paths {
         /**
          * The same KPIs as a CSV file
          * @description A shipment belongs to the period by its start time. A shipment with an excursion has at least one alarm, closed or not. 400 naming the field for a bad date, a period longer than 731 days, to before from, or an unknown group_by. Answers text/csv (Content-Disposition attachment).
+         *
+         *     Credentials: session cookie or user token, or API key (read-only too). Permission: `sysDataRead`. Built-in roles holding it: Administrator, Manager, Operator, Viewer.
          */
         get: operations["kpisLanesCsv"];
         put?: never;
@@ -1867,6 +2328,8 @@ export interface paths {
         /**
          * Health of the server and its database: 200 { status: 'ok', database: 'up' }, or 503 { status: 'unavailable', database: 'down' } with Retry-After
          * @description Not in the specification: an addition for load balancers and monitoring. Answers 503 with the same body shape ({ status: 'unavailable', database: 'down' }) and a Retry-After header when the database does not answer within 2 s.
+         *
+         *     Anyone may make this call.
          */
         get: operations["healthGet"];
         put?: never;
@@ -1878,7 +2341,162 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "alarm.raised": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The alarm.raised message
+         * @description An alarm was raised on a record (one message per alarm).
+         *
+         *     Coldtrace POSTs this JSON message (`User-Agent: Coldtrace-Webhooks/1.0`) to every active webhook of the organization that chose the event. Verify both signatures against the raw body before parsing it, and deduplicate by `id`: delivery is at least once, in no promised order. Answer any 2xx within 10 seconds; anything else (a redirect too: redirects are not followed) is retried with exponential back-off for one to two days.
+         */
+        post: operations["webhook_alarm_raised"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "alarm.acknowledged": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The alarm.acknowledged message
+         * @description An alarm was acknowledged with an electronic signature.
+         *
+         *     Coldtrace POSTs this JSON message (`User-Agent: Coldtrace-Webhooks/1.0`) to every active webhook of the organization that chose the event. Verify both signatures against the raw body before parsing it, and deduplicate by `id`: delivery is at least once, in no promised order. Answer any 2xx within 10 seconds; anything else (a redirect too: redirects are not followed) is retried with exponential back-off for one to two days.
+         */
+        post: operations["webhook_alarm_acknowledged"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "alarm.closed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The alarm.closed message
+         * @description An alarm was closed: the data or the trip changed so that it no longer holds.
+         *
+         *     Coldtrace POSTs this JSON message (`User-Agent: Coldtrace-Webhooks/1.0`) to every active webhook of the organization that chose the event. Verify both signatures against the raw body before parsing it, and deduplicate by `id`: delivery is at least once, in no promised order. Answer any 2xx within 10 seconds; anything else (a redirect too: redirects are not followed) is retried with exponential back-off for one to two days.
+         */
+        post: operations["webhook_alarm_closed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "record.departed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The record.departed message
+         * @description The record's trip began (detected from its positions).
+         *
+         *     Coldtrace POSTs this JSON message (`User-Agent: Coldtrace-Webhooks/1.0`) to every active webhook of the organization that chose the event. Verify both signatures against the raw body before parsing it, and deduplicate by `id`: delivery is at least once, in no promised order. Answer any 2xx within 10 seconds; anything else (a redirect too: redirects are not followed) is retried with exponential back-off for one to two days.
+         */
+        post: operations["webhook_record_departed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "record.arrived": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The record.arrived message
+         * @description The record's trip ended (detected from its positions).
+         *
+         *     Coldtrace POSTs this JSON message (`User-Agent: Coldtrace-Webhooks/1.0`) to every active webhook of the organization that chose the event. Verify both signatures against the raw body before parsing it, and deduplicate by `id`: delivery is at least once, in no promised order. Answer any 2xx within 10 seconds; anything else (a redirect too: redirects are not followed) is retried with exponential back-off for one to two days.
+         */
+        post: operations["webhook_record_arrived"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "record.disposition": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The record.disposition message
+         * @description A release decision was signed (`data.disposition`; null if it can no longer be read).
+         *
+         *     Coldtrace POSTs this JSON message (`User-Agent: Coldtrace-Webhooks/1.0`) to every active webhook of the organization that chose the event. Verify both signatures against the raw body before parsing it, and deduplicate by `id`: delivery is at least once, in no promised order. Answer any 2xx within 10 seconds; anything else (a redirect too: redirects are not followed) is retried with exponential back-off for one to two days.
+         */
+        post: operations["webhook_record_disposition"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "alarm.no_data": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The alarm.no_data message
+         * @description A running rt or nanotag record sent nothing for too long: a no-data alarm was raised (sent with `alarm.raised`).
+         *
+         *     Coldtrace POSTs this JSON message (`User-Agent: Coldtrace-Webhooks/1.0`) to every active webhook of the organization that chose the event. Verify both signatures against the raw body before parsing it, and deduplicate by `id`: delivery is at least once, in no promised order. Answer any 2xx within 10 seconds; anything else (a redirect too: redirects are not followed) is retried with exponential back-off for one to two days.
+         */
+        post: operations["webhook_alarm_no_data"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         CarrierDefinitionFormInput: {
@@ -2047,10 +2665,10 @@ export interface components {
             primary_reference?: string | null;
             secondary_reference?: string | null;
             shipping_reference?: string | null;
-            /** @default -91 */
-            latitude: number;
-            /** @default -181 */
-            longitude: number;
+            /** @description Default: `-91`. */
+            latitude?: number;
+            /** @description Default: `-181`. */
+            longitude?: number;
             /** @enum {string} */
             tag_status?: "XT1_RESET" | "XT1_IDLE" | "XT1_PENDING" | "XT1_ACTIVE";
             /** @enum {string} */
@@ -2088,8 +2706,8 @@ export interface components {
             temps?: number[];
             /** @enum {string} */
             status?: "OK" | "Alarm";
-            /** @default 0 */
-            temperatures_offset_index: number;
+            /** @description Default: `0`. */
+            temperatures_offset_index?: number;
         };
         Xt1StartUploadInput: {
             tag_id: string;
@@ -2099,10 +2717,10 @@ export interface components {
             primary_reference?: string | null;
             secondary_reference?: string | null;
             shipping_reference?: string | null;
-            /** @default -91 */
-            latitude: number;
-            /** @default -181 */
-            longitude: number;
+            /** @description Default: `-91`. */
+            latitude?: number;
+            /** @description Default: `-181`. */
+            longitude?: number;
             /** @enum {string} */
             tag_status?: "XT1_RESET" | "XT1_IDLE" | "XT1_PENDING" | "XT1_ACTIVE";
             /** @enum {string} */
@@ -2140,8 +2758,8 @@ export interface components {
             temps?: number[];
             /** @enum {string} */
             status?: "OK" | "Alarm";
-            /** @default 0 */
-            temperatures_offset_index: number;
+            /** @description Default: `0`. */
+            temperatures_offset_index?: number;
         };
         Xt1UpdateShipmentUploadInput: {
             tag_id?: string;
@@ -2173,10 +2791,10 @@ export interface components {
             mobile_app_version?: string;
             header_data?: string;
             start_time_seconds?: number;
-            /** @default -91 */
-            latitude: number;
-            /** @default -181 */
-            longitude: number;
+            /** @description Default: `-91`. */
+            latitude?: number;
+            /** @description Default: `-181`. */
+            longitude?: number;
             /** @description Reason for change: required when the change touches a record that has alarms */
             reason?: string;
             /** @description The signer's password, entered again: required when the change closes an alarm */
@@ -2243,8 +2861,8 @@ export interface components {
             temps: number[];
             start_time_seconds?: number;
             packet_end_time_seconds?: number;
-            /** @default 0 */
-            temperatures_offset_index: number;
+            /** @description Default: `0`. */
+            temperatures_offset_index?: number;
         };
         RtRequestInput: {
             tag_id: string;
@@ -2468,18 +3086,18 @@ export interface components {
             root_rule: {
                 id?: string;
                 /**
-                 * @default AND
+                 * @description Default: `"AND"`.
                  * @enum {string}
                  */
-                operator: "AND" | "OR";
-                /** @default [] */
-                unary_children: {
+                operator?: "AND" | "OR";
+                /** @description Default: `[]`. */
+                unary_children?: {
                     id?: string;
                     /**
-                     * @default IS
+                     * @description Default: `"IS"`.
                      * @enum {string}
                      */
-                    operator: "IS" | "NOT";
+                    operator?: "IS" | "NOT";
                     function: {
                         id?: string;
                         /** @enum {string} */
@@ -2497,18 +3115,18 @@ export interface components {
             root_rule?: {
                 id?: string;
                 /**
-                 * @default AND
+                 * @description Default: `"AND"`.
                  * @enum {string}
                  */
-                operator: "AND" | "OR";
-                /** @default [] */
-                unary_children: {
+                operator?: "AND" | "OR";
+                /** @description Default: `[]`. */
+                unary_children?: {
                     id?: string;
                     /**
-                     * @default IS
+                     * @description Default: `"IS"`.
                      * @enum {string}
                      */
-                    operator: "IS" | "NOT";
+                    operator?: "IS" | "NOT";
                     function: {
                         id?: string;
                         /** @enum {string} */
@@ -2524,10 +3142,10 @@ export interface components {
             /** @description https URL (http only when WEBHOOK_ALLOW_PRIVATE=true) */
             url: string;
             events: ("alarm.raised" | "alarm.acknowledged" | "alarm.closed" | "record.departed" | "record.arrived" | "record.disposition" | "alarm.no_data")[];
-            /** @default true */
-            active: boolean;
-            /** @default  */
-            description: string;
+            /** @description Default: `true`. */
+            active?: boolean;
+            /** @description Default: `""`. */
+            description?: string;
         };
         WebhookUpdateInput: {
             /** @description https URL (http only when WEBHOOK_ALLOW_PRIVATE=true) */
@@ -3397,6 +4015,107 @@ export interface components {
             last_error: string | null;
             delivered_at: string | null;
             attempt_log: components["schemas"]["WebhookAttempt"][];
+        };
+        /** @description The record, as the change that made the event left it */
+        WebhookRecord: {
+            /** @description Id of the record */
+            id: string;
+            /** @description Id of the tag */
+            tag_id: string;
+            tag_serial_number: string;
+            primary_reference: string;
+            secondary_reference: string;
+            shipping_reference: string;
+            carrier: string;
+            /** @description The record status (`OK`, `Alarm`, ...) */
+            status: string;
+            /** @description `NOT_DEPARTED`, `IN_TRANSIT` or `ARRIVED` */
+            trip_status: string;
+            trip_begin_time: string | null;
+            trip_end_time: string | null;
+        };
+        /** @description The alarm the event is about (one message per alarm) */
+        WebhookAlarm: {
+            /** @description Id of the alarm */
+            id: string;
+            record_id: string;
+            /** @description `excursion`, `cumulative`, `no_data` or `budget` */
+            kind: string;
+            /** @description `ABOVE` or `BELOW` */
+            above_or_below: string | null;
+            /** @description `OPEN` or `CLOSED` */
+            state: string;
+            start_time: string | null;
+            end_time: string | null;
+            /** @description Seconds, for every kind of alarm */
+            duration: number | null;
+            degree_minutes: number | null;
+            acknowledged: boolean;
+            acknowledged_at: string | null;
+            dismissed: boolean;
+            closed_at: string | null;
+            close_cause: string | null;
+        };
+        /** @description The record's latest decision signed at or before the event */
+        WebhookDisposition: {
+            /** @description Id of the decision */
+            id: string;
+            /** @description `RELEASED`, `QUARANTINED` or `REJECTED` */
+            decision: string;
+            comment: string;
+            /** @description The meaning it was signed with (`APPROVED`, ...) */
+            meaning: string;
+            /** @description The printed name of the signer */
+            signed_by: string;
+            /** Format: date-time */
+            signed_at: string;
+        };
+        WebhookAlarmMessage: {
+            /** @description The delivery id (= `X-Coldtrace-Delivery`): the same on every retry */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the event happened; order messages by it
+             */
+            occurred_at: string;
+            organization_id: string;
+            /** @enum {string} */
+            event: "alarm.raised" | "alarm.acknowledged" | "alarm.closed" | "alarm.no_data";
+            data: {
+                alarm: components["schemas"]["WebhookAlarm"];
+                record: components["schemas"]["WebhookRecord"];
+            };
+        };
+        WebhookRecordMessage: {
+            /** @description The delivery id (= `X-Coldtrace-Delivery`): the same on every retry */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the event happened; order messages by it
+             */
+            occurred_at: string;
+            organization_id: string;
+            /** @enum {string} */
+            event: "record.departed" | "record.arrived";
+            data: {
+                record: components["schemas"]["WebhookRecord"];
+            };
+        };
+        WebhookDispositionMessage: {
+            /** @description The delivery id (= `X-Coldtrace-Delivery`): the same on every retry */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the event happened; order messages by it
+             */
+            occurred_at: string;
+            organization_id: string;
+            /** @constant */
+            event: "record.disposition";
+            data: {
+                record: components["schemas"]["WebhookRecord"];
+                disposition: components["schemas"]["WebhookDisposition"] | null;
+            };
         };
     };
     responses: never;
@@ -6648,13 +7367,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The CSV file */
+            /** @description The file (Content-Disposition: attachment) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "text/csv": string;
                 };
             };
             /** @description Default Response */
@@ -7109,13 +7828,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The PDF file */
+            /** @description The file (Content-Disposition: attachment) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "application/pdf": string;
                 };
             };
             /** @description Default Response */
@@ -7191,13 +7910,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The CSV file */
+            /** @description The file (Content-Disposition: attachment) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "text/csv": string;
                 };
             };
             /** @description Default Response */
@@ -7273,13 +7992,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The XLSX file */
+            /** @description The file (Content-Disposition: attachment) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                 };
             };
             /** @description Default Response */
@@ -7528,13 +8247,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The PDF file */
+            /** @description The file (Content-Disposition: attachment) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "application/pdf": string;
                 };
             };
             /** @description Default Response */
@@ -8833,13 +9552,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The CSV file */
+            /** @description The file (Content-Disposition: attachment) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "text/csv": string;
                 };
             };
             /** @description Default Response */
@@ -8897,6 +9616,335 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorReply"];
                 };
+            };
+        };
+    };
+    webhook_alarm_raised: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event (`alarm.raised`, ...), as the body's `event`. */
+                "X-Coldtrace-Event": "alarm.raised" | "alarm.acknowledged" | "alarm.closed" | "record.departed" | "record.arrived" | "record.disposition" | "alarm.no_data";
+                /** @description The delivery id, as the body's `id`: the same on every retry and redelivery. Delivery is at least once: deduplicate by it. */
+                "X-Coldtrace-Delivery": string;
+                /** @description `sha256=` and the lowercase hex HMAC-SHA256 of the raw body. The key is the webhook's secret as text: its 64 hex digits themselves (UTF-8), not the bytes they encode. The secret is shown once, when the webhook is created or its secret rotated. */
+                "X-Coldtrace-Signature": string;
+                /** @description When this attempt was sent: Unix time in seconds. */
+                "X-Coldtrace-Timestamp": string;
+                /** @description `sha256=` and the hex HMAC-SHA256 of `<X-Coldtrace-Timestamp>.<raw body>` with the same secret: check it and refuse old timestamps (e.g. more than 5 minutes away) to refuse replays. */
+                "X-Coldtrace-Timestamp-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookAlarmMessage"];
+            };
+        };
+        responses: {
+            /** @description Received: the delivery is done (any 2xx within 10 seconds) */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused (e.g. a signature that does not verify): a failed attempt, retried */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Failed: retried with back-off, every attempt logged */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_alarm_acknowledged: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event (`alarm.raised`, ...), as the body's `event`. */
+                "X-Coldtrace-Event": "alarm.raised" | "alarm.acknowledged" | "alarm.closed" | "record.departed" | "record.arrived" | "record.disposition" | "alarm.no_data";
+                /** @description The delivery id, as the body's `id`: the same on every retry and redelivery. Delivery is at least once: deduplicate by it. */
+                "X-Coldtrace-Delivery": string;
+                /** @description `sha256=` and the lowercase hex HMAC-SHA256 of the raw body. The key is the webhook's secret as text: its 64 hex digits themselves (UTF-8), not the bytes they encode. The secret is shown once, when the webhook is created or its secret rotated. */
+                "X-Coldtrace-Signature": string;
+                /** @description When this attempt was sent: Unix time in seconds. */
+                "X-Coldtrace-Timestamp": string;
+                /** @description `sha256=` and the hex HMAC-SHA256 of `<X-Coldtrace-Timestamp>.<raw body>` with the same secret: check it and refuse old timestamps (e.g. more than 5 minutes away) to refuse replays. */
+                "X-Coldtrace-Timestamp-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookAlarmMessage"];
+            };
+        };
+        responses: {
+            /** @description Received: the delivery is done (any 2xx within 10 seconds) */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused (e.g. a signature that does not verify): a failed attempt, retried */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Failed: retried with back-off, every attempt logged */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_alarm_closed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event (`alarm.raised`, ...), as the body's `event`. */
+                "X-Coldtrace-Event": "alarm.raised" | "alarm.acknowledged" | "alarm.closed" | "record.departed" | "record.arrived" | "record.disposition" | "alarm.no_data";
+                /** @description The delivery id, as the body's `id`: the same on every retry and redelivery. Delivery is at least once: deduplicate by it. */
+                "X-Coldtrace-Delivery": string;
+                /** @description `sha256=` and the lowercase hex HMAC-SHA256 of the raw body. The key is the webhook's secret as text: its 64 hex digits themselves (UTF-8), not the bytes they encode. The secret is shown once, when the webhook is created or its secret rotated. */
+                "X-Coldtrace-Signature": string;
+                /** @description When this attempt was sent: Unix time in seconds. */
+                "X-Coldtrace-Timestamp": string;
+                /** @description `sha256=` and the hex HMAC-SHA256 of `<X-Coldtrace-Timestamp>.<raw body>` with the same secret: check it and refuse old timestamps (e.g. more than 5 minutes away) to refuse replays. */
+                "X-Coldtrace-Timestamp-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookAlarmMessage"];
+            };
+        };
+        responses: {
+            /** @description Received: the delivery is done (any 2xx within 10 seconds) */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused (e.g. a signature that does not verify): a failed attempt, retried */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Failed: retried with back-off, every attempt logged */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_record_departed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event (`alarm.raised`, ...), as the body's `event`. */
+                "X-Coldtrace-Event": "alarm.raised" | "alarm.acknowledged" | "alarm.closed" | "record.departed" | "record.arrived" | "record.disposition" | "alarm.no_data";
+                /** @description The delivery id, as the body's `id`: the same on every retry and redelivery. Delivery is at least once: deduplicate by it. */
+                "X-Coldtrace-Delivery": string;
+                /** @description `sha256=` and the lowercase hex HMAC-SHA256 of the raw body. The key is the webhook's secret as text: its 64 hex digits themselves (UTF-8), not the bytes they encode. The secret is shown once, when the webhook is created or its secret rotated. */
+                "X-Coldtrace-Signature": string;
+                /** @description When this attempt was sent: Unix time in seconds. */
+                "X-Coldtrace-Timestamp": string;
+                /** @description `sha256=` and the hex HMAC-SHA256 of `<X-Coldtrace-Timestamp>.<raw body>` with the same secret: check it and refuse old timestamps (e.g. more than 5 minutes away) to refuse replays. */
+                "X-Coldtrace-Timestamp-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookRecordMessage"];
+            };
+        };
+        responses: {
+            /** @description Received: the delivery is done (any 2xx within 10 seconds) */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused (e.g. a signature that does not verify): a failed attempt, retried */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Failed: retried with back-off, every attempt logged */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_record_arrived: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event (`alarm.raised`, ...), as the body's `event`. */
+                "X-Coldtrace-Event": "alarm.raised" | "alarm.acknowledged" | "alarm.closed" | "record.departed" | "record.arrived" | "record.disposition" | "alarm.no_data";
+                /** @description The delivery id, as the body's `id`: the same on every retry and redelivery. Delivery is at least once: deduplicate by it. */
+                "X-Coldtrace-Delivery": string;
+                /** @description `sha256=` and the lowercase hex HMAC-SHA256 of the raw body. The key is the webhook's secret as text: its 64 hex digits themselves (UTF-8), not the bytes they encode. The secret is shown once, when the webhook is created or its secret rotated. */
+                "X-Coldtrace-Signature": string;
+                /** @description When this attempt was sent: Unix time in seconds. */
+                "X-Coldtrace-Timestamp": string;
+                /** @description `sha256=` and the hex HMAC-SHA256 of `<X-Coldtrace-Timestamp>.<raw body>` with the same secret: check it and refuse old timestamps (e.g. more than 5 minutes away) to refuse replays. */
+                "X-Coldtrace-Timestamp-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookRecordMessage"];
+            };
+        };
+        responses: {
+            /** @description Received: the delivery is done (any 2xx within 10 seconds) */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused (e.g. a signature that does not verify): a failed attempt, retried */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Failed: retried with back-off, every attempt logged */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_record_disposition: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event (`alarm.raised`, ...), as the body's `event`. */
+                "X-Coldtrace-Event": "alarm.raised" | "alarm.acknowledged" | "alarm.closed" | "record.departed" | "record.arrived" | "record.disposition" | "alarm.no_data";
+                /** @description The delivery id, as the body's `id`: the same on every retry and redelivery. Delivery is at least once: deduplicate by it. */
+                "X-Coldtrace-Delivery": string;
+                /** @description `sha256=` and the lowercase hex HMAC-SHA256 of the raw body. The key is the webhook's secret as text: its 64 hex digits themselves (UTF-8), not the bytes they encode. The secret is shown once, when the webhook is created or its secret rotated. */
+                "X-Coldtrace-Signature": string;
+                /** @description When this attempt was sent: Unix time in seconds. */
+                "X-Coldtrace-Timestamp": string;
+                /** @description `sha256=` and the hex HMAC-SHA256 of `<X-Coldtrace-Timestamp>.<raw body>` with the same secret: check it and refuse old timestamps (e.g. more than 5 minutes away) to refuse replays. */
+                "X-Coldtrace-Timestamp-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookDispositionMessage"];
+            };
+        };
+        responses: {
+            /** @description Received: the delivery is done (any 2xx within 10 seconds) */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused (e.g. a signature that does not verify): a failed attempt, retried */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Failed: retried with back-off, every attempt logged */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_alarm_no_data: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event (`alarm.raised`, ...), as the body's `event`. */
+                "X-Coldtrace-Event": "alarm.raised" | "alarm.acknowledged" | "alarm.closed" | "record.departed" | "record.arrived" | "record.disposition" | "alarm.no_data";
+                /** @description The delivery id, as the body's `id`: the same on every retry and redelivery. Delivery is at least once: deduplicate by it. */
+                "X-Coldtrace-Delivery": string;
+                /** @description `sha256=` and the lowercase hex HMAC-SHA256 of the raw body. The key is the webhook's secret as text: its 64 hex digits themselves (UTF-8), not the bytes they encode. The secret is shown once, when the webhook is created or its secret rotated. */
+                "X-Coldtrace-Signature": string;
+                /** @description When this attempt was sent: Unix time in seconds. */
+                "X-Coldtrace-Timestamp": string;
+                /** @description `sha256=` and the hex HMAC-SHA256 of `<X-Coldtrace-Timestamp>.<raw body>` with the same secret: check it and refuse old timestamps (e.g. more than 5 minutes away) to refuse replays. */
+                "X-Coldtrace-Timestamp-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookAlarmMessage"];
+            };
+        };
+        responses: {
+            /** @description Received: the delivery is done (any 2xx within 10 seconds) */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused (e.g. a signature that does not verify): a failed attempt, retried */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Failed: retried with back-off, every attempt logged */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

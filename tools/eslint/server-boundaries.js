@@ -2,8 +2,9 @@
 /**
  * The server's module boundaries (issue 12, docs/ARCHITECTURE.md), enforced by lint:
  *
- * - the kernel, the HTTP layer and the database layer (`kernel/`, `http/`, `db/`,
- *   `jobs/catalogue.ts`, `jobs/queue.ts`) import no feature module;
+ * - the kernel, the HTTP layer, the database layer and observability (`kernel/`,
+ *   `http/`, `db/`, `observability/`, `jobs/catalogue.ts`, `jobs/queue.ts`) import
+ *   no feature module;
  * - a module (`modules/<name>/`) reaches another only through its entry,
  *   `modules/<other>/index.ts`; so does everything above the modules (`app.ts`,
  *   `server.ts`, `jobs/workers.ts`, `seed/`);
@@ -16,7 +17,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 const SRC = path.resolve(import.meta.dirname, '../../apps/server/src');
-const BELOW_MODULES = ['kernel', 'http', 'db'];
+const BELOW_MODULES = ['kernel', 'http', 'db', 'observability'];
 const BELOW_MODULE_FILES = ['jobs/catalogue.ts', 'jobs/queue.ts'];
 const IMPORT =
   /(?:import|export)[^'"]*?from\s*['"](\.[^'"]+)['"]|import\(\s*['"](\.[^'"]+)['"]\s*\)/g;

@@ -2,15 +2,13 @@ import { execFileSync } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { format, resolveConfig } from 'prettier';
-import { buildApp } from '../src/app';
-import { loadConfig, REPO_ROOT } from '../src/config';
-import { openDatabase } from '../src/db/client';
+import { REPO_ROOT } from '../src/config';
+import { openApiDocument } from './openapi-document';
 
 /**
  * Write the OpenAPI document of every registered call to docs/openapi.json
  * (committed; a test fails when it is stale), then the generated client's types
  * examples/integration/schema.d.ts from it (test/integration-example.test.ts).
- * Needs no database: the pool never connects.
  *   npm run openapi -w @coldtrace/server
  */
 export const OPENAPI_FILE = path.join(REPO_ROOT, 'docs', 'openapi.json');
@@ -18,26 +16,15 @@ export const OPENAPI_FILE = path.join(REPO_ROOT, 'docs', 'openapi.json');
 export const CLIENT_TYPES = 'examples/integration/schema.d.ts';
 
 async function main(): Promise<void> {
-  const handle = openDatabase('postgres://unused@127.0.0.1:1/unused');
-  const config = { ...loadConfig({ LOG_LEVEL: 'silent' }), secretKey: 'unused'.repeat(8) };
-  const app = await buildApp({ config, db: handle.db });
-  // The job queue would connect at ready; the document needs no queue.
-  app.jobs.start = async () => undefined;
-  try {
-    await app.ready();
-    const json = JSON.stringify(app.swagger(), null, 2);
-    const options = (await resolveConfig(OPENAPI_FILE)) ?? {};
-    await writeFile(OPENAPI_FILE, await format(json, { ...options, filepath: OPENAPI_FILE }));
-    process.stdout.write(`wrote ${path.relative(process.cwd(), OPENAPI_FILE)}\n`);
-    const cli = path.join(REPO_ROOT, 'node_modules/openapi-typescript/bin/cli.js');
-    execFileSync(process.execPath, [cli, 'docs/openapi.json', '-o', CLIENT_TYPES], {
-      cwd: REPO_ROOT,
-      stdio: 'inherit',
-    });
-  } finally {
-    await app.close();
-    await handle.close();
-  }
+  const json = JSON.stringify(await openApiDocument(), null, 2);
+  const options = (await resolveConfig(OPENAPI_FILE)) ?? {};
+  await writeFile(OPENAPI_FILE, await format(json, { ...options, filepath: OPENAPI_FILE }));
+  process.stdout.write(`wrote ${path.relative(process.cwd(), OPENAPI_FILE)}\n`);
+  const cli = path.join(REPO_ROOT, 'node_modules/openapi-typescript/bin/cli.js');
+  execFileSync(process.execPath, [cli, 'docs/openapi.json', '-o', CLIENT_TYPES], {
+    cwd: REPO_ROOT,
+    stdio: 'inherit',
+  });
 }
 
 await main();

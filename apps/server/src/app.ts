@@ -14,6 +14,7 @@ import { registerOpenApi } from './http/openapi';
 import { securityHeaders } from './http/security-headers';
 import { registerWebApp } from './http/web-app';
 import { createJobQueue, poolOf } from './jobs/queue';
+import { observability } from './observability/plugin';
 import { registerWorkers } from './jobs/workers';
 import { alarmMailModule } from './modules/alarm-mail';
 import { integrationsRoutes } from './modules/integrations';
@@ -71,6 +72,8 @@ export const coldtraceApp = fp<AppOptions>(
     app.addHook('onClose', async () => app.jobs.stop());
 
     installErrorHandler(app, config.bodyLimitBytes);
+    // Request metrics of every route below, /livez, /readyz and /metrics (never the web app).
+    await app.register(observability, { metricsToken: config.metrics.token });
 
     // JSON only (plus no body at all): other content types answer 415. An empty
     // JSON body counts as no body, so body-less POSTs work from any client.

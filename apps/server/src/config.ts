@@ -197,6 +197,7 @@ const envSchema = z.object({
   DATA_DIR: z.preprocess(blankToUndefined, z.string().default('./data').transform(resolvePath)),
   DATABASE_URL: postgresUrl('DATABASE_URL'),
   MIGRATION_DATABASE_URL: postgresUrl('MIGRATION_DATABASE_URL'),
+  MIGRATE: bool('MIGRATE', true),
   SECRET_KEY: optionalString('SECRET_KEY', 32),
   ADMIN_EMAIL: z.preprocess(
     blankToUndefined,
@@ -263,6 +264,7 @@ const envSchema = z.object({
     z.string().default('apps/web/dist').transform(resolvePath),
   ),
   EMBEDDED_PG_PORT: int('EMBEDDED_PG_PORT', 1, 65535, 0),
+  BACKUP_WAL_DIR: z.preprocess(blankToUndefined, z.string().optional()),
   SMTP_URL: z.preprocess(
     blankToUndefined,
     z
@@ -300,6 +302,14 @@ const envSchema = z.object({
         message: 'VITE_MAP_TILE_URL must be an http(s):// URL template or a path starting with /',
       }),
   ),
+  // docs/decisions/observability.md; the OpenTelemetry SDK reads OTEL_* itself (a bad URL fails here).
+  METRICS_PORT: int('METRICS_PORT', 1, 65535, undefined),
+  METRICS_HOST: z.preprocess(blankToUndefined, z.string().default('127.0.0.1')),
+  METRICS_TOKEN: optionalString('METRICS_TOKEN', 16),
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.preprocess(
+    blankToUndefined,
+    z.url({ protocol: /^https?$/, message: 'must be an http(s):// URL' }).optional(),
+  ),
 });
 
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -326,6 +336,11 @@ export interface Config {
    * Absent: `databaseUrl` migrates too (one role; the audit trail is not protected from it).
    */
   migrationDatabaseUrl: string | undefined;
+  /**
+   * MIGRATE (default true): apply pending migrations at start (db/migrate.ts, `migrateAtStart`).
+   * false: never; a pending migration is an error naming it (another instance migrates).
+   */
+  migrate: boolean;
   /** From the environment; when absent `secret-key.ts` generates one and keeps it in the data folder. */
   secretKey: string | undefined;
   adminEmail: string;
@@ -350,6 +365,8 @@ export interface Config {
   webDist: string;
   /** First port tried for the embedded PostgreSQL; `exact` when EMBEDDED_PG_PORT was given. */
   embeddedPg: { port: number; exact: boolean };
+  /** BACKUP_WAL_DIR (absolute): the embedded PostgreSQL's WAL archive (docs/operations.md). */
+  backupWalDir: string | undefined;
   /**
    * Mail: SMTP_URL (absent: kept in the outbox table and printed to the log), MAIL_FROM, and
    * the first retry delay after a failed delivery (doubled each time).
@@ -382,6 +399,8 @@ export interface Config {
   reportRetentionHours: number;
   /** Tile URL template of the record map (VITE_MAP_TILE_URL): its host is allowed in the CSP. */
   mapTileUrl: string;
+  /** METRICS_PORT (unset: none) on METRICS_HOST; METRICS_TOKEN: /metrics on the main port needs it (else 404). */
+  metrics: { port: number | undefined; host: string; token: string | undefined };
 }
 
 /** The configuration once the secret key is known (what the app is built with). */
@@ -431,6 +450,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dataDir: e.DATA_DIR,
     databaseUrl: e.DATABASE_URL,
     migrationDatabaseUrl: e.MIGRATION_DATABASE_URL,
+    migrate: e.MIGRATE,
     secretKey: e.SECRET_KEY,
     adminEmail: e.ADMIN_EMAIL.toLowerCase(),
     adminPassword: e.ADMIN_PASSWORD,
@@ -454,6 +474,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       e.EMBEDDED_PG_PORT === 0
         ? { port: DEFAULT_EMBEDDED_PG_PORT, exact: false }
         : { port: e.EMBEDDED_PG_PORT, exact: true },
+    backupWalDir: e.BACKUP_WAL_DIR === undefined ? undefined : resolvePath(e.BACKUP_WAL_DIR),
     mail: {
       smtpUrl: e.SMTP_URL?.trim(),
       from: e.MAIL_FROM.trim(),
@@ -472,5 +493,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     principalCacheSeconds: e.PRINCIPAL_CACHE_SECONDS,
     reportRetentionHours: e.REPORT_RETENTION_HOURS,
     mapTileUrl: e.VITE_MAP_TILE_URL.trim(),
+    metrics: { port: e.METRICS_PORT, host: e.METRICS_HOST.trim(), token: e.METRICS_TOKEN?.trim() },
   };
 }

@@ -1,3 +1,5 @@
+// First: OpenTelemetry's hooks must be in place before http, Fastify or pg load (observability/tracing.ts).
+import { tracing } from './observability/tracing-init';
 import cluster from 'node:cluster';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app';
@@ -5,14 +7,15 @@ import { startWorkers, WorkersStopped, type WorkerPool } from './cluster';
 import { ConfigError, loadConfig, type Config, type RuntimeConfig } from './config';
 import { openDatabase, type DatabaseHandle } from './db/client';
 import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from './db/embedded';
-import { runMigrations } from './db/migrate';
+import { migrateAtStart } from './db/migrate';
 import { withStartupLock } from './db/startup-lock';
-import { applyGrants, roleProblems } from './db/roles';
+import { applyGrants, currentRole, roleProblems } from './db/roles';
 import { isDatabaseUnavailable } from './db/unavailable';
 import { ADMIN_USERNAME, seed } from './seed/seed';
 import { createLogger } from './logger';
 import { publicOriginWarning, servedOrigin } from './public-origin';
 import { withSecretKey } from './secret-key';
+import { startMetricsEndpoint, type MetricsEndpoint } from './observability/cluster-metrics';
 
 /**
  * The process: configuration, database (embedded PostgreSQL unless
@@ -45,6 +48,7 @@ let embedded: EmbeddedPostgresHandle | undefined;
 let database: DatabaseHandle | undefined;
 let app: FastifyInstance | undefined;
 let workers: WorkerPool | undefined;
+let metricsEndpoint: MetricsEndpoint | undefined;
 let stopping = false;
 
 class Stopping extends Error {}
@@ -67,6 +71,7 @@ async function prepare(): Promise<{ runtime: RuntimeConfig; url: string }> {
       dataDir: config.dataDir,
       port: config.embeddedPg.port,
       exactPort: config.embeddedPg.exact,
+      walArchiveDir: config.backupWalDir,
       database: EMBEDDED_DATABASE,
       log: { info: (m) => log.info(m), warn: (m) => log.warn(m), debug: (m) => log.debug(m) },
     });
@@ -76,11 +81,15 @@ async function prepare(): Promise<{ runtime: RuntimeConfig; url: string }> {
   checkpoint();
   const opened = openDatabase(url, { max: config.databasePoolSize, log });
   database = opened;
-  const owner = ownerUrl === undefined ? undefined : openDatabase(ownerUrl, { max: 2, log });
+  // MIGRATE=false: another migrates; this instance needs the application role only.
+  const owner =
+    ownerUrl === undefined || !config.migrate ? undefined : openDatabase(ownerUrl, { max: 2, log });
   let seeded;
+  let migratedAsApp = false;
   try {
     seeded = await withStartupLock((owner ?? opened).pool, async (db) => {
-      await runMigrations(db);
+      const migrated = await migrateAtStart(db, { migrate: config.migrate, asOwner: !!owner });
+      migratedAsApp = migrated && !owner;
       if (owner) {
         const problems = await roleProblems(owner.pool, opened.pool);
         if (problems.sameRole) {
@@ -104,7 +113,9 @@ async function prepare(): Promise<{ runtime: RuntimeConfig; url: string }> {
   } finally {
     await owner?.close();
   }
-  if (!owner) {
+  // Without the owner role: warn when DATABASE_URL's role owns the tables (it just migrated
+  // them, or a one-role setup did before), not when it is an application role proper.
+  if (!owner && (migratedAsApp || (await currentRole(opened.pool)).owns > 0)) {
     log.warn(
       'MIGRATION_DATABASE_URL is not set: the server migrates and runs as the one role of ' +
         'DATABASE_URL, which owns the tables, so that role could switch the append-only audit ' +
@@ -147,6 +158,12 @@ async function start(): Promise<void> {
     return;
   }
   const { runtime, url } = await prepare();
+  // METRICS_PORT and the merging of the workers' metrics (observability/cluster-metrics.ts).
+  metricsEndpoint = await startMetricsEndpoint({
+    ...config.metrics,
+    clustered: role === 'primary',
+    log,
+  });
   let port: number;
   let processes = '';
   if (role === 'single') {
@@ -206,6 +223,8 @@ async function release(): Promise<void> {
   await boundedStep('closing the app', 11_000, async () => app?.close());
   await boundedStep('closing the pool', 3_000, async () => database?.close());
   await boundedStep('stopping PostgreSQL', 5_000, async () => embedded?.stop());
+  await boundedStep('closing the metrics port', 1_000, async () => metricsEndpoint?.close());
+  await boundedStep('sending the last traces', 2_000, async () => tracing?.shutdown());
 }
 
 const startup = start();

@@ -10,6 +10,7 @@ import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { coldtraceClient, type ColdtraceClient } from '../../../examples/integration/client';
 import {
+  recordReportPdf,
   recordSeries,
   recordsInAlarm,
   sign,
@@ -130,6 +131,14 @@ describe('the generated-client integration example (docs/api.md)', () => {
     // The replies are what the published document says they are.
     expectDocumented('/api/devices/xt1/records/', records);
     expectDocumented('/api/devices/aggregate/record-series/', series);
+
+    // A download is the file the document declares (application/pdf), read with parseAs.
+    const pdf = await recordReportPdf(client, hot.recordId);
+    expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    const download = doc.paths['/api/devices/xt1/reports/pdf/']!.get!.responses['200'] as {
+      content: Record<string, unknown>;
+    };
+    expect(Object.keys(download.content)).toEqual(['application/pdf']);
 
     await eventually(
       async () => events,

@@ -12,6 +12,15 @@ describe('the built web app', () => {
     await mkdir(path.join(webDist, 'assets'));
     await writeFile(path.join(webDist, 'index.html'), '<!doctype html><title>fake app</title>');
     await writeFile(path.join(webDist, 'assets', 'index-abc123.js'), 'console.log(1)');
+    // A source map left by a debugging build, with its precompressed copies.
+    for (const name of [
+      'index-abc123.js.map',
+      'index-abc123.js.map.br',
+      'index-abc123.js.map.gz',
+    ]) {
+      await writeFile(path.join(webDist, 'assets', name), '{"sources":["secret.ts"]}');
+    }
+    await writeFile(path.join(webDist, 'root.js.map'), '{"sources":["secret.ts"]}');
     await writeFile(path.join(webDist, 'changelog.txt'), 'v1');
     await writeFile(path.join(webDist, '.env'), 'SECRET=1');
     t = await createTestApp({ config: { webDist } });
@@ -47,6 +56,25 @@ describe('the built web app', () => {
     const api = await t.inject({ method: 'GET', url: '/api/unknown/' });
     expect(api.statusCode).toBe(404);
     expect(api.json().code).toBe('NOT_FOUND');
+  });
+
+  it('never serves a source map, even one the build left in the folder', async () => {
+    for (const url of [
+      '/assets/index-abc123.js.map',
+      '/assets/index-abc123.js.MAP',
+      '/assets/index-abc123.js.m%61p',
+      '/assets/index-abc123.js.map?v=1',
+      '/root.js.map',
+      '/assets/gone-999.js.map',
+    ]) {
+      for (const encoding of ['br', 'gzip', 'identity']) {
+        for (const method of ['GET', 'HEAD'] as const) {
+          const res = await t.inject({ method, url, headers: { 'accept-encoding': encoding } });
+          expect(res.statusCode, `${method} ${url} ${encoding}`).toBe(404);
+          expect(res.body).not.toContain('secret.ts');
+        }
+      }
+    }
   });
 
   it('does not serve dotfiles or files outside the folder', async () => {

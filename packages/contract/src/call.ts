@@ -1,5 +1,6 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { TPermissionName } from './permissions';
+import type { TCallTag } from './tags';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
@@ -41,7 +42,8 @@ export interface CallDef<
   /** Path exactly as spec section 7 names it, trailing slash included. */
   readonly path: string;
   readonly summary: string;
-  readonly tag: string;
+  /** The group of the call in the OpenAPI document (`CALL_TAGS`, tags.ts). */
+  readonly tag: TCallTag;
   readonly auth: CallAuth;
   /** Where the call works ({@link CallScope}); every call but a public one declares it. */
   readonly scope?: Scope;
@@ -68,9 +70,39 @@ export interface CallDef<
   readonly csrf?: boolean;
   /** Reply schema; `null` when the call answers 204 with no content. */
   readonly reply: Reply;
+  /**
+   * The call answers a file, not JSON: its media type (`application/pdf`,
+   * `text/csv`, ...). The server documents the 200 reply under that media type
+   * as binary (the reply schema is then {@link fileReply}'s) and sends the
+   * handler's Buffer or string as it is, never as JSON.
+   */
+  readonly download?: DownloadMediaType;
   /** Extra documented statuses (besides the error catalogue). */
   readonly description?: string;
 }
+
+/** The media types of the files calls answer ({@link CallDef.download}). */
+export const DOWNLOAD_MEDIA_TYPES = {
+  pdf: 'application/pdf',
+  csv: 'text/csv',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+} as const;
+export type DownloadMediaType = (typeof DOWNLOAD_MEDIA_TYPES)[keyof typeof DOWNLOAD_MEDIA_TYPES];
+
+/**
+ * The reply schema of a download call: the file's bytes (OpenAPI 3.1: a string
+ * whose `contentMediaType` is the file's; `format: binary` for generators that
+ * still read the OpenAPI 3.0 form).
+ */
+export function fileReply(mediaType: DownloadMediaType, description: string): ZFileReply {
+  return z
+    .string()
+    .meta({ description, format: 'binary', contentMediaType: mediaType }) as ZFileReply;
+}
+
+declare const FILE_REPLY: unique symbol;
+/** A {@link fileReply} schema: the server's handler of such a call answers the file's bytes. */
+export type ZFileReply = z.ZodString & { readonly [FILE_REPLY]: true };
 
 export function defineCall<
   Body extends z.ZodType | undefined = undefined,

@@ -4,6 +4,7 @@ export * from './errors';
 export * from './text-safety';
 export * from './ids';
 export * from './call';
+export * from './tags';
 export * from './constants';
 export * from './entities/org';
 export * from './entities/user';

@@ -1,5 +1,6 @@
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
+import { metrics } from '../observability/metrics';
 import * as baseSchema from './schema';
 import * as alarmMailSchema from './schema-alarm-mail';
 import * as accessSchema from './schema-access';
@@ -59,6 +60,7 @@ export function openDatabase(
     keepAlive: true,
   });
   const logError = (err: Error, msg: string) => {
+    metrics.databaseError();
     if (opts.log) opts.log.error({ err }, msg);
   };
   pool.on('error', (err) => logError(err, 'idle database connection lost'));

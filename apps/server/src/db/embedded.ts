@@ -2,7 +2,7 @@ import type { EventEmitter } from 'node:events';
 import { randomBytes } from 'node:crypto';
 import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { chmod, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { chmod, chown, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import { userInfo } from 'node:os';
 import path from 'node:path';
@@ -59,6 +59,11 @@ export interface EmbeddedPostgresOptions {
   persistent?: boolean;
   /** Trade durability for speed (tests only): no fsync, no synchronous commit. */
   unsafeFast?: boolean;
+  /**
+   * BACKUP_WAL_DIR: archive every finished WAL segment into this folder (made when
+   * missing) for point-in-time restore (`ops/`, docs/operations.md). Absent: no archiving.
+   */
+  walArchiveDir?: string | undefined;
 }
 
 export interface EmbeddedPostgresHandle {
@@ -145,6 +150,7 @@ export async function startEmbeddedPostgres(
   const fastFlags = opts.unsafeFast
     ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off']
     : [];
+  const archiveFlags = opts.walArchiveDir ? walArchiveFlags(opts.walArchiveDir) : [];
   const server = new EmbeddedPostgres({
     databaseDir: clusterDir,
     port,
@@ -162,6 +168,7 @@ export async function startEmbeddedPostgres(
       '-c',
       'listen_addresses=127.0.0.1',
       ...fastFlags,
+      ...archiveFlags,
     ],
     onLog: (m) => remember(String(m)),
     onError: (e) => remember(e instanceof Error ? e.message : String(e)),
@@ -172,6 +179,7 @@ export async function startEmbeddedPostgres(
     opts.log.info(`initialising a new PostgreSQL cluster in ${clusterDir}`);
     await explain(server.initialise(), 'initialise', recent);
   }
+  if (opts.walArchiveDir) await prepareWalArchiveDir(opts.walArchiveDir, clusterDir, isRoot);
   await explain(withTimeout(server.start(), 30_000), 'start', recent);
   opts.log.info(
     `embedded PostgreSQL ready on 127.0.0.1:${port}` +
@@ -273,6 +281,30 @@ export async function startEmbeddedPostgres(
         await server.stop();
       })()),
   };
+}
+
+/**
+ * Continuous WAL archiving: PostgreSQL runs `archive_command` for each finished
+ * segment (%p its path, %f its name). A plain `cp` that never overwrites (the
+ * PostgreSQL manual's own example), so it works wherever a POSIX shell does.
+ */
+export function walArchiveFlags(dir: string): string[] {
+  const target = path.resolve(dir);
+  if (target.includes("'")) throw new Error(`BACKUP_WAL_DIR must not contain a quote: ${dir}`);
+  return [
+    '-c',
+    'archive_mode=on',
+    '-c',
+    `archive_command=test ! -f '${target}/%f' && cp %p '${target}/%f'`,
+  ];
+}
+
+/** The archive folder exists and, as root, belongs to the user PostgreSQL runs as (the cluster's owner). */
+async function prepareWalArchiveDir(dir: string, clusterDir: string, isRoot: boolean) {
+  await mkdir(dir, { recursive: true });
+  if (!isRoot) return;
+  const owner = await stat(clusterDir);
+  await chown(dir, owner.uid, owner.gid);
 }
 
 /** The longest path a Unix socket address holds (sun_path, 108 bytes with its NUL). */

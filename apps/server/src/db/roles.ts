@@ -60,6 +60,10 @@ export async function applyGrants(db: Db, appRole: string): Promise<void> {
     // Nobody but the owner creates objects in the app's schemas (PostgreSQL < 15 let PUBLIC create in public).
     `REVOKE CREATE ON SCHEMA public FROM PUBLIC`,
     `REVOKE ALL ON SCHEMA drizzle FROM ${app}`,
+    // Drizzle's journal, read only: an instance with the application role alone checks
+    // that no migration is pending (`pendingMigrations`, db/migrate.ts).
+    `GRANT USAGE ON SCHEMA drizzle TO ${app}`,
+    `GRANT SELECT ON drizzle.__drizzle_migrations TO ${app}`,
   ];
   for (const schema of APP_SCHEMAS) {
     const s = ident(schema);
@@ -87,7 +91,7 @@ export async function applyGrants(db: Db, appRole: string): Promise<void> {
 }
 
 /** The role a connection logs in as, whether it is a superuser, and how many relations it owns. */
-async function currentRole(pool: pg.Pool) {
+export async function currentRole(pool: pg.Pool) {
   const { rows } = await pool.query<{ name: string; superuser: boolean; owns: number }>(
     `SELECT current_user AS name, r.rolsuper AS superuser,
             (SELECT count(*)::int FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace

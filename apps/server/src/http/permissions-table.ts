@@ -1,5 +1,4 @@
 import { allCalls, BUILT_IN_ROLES, type CallDef } from '@coldtrace/contract';
-import { format, resolveConfig } from 'prettier';
 
 /**
  * docs/permissions.md, generated from the contract: every call with the
@@ -56,6 +55,25 @@ function rolesCell(call: CallDef): string {
   return holders.length > 0 ? holders.join(', ') : 'none';
 }
 
+/**
+ * The OpenAPI description of a call: the contract's description (or, when it
+ * has none, its summary), then who may make it, from the same cells as
+ * docs/permissions.md.
+ */
+export function operationDescription(call: CallDef): string {
+  const what = call.description ?? `${call.summary}.`;
+  const permission = permissionCell(call);
+  const roles = rolesCell(call);
+  const who =
+    call.auth === 'public'
+      ? 'Anyone may make this call.'
+      : `Credentials: ${credentialsCell(call)}. Permission: ${permission}.` +
+        (roles === 'all' || call.serverAdmin === 'only'
+          ? ''
+          : ` Built-in roles holding it: ${roles}.`);
+  return `${what}\n\n${who}`;
+}
+
 export function permissionsTable(
   calls: readonly CallDef[] = allCalls as readonly CallDef[],
 ): string {
@@ -102,6 +120,9 @@ export function permissionsTable(
 
 /** The table as committed: formatted by prettier like every Markdown file of the repository. */
 export async function formattedPermissionsTable(file: string): Promise<string> {
+  // Imported here: prettier is a dev dependency, and the server imports this module for
+  // `operationDescription` (a production install has no prettier).
+  const { format, resolveConfig } = await import('prettier');
   const options = (await resolveConfig(file)) ?? {};
   return format(permissionsTable(), { ...options, filepath: file });
 }

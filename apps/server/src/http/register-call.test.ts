@@ -1,4 +1,4 @@
-import { defineCall } from '@coldtrace/contract';
+import { defineCall, DOWNLOAD_MEDIA_TYPES, fileReply } from '@coldtrace/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createTestApp, type TestApp } from '../../test/helpers';
@@ -11,7 +11,7 @@ const needsAdminUser = defineCall({
   method: 'POST',
   path: '/api/test/needs-admin-user/',
   summary: 'test',
-  tag: 'test',
+  tag: 'health',
   auth: 'session',
   scope: 'organization',
   permission: ['sysAdminUser', 'sysAdminOrgInfo'],
@@ -24,7 +24,7 @@ const listWithQuery = defineCall({
   method: 'GET',
   path: '/api/test/list/',
   summary: 'test',
-  tag: 'test',
+  tag: 'health',
   auth: 'session',
   scope: 'organization',
   permission: 'sysDataRead',
@@ -37,7 +37,7 @@ const deviceOnly = defineCall({
   method: 'POST',
   path: '/api/test/device/',
   summary: 'test',
-  tag: 'test',
+  tag: 'health',
   auth: 'device',
   scope: 'organization',
   reply: null,
@@ -48,7 +48,7 @@ const keyOnly = defineCall({
   method: 'GET',
   path: '/api/test/key/',
   summary: 'test',
-  tag: 'test',
+  tag: 'health',
   auth: 'key',
   scope: 'organization',
   reply: null,
@@ -59,7 +59,7 @@ const nothing = defineCall({
   method: 'DELETE',
   path: '/api/test/nothing/',
   summary: 'test',
-  tag: 'test',
+  tag: 'health',
   auth: 'session',
   scope: 'account',
   reply: null,
@@ -70,7 +70,7 @@ const inOrganization = defineCall({
   method: 'GET',
   path: '/api/test/in-organization/',
   summary: 'test',
-  tag: 'test',
+  tag: 'health',
   auth: 'session',
   scope: 'organization',
   reply: z.object({ org: z.string() }),
@@ -81,7 +81,7 @@ const badReply = defineCall({
   method: 'GET',
   path: '/api/test/bad-reply/',
   summary: 'test',
-  tag: 'test',
+  tag: 'health',
   auth: 'public',
   reply: z.object({ count: z.number() }),
 });
@@ -91,10 +91,24 @@ const leakyList = defineCall({
   method: 'GET',
   path: '/api/test/leaky-list/',
   summary: 'test',
-  tag: 'test',
+  tag: 'health',
   auth: 'public',
   reply: z.array(z.object({ id: z.string(), owner: z.object({ name: z.string() }).nullable() })),
 });
+
+const download = defineCall({
+  operationId: 'testDownload',
+  method: 'GET',
+  path: '/api/test/download/',
+  summary: 'test',
+  tag: 'health',
+  auth: 'public',
+  reply: fileReply(DOWNLOAD_MEDIA_TYPES.pdf, 'A PDF'),
+  download: DOWNLOAD_MEDIA_TYPES.pdf,
+});
+
+/** A file that JSON would mangle: bytes that are not UTF-8. */
+const PDF_BYTES = Buffer.from([0x25, 0x50, 0x44, 0x46, 0x2d, 0xff, 0xfe, 0x00, 0x80]);
 
 describe('registerCall', () => {
   let t: TestApp;
@@ -124,6 +138,7 @@ describe('registerCall', () => {
               { id: '2', owner: null },
             ] as unknown as { id: string; owner: { name: string } | null }[],
         );
+        registerCall(app, download, async () => PDF_BYTES);
         registerCall(
           app,
           badReply,
@@ -180,6 +195,28 @@ describe('registerCall', () => {
     const res = await client.request({ method: 'DELETE', url: '/api/test/nothing/' });
     expect(res.statusCode).toBe(204);
     expect(res.body).toBe('');
+  });
+
+  it('a download answers the bytes of the handler as they are, under its media type', async () => {
+    const res = await t.client().get('/api/test/download/');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('application/pdf');
+    expect(res.rawPayload.equals(PDF_BYTES)).toBe(true);
+    const operation = (t.app.swagger() as { paths: Record<string, Record<string, unknown>> }).paths[
+      '/api/test/download/'
+    ]!.get as {
+      responses: Record<string, { content?: Record<string, { schema: unknown }> }>;
+    };
+    expect(operation.responses['200']!.content).toEqual({
+      'application/pdf': {
+        schema: {
+          type: 'string',
+          description: 'A PDF',
+          format: 'binary',
+          contentMediaType: 'application/pdf',
+        },
+      },
+    });
   });
 
   it('a reply that breaks its schema is a 500 without internals', async () => {

@@ -6,6 +6,7 @@ import {
   unsafeTextMessage,
   ZErrorReply,
   type CallDef,
+  type ZFileReply,
 } from '@coldtrace/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
@@ -13,10 +14,13 @@ import '../kernel/context';
 import { AppError, forbidden } from '../kernel/errors';
 import { organizationOf, type Principal } from '../kernel/principal';
 import { checkCsrf, STATE_CHANGING_METHODS } from './csrf';
+import { operationDescription } from './permissions-table';
 import { replySerializerCompiler } from './reply-serializer';
 
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
 type ReplyOut<R> = R extends z.ZodType ? z.output<R> : void;
+/** A download's handler answers the file's bytes (or sends them itself with `reply.send`). */
+type HandlerResult<R> = R extends ZFileReply ? Buffer | string : ReplyOut<R>;
 
 export interface CallContext<Body, Query> {
   request: FastifyRequest;
@@ -46,16 +50,20 @@ export type CallHandler<C> =
     ? (
         ctx: CallContext<Out<B>, Out<Q>> &
           ('organization' extends S ? OrganizationContext : unknown),
-      ) => Promise<ReplyOut<R>>
+      ) => Promise<HandlerResult<R>>
     : never;
 
 /** A state-changing method, or a call the contract protects like one (`csrf: true`: sign-out). */
 const changesState = (call: CallDef) =>
   STATE_CHANGING_METHODS.has(call.method) || call.csrf === true;
 
+/** An API key, in either header (schemes declared in `openapi.ts`). */
+const API_KEY_SECURITY: Record<string, string[]>[] = [{ apiKeyAuth: [] }, { apiKeyHeader: [] }];
+
 /** OpenAPI security requirements of a call (schemes declared in `openapi.ts`). */
 function securityOf(call: CallDef): Record<string, string[]>[] {
   const csrf = changesState(call);
+  const apiKey = call.apiKey !== undefined || call.auth === 'key' ? API_KEY_SECURITY : [];
   switch (call.auth) {
     case 'public':
       return csrf ? [{ csrfToken: [] }] : [];
@@ -64,12 +72,11 @@ function securityOf(call: CallDef): Record<string, string[]>[] {
       return [
         csrf ? { sessionCookie: [], csrfToken: [] } : { sessionCookie: [] },
         { tokenAuth: [] },
-        ...(call.apiKey ? [{ apiKeyAuth: [] }] : []),
+        ...apiKey,
       ];
     case 'device':
-      return [{ tokenAuth: [] }, ...(call.apiKey ? [{ apiKeyAuth: [] }] : [])];
     case 'key':
-      return [{ tokenAuth: [] }, { apiKeyAuth: [] }];
+      return [{ tokenAuth: [] }, ...apiKey];
   }
 }
 
@@ -85,6 +92,18 @@ function acceptedKinds(call: CallDef): readonly Principal['kind'][] | null {
   const kinds = AUTH_KINDS[call.auth];
   if (kinds === null || call.apiKey === undefined || kinds.includes('api-key')) return kinds;
   return [...kinds, 'api-key'];
+}
+
+/**
+ * The 200 reply of a download: the file under its media type (the Zod schema is
+ * the contract's `fileReply`, a binary string), as fastify-type-provider-zod
+ * documents a reply with `content`.
+ */
+function fileResponse(schema: z.ZodType, mediaType: string) {
+  return {
+    description: 'The file (Content-Disposition: attachment)',
+    content: { [mediaType]: { schema } },
+  };
 }
 
 /**
@@ -205,12 +224,14 @@ export function registerCall<C extends CallDef>(
     }
   };
 
-  const response: Record<string, z.ZodType> = {
+  const response: Record<string, z.ZodType | ReturnType<typeof fileResponse>> = {
     '4xx': ZErrorReply,
     '5xx': ZErrorReply,
   };
   if (call.reply === null) response[204] = z.undefined().describe('No content');
-  else response[200] = call.reply;
+  else if (call.download === undefined) response[200] = call.reply;
+  // A file: documented under its media type (binary), sent as the handler's bytes.
+  else response[200] = fileResponse(call.reply, call.download);
 
   app.route({
     method: call.method,
@@ -220,7 +241,7 @@ export function registerCall<C extends CallDef>(
       operationId: call.operationId,
       tags: [call.tag],
       summary: call.summary,
-      ...(call.description ? { description: call.description } : {}),
+      description: operationDescription(call),
       security: securityOf(call),
       ...(call.body ? { body: call.body } : {}),
       ...(call.query ? { querystring: call.query } : {}),
@@ -256,6 +277,12 @@ export function registerCall<C extends CallDef>(
         },
       });
       if (call.reply === null) return reply.code(204).send();
+      if (call.download !== undefined) {
+        // The handler sent the file itself, or answers its bytes: never JSON.
+        if (result === reply || reply.sent) return reply;
+        if (!reply.hasHeader('content-type')) void reply.header('content-type', call.download);
+        return reply.send(result);
+      }
       if (Array.isArray(result) && !reply.hasHeader(TOTAL_COUNT_HEADER)) {
         void reply.header(TOTAL_COUNT_HEADER, String(result.length));
       }

@@ -18,6 +18,13 @@ which builds it first), then reload this page.</p>
 const isApiPath = (url: string) => url === '/api' || url.startsWith('/api/');
 
 /**
+ * Source maps are never served: they would publish the web app's whole source. The
+ * production build emits none (vite.config.ts `build.sourcemap`); this keeps one
+ * from an older or a debugging build in WEB_DIST private too.
+ */
+const isSourceMap = (pathname: string) => /\.map$/i.test(pathname);
+
+/**
  * Serve the built web app (WEB_DIST) and the history fallback: a GET that is
  * not under /api/ and not a file answers index.html, so client-side routes
  * such as /allrecords load the app. Hashed assets under /assets/ are
@@ -28,7 +35,8 @@ const isApiPath = (url: string) => url === '/api' || url.startsWith('/api/');
  * a client that accepts br gets the `.br` (else gzip the `.gz`, else the file
  * itself) with `Content-Encoding` and `Vary: accept-encoding`, index.html of
  * the history fallback included. No work per request: the files were
- * compressed once, at brotli's and gzip's best levels.
+ * compressed once, at brotli's and gzip's best levels. A source map (`*.map`)
+ * is a 404, whether or not the build left one in the folder.
  */
 export async function registerWebApp(app: FastifyInstance, webDist: string): Promise<void> {
   const built = existsSync(path.join(webDist, 'index.html'));
@@ -39,6 +47,7 @@ export async function registerWebApp(app: FastifyInstance, webDist: string): Pro
       dotfiles: 'ignore',
       cacheControl: false,
       preCompressed: true,
+      allowedPath: (pathname) => !isSourceMap(pathname),
       setHeaders: (reply, filePath) => {
         const relative = path.relative(webDist, filePath).split(path.sep).join('/');
         void reply.header(
@@ -56,7 +65,8 @@ export async function registerWebApp(app: FastifyInstance, webDist: string): Pro
       return sendError(reply, notFoundSaying(`No API call answers ${request.method} ${pathname}`));
     }
     // A missing hashed asset is a stale page asking for an old build: 404, not the app.
-    if (pathname.startsWith('/assets/')) {
+    // A source map is a 404 too, not the app (see isSourceMap).
+    if (pathname.startsWith('/assets/') || isSourceMap(pathname)) {
       return sendError(reply, notFoundSaying(`No file ${pathname}`));
     }
     void reply.header('cache-control', 'no-cache');

@@ -1,4 +1,10 @@
-import { WEBHOOK_EVENTS } from '@coldtrace/contract';
+import {
+  WEBHOOK_EVENTS,
+  ZWebhookAlarm,
+  ZWebhookRecord,
+  type TWebhookAlarm,
+  type TWebhookRecord,
+} from '@coldtrace/contract';
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import { z } from 'zod';
 import type { RuntimeConfig } from '../config';
@@ -61,21 +67,8 @@ const tripEvent = z.object({
   occurredAt: z.iso.datetime(),
 });
 
-/** A record as a webhook body carries it (`data.record`, docs/api.md). */
-const webhookRecord = z.object({
-  id: z.string(),
-  tag_id: z.string(),
-  tag_serial_number: z.string(),
-  primary_reference: z.string(),
-  secondary_reference: z.string(),
-  shipping_reference: z.string(),
-  carrier: z.string(),
-  status: z.string(),
-  trip_status: z.string(),
-  trip_begin_time: z.iso.datetime().nullable(),
-  trip_end_time: z.iso.datetime().nullable(),
-});
-export type WebhookRecord = z.infer<typeof webhookRecord>;
+/** A record as a webhook body carries it (`data.record`, docs/api.md; schema in the contract). */
+export type WebhookRecord = TWebhookRecord;
 
 export type WebhookRecordFields = Pick<
   RecordRow,
@@ -109,24 +102,8 @@ export function webhookRecordOf(record: WebhookRecordFields): WebhookRecord {
   };
 }
 
-/** An alarm as a webhook body carries it (`data.alarm`, docs/api.md). */
-const webhookAlarm = z.object({
-  id: z.string(),
-  record_id: z.string(),
-  kind: z.string(),
-  above_or_below: z.string().nullable(),
-  state: z.string(),
-  start_time: z.iso.datetime().nullable(),
-  end_time: z.iso.datetime().nullable(),
-  duration: z.number().nullable(),
-  degree_minutes: z.number().nullable(),
-  acknowledged: z.boolean(),
-  acknowledged_at: z.iso.datetime().nullable(),
-  dismissed: z.boolean(),
-  closed_at: z.iso.datetime().nullable(),
-  close_cause: z.string().nullable(),
-});
-export type WebhookAlarm = z.infer<typeof webhookAlarm>;
+/** An alarm as a webhook body carries it (`data.alarm`, docs/api.md; schema in the contract). */
+export type WebhookAlarm = TWebhookAlarm;
 
 const isoOrNull = (d: Date | null) => (d === null ? null : d.toISOString());
 
@@ -169,9 +146,9 @@ const webhookEvent = z.object({
    * (an event whose publisher has no row at hand, a job queued by an earlier
    * release) the fan-out reads the record.
    */
-  record: webhookRecord.optional(),
+  record: ZWebhookRecord.optional(),
   /** The event's alarms as its transaction left them (issue 35), in `alarmIds` order. */
-  alarms: z.array(webhookAlarm).optional(),
+  alarms: z.array(ZWebhookAlarm).optional(),
 });
 export type WebhookEvent = z.input<typeof webhookEvent>;
 

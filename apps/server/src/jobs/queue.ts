@@ -3,6 +3,7 @@ import PgBoss from 'pg-boss';
 import type pg from 'pg';
 import type { Db } from '../db/client';
 import { withStartupLock } from '../db/startup-lock';
+import { inJobSpan } from '../observability/tracing';
 
 /**
  * The durable job queue (pg-boss 10) in the application's own database:
@@ -76,6 +77,8 @@ export interface JobQueue {
   waitForIdle(names: string[], timeoutMs?: number): Promise<void>;
   /** The queue names with registered workers. */
   readonly names: readonly string[];
+  /** True once `start()` has finished, until `stop()` (the readiness probe asks). */
+  readonly running: boolean;
 }
 
 interface QueueLogger {
@@ -166,10 +169,14 @@ export function createJobQueue(
   });
   let started: Promise<void> | undefined;
   let stopped = false;
+  let running = false;
 
   const queue: JobQueue = {
     get names() {
       return [...workers.keys()];
+    },
+    get running() {
+      return running;
     },
     work(name, handler, settings = {}) {
       if (started) throw new Error(`job queue already started; register '${name}' earlier`);
@@ -215,7 +222,10 @@ export function createJobQueue(
             { tz: 'UTC', ...sendOptions(workers.get(name)!.settings) },
           );
         }
-        if (options.runWorkers === false) return;
+        if (options.runWorkers === false) {
+          running = true;
+          return;
+        }
         for (const [name, { handler, settings }] of workers) {
           const batchSize = settings.batchSize ?? 5;
           const worker: { id?: string } = {};
@@ -234,7 +244,8 @@ export function createJobQueue(
               for (const job of jobs) {
                 if (stopped) throw new Error('job queue stopping');
                 try {
-                  await handler(job.data, { id: job.id, retryCount: job.retryCount });
+                  const context = { id: job.id, retryCount: job.retryCount };
+                  await inJobSpan(name, context, () => handler(job.data, context));
                 } catch (err) {
                   log.warn({ err, job: job.id, queue: name }, 'job failed; it will be retried');
                   await boss.fail(name, job.id, { message: String(err) });
@@ -245,12 +256,14 @@ export function createJobQueue(
             },
           );
         }
+        running = true;
       })();
       return started;
     },
     async stop(timeoutMs = 10_000) {
       if (!started || stopped) return;
       stopped = true;
+      running = false;
       await started.catch(() => undefined);
       await boss.stop({ graceful: true, wait: true, timeout: timeoutMs, close: false });
       // pg-boss's stop does not wait for a fetch already in flight: its jobs then

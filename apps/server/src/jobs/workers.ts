@@ -14,6 +14,7 @@ import { foldPiledCounts, foldPiledTagSets } from '../modules/records';
 import { reportWorker } from '../modules/reports';
 import { scrubDeadInvitationLinks } from '../modules/users';
 import { webhookDeliverWorker, webhookEventWorker } from '../modules/integrations';
+import { alarmsRaisedNotified } from '../observability/alarm-latency';
 import { jobCatalogue, jobNames, type JobData, type JobName } from './catalogue';
 import type { JobContext } from './queue';
 
@@ -39,6 +40,7 @@ const workers: { [N in JobName]: WorkerFactory<N> } = {
       await notifyAlarmsRaised(tx, event);
       await onAlarmRaisedEmail(app, tx, event);
     });
+    await alarmsRaisedNotified(app.db, event);
   },
   'trip.event': tripEventWorker,
   'alarm.escalate': alarmEscalationWorker,

@@ -42,7 +42,7 @@ const listCall = defineCall({
   method: 'GET',
   path: '/api/test/list/',
   summary: 'test',
-  tag: 'test',
+  tag: 'health',
   auth: 'session',
   query: ZOrgLevelUserSettings,
   reply: ZOrgSwitch,

@@ -21,7 +21,12 @@ export const ZWebhookEvent = z.enum(WEBHOOK_EVENTS);
 export type TWebhookEvent = z.infer<typeof ZWebhookEvent>;
 
 const INTEGRATIONS = '/api/integrations/webhooks/';
-/** Administrators only: the user administration permission. */
+/**
+ * Administrators only: the user administration permission. Every webhook call
+ * also takes an API key that is not read-only (`apiKey: 'write'`) whose role
+ * holds it, so an integration can manage its own webhooks (issue 36); a
+ * read-only key answers 403.
+ */
 const WEBHOOK_PERMISSION = 'sysAdminUser';
 
 const zUrl = z
@@ -87,6 +92,7 @@ export const integrationsWebhooksList = defineCall({
   tag: 'integrations',
   auth: 'session',
   scope: 'organization',
+  apiKey: 'write',
   permission: WEBHOOK_PERMISSION,
   reply: z.array(ZWebhook),
 });
@@ -102,6 +108,7 @@ export const integrationsWebhooksCreate = defineCall({
   tag: 'integrations',
   auth: 'session',
   scope: 'organization',
+  apiKey: 'write',
   permission: WEBHOOK_PERMISSION,
   body: ZWebhookCreate,
   reply: ZWebhookWithSecret,
@@ -116,6 +123,7 @@ export const integrationsWebhooksUpdate = defineCall({
   tag: 'integrations',
   auth: 'session',
   scope: 'organization',
+  apiKey: 'write',
   permission: WEBHOOK_PERMISSION,
   query: ZWebhookIdQuery,
   body: ZWebhookUpdate,
@@ -133,6 +141,7 @@ export const integrationsWebhooksDelete = defineCall({
   tag: 'integrations',
   auth: 'session',
   scope: 'organization',
+  apiKey: 'write',
   permission: WEBHOOK_PERMISSION,
   query: ZWebhookIdQuery,
   reply: null,
@@ -187,6 +196,7 @@ export const integrationsWebhookDeliveries = defineCall({
   tag: 'integrations',
   auth: 'session',
   scope: 'organization',
+  apiKey: 'write',
   permission: WEBHOOK_PERMISSION,
   query: ZWebhookDeliveriesQuery,
   reply: z.array(ZWebhookDelivery),
@@ -205,6 +215,7 @@ export const integrationsWebhookRedeliver = defineCall({
   tag: 'integrations',
   auth: 'session',
   scope: 'organization',
+  apiKey: 'write',
   permission: WEBHOOK_PERMISSION,
   body: ZWebhookRedeliver,
   reply: ZWebhookDelivery,
@@ -218,3 +229,160 @@ export const integrationsCalls = [
   integrationsWebhookDeliveries,
   integrationsWebhookRedeliver,
 ] as const;
+
+// ------------------------------------------------------------------ the messages
+
+/*
+ * What Coldtrace POSTs to a webhook (docs/api.md, "The message"): the schemas
+ * the server builds the bodies with (apps/server/src/jobs/catalogue.ts checks a
+ * webhook event's record and alarms against them when it is published), and
+ * the OpenAPI document's `webhooks` (apps/server/src/http/openapi.ts).
+ */
+
+/** A record as a webhook body carries it (`data.record`). */
+export const ZWebhookRecord = z
+  .object({
+    id: z.string().describe('Id of the record'),
+    tag_id: z.string().describe('Id of the tag'),
+    tag_serial_number: z.string(),
+    primary_reference: z.string(),
+    secondary_reference: z.string(),
+    shipping_reference: z.string(),
+    carrier: z.string(),
+    status: z.string().describe('The record status (`OK`, `Alarm`, ...)'),
+    trip_status: z.string().describe('`NOT_DEPARTED`, `IN_TRANSIT` or `ARRIVED`'),
+    trip_begin_time: z.iso.datetime().nullable(),
+    trip_end_time: z.iso.datetime().nullable(),
+  })
+  .meta({
+    id: 'WebhookRecord',
+    description: 'The record, as the change that made the event left it',
+  });
+export type TWebhookRecord = z.infer<typeof ZWebhookRecord>;
+
+/** An alarm as a webhook body carries it (`data.alarm`). */
+export const ZWebhookAlarm = z
+  .object({
+    id: z.string().describe('Id of the alarm'),
+    record_id: z.string(),
+    kind: z.string().describe('`excursion`, `cumulative`, `no_data` or `budget`'),
+    above_or_below: z.string().nullable().describe('`ABOVE` or `BELOW`'),
+    state: z.string().describe('`OPEN` or `CLOSED`'),
+    start_time: z.iso.datetime().nullable(),
+    end_time: z.iso.datetime().nullable(),
+    duration: z.number().nullable().describe('Seconds, for every kind of alarm'),
+    degree_minutes: z.number().nullable(),
+    acknowledged: z.boolean(),
+    acknowledged_at: z.iso.datetime().nullable(),
+    dismissed: z.boolean(),
+    closed_at: z.iso.datetime().nullable(),
+    close_cause: z.string().nullable(),
+  })
+  .meta({
+    id: 'WebhookAlarm',
+    description: 'The alarm the event is about (one message per alarm)',
+  });
+export type TWebhookAlarm = z.infer<typeof ZWebhookAlarm>;
+
+/** The release decision of a `record.disposition` message (`data.disposition`). */
+export const ZWebhookDisposition = z
+  .object({
+    id: z.string().describe('Id of the decision'),
+    decision: z.string().describe('`RELEASED`, `QUARANTINED` or `REJECTED`'),
+    comment: z.string(),
+    meaning: z.string().describe('The meaning it was signed with (`APPROVED`, ...)'),
+    signed_by: z.string().describe('The printed name of the signer'),
+    signed_at: z.iso.datetime(),
+  })
+  .meta({
+    id: 'WebhookDisposition',
+    description: "The record's latest decision signed at or before the event",
+  });
+export type TWebhookDisposition = z.infer<typeof ZWebhookDisposition>;
+
+/** The events whose message is about an alarm (`data.alarm` and `data.record`). */
+export const WEBHOOK_ALARM_EVENTS = [
+  'alarm.raised',
+  'alarm.acknowledged',
+  'alarm.closed',
+  'alarm.no_data',
+] as const satisfies readonly TWebhookEvent[];
+
+const envelope = {
+  id: z.string().describe('The delivery id (= `X-Coldtrace-Delivery`): the same on every retry'),
+  occurred_at: z.iso.datetime().describe('When the event happened; order messages by it'),
+  organization_id: z.string(),
+};
+
+/** The message of an `alarm.*` event: one per alarm. */
+export const ZWebhookAlarmMessage = z
+  .object({
+    ...envelope,
+    event: z.enum(WEBHOOK_ALARM_EVENTS),
+    data: z.object({ alarm: ZWebhookAlarm, record: ZWebhookRecord }),
+  })
+  .meta({ id: 'WebhookAlarmMessage' });
+
+/** The message of `record.departed` and `record.arrived`. */
+export const ZWebhookRecordMessage = z
+  .object({
+    ...envelope,
+    event: z.enum(['record.departed', 'record.arrived']),
+    data: z.object({ record: ZWebhookRecord }),
+  })
+  .meta({ id: 'WebhookRecordMessage' });
+
+/** The message of `record.disposition`. */
+export const ZWebhookDispositionMessage = z
+  .object({
+    ...envelope,
+    event: z.literal('record.disposition'),
+    data: z.object({ record: ZWebhookRecord, disposition: ZWebhookDisposition.nullable() }),
+  })
+  .meta({ id: 'WebhookDispositionMessage' });
+
+/** The body schema of each event's message. */
+export const WEBHOOK_MESSAGES: Readonly<
+  Record<
+    TWebhookEvent,
+    typeof ZWebhookAlarmMessage | typeof ZWebhookRecordMessage | typeof ZWebhookDispositionMessage
+  >
+> = {
+  'alarm.raised': ZWebhookAlarmMessage,
+  'alarm.acknowledged': ZWebhookAlarmMessage,
+  'alarm.closed': ZWebhookAlarmMessage,
+  'alarm.no_data': ZWebhookAlarmMessage,
+  'record.departed': ZWebhookRecordMessage,
+  'record.arrived': ZWebhookRecordMessage,
+  'record.disposition': ZWebhookDispositionMessage,
+};
+
+/** When each event is sent (docs/api.md, "Events"). */
+export const WEBHOOK_EVENT_TEXT: Readonly<Record<TWebhookEvent, string>> = {
+  'alarm.raised': 'An alarm was raised on a record (one message per alarm).',
+  'alarm.acknowledged': 'An alarm was acknowledged with an electronic signature.',
+  'alarm.closed': 'An alarm was closed: the data or the trip changed so that it no longer holds.',
+  'record.departed': "The record's trip began (detected from its positions).",
+  'record.arrived': "The record's trip ended (detected from its positions).",
+  'record.disposition':
+    'A release decision was signed (`data.disposition`; null if it can no longer be read).',
+  'alarm.no_data':
+    'A running rt or nanotag record sent nothing for too long: a no-data alarm was raised ' +
+    '(sent with `alarm.raised`).',
+};
+
+/** The headers of every webhook request (apps/server/src/modules/integrations/send.ts). */
+export const WEBHOOK_HEADERS = {
+  'X-Coldtrace-Event': "The event (`alarm.raised`, ...), as the body's `event`.",
+  'X-Coldtrace-Delivery':
+    "The delivery id, as the body's `id`: the same on every retry and redelivery. " +
+    'Delivery is at least once: deduplicate by it.',
+  'X-Coldtrace-Signature':
+    '`sha256=` and the lowercase hex HMAC-SHA256 of the raw body. The key is the ' +
+    "webhook's secret as text: its 64 hex digits themselves (UTF-8), not the bytes they " +
+    'encode. The secret is shown once, when the webhook is created or its secret rotated.',
+  'X-Coldtrace-Timestamp': 'When this attempt was sent: Unix time in seconds.',
+  'X-Coldtrace-Timestamp-Signature':
+    '`sha256=` and the hex HMAC-SHA256 of `<X-Coldtrace-Timestamp>.<raw body>` with the ' +
+    'same secret: check it and refuse old timestamps (e.g. more than 5 minutes away) to refuse replays.',
+} as const;

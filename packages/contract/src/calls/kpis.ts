@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineCall } from '../call';
+import { defineCall, DOWNLOAD_MEDIA_TYPES, fileReply } from '../call';
 import { zQueryDate } from './devices-query';
 
 /**
@@ -119,7 +119,8 @@ export const kpisLanesCsv = defineCall({
   apiKey: 'read',
   permission: 'sysDataRead',
   query: ZKpiQuery,
-  reply: z.string().meta({ description: 'The CSV file', format: 'binary' }),
+  reply: fileReply(DOWNLOAD_MEDIA_TYPES.csv, 'The CSV file (UTF-8 with a byte order mark)'),
+  download: DOWNLOAD_MEDIA_TYPES.csv,
 });
 
 export const kpisCalls = [kpisLanes, kpisLanesCsv] as const;

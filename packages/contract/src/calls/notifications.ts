@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { zRowId } from '../ids';
-import { defineCall } from '../call';
+import { defineCall, DOWNLOAD_MEDIA_TYPES, fileReply } from '../call';
 import { ZNotification } from '../entities/alarms';
 import { MAX_PAGE_NUMBER, MAX_PAGE_SIZE, zQueryInt } from './devices-query';
 
@@ -100,7 +100,8 @@ export const auditCsv = defineCall({
   apiKey: 'read',
   permission: 'sysDataRead',
   query: z.object(auditFilter),
-  reply: z.string().meta({ description: 'The CSV file', format: 'binary' }),
+  reply: fileReply(DOWNLOAD_MEDIA_TYPES.csv, 'The CSV file (UTF-8 with a byte order mark)'),
+  download: DOWNLOAD_MEDIA_TYPES.csv,
 });
 
 export const notificationCalls = [xt1Notifications, auditList, auditCsv] as const;

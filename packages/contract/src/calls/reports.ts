@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineCall } from '../call';
+import { defineCall, DOWNLOAD_MEDIA_TYPES, fileReply } from '../call';
 import {
   ZCalibrationCertificate,
   ZCalibrationCertificateLink,
@@ -86,7 +86,8 @@ function reportCallsOf(kind: TReportKind) {
     apiKey: 'read',
     permission: REPORT_PERMISSIONS,
     query: ZReportFetchQuery,
-    reply: z.string().meta({ description: `The ${label} file`, format: 'binary' }),
+    reply: fileReply(DOWNLOAD_MEDIA_TYPES[kind], `The ${label} file`),
+    download: DOWNLOAD_MEDIA_TYPES[kind],
   });
   return { generate, download };
 }
@@ -271,7 +272,8 @@ export const xt1CalibrationPdf = defineCall({
     calibration_pdf_id: z.string().trim().min(1).max(64),
     device_id: zDeviceId,
   }),
-  reply: z.string().meta({ description: 'The PDF file', format: 'binary' }),
+  reply: fileReply(DOWNLOAD_MEDIA_TYPES.pdf, 'The PDF file'),
+  download: DOWNLOAD_MEDIA_TYPES.pdf,
 });
 
 // ---------------------------------------------------------------- data display rules

@@ -13,6 +13,7 @@ import { publishWebhookEvent } from '../../jobs/catalogue';
 import { AppError, notFound } from '../../kernel/errors';
 import { actorOf, printedName, recordAudit } from '../../kernel/audit';
 import { organizationOf, type Principal } from '../../kernel/principal';
+import { metrics } from '../../observability/metrics';
 import * as notifications from '../notifications';
 import { presentAlarm } from '../records';
 import * as repo from './repository';
@@ -144,7 +145,7 @@ export function createAlarmsService(app: FastifyInstance, recomputeRecord: Recom
       const name = printedName(principal.user);
       // The alarms they absorbed come with them: one signature covers a merged excursion.
       let coveredIds: number[] = [];
-      await db.transaction(async (tx) => {
+      const acknowledgedCount = await db.transaction(async (tx) => {
         const named = await repo.coveredIds(tx, organizationId, scope);
         coveredIds = await repo.withSuperseded(tx, organizationId, named);
         const covered = { kind: 'alarms', alarmIds: coveredIds } as const;
@@ -189,7 +190,9 @@ export function createAlarmsService(app: FastifyInstance, recomputeRecord: Recom
         await publishAcknowledged(app, tx, organizationId, acknowledged, at);
         // Acknowledged: the alarm leaves every user's bell (docs/decisions/notifications.md).
         await notifications.clearForAlarms(tx, organizationId, coveredIds, at);
+        return acknowledged.length;
       });
+      metrics.alarmsAcknowledged(acknowledgedCount);
       const rows = await repo.listCovered(db, organizationId, {
         kind: 'alarms',
         alarmIds: coveredIds,

@@ -5,7 +5,7 @@ import type { RecordRow } from '../../db/schema-shipments';
 import { actorOf, recordAudit } from '../../kernel/audit';
 import { seriesOf } from './record-series';
 import * as repo from './repository';
-import type { IngestContext } from './upload';
+import { notePointsMerged, type IngestContext } from './upload';
 import { UploadWrites } from './upload-writes';
 
 /**
@@ -167,6 +167,7 @@ export async function mergeUpToStop(
   const { kept, setAside } = splitAtStop(record, upload, offset, temps);
   const writes = await UploadWrites.open(tx, record, created, { offset, count: kept.length });
   const added = writes.mergePoints(ctx.log, offset, kept);
+  notePointsMerged(ctx, upload, added);
   await logSetAside(tx, ctx, record, setAside);
   return { writes, added, kept, setAside };
 }

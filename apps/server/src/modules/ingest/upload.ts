@@ -5,6 +5,7 @@ import { invalidField } from '../../kernel/errors';
 import { organizationOf, type Principal } from '../../kernel/principal';
 import type { AlarmEventSender } from '../../jobs/catalogue';
 import type { ChangeSignature } from '../notifications';
+import { metrics, type DeviceKind } from '../../observability/metrics';
 import * as repo from './repository';
 import { uploadKey } from './upload-key';
 import { randomUUID } from 'node:crypto';
@@ -104,6 +105,21 @@ function isUploadKeyViolation(err: unknown): boolean {
 /** The key of an action row whose upload has none: unique, never a replay. */
 export const freshKey = (kind: string): string => uploadKey(kind, randomUUID());
 
+/** The points an upload in flight merged (`mergeUpToStop`), reported once its transaction commits. */
+const pointsMerged = new WeakMap<IngestContext, { device: DeviceKind; points: number }>();
+
+/** Metrics: `upload` names the upload (`xt1.SCAN`, `rt.packet`), its device first. */
+export function notePointsMerged(ctx: IngestContext, upload: string, added: number): void {
+  const points = (pointsMerged.get(ctx)?.points ?? 0) + added;
+  pointsMerged.set(ctx, { device: upload.split('.')[0] as DeviceKind, points });
+}
+
+function reportCommitted(ctx: IngestContext): void {
+  const merged = pointsMerged.get(ctx);
+  pointsMerged.delete(ctx);
+  if (merged) metrics.upload(merged.device, merged.points);
+}
+
 /** What an upload call declares before its work runs (the one prologue). */
 export interface UploadPrologue {
   /** The device time of the upload (from the server time when it has none); checked first, as `timestamp`. */
@@ -163,14 +179,17 @@ export async function runUpload<T>(
     if (stored) return storedReply<T>(stored);
   }
   try {
-    return await db.transaction((tx) =>
+    const result = await db.transaction((tx) =>
       work(upload, tx, async () => {
         if (key === null) return undefined;
         const stored = await repo.findUpload(tx, caller.organizationId, key);
         return stored ? storedReply<T>(stored) : undefined;
       }),
     );
+    reportCommitted(ctx);
+    return result;
   } catch (err) {
+    pointsMerged.delete(ctx);
     if (key !== null && isUploadKeyViolation(err)) {
       const stored = await repo.findUpload(db, caller.organizationId, key);
       if (stored) return storedReply<T>(stored);

@@ -3,6 +3,7 @@ import type {
   TWebhook,
   TWebhookCreate,
   TWebhookDelivery,
+  TWebhookDisposition,
   TWebhookEvent,
   TWebhookUpdate,
   TWebhookWithSecret,
@@ -27,6 +28,7 @@ import type { RequestContext } from '../../kernel/context';
 import { notFound } from '../../kernel/errors';
 import { pageOf, type PageQuery } from '../../kernel/paging';
 import { organizationOf } from '../../kernel/principal';
+import { metrics } from '../../observability/metrics';
 import { checkWebhookUrl } from './addresses';
 import * as repo from './repository';
 import { decryptSecret, encryptSecret, newWebhookSecret } from './secrets';
@@ -225,7 +227,7 @@ async function dispositionData(
   tx: Db,
   event: JobData<'webhook.event'>,
   recordId: number,
-): Promise<object | null> {
+): Promise<TWebhookDisposition | null> {
   const d = await repo.dispositionAt(
     tx,
     event.organizationId,
@@ -352,6 +354,7 @@ export function webhookDeliverWorker(app: FastifyInstance) {
       const last = data.retry >= WEBHOOK_RETRY_LIMIT;
       const status = result.success ? 'delivered' : last ? 'failed' : 'pending';
       await repo.recordAttempt(tx, delivery, { at, ...result, status });
+      if (!result.success) metrics.webhookFailed(last);
       if (status === 'pending') {
         const next = {
           deliveryId: delivery.id,

@@ -4,6 +4,8 @@ import nodemailer, { type Transporter } from 'nodemailer';
 import { mailOutbox, type MailOutboxRow } from '../../db/schema-mail';
 import { MAIL_RETRY_LIMIT, type JobData, type MAIL_SEND_JOB } from '../../jobs/catalogue';
 import type { JobContext } from '../../jobs/queue';
+import { alarmMailSent } from '../../observability/alarm-latency';
+import { metrics } from '../../observability/metrics';
 import { scrubbedBody } from './secret-links';
 
 const LINK = /https?:\/\/\S+/g;
@@ -98,6 +100,7 @@ export function mailSendWorker(app: FastifyInstance) {
       } catch (err) {
         const message = err instanceof Error ? err.message : String(err);
         const final = job.retryCount >= MAIL_RETRY_LIMIT;
+        metrics.mailFailed(final);
         await tx
           .update(mailOutbox)
           .set({
@@ -120,6 +123,7 @@ export function mailSendWorker(app: FastifyInstance) {
           ...scrubbedBody(row),
         })
         .where(eq(mailOutbox.id, row.id));
+      void alarmMailSent(app.db, row.dedupeKey);
       return undefined;
     });
     // Thrown after the commit, so the attempt and its error stay recorded.

@@ -1,9 +1,17 @@
-import { latLngBounds, type LatLngTuple } from 'leaflet';
+import {
+  circleMarker,
+  latLngBounds,
+  layerGroup,
+  polyline,
+  tileLayer,
+  type CircleMarkerOptions,
+  type LatLngTuple,
+} from 'leaflet';
 import 'leaflet/dist/leaflet.css';
 import { useEffect, useMemo } from 'react';
-import { CircleMarker, MapContainer, Polyline, TileLayer, Tooltip, useMap } from 'react-leaflet';
 import type { MapPoint } from '../display';
 import { MAP_COLOURS } from './map-colours';
+import { useLeafletMap } from './use-leaflet-map';
 
 /**
  * The record's positions on a Leaflet map (loaded with this chunk only):
@@ -12,6 +20,9 @@ import { MAP_COLOURS } from './map-colours';
  * needed. The tile server is configurable at build time (VITE_MAP_TILE_URL,
  * VITE_MAP_TILE_ATTRIBUTION); without tiles (offline) the shapes still draw.
  * Callers pass known positions only: the -91 / -181 sentinels never get here.
+ *
+ * Leaflet is used directly (no React wrapper): `useLeafletMap` makes the map on
+ * the div below, and each effect adds its layers and removes them in its cleanup.
  */
 
 const TILE_URL: string =
@@ -40,17 +51,30 @@ const MAX_DOTS = 400;
 
 const tuple = (p: MapPoint): LatLngTuple => [p.latitude, p.longitude];
 
-function FitToPoints({ points }: { points: readonly LatLngTuple[] }) {
-  const map = useMap();
-  const key = points.map((p) => p.join(',')).join(';');
-  useEffect(() => {
-    if (points.length === 0) return;
-    if (points.length === 1) map.setView(points[0]!, 11);
-    else map.fitBounds(latLngBounds([...points]), { padding: [28, 28], maxZoom: 12 });
-    // The key names the points; the array itself is new on every render.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [map, key]);
-  return null;
+const DOT_STYLE: CircleMarkerOptions = {
+  radius: 3,
+  color: MAP_COLOURS.route,
+  fillColor: '#ffffff',
+  fillOpacity: 1,
+  weight: 2,
+};
+const PLACE_STYLE: CircleMarkerOptions = { radius: 8, color: '#ffffff', weight: 2, fillOpacity: 1 };
+const LAST_STYLE: CircleMarkerOptions = {
+  radius: 10,
+  color: '#ffffff',
+  weight: 3,
+  fillColor: MAP_COLOURS.last,
+  fillOpacity: 1,
+};
+
+/**
+ * A tooltip's content as text: Leaflet would read a string as HTML, and a
+ * location's name is typed by users.
+ */
+function textContent(text: string): HTMLElement {
+  const span = document.createElement('span');
+  span.textContent = text;
+  return span;
 }
 
 export default function LocationsMap({
@@ -69,74 +93,63 @@ export default function LocationsMap({
     if (last) points.push(tuple(last));
     return points;
   }, [line, origin, destination, last]);
-  const first = all[0] ?? ([0, 0] as LatLngTuple);
-  const dots = route.length <= MAX_DOTS ? line : [];
 
-  return (
-    <MapContainer
-      center={first}
-      zoom={all.length > 0 ? 6 : 2}
-      scrollWheelZoom={false}
-      style={{ height, width: '100%', borderRadius: 8 }}
-    >
-      <TileLayer url={TILE_URL} attribution={TILE_ATTRIBUTION} />
-      <FitToPoints points={all} />
-      {line.length > 1 ? (
-        <Polyline
-          positions={line}
-          pathOptions={{ color: MAP_COLOURS.route, weight: 3, opacity: 0.85 }}
-        />
-      ) : null}
-      {dots.map((p, i) => (
-        <CircleMarker
-          key={`${p[0]},${p[1]},${i}`}
-          center={p}
-          radius={3}
-          pathOptions={{
-            color: MAP_COLOURS.route,
-            fillColor: '#ffffff',
-            fillOpacity: 1,
-            weight: 2,
-          }}
-        />
-      ))}
-      {origin ? (
-        <CircleMarker
-          center={tuple(origin)}
-          radius={8}
-          pathOptions={{
-            color: '#ffffff',
-            weight: 2,
-            fillColor: MAP_COLOURS.origin,
-            fillOpacity: 1,
-          }}
-        >
-          <Tooltip>Origin: {origin.name}</Tooltip>
-        </CircleMarker>
-      ) : null}
-      {destination ? (
-        <CircleMarker
-          center={tuple(destination)}
-          radius={8}
-          pathOptions={{
-            color: '#ffffff',
-            weight: 2,
-            fillColor: MAP_COLOURS.destination,
-            fillOpacity: 1,
-          }}
-        >
-          <Tooltip>Destination: {destination.name}</Tooltip>
-        </CircleMarker>
-      ) : null}
-      {last ? (
-        <CircleMarker
-          center={tuple(last)}
-          radius={10}
-          pathOptions={{ color: '#ffffff', weight: 3, fillColor: MAP_COLOURS.last, fillOpacity: 1 }}
-        >
-          <Tooltip>{lastLabel}</Tooltip>
-        </CircleMarker>
-      ) : null}
-    </MapContainer>
-  );
+  // Where the map starts, before the points are fitted in (read once).
+  const [ref, map] = useLeafletMap({
+    center: all[0] ?? [0, 0],
+    zoom: all.length > 0 ? 6 : 2,
+    scrollWheelZoom: false,
+  });
+
+  // The tiles, with their attribution in the corner.
+  useEffect(() => {
+    if (!map) return;
+    const tiles = tileLayer(TILE_URL, { attribution: TILE_ATTRIBUTION }).addTo(map);
+    return () => void tiles.remove();
+  }, [map]);
+
+  // Show every point: a single one at a town's zoom, several fitted in with a margin.
+  // The key names the points, so a new array with the same points does not move the map.
+  const key = all.map((p) => p.join(',')).join(';');
+  useEffect(() => {
+    if (!map || all.length === 0) return;
+    if (all.length === 1) map.setView(all[0]!, 11);
+    else map.fitBounds(latLngBounds(all), { padding: [28, 28], maxZoom: 12 });
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- `key` stands for `all`
+  }, [map, key]);
+
+  // The card is shorter on a phone: Leaflet measures its div again when the height changes.
+  useEffect(() => {
+    map?.invalidateSize();
+  }, [map, height]);
+
+  // The route (line, then a dot per sample), then origin, destination and last position
+  // on top, each with a tooltip naming it. Drawn again whenever one of them changes.
+  useEffect(() => {
+    if (!map) return;
+    const shapes = layerGroup();
+    if (line.length > 1) {
+      polyline(line, { color: MAP_COLOURS.route, weight: 3, opacity: 0.85 }).addTo(shapes);
+    }
+    if (route.length <= MAX_DOTS) {
+      for (const p of line) circleMarker(p, DOT_STYLE).addTo(shapes);
+    }
+    if (origin) {
+      circleMarker(tuple(origin), { ...PLACE_STYLE, fillColor: MAP_COLOURS.origin })
+        .bindTooltip(textContent(`Origin: ${origin.name}`))
+        .addTo(shapes);
+    }
+    if (destination) {
+      circleMarker(tuple(destination), { ...PLACE_STYLE, fillColor: MAP_COLOURS.destination })
+        .bindTooltip(textContent(`Destination: ${destination.name}`))
+        .addTo(shapes);
+    }
+    if (last) {
+      circleMarker(tuple(last), LAST_STYLE).bindTooltip(textContent(lastLabel)).addTo(shapes);
+    }
+    shapes.addTo(map);
+    return () => void shapes.remove();
+  }, [map, route, line, origin, destination, last, lastLabel]);
+
+  return <div ref={ref} style={{ height, width: '100%', borderRadius: 8 }} />;
 }
