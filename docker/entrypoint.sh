@@ -1,5 +1,5 @@
 #!/bin/sh
-# Starts Coldtrace as `npm start` does, after checking what a container gets wrong most:
+# Starts Coldtrace as `npm start` does (its script, directly), after checking what a container gets wrong most:
 # a data folder the server cannot write. The Docker image's entrypoint; CI runs it too
 # (docker/smoke.sh). Arguments are passed on to the server.
 #
@@ -23,4 +23,6 @@ if [ -z "${DATABASE_URL:-}" ] || [ -z "${SECRET_KEY:-}" ]; then
     fail "DATA_DIR ($data_dir) is not writable by uid $(id -u): give the volume or folder to that user, or set DATABASE_URL and SECRET_KEY"
 fi
 
-exec npm start -- "$@"
+# What `npm start` runs, without npm in between: npm exits on SIGTERM without waiting for
+# its child, which would leave the server and its PostgreSQL running (and is no PID 1).
+exec node apps/server/scripts/start.mjs "$@"

@@ -10,6 +10,9 @@ cd "$(dirname "$0")/.."
 port="${SMOKE_PORT:-8790}"
 timeout="${SMOKE_TIMEOUT:-120}"
 dir="$(mktemp -d)"
+# mktemp makes the folder 0700; as root the embedded PostgreSQL runs as the 'postgres'
+# user, which must be able to enter it.
+chmod 755 "$dir"
 log="$dir/server.log"
 trap 'rm -rf "$dir"' EXIT
 
@@ -30,7 +33,11 @@ while [ "$i" -lt "$timeout" ]; do
 done
 
 if [ -z "$healthy" ]; then
-  echo "smoke: the server did not answer GET /api/health/ with 200 within ${timeout}s" >&2
+  if kill -0 "$pid" 2>/dev/null; then
+    echo "smoke: the server did not answer GET /api/health/ with 200 within ${timeout}s" >&2
+  else
+    echo "smoke: the server exited before answering GET /api/health/" >&2
+  fi
   kill "$pid" 2>/dev/null || true
   wait "$pid" 2>/dev/null || true
   cat "$log" >&2
