@@ -263,13 +263,15 @@ describe('restore drill', () => {
     uploading.catch(() => undefined);
     await until('uploads before the backup', () => acks.length >= 10);
 
+    // An upload acknowledged in this same millisecond was acknowledged before the backup's
+    // pg_backup_start, which comes later: "before" is `at <= backupStartedAt`.
     backupStartedAt = Date.now();
     backup = await takeBaseBackup({
       dataDir: dirs().data,
       to: dirs().backup,
       walArchiveDir: dirs().wal,
     });
-    const duringBackup = acks.filter((a) => a.at >= backupStartedAt).length;
+    const duringBackup = acks.filter((a) => a.at > backupStartedAt).length;
 
     // Some uploads acknowledged after the backup, then the instant to restore to, then more.
     const afterBackup = acks.length;
@@ -298,7 +300,7 @@ describe('restore drill', () => {
     console.info(
       `drill: backup ${(backup.milliseconds / 1000).toFixed(1)} s, ${m.files.length} files, ` +
         `${(backup.bytes / 1024 / 1024).toFixed(1)} MB, ${m.wal!.segments.length} WAL segment(s); ` +
-        `${acks.filter((a) => a.at < backupStartedAt).length} uploads before it, ${duringBackup} during, ` +
+        `${acks.filter((a) => a.at <= backupStartedAt).length} uploads before it, ${duringBackup} during, ` +
         `${acks.length} in all; counts at start ${JSON.stringify(m.counts.atLeast)}`,
     );
     expect(duringBackup, 'uploads went on during the backup').toBeGreaterThan(0);
@@ -314,7 +316,7 @@ describe('restore drill', () => {
     ).rejects.toThrow(/not empty/);
 
     const restored = await startOn(dirs().restored, port + 100);
-    const before = acks.filter((a) => a.at < backupStartedAt);
+    const before = acks.filter((a) => a.at <= backupStartedAt);
     expect(before.length).toBeGreaterThanOrEqual(10);
     const { app, handle } = await appOn(restored, false);
     apps.push(app);
@@ -376,7 +378,7 @@ describe('restore drill', () => {
     });
     const pitr = await startOn(dirs().pitr, port + 200);
     const before = acks.filter((a) => a.at < targetInstant);
-    const afterBackup = before.filter((a) => a.at >= backupStartedAt);
+    const afterBackup = before.filter((a) => a.at > backupStartedAt);
     expect(afterBackup.length, 'uploads between backup and target').toBeGreaterThanOrEqual(10);
     for (const upload of before) {
       expect(await chunksOf(pitr.url, upload.recordId)).toEqual(

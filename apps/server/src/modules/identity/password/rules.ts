@@ -23,19 +23,19 @@ let estimator: Promise<Estimator> | undefined;
 /** The strength estimator with its dictionaries, loaded once on first use (a few MB). */
 function loadEstimator(): Promise<Estimator> {
   estimator ??= (async () => {
-    const [{ zxcvbn, zxcvbnOptions }, common, en] = await Promise.all([
+    const [{ ZxcvbnFactory }, common, en] = await Promise.all([
       import('@zxcvbn-ts/core'),
       import('@zxcvbn-ts/language-common'),
       import('@zxcvbn-ts/language-en'),
     ]);
-    zxcvbnOptions.setOptions({
+    const zxcvbn = new ZxcvbnFactory({
       dictionary: { ...common.dictionary, ...en.dictionary },
       graphs: common.adjacencyGraphs,
       translations: en.translations,
       maxLength: ESTIMATED_LENGTH,
     });
     return (password, userInputs) => {
-      const result = zxcvbn(password.slice(0, ESTIMATED_LENGTH), userInputs);
+      const result = zxcvbn.check(password.slice(0, ESTIMATED_LENGTH), userInputs);
       return { score: result.score, warning: result.feedback.warning ?? '' };
     };
   })();
