@@ -26,13 +26,13 @@ export async function alarmsRaisedNotified(
   event: { organizationId: string; alarmIds: readonly number[] },
 ): Promise<void> {
   if (event.alarmIds.length === 0) return;
-  const ids = sql.raw(`'{${event.alarmIds.map(Number).join(',')}}'::bigint[]`);
+  const ids = `{${event.alarmIds.map(Number).join(',')}}`;
   const rows = await read<{ kind: string; n: number; raised_ms: number }>(
     db,
     sql`SELECT kind, count(*)::int AS n,
                (EXTRACT(EPOCH FROM min(created)) * 1000)::float8 AS raised_ms
           FROM alarms
-         WHERE organization_id = ${event.organizationId} AND id = ANY(${ids})
+         WHERE organization_id = ${event.organizationId} AND id = ANY(${ids}::bigint[])
          GROUP BY kind`,
   );
   let earliest = Infinity;
@@ -51,15 +51,19 @@ const ALARM_MAIL_KEY = /^alarm-mail:(\d+):/;
  * from the earliest alarm of its event being raised. Called without awaiting
  * (on the pool, not the mail's transaction: a failed read there would abort it).
  */
-export async function alarmMailSent(db: Db, dedupeKey: string | null): Promise<void> {
-  const eventId = dedupeKey === null ? undefined : ALARM_MAIL_KEY.exec(dedupeKey)?.[1];
-  if (eventId === undefined) return;
+export async function alarmMailSent(
+  db: Db,
+  mail: { organizationId: string | null; dedupeKey: string | null },
+): Promise<void> {
+  const eventId = mail.dedupeKey === null ? undefined : ALARM_MAIL_KEY.exec(mail.dedupeKey)?.[1];
+  if (eventId === undefined || mail.organizationId === null) return;
   const rows = await read<{ raised_ms: number | null }>(
     db,
     sql`SELECT (EXTRACT(EPOCH FROM min(a.created)) * 1000)::float8 AS raised_ms
           FROM alarm_mail_events e
           JOIN alarms a ON a.id = ANY(e.alarm_ids) AND a.organization_id = e.organization_id
-         WHERE e.id = ${Number(eventId)} AND e.notification_type = 'Alarm'`,
+         WHERE e.organization_id = ${mail.organizationId} AND e.id = ${Number(eventId)}
+           AND e.notification_type = 'Alarm'`,
   );
   const raised = rows[0]?.raised_ms;
   if (raised != null) metrics.alarmNotified('email', (Date.now() - Number(raised)) / 1000);

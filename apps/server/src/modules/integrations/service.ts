@@ -258,11 +258,12 @@ export function webhookEventWorker(app: FastifyInstance) {
     await app.db.transaction(async (tx) => {
       const hooks = await repo.subscribers(tx, event.organizationId, event.event);
       if (hooks.length === 0) return;
+      // The alarms are read only for a job that carries none (queued by an earlier release).
       const subjects = await repo.eventSubjects(
         tx,
         event.organizationId,
         event.recordId,
-        event.alarmIds,
+        event.alarms ? [] : event.alarmIds,
       );
       const record = subjects.record;
       if (!record) return;

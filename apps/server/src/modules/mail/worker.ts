@@ -123,7 +123,7 @@ export function mailSendWorker(app: FastifyInstance) {
           ...scrubbedBody(row),
         })
         .where(eq(mailOutbox.id, row.id));
-      void alarmMailSent(app.db, row.dedupeKey);
+      void alarmMailSent(app.db, row);
       return undefined;
     });
     // Thrown after the commit, so the attempt and its error stay recorded.
