@@ -33,6 +33,9 @@ export default defineConfig({
   use: {
     baseURL: `http://127.0.0.1:${PORT}`,
     trace: 'retain-on-failure',
+    // As a user who asked the system for less motion: menus and dialogs appear where
+    // they stay (theme.ts), so no click lands on a menu still growing.
+    reducedMotion: 'reduce',
     screenshot: 'only-on-failure',
     launchOptions: {
       executablePath: CHROMIUM,

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { E2E_ADMIN, openSettingsItem, signIn } from './fixtures';
 
 test.describe('sign-in, organizations, units, sign-out', () => {
@@ -142,5 +142,27 @@ test.describe('phone width', () => {
       () => document.documentElement.scrollWidth > window.innerWidth,
     );
     expect(overflow).toBe(false);
+  });
+});
+
+test.describe('motion', () => {
+  /** The CSS transition time of the open settings menu's surface. */
+  async function menuTransition(page: Page): Promise<string> {
+    await page.goto('/');
+    await signIn(page);
+    await page.getByRole('button', { name: 'Settings' }).click();
+    const menu = page.getByRole('menu');
+    await expect(menu.getByRole('menuitem', { name: 'Log Out' })).toBeVisible();
+    return menu.evaluate((list) => getComputedStyle(list.parentElement!).transitionDuration);
+  }
+
+  test('a user who asks for reduced motion gets menus without movement', async ({ page }) => {
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    expect((await menuTransition(page)).split(',').every((d) => d.trim() === '0s')).toBe(true);
+  });
+
+  test('other users see the menu grow', async ({ page }) => {
+    await page.emulateMedia({ reducedMotion: 'no-preference' });
+    expect((await menuTransition(page)).split(',').some((d) => d.trim() !== '0s')).toBe(true);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { layout, theme } from './theme';
+import { createAppTheme, layout, theme } from './theme';
 
 describe('theme', () => {
   it('has the breakpoints of spec section 9', () => {
@@ -24,5 +24,27 @@ describe('theme', () => {
       desktopBreakpoint: 768,
     });
     expect(theme.breakpoints.values.ms).toBe(layout.desktopBreakpoint);
+  });
+});
+
+describe('reduced motion', () => {
+  it('takes every transition away and keeps the rest of the theme', () => {
+    const still = createAppTheme(true);
+    expect(still.transitions.create(['opacity', 'transform'])).toBe('none');
+    expect(still.transitions.getAutoHeightDuration(400)).toBe(0);
+    expect(still.transitions.duration.enteringScreen).toBe(0);
+    expect(still.components?.MuiButtonBase?.defaultProps?.disableRipple).toBe(true);
+    // The focus ring of the base theme is still there.
+    expect(still.components?.MuiButtonBase?.styleOverrides).toEqual(
+      createAppTheme(false).components?.MuiButtonBase?.styleOverrides,
+    );
+    expect(still.breakpoints.values.ms).toBe(768);
+  });
+
+  it('moves as before when nothing asks otherwise', () => {
+    const moving = createAppTheme(false);
+    expect(moving.transitions.create('opacity')).not.toBe('none');
+    expect(moving.transitions.duration.enteringScreen).toBeGreaterThan(0);
+    expect(moving.components?.MuiButtonBase?.defaultProps?.disableRipple).toBeUndefined();
   });
 });
