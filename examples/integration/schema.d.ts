@@ -1490,6 +1490,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/audit/verify/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Verify the organization's evidence chain and name the first broken link
+         * @description Walks every chain of the organization (its audit trail, signatures, release decisions, and each record's summary, series and alarm versions), recomputes each entry's hash, and compares every evidence row with its last chained version. Costs what the organization has stored: meant for audits, not for polling. Needs sysAdminUser.
+         *
+         *     Credentials: session cookie or user token. Permission: `sysAdminUser`. Built-in roles holding it: Administrator.
+         */
+        get: operations["auditVerify"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/evidence/key/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The server's public key: what its evidence anchors and dossiers are signed with
+         * @description Ed25519, as SubjectPublicKeyInfo DER in base64 (PEM without its armour). Anyone may read it: a verifier compares it with the key a signed anchor or dossier carries.
+         *
+         *     Anyone may make this call.
+         */
+        get: operations["evidenceKey"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/devices/xt1/alarm-recipients/": {
         parameters: {
             query?: never;
@@ -3943,6 +3987,55 @@ export interface components {
             name: string;
             users: string[];
             root_rule: components["schemas"]["RuleGroup"];
+        };
+        EvidenceProblem: {
+            /**
+             * @description entry_edited: an entry does not hash to what follows it; entry_missing: a number of the chain is missing (an entry removed or the chain's order changed); version_content_edited: a kept version does not match its digest; row_edited: the row differs from its last chained version; row_removed: a row the chain says exists is gone; row_untracked: a row no chain knows; chain_unopened: a record chain its organization never opened; anchor_invalid: an anchor whose signature or link to the anchor before fails; anchor_unknown_key: an anchor signed with a key that is not this server's; anchor_head_missing: a chain no longer holds the entry an anchor signed (entries removed from its end, or the chain rewritten)
+             * @enum {string}
+             */
+            kind: "entry_edited" | "entry_missing" | "version_content_edited" | "row_edited" | "row_removed" | "row_untracked" | "chain_unopened" | "anchor_invalid" | "anchor_unknown_key" | "anchor_head_missing";
+            /** @description org:<id> or record:<id> */
+            chain: string | null;
+            /** @description The entry number in the chain */
+            seq: number | null;
+            /** @description The table of the row concerned */
+            source: string | null;
+            /** @description The row's key in its table */
+            row_key: string | null;
+            message: string;
+        };
+        EvidenceVerification: {
+            /** @description True when no problem was found */
+            verified: boolean;
+            /** @description When the verification ran (ISO 8601, UTC) */
+            checked_at: string;
+            /** @description Chains walked */
+            chains: number;
+            /** @description Chain entries checked */
+            entries: number;
+            /** @description Evidence rows compared with the chain */
+            rows: number;
+            /** @description Signed anchors checked */
+            anchors: number;
+            /** @description The organization's latest anchor, if any */
+            last_anchor: {
+                /** @description When it was signed (ISO 8601, UTC) */
+                anchored_at: string;
+                /** @description SHA-256 of the anchor's signed text: quote it outside the server */
+                payload_sha256: string;
+            } | null;
+            /** @description The first problem found (the first broken link of the first broken chain) */
+            first_break: components["schemas"]["EvidenceProblem"] | null;
+            /** @description Every problem found, at most 100 */
+            problems: components["schemas"]["EvidenceProblem"][];
+        };
+        EvidenceKey: {
+            /** @constant */
+            algorithm: "Ed25519";
+            /** @description SubjectPublicKeyInfo DER, base64 */
+            public_key: string;
+            /** @description The first 16 hex digits of the key's SHA-256: a short name for it */
+            key_id: string;
         };
         AuditEvent: {
             id: string;
@@ -7374,6 +7467,82 @@ export interface operations {
                 };
                 content: {
                     "text/csv": string;
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+        };
+    };
+    auditVerify: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EvidenceVerification"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+        };
+    };
+    evidenceKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EvidenceKey"];
                 };
             };
             /** @description Default Response */

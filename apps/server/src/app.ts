@@ -20,6 +20,7 @@ import { alarmMailModule } from './modules/alarm-mail';
 import { integrationsRoutes } from './modules/integrations';
 import { alarmsRoutes } from './modules/alarms';
 import { auditRoutes } from './modules/audit';
+import { evidenceRoutes } from './modules/evidence';
 import { authRoutes } from './modules/identity';
 import { createPasswordHasher } from './modules/identity';
 import { principalResolver } from './modules/identity';
@@ -115,6 +116,7 @@ export const coldtraceApp = fp<AppOptions>(
     await app.register(alarmsRoutes, { recomputeRecord });
     await app.register(notificationsRoutes);
     await app.register(auditRoutes);
+    await app.register(evidenceRoutes);
     await app.register(alarmMailModule);
     await app.register(reportsRoutes);
     await app.register(reviewRoutes);

@@ -35,6 +35,7 @@ export const PUBLIC_CALLS: Record<string, string> = {
   authInvitationRegister: 'needs the uuid and token of a live invitation link',
   authInvitationDecline: 'needs the uuid and token of a live invitation link',
   healthGet: 'says whether the database answers, nothing else',
+  evidenceKey: "the server's public signing key: public by design, so anyone can check a signature",
 };
 
 /**

@@ -43,3 +43,4 @@ export * from './entities/notification-settings';
 export * from './entities/rules';
 export * from './entities/org-settings';
 export * from './entities/keys';
+export * from './entities/evidence';

@@ -5,6 +5,7 @@ import * as baseSchema from './schema';
 import * as alarmMailSchema from './schema-alarm-mail';
 import * as accessSchema from './schema-access';
 import * as auditSchema from './schema-audit';
+import * as evidenceSchema from './schema-evidence';
 import * as mailSchema from './schema-mail';
 import * as notificationsSchema from './schema-notifications';
 import * as reportsSchema from './schema-reports';
@@ -15,6 +16,7 @@ const schema = {
   ...baseSchema,
   ...shipmentSchema,
   ...auditSchema,
+  ...evidenceSchema,
   ...mailSchema,
   ...reportsSchema,
   ...alarmMailSchema,

@@ -30,16 +30,33 @@ export const EMBEDDED_APP_ROLE = 'coldtrace_app';
  * removed. The one place to list a new append-only table (`applyGrants`).
  * - audit_events: the audit trail (also refused to every role by a trigger, migration 0003);
  * - alarm_signatures: electronic signatures of acknowledgements (trigger too);
- * - notification_log: the record of every alarm e-mail written (spec section 3).
+ * - notification_log: the record of every alarm e-mail written (spec section 3);
+ * - record_dispositions: signed release decisions;
+ * - evidence_anchors: the signed heads of the evidence chain (trigger too).
  * Alarms themselves are not here: re-evaluation updates them in place and the
- * acknowledgement is written onto them; their signature is the evidence.
+ * acknowledgement is written onto them; every version is kept in the evidence
+ * chain (below), and their signature is the evidence.
  */
 export const APPEND_ONLY_TABLES = [
   'audit_events',
   'alarm_signatures',
   'notification_log',
   'record_dispositions',
+  'evidence_anchors',
 ] as const;
+
+/**
+ * Evidence the server changes but never removes: the application may not delete
+ * an alarm or a series chunk (a record's removal still takes them, as the owner's
+ * cascade). Every change to them is an entry of the evidence chain.
+ */
+export const NEVER_DELETED_TABLES = ['alarms', 'record_series_chunks'] as const;
+
+/**
+ * Written by the database alone (the evidence chain's triggers, migration 0034):
+ * the application only reads it.
+ */
+export const DATABASE_WRITTEN_TABLES = ['evidence_chain'] as const;
 
 /** Schemas whose tables the application reads and writes. Drizzle's `drizzle` schema is not among them. */
 const APP_SCHEMAS = ['public', JOB_SCHEMA] as const;
@@ -80,6 +97,8 @@ export async function applyGrants(db: Db, appRole: string): Promise<void> {
   // Evidence: read and append only.
   statements.push(
     `REVOKE UPDATE, DELETE, TRUNCATE ON ${APPEND_ONLY_TABLES.map(ident).join(', ')} FROM ${app}`,
+    `REVOKE DELETE, TRUNCATE ON ${NEVER_DELETED_TABLES.map(ident).join(', ')} FROM ${app}`,
+    `REVOKE INSERT, UPDATE, DELETE, TRUNCATE ON ${DATABASE_WRITTEN_TABLES.map(ident).join(', ')} FROM ${app}`,
   );
   // pg-boss creates a table per queue (a partition of its job table) when the app
   // first starts a worker for it: the app runs that one function with the owner's rights.

@@ -38,6 +38,7 @@ export const WEBHOOK_DELIVER_JOB = 'webhook.deliver';
 export const SUMMARY_JOB = 'notification.summaries';
 export const NO_DATA_JOB = 'alarm.no-data';
 export const FOLD_COUNTS_JOB = 'counts.fold';
+export const EVIDENCE_ANCHOR_JOB = 'evidence.anchor';
 
 /** The steps of an escalating notification setting (docs/decisions/escalation.md). */
 export const ESCALATION_STEPS = ['reminder', 'escalation'] as const;
@@ -252,6 +253,12 @@ export const jobCatalogue = {
     payload: z.object({}),
     settings: () => ({ retryLimit: 1 }),
     cron: '*/10 * * * *',
+  },
+  [EVIDENCE_ANCHOR_JOB]: {
+    does: "Hourly (:41 UTC): signs the heads of each organization's evidence chains that grew since its last anchor",
+    payload: z.object({}),
+    settings: () => ({ retryLimit: 3 }),
+    cron: '41 * * * *',
   },
 } as const satisfies Record<string, JobDefinition>;
 

@@ -6,6 +6,7 @@ import {
   tripEventWorker,
 } from '../modules/alarm-mail';
 import { raiseNoDataAlarms } from '../modules/alarms';
+import { anchorAll, signingKeyFrom } from '../modules/evidence';
 import { mailSendWorker } from '../modules/mail';
 import { notifyAlarmsRaised } from '../modules/notifications';
 import { deleteExpiredPasswordTokens, deleteExpiredUserTokens } from '../modules/identity';
@@ -80,6 +81,14 @@ const workers: { [N in JobName]: WorkerFactory<N> } = {
    * each run folds the hours and the tag days touched since this process's
    * last run (all, after a start).
    */
+  /** The evidence chain's anchors (evidence module, docs/decisions/evidence-chain.md). */
+  'evidence.anchor': (app) => {
+    const key = signingKeyFrom(app.config.secretKey);
+    return async () => {
+      const anchored = await anchorAll(app.db, key);
+      if (anchored > 0) app.log.info({ anchored }, 'evidence chains anchored');
+    };
+  },
   'counts.fold': (app) => {
     let since = 0;
     let tagSince = 0;

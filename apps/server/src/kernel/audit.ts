@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { auditEvents } from '../db/schema-audit';
 import type { Principal } from './principal';
@@ -72,19 +73,45 @@ export const SYSTEM_ACTOR: AuditActor = { userId: null, name: 'System', clientTy
 
 const json = (value: unknown) => (value === undefined ? null : value);
 
+/**
+ * The actor as the database reads it: the entry's time and actor are set by a
+ * trigger from this transaction setting, never from the values inserted
+ * (migration 0034, docs/decisions/evidence-chain.md).
+ */
+function actorSetting(actor: AuditActor): string {
+  return JSON.stringify({
+    userId: actor.userId,
+    name: actor.name,
+    email: actor.email ?? null,
+    clientType: actor.clientType ?? null,
+  });
+}
+
 export async function recordAudit(
   db: Db,
   context: AuditContext,
   entries: readonly AuditEntry[],
 ): Promise<void> {
   if (entries.length === 0) return;
+  // A transaction (a savepoint inside one): the setting lasts until it ends.
+  await db.transaction(async (tx) => {
+    await tx.execute(
+      sql`SELECT set_config('coldtrace.actor', ${actorSetting(context.actor)}, true)`,
+    );
+    await insertEntries(tx, context, entries);
+  });
+}
+
+async function insertEntries(
+  db: Db,
+  context: AuditContext,
+  entries: readonly AuditEntry[],
+): Promise<void> {
   await db.insert(auditEvents).values(
     entries.map((entry) => ({
       organizationId: context.organizationId,
-      actorUserId: context.actor.userId,
+      // Set again by the database from the transaction's actor.
       actorName: context.actor.name,
-      actorEmail: context.actor.email ?? null,
-      clientType: context.actor.clientType ?? null,
       action: entry.action,
       entityType: entry.entityType,
       entityId: String(entry.entityId),

@@ -3,6 +3,9 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type Config } from '../config';
 import { takeBaseBackup } from './base-backup';
 import { writeCountsManifest } from './counts-manifest';
+import { signingKeyFrom } from '../modules/evidence';
+import { withSecretKey } from '../secret-key';
+import { checkEvidence } from './evidence-check';
 import { connectEmbedded } from './locate';
 import { checkFolder, readManifest, type Manifest } from './manifest';
 import { restoreBackup } from './restore';
@@ -18,6 +21,7 @@ import {
  * npm run backup -- --to DIR [--manifest-only]
  * npm run restore -- --from DIR [--to-data-dir DIR] [--target-time ISO|latest] [--wal-dir DIR]
  * npm run verify-backup [-- --against DIR] [-- --backup DIR]
+ * npm run verify-evidence [-- --org ID]
  *
  * The same environment as the server (DATA_DIR, DATABASE_URL, BACKUP_WAL_DIR):
  * run it from the server's folder with the server's settings. See docs/operations.md.
@@ -28,7 +32,8 @@ const USAGE = `Usage:
   npm run backup -- --manifest-only --to DIR counts only (beside your own pg_basebackup / pg_dump)
   npm run restore -- --from DIR [--to-data-dir DIR] [--target-time ISO|latest] [--wal-dir DIR]
   npm run verify-backup [-- --against DIR]   counts of the database against a backup's manifest
-  npm run verify-backup -- --backup DIR      checksums of a backup folder`;
+  npm run verify-backup -- --backup DIR      checksums of a backup folder
+  npm run verify-evidence [-- --org ID]      the evidence chain of every organization (or one)`;
 
 const say = (m: string) => process.stderr.write(`${m}\n`);
 
@@ -132,17 +137,49 @@ async function verify(args: string[]): Promise<number> {
         `(${config.dataDir} was not made by npm run restore)`,
     );
   }
-  const counts = config.databaseUrl
-    ? await countsOf(config.databaseUrl)
-    : await withEmbedded(config, countsOf);
+  const { counts, evidence } = await withDatabase(config, async (url) => ({
+    counts: await countsOf(url),
+    evidence: await checkEvidence(url, await trustedKeys(config), (line) =>
+      process.stdout.write(`${line}\n`),
+    ),
+  }));
   const rows = compareCounts(counts, manifest);
   process.stdout.write(`${formatCountTable(rows)}\n`);
   if (!countsMatch(rows)) {
     say('MISMATCH: this database holds fewer rows than the backup did.');
     return 1;
   }
-  say(`OK: every count is at least the backup's (taken ${manifest.startedAt}).`);
+  if (!evidence) {
+    say('MISMATCH: the evidence chain does not verify (the lines marked BROKEN above).');
+    return 1;
+  }
+  say(
+    `OK: every count is at least the backup's (taken ${manifest.startedAt}), ` +
+      'and the evidence chain of every organization verifies.',
+  );
   return 0;
+}
+
+async function verifyEvidenceCommand(args: string[]): Promise<number> {
+  const { values } = parseArgs({ args, options: { org: { type: 'string' } } });
+  const config = readConfig();
+  const keys = await trustedKeys(config);
+  const ok = await withDatabase(config, (url) =>
+    checkEvidence(url, keys, (line) => process.stdout.write(`${line}\n`), values.org),
+  );
+  say(ok ? 'OK: the evidence chain verifies.' : 'BROKEN: the evidence chain does not verify.');
+  return ok ? 0 : 1;
+}
+
+/** The server's own signing key (from SECRET_KEY or DATA_DIR/secret_key): its anchors are trusted. */
+async function trustedKeys(config: Config): Promise<string[]> {
+  return [signingKeyFrom((await withSecretKey(config)).secretKey).publicKey];
+}
+
+/** The owner's database URL when given, else the embedded database of DATA_DIR. */
+function withDatabase<T>(config: Config, work: (url: string) => Promise<T>): Promise<T> {
+  const url = config.migrationDatabaseUrl ?? config.databaseUrl;
+  return url ? work(url) : withEmbedded(config, work);
 }
 
 async function verifyChecksums(dir: string): Promise<number> {
@@ -186,6 +223,8 @@ async function main(argv: string[]): Promise<number> {
       return restore(rest);
     case 'verify':
       return verify(rest);
+    case 'verify-evidence':
+      return verifyEvidenceCommand(rest);
     default:
       throw new UsageError(`unknown command ${command ?? '(none)'}`);
   }

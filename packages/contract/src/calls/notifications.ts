@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { zRowId } from '../ids';
 import { defineCall, DOWNLOAD_MEDIA_TYPES, fileReply } from '../call';
 import { ZNotification } from '../entities/alarms';
+import { ZEvidenceKey, ZEvidenceVerification } from '../entities/evidence';
 import { MAX_PAGE_NUMBER, MAX_PAGE_SIZE, zQueryInt } from './devices-query';
 
 /**
@@ -104,4 +105,40 @@ export const auditCsv = defineCall({
   download: DOWNLOAD_MEDIA_TYPES.csv,
 });
 
-export const notificationCalls = [xt1Notifications, auditList, auditCsv] as const;
+export const auditVerify = defineCall({
+  operationId: 'auditVerify',
+  method: 'GET',
+  path: '/api/audit/verify/',
+  summary: "Verify the organization's evidence chain and name the first broken link",
+  description:
+    'Walks every chain of the organization (its audit trail, signatures, release decisions, and ' +
+    "each record's summary, series and alarm versions), recomputes each entry's hash, and " +
+    'compares every evidence row with its last chained version. Costs what the organization has ' +
+    'stored: meant for audits, not for polling. Needs sysAdminUser.',
+  tag: 'audit',
+  auth: 'session',
+  scope: 'organization',
+  permission: 'sysAdminUser',
+  reply: ZEvidenceVerification,
+});
+
+export const evidenceKey = defineCall({
+  operationId: 'evidenceKey',
+  method: 'GET',
+  path: '/api/evidence/key/',
+  summary: "The server's public key: what its evidence anchors and dossiers are signed with",
+  description:
+    'Ed25519, as SubjectPublicKeyInfo DER in base64 (PEM without its armour). Anyone may read ' +
+    'it: a verifier compares it with the key a signed anchor or dossier carries.',
+  tag: 'audit',
+  auth: 'public',
+  reply: ZEvidenceKey,
+});
+
+export const notificationCalls = [
+  xt1Notifications,
+  auditList,
+  auditCsv,
+  auditVerify,
+  evidenceKey,
+] as const;
