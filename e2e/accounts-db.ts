@@ -89,3 +89,19 @@ export async function welcomeLinkInDb(userId: string): Promise<string> {
   }
   return `/welcome/${userId}/${token}`;
 }
+
+/**
+ * Runs `work` on the e2e server's database as its superuser (for a test that must do
+ * what only the database's owner could: edit evidence with the triggers off).
+ */
+export async function withDatabaseSuperuser<T>(
+  work: (client: pg.Client) => Promise<T>,
+): Promise<T> {
+  const client = new pg.Client({ connectionString: databaseUrl() });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}

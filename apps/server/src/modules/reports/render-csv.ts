@@ -5,6 +5,7 @@ import { auditDisplayer } from './audit-text';
 import { budgetLines } from './budget-text';
 import { dispositionLines } from './disposition-text';
 import {
+  evidenceLines,
   headerLines,
   instantWriter,
   neutralise,
@@ -47,6 +48,7 @@ export function renderCsv(data: ReportData): Buffer {
   for (const line of [
     ...headerLines(data),
     ...summaryLines(data),
+    ...evidenceLines(data.evidence),
     ...dispositionLines(data.record),
     ...budgetLines(data.record, data.unit),
   ]) {

@@ -28,6 +28,7 @@ import { dispositionTexts } from './disposition-text';
 import {
   acknowledgementSentence,
   alarmCountSentence,
+  evidenceLines,
   headerLines,
   instantWriter,
   isAcknowledged,
@@ -99,6 +100,8 @@ export async function renderPdf(data: ReportData): Promise<Buffer> {
   drawAlarms(doc, data, zone);
   section(doc, 'Audit trail');
   drawAudit(doc, data, zone);
+  if (data.evidence) section(doc, 'Evidence');
+  keyValueGrid(doc, evidenceLines(data.evidence), zone, 1);
   const stamp = instantWriter(zone)(data.generatedAt.getTime());
   return finish(
     doc,

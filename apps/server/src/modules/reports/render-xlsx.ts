@@ -6,6 +6,7 @@ import { auditDisplayer } from './audit-text';
 import { budgetLines } from './budget-text';
 import { dispositionLines } from './disposition-text';
 import {
+  evidenceLines,
   headerLines,
   neutralise,
   pointMs,
@@ -77,6 +78,7 @@ export async function renderXlsx(data: ReportData): Promise<Buffer> {
   for (const line of [
     ...headerLines(data),
     ...summaryLines(data),
+    ...evidenceLines(data.evidence),
     ...dispositionLines(data.record),
     ...budgetLines(data.record, data.unit),
   ]) {

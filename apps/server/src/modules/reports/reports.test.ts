@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { ZErrorReply, ZFileReference } from '@coldtrace/contract';
 import { eq, sql } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
@@ -8,6 +9,7 @@ import { alarms } from '../../db/schema-shipments';
 import { createTestApp, type TestApp, type TestClient, type TestOrg } from '../../../test/helpers';
 import { epoch, iso, serial, xt1Body } from '../../../test/shipment-factories';
 import { recordAudit } from '../../kernel/audit';
+import { anchorOrganization, signingKeyFrom } from '../evidence';
 import { contentDisposition, neutralise } from './report-model';
 import { REPORT_JOB } from '../../jobs/catalogue';
 
@@ -188,6 +190,28 @@ describe('reports: PDF, CSV and XLSX of a record', () => {
     expect(rows[6]).toBe('6,2026-07-01T06:06:00-04:00,2026-07-01 10:06:00,28.0');
     // The summary's times too: ISO 8601 with the offset.
     expect(lines).toContain('First point,2026-07-01T06:00:00-04:00');
+  });
+
+  it("PDF and CSV print the record chain's last entry and the last signed anchor", async () => {
+    await anchorOrganization(t.db, org.id, signingKeyFrom(t.config.secretKey));
+    const chain = `record:${recordId}`;
+    const { rows } = await t.db.execute<{ seq: string; hash: string }>(
+      sql`SELECT seq, encode(hash, 'hex') AS hash FROM evidence_chain
+           WHERE chain = ${chain} ORDER BY seq DESC LIMIT 1`,
+    );
+    const head = rows[0]!;
+    const anchor = await t.db.execute<{ payload: string }>(
+      sql`SELECT payload FROM evidence_anchors WHERE organization_id = ${org.id} ORDER BY id DESC LIMIT 1`,
+    );
+    const anchorHash = createHash('sha256').update(anchor.rows[0]!.payload).digest('hex');
+    const expected = `${chain}, entry ${head.seq}, SHA-256 ${head.hash.slice(0, 16)}`;
+    const pdf = pdfText((await download(operator, 'pdf')).body);
+    expect(pdf).toMatch(/Evidence\s+Evidence chain/);
+    expect(pdf).toContain(expected);
+    expect(pdf).toContain(`SHA-256 ${anchorHash.slice(0, 16)}`);
+    const csv = (await download(operator, 'csv')).body.toString('utf8').split('\n');
+    expect(csv).toContain(`Evidence chain,"${expected}"`);
+    expect(csv).toContain(`Evidence anchor,SHA-256 ${anchorHash.slice(0, 16)}`);
   });
 
   it('CSV: a negative temperature stays a number (no quote mark)', async () => {

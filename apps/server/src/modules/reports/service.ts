@@ -29,6 +29,7 @@ import {
 } from './report-model';
 import * as repo from './repository';
 import { effectiveDisplayRule } from '../display-rules';
+import { evidenceStamp } from '../evidence';
 
 /**
  * Reports (docs/decisions/reports.md): the POST stores a `queued` row and
@@ -149,6 +150,7 @@ export function createReportsService(
       timeZone: report.timeZone,
       generatedAt: new Date(),
       generatedBy: user ? printedName(user) : 'Unknown user',
+      evidence: await evidenceStamp(db, report.organizationId, report.recordId),
     };
   }
 

@@ -20,6 +20,7 @@ import { useCurrentUser } from '../session';
 import { configurationAccess } from './access';
 import { CarriersSection } from './components/carriers-section';
 import { DisplayRulesSection, mayManageDisplayRules } from './components/display-rules-section';
+import { EvidenceSection, mayVerifyEvidence } from './components/evidence-section';
 import { CalibrationCertificatesSection } from './components/calibration-certificates-section';
 import { CalibrationSettingsCard } from './components/calibration-settings-card';
 import { GeoFenceCard } from './components/geo-fence-card';
@@ -39,14 +40,20 @@ export const CONFIGURATION_TABS = [
   { value: 'alarms', label: 'Alarms' },
   { value: 'notifications', label: 'Notifications' },
   { value: 'display-rules', label: 'Display rules' },
+  { value: 'evidence', label: 'Evidence' },
 ] as const;
 export type ConfigurationTab = (typeof CONFIGURATION_TABS)[number]['value'];
 
-/** Tabs only some users see: Display rules needs the organization administration permission. */
+/** Tabs only some users see: Display rules and Evidence need the organization administration permission. */
 export function visibleConfigurationTabs(options: {
   displayRules: boolean;
+  evidence: boolean;
 }): readonly (typeof CONFIGURATION_TABS)[number][] {
-  return CONFIGURATION_TABS.filter((tab) => tab.value !== 'display-rules' || options.displayRules);
+  return CONFIGURATION_TABS.filter(
+    (tab) =>
+      (tab.value !== 'display-rules' || options.displayRules) &&
+      (tab.value !== 'evidence' || options.evidence),
+  );
 }
 
 /** The tab a `tab` query value names; the first tab for anything else (or a tab not shown). */
@@ -93,7 +100,10 @@ export function ConfigurationPage() {
     );
   }
 
-  const tabs = visibleConfigurationTabs({ displayRules: mayManageDisplayRules(user) });
+  const tabs = visibleConfigurationTabs({
+    displayRules: mayManageDisplayRules(user),
+    evidence: mayVerifyEvidence(user),
+  });
   const tab = configurationTab(params.get('tab'), tabs);
   const selectTab = (value: ConfigurationTab) =>
     updateSearch((current) => {
@@ -175,6 +185,7 @@ export function ConfigurationPage() {
           <NotificationsSection user={user} timeZone={timeZone} onSaved={showNotice} />
         ) : null}
         {tab === 'display-rules' ? <DisplayRulesSection user={user} onSaved={showNotice} /> : null}
+        {tab === 'evidence' ? <EvidenceSection /> : null}
       </Box>
       <Snackbar
         key={notice?.key}

@@ -90,14 +90,25 @@ describe('display rule form', () => {
 
 describe('configuration tabs', () => {
   it('shows Display rules to administrators only', () => {
-    expect(visibleConfigurationTabs({ displayRules: false }).map((t) => t.value)).not.toContain(
-      'display-rules',
-    );
-    const all = visibleConfigurationTabs({ displayRules: true });
+    expect(
+      visibleConfigurationTabs({ displayRules: false, evidence: true }).map((t) => t.value),
+    ).not.toContain('display-rules');
+    const all = visibleConfigurationTabs({ displayRules: true, evidence: true });
     expect(all.map((t) => t.value)).toContain('display-rules');
     expect(configurationTab('display-rules', all)).toBe('display-rules');
     expect(
-      configurationTab('display-rules', visibleConfigurationTabs({ displayRules: false })),
+      configurationTab(
+        'display-rules',
+        visibleConfigurationTabs({ displayRules: false, evidence: true }),
+      ),
     ).toBe('products');
+  });
+
+  it('shows Evidence to those who may verify it only', () => {
+    const without = visibleConfigurationTabs({ displayRules: true, evidence: false });
+    expect(without.map((t) => t.value)).not.toContain('evidence');
+    expect(configurationTab('evidence', without)).toBe('products');
+    const withIt = visibleConfigurationTabs({ displayRules: false, evidence: true });
+    expect(configurationTab('evidence', withIt)).toBe('evidence');
   });
 });

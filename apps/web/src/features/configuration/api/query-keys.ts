@@ -11,6 +11,7 @@ export const configurationKeys = {
   travelLocations: ['products', 'travel-locations'] as const,
   dropdownInfo: ['products', 'dropdown-info'] as const,
   orgSettings: ['auth', 'org-settings'] as const,
+  evidenceKey: ['evidence', 'key'] as const,
 };
 
 /**
