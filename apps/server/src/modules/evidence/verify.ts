@@ -331,7 +331,9 @@ async function removedRows(
     if (state.op === 'D' || seen.has(id)) continue;
     const [source, key] = id.split('\u0000') as [Source, string];
     if (!SOURCES.includes(source)) continue;
-    missing.set(source, [...(missing.get(source) ?? []), key]);
+    const keys = missing.get(source) ?? [];
+    keys.push(key);
+    missing.set(source, keys);
   }
   const problems: TEvidenceProblem[] = [];
   for (const [source, keys] of missing) {
