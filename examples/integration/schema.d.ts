@@ -1520,8 +1520,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The server's public key: what its evidence anchors and dossiers are signed with
-         * @description Ed25519, as SubjectPublicKeyInfo DER in base64 (PEM without its armour). Anyone may read it: a verifier compares it with the key a signed anchor or dossier carries.
+         * The server's public key (its anchors) or an organization's (its dossiers)
+         * @description Ed25519, as SubjectPublicKeyInfo DER in base64 (PEM without its armour). Without organization_id: the server's key, which signs the evidence anchors. With it: that organization's key, which signs its shipment dossiers (derived from the server's secret for any id, so the answer says nothing of which organizations exist). Anyone may read it: a verifier compares it with the key a signed anchor or dossier carries.
          *
          *     Anyone may make this call.
          */
@@ -1736,6 +1736,34 @@ export interface paths {
          *     Credentials: session cookie or user token, or API key (read-only too). Permission: `sysReportView` or `sysReportCreate`. Built-in roles holding it: Administrator, Manager, Operator, Viewer.
          */
         post: operations["xt1ReportXlsxCreate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/devices/xt1/reports/dossier/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a generated evidence dossier
+         * @description Answers the file (Content-Disposition attachment). 409 CONFLICT while the report is still being generated (Retry-After) or when generation failed; 404 for a report of another organization or of another kind.
+         *
+         *     Credentials: session cookie or user token, or API key (read-only too). Permission: `sysReportView` or `sysReportCreate`. Built-in roles holding it: Administrator, Manager, Operator, Viewer.
+         */
+        get: operations["xt1ReportDossierGet"];
+        put?: never;
+        /**
+         * Generate the signed evidence dossier (zip) of a record
+         * @description Queues the report job (in the user's unit and time zone) and waits up to 10 s for it. localUrl is the GET download call with its report_id, fileName the name to save; url is the same address. Another organization's record answers 404.
+         *
+         *     Credentials: session cookie or user token, or API key (read-only too). Permission: `sysReportView` or `sysReportCreate`. Built-in roles holding it: Administrator, Manager, Operator, Viewer.
+         */
+        post: operations["xt1ReportDossierCreate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -7529,7 +7557,9 @@ export interface operations {
     };
     evidenceKey: {
         parameters: {
-            query?: never;
+            query?: {
+                organization_id?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -8191,6 +8221,88 @@ export interface operations {
         };
     };
     xt1ReportXlsxCreate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReportRequestInput"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FileReference"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+        };
+    };
+    xt1ReportDossierGet: {
+        parameters: {
+            query: {
+                report_id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file (Content-Disposition: attachment) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/zip": string;
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+        };
+    };
+    xt1ReportDossierCreate: {
         parameters: {
             query?: never;
             header?: never;

@@ -52,6 +52,7 @@ describe('the OpenAPI document, as integrators read it', () => {
         'kpisLanesCsv',
         'xt1CalibrationPdf',
         'xt1ReportCsvGet',
+        'xt1ReportDossierGet',
         'xt1ReportPdfGet',
         'xt1ReportXlsxGet',
       ].sort(),

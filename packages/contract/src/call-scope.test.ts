@@ -48,6 +48,7 @@ describe('call scope', () => {
       [
         'keysAuthenticate',
         'xt1ReportCsvCreate',
+        'xt1ReportDossierCreate',
         'xt1ReportPdfCreate',
         'xt1ReportXlsxCreate',
       ].sort(),

@@ -86,6 +86,7 @@ export const DOWNLOAD_MEDIA_TYPES = {
   pdf: 'application/pdf',
   csv: 'text/csv',
   xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  dossier: 'application/zip',
 } as const;
 export type DownloadMediaType = (typeof DOWNLOAD_MEDIA_TYPES)[keyof typeof DOWNLOAD_MEDIA_TYPES];
 

@@ -38,7 +38,7 @@ export const reports = pgTable(
     organizationId: orgRef(),
     /** The record (by value, like the audit trail: the file outlives nothing it needs). */
     recordId: bigint('record_id', { mode: 'number' }).notNull(),
-    kind: text('kind', { enum: ['pdf', 'csv', 'xlsx'] }).notNull(),
+    kind: text('kind', { enum: ['pdf', 'csv', 'xlsx', 'dossier'] }).notNull(),
     status: text('status', { enum: ['queued', 'ready', 'failed'] })
       .notNull()
       .default('queued'),

@@ -126,12 +126,18 @@ export const evidenceKey = defineCall({
   operationId: 'evidenceKey',
   method: 'GET',
   path: '/api/evidence/key/',
-  summary: "The server's public key: what its evidence anchors and dossiers are signed with",
+  summary: "The server's public key (its anchors) or an organization's (its dossiers)",
   description:
-    'Ed25519, as SubjectPublicKeyInfo DER in base64 (PEM without its armour). Anyone may read ' +
-    'it: a verifier compares it with the key a signed anchor or dossier carries.',
+    'Ed25519, as SubjectPublicKeyInfo DER in base64 (PEM without its armour). Without ' +
+    "organization_id: the server's key, which signs the evidence anchors. With it: that " +
+    "organization's key, which signs its shipment dossiers (derived from the server's secret " +
+    'for any id, so the answer says nothing of which organizations exist). Anyone may read it: ' +
+    'a verifier compares it with the key a signed anchor or dossier carries.',
   tag: 'audit',
   auth: 'public',
+  query: z.object({
+    organization_id: z.uuid('must be an organization id (a UUID)').optional(),
+  }),
   reply: ZEvidenceKey,
 });
 

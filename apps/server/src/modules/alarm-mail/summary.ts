@@ -54,6 +54,7 @@ export async function sendSummary(
         degreesUnit: owner.degreesUnit,
         userId: setting.createdByUserId,
         retentionHours: app.config.reportRetentionHours,
+        secretKey: app.config.secretKey,
       });
       if (!pdf) continue; // Its link stays.
       bytes += pdf.content.length;

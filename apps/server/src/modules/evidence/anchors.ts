@@ -91,3 +91,25 @@ export async function anchorAll(db: Db, key: SigningKey, now = new Date()): Prom
   }
   return anchored;
 }
+
+export interface StoredAnchor {
+  id: string;
+  payload: string;
+  public_key: string;
+  signature: string;
+}
+
+/** The organization's latest anchor that signed a head of `chain` (a dossier carries it), or null. */
+export async function lastAnchorNaming(
+  db: Db,
+  organizationId: string,
+  chain: string,
+): Promise<StoredAnchor | null> {
+  const { rows } = await db.execute<StoredAnchor & Record<string, unknown>>(
+    sql`SELECT id::text, payload, public_key, signature FROM evidence_anchors
+         WHERE organization_id = ${organizationId}
+           AND payload::jsonb -> 'heads' @> jsonb_build_array(jsonb_build_array(${chain}::text))
+         ORDER BY id DESC LIMIT 1`,
+  );
+  return rows[0] ?? null;
+}

@@ -3,7 +3,10 @@
  * verification (docs/decisions/evidence-chain.md).
  */
 export { evidenceRoutes } from './routes';
-export { anchorAll, anchorOrganization } from './anchors';
-export { signingKeyFrom } from './signing-key';
+export { anchorAll, anchorOrganization, lastAnchorNaming, type StoredAnchor } from './anchors';
+export { organizationKeyFrom, signingKeyFrom, signText, type SigningKey } from './signing-key';
+export { readChain, recordEvidenceRows, type EvidenceRow } from './verify';
 export { evidenceStamp, type EvidenceStamp } from './stamp';
 export { verifyEvidence } from './verify';
+export type { ChainEntry } from './chain';
+export type { AnchorPayload } from './anchors';

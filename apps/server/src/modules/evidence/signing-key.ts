@@ -29,9 +29,22 @@ export interface SigningKey {
 }
 
 export function signingKeyFrom(secretKey: string): SigningKey {
-  const seed = Buffer.from(
-    hkdfSync('sha256', secretKey, 'coldtrace', 'evidence signing key v1', 32),
+  return keyFromSeed(hkdfSync('sha256', secretKey, 'coldtrace', 'evidence signing key v1', 32));
+}
+
+/**
+ * An organization's dossier key (issue 37 item 2): derived like the server's,
+ * with the organization's id in the HKDF info, so each organization signs its
+ * dossiers with a key of its own and nothing needs storing.
+ */
+export function organizationKeyFrom(secretKey: string, organizationId: string): SigningKey {
+  return keyFromSeed(
+    hkdfSync('sha256', secretKey, 'coldtrace', `dossier signing key v1 ${organizationId}`, 32),
   );
+}
+
+function keyFromSeed(seedBytes: ArrayBuffer): SigningKey {
+  const seed = Buffer.from(seedBytes);
   const privateKey = createPrivateKey({
     key: Buffer.concat([ED25519_PKCS8_PREFIX, seed]),
     format: 'der',
@@ -45,8 +58,10 @@ export function signingKeyFrom(secretKey: string): SigningKey {
   };
 }
 
-export const signText = (key: SigningKey, text: string) =>
-  sign(null, Buffer.from(text, 'utf8'), key.privateKey).toString('base64');
+export const signText = (key: SigningKey, text: string | Buffer) =>
+  sign(null, typeof text === 'string' ? Buffer.from(text, 'utf8') : text, key.privateKey).toString(
+    'base64',
+  );
 
 /** Whether `signature` (base64) is the Ed25519 signature of `text` by `publicKey` (SPKI base64). */
 export function signatureValid(publicKey: string, text: string, signature: string): boolean {

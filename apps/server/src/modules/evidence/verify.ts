@@ -46,6 +46,39 @@ const existingKeys = (source: Source, keys: string[]) =>
   sql`SELECT ${KEY[source]} AS key FROM ${sql.identifier(source)} t
        WHERE ${KEY[source]} = ANY(${sql.param(keys)}::text[])`;
 
+/** A row as it is hashed: its table, its key and `evidence_content(row)` as the database prints it. */
+export interface EvidenceRow {
+  source: Source;
+  key: string;
+  content: string;
+}
+
+/**
+ * The current evidence rows of one record (a dossier's `evidence/rows.json`):
+ * its summary, chunks, alarms, signatures, decisions and trail entries, each
+ * with its content as the triggers hash it. Floats print as they do there
+ * only with `extra_float_digits = 1` set in the caller's transaction.
+ */
+export async function recordEvidenceRows(
+  db: Db,
+  organizationId: string,
+  recordId: number,
+): Promise<EvidenceRow[]> {
+  const parts = SOURCES.map(
+    (source, order) =>
+      sql`SELECT ${order} AS source_order, ${source}::text AS source, ${KEY[source]} AS key,
+                 ${source === 'record_series_chunks' ? sql`t.chunk_no` : source === 'records' ? sql`0` : sql`t.id`}::bigint AS row_order,
+                 evidence_content(t)::text AS content
+            FROM ${sql.identifier(source)} t
+           WHERE t.organization_id = ${organizationId}
+             AND ${source === 'records' ? sql`t.id` : sql`t.record_id`} = ${recordId}`,
+  );
+  const { rows } = await db.execute<EvidenceRow & Record<string, unknown>>(
+    sql`${sql.join(parts, sql` UNION ALL `)} ORDER BY source_order, row_order`,
+  );
+  return rows.map(({ source, key, content }) => ({ source, key, content }));
+}
+
 interface EntryRow extends Record<string, unknown> {
   seq: string;
   organization_id: string;
@@ -59,7 +92,8 @@ interface EntryRow extends Record<string, unknown> {
   hash: string;
 }
 
-async function readChain(db: Db, chain: string): Promise<ChainEntry[]> {
+/** A chain's entries, in order (also what a dossier carries of its record's chain). */
+export async function readChain(db: Db, chain: string): Promise<ChainEntry[]> {
   const { rows } = await db.execute<EntryRow>(
     sql`SELECT seq, organization_id::text, source, row_key, op,
                ((extract(epoch FROM occurred_at) * 1000000)::bigint)::text AS micros,

@@ -25,6 +25,7 @@ export async function renderRecordPdf(
     /** Whose display rules apply and who is named as its maker; null: none ("Unknown user"). */
     userId: string | null;
     retentionHours: number;
+    secretKey: string;
   },
 ): Promise<{ fileName: string; content: Buffer } | null> {
   const fileName = reportFileName(
@@ -40,7 +41,7 @@ export async function renderRecordPdf(
     timeZone: options.timeZone,
     createdByUserId: options.userId,
   });
-  const service = createReportsService(db, jobs, log, { retentionHours: options.retentionHours });
+  const service = createReportsService(db, jobs, log, options);
   // The last attempt: a failure marks the row failed instead of throwing.
   await service.runJob(row.id, REPORT_RETRIES);
   const content = await repo.reportContent(db, options.organizationId, row.id);

@@ -191,13 +191,14 @@ export function contentDisposition(fileName: string): string {
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
 }
 
-/** `record-123-TAG-SN.pdf`: record id and tag serial, unsafe characters replaced. */
+/** `record-123-TAG-SN.pdf` (a dossier: `…-dossier.zip`): record id and tag serial, unsafe characters replaced. */
 export function reportFileName(
   record: { id?: string | undefined; tag_serial_number?: string | undefined },
   kind: string,
 ): string {
   const serial = (record.tag_serial_number ?? '').replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 60);
-  return `record-${record.id ?? 'unknown'}${serial ? `-${serial}` : ''}.${kind}`;
+  const name = `record-${record.id ?? 'unknown'}${serial ? `-${serial}` : ''}`;
+  return kind === 'dossier' ? `${name}-dossier.zip` : `${name}.${kind}`;
 }
 
 // ---------------------------------------------------------------- the summary

@@ -1,5 +1,7 @@
 import {
   xt1ReportCsvCreate,
+  xt1ReportDossierCreate,
+  xt1ReportDossierGet,
   xt1ReportCsvGet,
   xt1ReportPdfCreate,
   xt1ReportPdfGet,
@@ -13,18 +15,20 @@ import { contentDisposition } from './report-model';
 import { createReportsService } from './service';
 
 /**
- * Reports: POST generates (through the `report.generate` job, its worker in
+ * Reports and the dossier: POST generates (through the `report.generate` job, its worker in
  * `worker.ts`), GET downloads (docs/decisions/reports.md).
  */
 export async function reportsRoutes(app: FastifyInstance): Promise<void> {
   const service = createReportsService(app.db, app.jobs, app.log, {
     retentionHours: app.config.reportRetentionHours,
+    secretKey: app.config.secretKey,
   });
 
   const calls = [
     ['pdf', xt1ReportPdfCreate, xt1ReportPdfGet],
     ['csv', xt1ReportCsvCreate, xt1ReportCsvGet],
     ['xlsx', xt1ReportXlsxCreate, xt1ReportXlsxGet],
+    ['dossier', xt1ReportDossierCreate, xt1ReportDossierGet],
   ] as const;
   for (const [kind, create, get] of calls) {
     registerReportCalls(app, service, kind, create, get);

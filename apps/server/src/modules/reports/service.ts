@@ -10,7 +10,7 @@ import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client';
 import { users, type UserRow } from '../../db/schema';
-import { AppError, notFound } from '../../kernel/errors';
+import { AppError, forbidden, notFound } from '../../kernel/errors';
 import { isUuid } from '../../kernel/ids';
 import { publish, REPORT_JOB, REPORT_RETRIES, type JobPublisher } from '../../jobs/catalogue';
 import { printedName } from '../../kernel/audit';
@@ -29,7 +29,8 @@ import {
 } from './report-model';
 import * as repo from './repository';
 import { effectiveDisplayRule } from '../display-rules';
-import { evidenceStamp } from '../evidence';
+import { evidenceStamp, organizationKeyFrom } from '../evidence';
+import { readDossierEvidence, renderDossier } from './dossier';
 
 /**
  * Reports (docs/decisions/reports.md): the POST stores a `queued` row and
@@ -47,13 +48,19 @@ export const REPORT_CONTENT_TYPES: Record<TReportKind, string> = {
   pdf: 'application/pdf',
   csv: 'text/csv; charset=utf-8',
   xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  dossier: 'application/zip',
 };
 
-const RENDERERS: Record<TReportKind, (data: ReportData) => Promise<Buffer> | Buffer> = {
+const RENDERERS: Record<
+  Exclude<TReportKind, 'dossier'>,
+  (data: ReportData) => Promise<Buffer> | Buffer
+> = {
   pdf: renderPdf,
   csv: renderCsv,
   xlsx: renderXlsx,
 };
+
+type StoredReport = NonNullable<Awaited<ReturnType<typeof repo.findReportForJob>>>;
 
 const reportNotFound = (id: string) => notFound(`Report '${id}'`, 'report_id');
 
@@ -89,16 +96,15 @@ export function createReportsService(
   db: Database,
   jobs: JobPublisher,
   log: FastifyBaseLogger,
-  options: { retentionHours: number },
+  options: { retentionHours: number; secretKey: string },
 ) {
   const recordsService = createRecordsService(db);
 
-  /** Everything the report shows, read as the requesting user would see it. */
-  async function gather(
-    report: NonNullable<Awaited<ReturnType<typeof repo.findReportForJob>>>,
-  ): Promise<ReportData> {
+  /** Everything the report shows, read as the requesting user would see it (through `reader`: the database or a transaction). */
+  async function gather(report: StoredReport, reader: Database): Promise<ReportData> {
+    const records = createRecordsService(reader);
     const [user] = report.createdByUserId
-      ? await db.select().from(users).where(eq(users.id, report.createdByUserId))
+      ? await reader.select().from(users).where(eq(users.id, report.createdByUserId))
       : [];
     // The records service only reads the principal's organization.
     const principal: Principal = {
@@ -109,8 +115,8 @@ export function createReportsService(
       sessionId: null,
     };
     const recordIdText = String(report.recordId);
-    const record = await recordsService.record(principal, recordIdText);
-    const alarms = await recordsService.alarms(principal, {
+    const record = await records.record(principal, recordIdText);
+    const alarms = await records.alarms(principal, {
       record_id: recordIdText,
       include_acknowledged: true,
       include_dismissed: true,
@@ -129,29 +135,50 @@ export function createReportsService(
           Number(a.id ?? 0) - Number(b.id ?? 0),
       );
     const rule = report.createdByUserId
-      ? await effectiveDisplayRule(db, report.organizationId, report.createdByUserId)
+      ? await effectiveDisplayRule(reader, report.organizationId, report.createdByUserId)
       : null;
     const hidden = new Set<string>(rule?.hidden_fields ?? []);
     // A hidden field's changes stay in the audit trail, their values not shown.
-    const audit = (await repo.recordAudit(db, report.organizationId, report.recordId)).map((e) =>
-      e.field !== null && hidden.has(e.field)
-        ? { ...e, oldValue: HIDDEN_VALUE, newValue: HIDDEN_VALUE }
-        : e,
+    const audit = (await repo.recordAudit(reader, report.organizationId, report.recordId)).map(
+      (e) =>
+        e.field !== null && hidden.has(e.field)
+          ? { ...e, oldValue: HIDDEN_VALUE, newValue: HIDDEN_VALUE }
+          : e,
     );
     return {
       display: { decimals: rule?.temperature_decimals ?? 1, hidden },
-      organizationName: await repo.organizationName(db, report.organizationId),
+      organizationName: await repo.organizationName(reader, report.organizationId),
       record,
       alarms: withSignatures,
       audit,
-      temps: await readSeries(db, report.recordId),
+      temps: await readSeries(reader, report.recordId),
       timing: timingOf(record),
       unit: report.degreesUnit,
       timeZone: report.timeZone,
       generatedAt: new Date(),
       generatedBy: user ? printedName(user) : 'Unknown user',
-      evidence: await evidenceStamp(db, report.organizationId, report.recordId),
+      evidence: await evidenceStamp(reader, report.organizationId, report.recordId),
     };
+  }
+
+  /**
+   * A dossier: the report's data and the record's evidence chain read in one
+   * snapshot (repeatable read), so that what it shows and what it hashes agree
+   * even while packets arrive.
+   */
+  async function renderDossierOf(report: StoredReport): Promise<Buffer> {
+    const input = await db.transaction(
+      async (tx) => ({
+        data: await gather(report, tx),
+        evidence: await readDossierEvidence(tx, report.organizationId, report.recordId),
+      }),
+      { isolationLevel: 'repeatable read', accessMode: 'read only' },
+    );
+    return renderDossier({
+      ...input,
+      organizationId: report.organizationId,
+      key: organizationKeyFrom(options.secretKey, report.organizationId),
+    });
   }
 
   async function waitUntilSettled(id: string, timeoutMs: number): Promise<void> {
@@ -181,6 +208,12 @@ export function createReportsService(
       const settings = await repo.userDisplaySettings(db, principal.user.id);
       // A display rule's unit overrides the user's own.
       const rule = await effectiveDisplayRule(db, organizationId, principal.user.id);
+      if (kind === 'dossier' && (rule?.hidden_fields.length ?? 0) > 0) {
+        // The dossier is the whole evidence: what a display rule hides would be in it.
+        throw forbidden(
+          'A data display rule hides fields from you; the dossier holds the complete record.',
+        );
+      }
       const fileName = reportFileName(record, kind);
       const row = await db.transaction(async (tx) => {
         const inserted = await repo.insertReport(tx, {
@@ -228,8 +261,10 @@ export function createReportsService(
       const report = await repo.findReportForJob(db, reportId);
       if (!report || report.status === 'ready') return;
       try {
-        const data = await gather(report);
-        const content = await RENDERERS[report.kind](data);
+        const content =
+          report.kind === 'dossier'
+            ? await renderDossierOf(report)
+            : await RENDERERS[report.kind](await gather(report, db));
         // Files older than the retention go as new ones are made (in the job, not the request).
         await repo.deleteReportsBefore(
           db,

@@ -6,6 +6,7 @@ import { createReportsService } from './service';
 export function reportWorker(app: FastifyInstance) {
   const service = createReportsService(app.db, app.jobs, app.log, {
     retentionHours: app.config.reportRetentionHours,
+    secretKey: app.config.secretKey,
   });
   return async ({ reportId }: { reportId: string }, job: JobContext) =>
     service.runJob(reportId, job.retryCount);

@@ -3,6 +3,7 @@ import { formatDate, formatDateTime } from '@coldtrace/domain';
 import DescriptionRounded from '@mui/icons-material/DescriptionRounded';
 import GridOnRounded from '@mui/icons-material/GridOnRounded';
 import PictureAsPdfRounded from '@mui/icons-material/PictureAsPdfRounded';
+import VerifiedUserRounded from '@mui/icons-material/VerifiedUserRounded';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -20,14 +21,23 @@ import { useRecord } from '../api/get-record';
 import { useDownloadReport } from '../api/generate-report';
 import { SectionCard } from './section-card';
 
-const KINDS: { kind: TReportKind; label: string; icon: ReactNode }[] = [
+const KINDS: { kind: Exclude<TReportKind, 'dossier'>; label: string; icon: ReactNode }[] = [
   { kind: 'pdf', label: 'PDF', icon: <PictureAsPdfRounded /> },
   { kind: 'csv', label: 'CSV', icon: <DescriptionRounded /> },
   { kind: 'xlsx', label: 'XLSX', icon: <GridOnRounded /> },
 ];
 
+/** What the status line and the error call each download. */
+const NAMES: Record<TReportKind, string> = {
+  pdf: 'PDF report',
+  csv: 'CSV report',
+  xlsx: 'XLSX report',
+  dossier: 'signed dossier',
+};
+
 /**
- * Reports of the record (PDF, CSV, XLSX, in the user's unit and time zone)
+ * Reports of the record (PDF, CSV, XLSX, in the user's unit and time zone),
+ * its signed evidence dossier (a zip that verifies offline, docs/dossier.md)
  * and the calibration certificate of its tag. A download shows a spinner on
  * its button until the file is saved, and an error message when it fails.
  */
@@ -65,6 +75,23 @@ export function ReportsCard({
           </Button>
         ))}
       </Box>
+      <Button
+        fullWidth
+        variant="outlined"
+        startIcon={<VerifiedUserRounded />}
+        sx={{ mt: 1 }}
+        loading={running === 'dossier'}
+        loadingPosition="start"
+        disabled={download.isPending && running !== 'dossier'}
+        onClick={() => download.mutate({ kind: 'dossier', recordId })}
+        aria-describedby="dossier-help"
+      >
+        Signed dossier (ZIP)
+      </Button>
+      <Typography id="dossier-help" variant="caption" color="text.secondary" component="p">
+        Series, alarms, signatures, decisions and trail with the PDF, signed by your organization:
+        anyone can check it without Coldtrace.
+      </Typography>
       <Typography
         variant="body2"
         color="text.secondary"
@@ -72,14 +99,14 @@ export function ReportsCard({
         sx={{ mt: 0.5, minHeight: 20 }}
       >
         {running
-          ? `Generating the ${running.toUpperCase()} report…`
+          ? `Generating the ${NAMES[running]}…`
           : download.isSuccess
             ? `Saved ${download.data}`
             : ''}
       </Typography>
       {failedKind ? (
         <Alert severity="error" variant="outlined" onClose={() => download.reset()}>
-          Could not download the {failedKind.toUpperCase()} report: {errorMessage(download.error)}
+          Could not download the {NAMES[failedKind]}: {errorMessage(download.error)}
         </Alert>
       ) : null}
       <Divider sx={{ mt: 1, mb: 2 }} />
