@@ -1,5 +1,6 @@
 import { defineConfig, devices } from '@playwright/test';
 import { existsSync } from 'node:fs';
+import path from 'node:path';
 
 const PORT = Number(process.env.E2E_PORT ?? 8123);
 
@@ -29,7 +30,20 @@ export default defineConfig({
   fullyParallel: false,
   workers: 1,
   retries: 0,
-  reporter: process.env.CI ? [['list']] : [['list']],
+  // The list, and the results for the validation report (docs/validation.md): one file per
+  // run, as e2e/shards.mjs runs shards side by side (E2E_RESULTS_FILE names each).
+  reporter: [
+    ['list'],
+    [
+      'json',
+      {
+        outputFile: path.join(
+          process.env.VALIDATION_RESULTS_DIR ?? 'validation/out/results',
+          process.env.E2E_RESULTS_FILE ?? 'playwright.json',
+        ),
+      },
+    ],
+  ],
   use: {
     baseURL: `http://127.0.0.1:${PORT}`,
     trace: 'retain-on-failure',

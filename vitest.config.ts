@@ -6,6 +6,12 @@ export default defineConfig({
     // cores (1 on the 2-core CI machine), and most server files wait on PostgreSQL or on a
     // child process, not on the CPU (the unit stage: 376 s with 1 worker, 188 s with 3).
     maxWorkers: 3,
+    // The results for the validation report (npm run validation-report, docs/validation.md);
+    // `--outputFile` on the command line writes them elsewhere.
+    reporters: ['default', 'json'],
+    outputFile: {
+      json: `${process.env.VALIDATION_RESULTS_DIR ?? 'validation/out/results'}/vitest.json`,
+    },
     projects: [
       { test: { name: 'contract', root: 'packages/contract', environment: 'node' } },
       { test: { name: 'domain', root: 'packages/domain', environment: 'node' } },

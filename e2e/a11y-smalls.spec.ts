@@ -24,7 +24,7 @@ async function shoot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path });
 }
 
-test.describe('issue 35 accessibility smalls', () => {
+test.describe('issue 35 accessibility smalls [FEAT-ACCESSIBILITY]', () => {
   let recordId: string;
 
   test.beforeAll(async ({ baseURL }) => {

@@ -52,7 +52,7 @@ async function settled(page: Page): Promise<void> {
 }
 
 for (const width of [1280, 375]) {
-  test.describe(`every screen at ${width} px`, () => {
+  test.describe(`every screen at ${width} px [FEAT-ACCESSIBILITY]`, () => {
     test.use({ viewport: { width, height: width === 375 ? 740 : 800 } });
 
     test('signed out', async ({ page }) => {

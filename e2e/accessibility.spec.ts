@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { expectNoAccessibilityViolations, openSettingsItem, signIn } from './fixtures';
 
-test.describe('accessibility (axe-core, WCAG 2.1 AA)', () => {
+test.describe('accessibility (axe-core, WCAG 2.1 AA) [FEAT-ACCESSIBILITY]', () => {
   test('login page', async ({ page }) => {
     await page.goto('/login');
     await expect(page.getByLabel('Email or username')).toBeVisible();

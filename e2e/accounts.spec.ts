@@ -15,7 +15,9 @@ async function apiSignIn(request: APIRequestContext, email: string, password: st
   return csrf.csrftoken;
 }
 
-test('forgot password: e-mail, new password, sign in with it', async ({ page }) => {
+test('forgot password: e-mail, new password, sign in with it [FEAT-ACCOUNT-SECURITY, SPEC-2.2]', async ({
+  page,
+}) => {
   const user = await createUserInDb();
   await page.goto('/login');
   await page.getByRole('link', { name: 'Forgot your password?' }).click();
@@ -57,7 +59,9 @@ test('forgot password: e-mail, new password, sign in with it', async ({ page }) 
   ).toBeVisible();
 });
 
-test('welcome link: a new user chooses a password, then agrees to the terms', async ({ page }) => {
+test('welcome link: a new user chooses a password, then agrees to the terms [FEAT-ACCOUNT-SECURITY, SPEC-2.2]', async ({
+  page,
+}) => {
   const user = await createUserInDb({ agreed: false, firstName: 'Wanda' });
   await page.goto(await welcomeLinkInDb(user.id));
   await expect(page.getByRole('heading', { name: 'Welcome to Coldtrace' })).toBeVisible();
@@ -76,7 +80,7 @@ test('welcome link: a new user chooses a password, then agrees to the terms', as
   await expect(page).toHaveURL(/\/tou-agreement$/);
 });
 
-test('change password: mismatched confirmation sends nothing; a wrong current password shows under it', async ({
+test('change password: mismatched confirmation sends nothing; a wrong current password shows under it [SPEC-5.2, FEAT-ACCOUNT-SECURITY]', async ({
   page,
 }) => {
   const user = await createUserInDb();
@@ -115,7 +119,7 @@ test('change password: mismatched confirmation sends nothing; a wrong current pa
   await expect(page.getByRole('button', { name: 'Settings' })).toBeVisible();
 });
 
-test('new terms: a user is taken to /tou-agreement and can use the app after agreeing', async ({
+test('new terms: a user is taken to /tou-agreement and can use the app after agreeing [SPEC-2.2, SPEC-4]', async ({
   page,
   playwright,
   baseURL,
@@ -165,7 +169,7 @@ test('new terms: a user is taken to /tou-agreement and can use the app after agr
   }
 });
 
-test('password pages work at 375 px', async ({ page }) => {
+test('password pages work at 375 px [SPEC-2.2, SPEC-9.5]', async ({ page }) => {
   await page.setViewportSize({ width: 375, height: 740 });
   await page.goto('/forgotpassword');
   await expect(page.getByRole('button', { name: 'Send Reset Link' })).toBeVisible();

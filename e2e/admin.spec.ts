@@ -18,7 +18,7 @@ async function signInAsAdmin(page: Page, path: string): Promise<void> {
   await expect(page).toHaveURL(new RegExp(`${path}$`));
 }
 
-test('Manage Users: a server administrator adds a user, who follows the welcome link; suspending and reactivating them', async ({
+test('Manage Users: a server administrator adds a user, who follows the welcome link; suspending and reactivating them [RULE-ACCOUNT-1, RULE-ORG-2]', async ({
   page,
   browser,
 }) => {
@@ -74,7 +74,7 @@ test('Manage Users: a server administrator adds a user, who follows the welcome 
   await other.close();
 });
 
-test('API Keys: generate a key shown once, use it, revoke it', async ({ page }) => {
+test('API Keys: generate a key shown once, use it, revoke it [SPEC-7.6]', async ({ page }) => {
   await signInAsAdmin(page, '/organization/apikeys');
   await expect(page.getByRole('heading', { name: 'API Keys' })).toBeVisible();
   const name = `ERP ${uid()}`;
@@ -116,7 +116,7 @@ test('API Keys: generate a key shown once, use it, revoke it', async ({ page }) 
   expect(after.status()).toBe(401);
 });
 
-test('API Keys: a read-only key reads the records, cannot upload, and its last use shows', async ({
+test('API Keys: a read-only key reads the records, cannot upload, and its last use shows [FEAT-API-KEYS-ON-API]', async ({
   page,
 }) => {
   await signInAsAdmin(page, '/organization/apikeys');
@@ -149,7 +149,7 @@ test('API Keys: a read-only key reads the records, cannot upload, and its last u
   await screenshots(page, 'api-keys-read-only');
 });
 
-test('Assign Tags: good and malformed IDs, the exact messages, the failed IDs back in the box', async ({
+test('Assign Tags: good and malformed IDs, the exact messages, the failed IDs back in the box [SPEC-2.8, SPEC-5.4]', async ({
   page,
 }) => {
   await signInAsAdmin(page, '/organization/assign-tags');
@@ -181,7 +181,9 @@ test('Assign Tags: good and malformed IDs, the exact messages, the failed IDs ba
   await expect(page.getByText('All tags IDs successfully created and/or assigned')).toHaveCount(0);
 });
 
-test('Server Administration: a server administrator creates an organization', async ({ page }) => {
+test('Server Administration: a server administrator creates an organization [RULE-ORG-2]', async ({
+  page,
+}) => {
   await signInAsAdmin(page, '/serveradmin');
   await expect(page.getByRole('heading', { name: 'Server Administration' })).toBeVisible();
   const organizations = page.getByRole('table', { name: 'Organizations' });

@@ -76,7 +76,7 @@ async function expectClosedAlarm(item: Locator, username: string): Promise<void>
   await expect(note).toContainText(/ on \d{2}\/\d{2}\/\d{4},? \d{2}:\d{2}/);
 }
 
-test.describe('alarm lifecycle', () => {
+test.describe('alarm lifecycle [RULE-ALARM-2, RULE-ALARM-3]', () => {
   let closingRecord: string;
   let dismissRecord: string;
   let username: string;

@@ -42,7 +42,7 @@ async function shoot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: test.info().outputPath(`${name}.png`), fullPage: true });
 }
 
-test('alarm e-mails: a setting made on the page and a recipient each get exactly one', async ({
+test('alarm e-mails: a setting made on the page and a recipient each get exactly one [RULE-NOTIFY-2]', async ({
   page,
   playwright,
 }, testInfo) => {

@@ -63,7 +63,7 @@ async function rtRecord(api: APIRequestContext, token: string, serial: string, t
   return { start, recordId: started.record_id! };
 }
 
-test.describe('alarm noise', () => {
+test.describe('alarm noise [FEAT-ALARM-MERGE, FEAT-NO-DATA-ALARM]', () => {
   let silentId: string;
   let mergedId: string;
   let survivor: string;

@@ -35,7 +35,7 @@ interface Alarm {
   highest_recorded_temperature?: number | null;
 }
 
-test.describe('alarm workflow', () => {
+test.describe('alarm workflow [RULE-AUDIT-1, FEAT-E-SIGNATURE, SPEC-2.6]', () => {
   let recordId: string;
   let serial: string;
   let alarms: Alarm[];

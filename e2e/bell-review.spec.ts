@@ -45,7 +45,7 @@ async function shoot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: `${SHOTS}/${name}.png` });
 }
 
-test.describe('the bell for review', () => {
+test.describe('the bell for review [RULE-NOTIFY-1, SPEC-2.6]', () => {
   let recent: string;
   let older: string;
 

@@ -45,7 +45,7 @@ async function tagWithCertificate(api: APIRequestContext, name: string, dueInDay
   return tagId;
 }
 
-test.describe('calibration lifecycle', () => {
+test.describe('calibration lifecycle [FEAT-CALIBRATION]', () => {
   let warnedRecord: string;
 
   test.beforeAll(async ({ playwright }, testInfo) => {

@@ -14,7 +14,7 @@ const run = Date.now().toString(36);
 const SHOTS = '/tmp/shots';
 
 for (const width of [1280, 375]) {
-  test(`uploads, lists, opens and replaces a certificate (${width} px)`, async ({
+  test(`uploads, lists, opens and replaces a certificate (${width} px) [FEAT-CALIBRATION]`, async ({
     page,
     playwright,
   }, testInfo) => {

@@ -93,7 +93,9 @@ const within = (box: { x: number; y: number; width: number; height: number }, ar
   box.x + box.width <= area.x + area.width + 0.5 &&
   box.y + box.height <= area.y + area.height + 0.5;
 
-test('a multi-day chart dates its axis and reads the hover beside the cursor', async ({ page }) => {
+test('a multi-day chart dates its axis and reads the hover beside the cursor [FEAT-CHART]', async ({
+  page,
+}) => {
   await page.setViewportSize({ width: 1280, height: 800 });
   const chart = await openRecord(page);
   const readout = chart.locator('.u-legend');
@@ -154,7 +156,7 @@ test('a multi-day chart dates its axis and reads the hover beside the cursor', a
   });
 });
 
-test('on a phone the readout stays inside the plot', async ({ page }) => {
+test('on a phone the readout stays inside the plot [FEAT-CHART]', async ({ page }) => {
   await page.setViewportSize({ width: 375, height: 740 });
   const chart = await openRecord(page);
   await chart.scrollIntoViewIfNeeded();

@@ -94,7 +94,7 @@ async function tabTo(page: Page, target: Locator, limit = 80): Promise<number> {
   throw new Error(`Tab never reached the target in ${limit} presses`);
 }
 
-test('the chart is read point by point with the keyboard, and as a paged table', async ({
+test('the chart is read point by point with the keyboard, and as a paged table [FEAT-CHART, FEAT-ACCESSIBILITY]', async ({
   page,
 }) => {
   test.setTimeout(120_000);
@@ -176,7 +176,9 @@ test('the chart is read point by point with the keyboard, and as a paged table',
   });
 });
 
-test('zoomed in, the keyboard brings the point into view', async ({ page }) => {
+test('zoomed in, the keyboard brings the point into view [FEAT-CHART, FEAT-ACCESSIBILITY]', async ({
+  page,
+}) => {
   const chart = await openRecord(page);
   const card = page.getByRole('region', { name: 'Temperature', exact: true });
   const reset = card.getByRole('button', { name: 'Reset zoom' });
@@ -206,7 +208,9 @@ test('zoomed in, the keyboard brings the point into view', async ({ page }) => {
     .toBe(true);
 });
 
-test('on a phone the chart and its table fit the screen', async ({ page }) => {
+test('on a phone the chart and its table fit the screen [FEAT-CHART, FEAT-ACCESSIBILITY]', async ({
+  page,
+}) => {
   await page.setViewportSize({ width: 375, height: 740 });
   const chart = await openRecord(page);
   const card = page.getByRole('region', { name: 'Temperature', exact: true });

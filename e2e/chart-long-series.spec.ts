@@ -69,7 +69,9 @@ async function openRecord(page: Page) {
   return { chart, reply };
 }
 
-test('a long record draws from the reduced series and zooms to every point', async ({ page }) => {
+test('a long record draws from the reduced series and zooms to every point [FEAT-COMPACT-SERIES, FEAT-CHART]', async ({
+  page,
+}) => {
   test.setTimeout(120_000);
   await page.setViewportSize({ width: 1280, height: 900 });
   const { chart, reply } = await openRecord(page);
@@ -141,7 +143,7 @@ test('a long record draws from the reduced series and zooms to every point', asy
   });
 });
 
-test('a long record on a phone', async ({ page }) => {
+test('a long record on a phone [FEAT-COMPACT-SERIES, FEAT-CHART]', async ({ page }) => {
   await page.setViewportSize({ width: 375, height: 800 });
   const { chart, reply } = await openRecord(page);
   expect(reply.reduced).toBe(true);

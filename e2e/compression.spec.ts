@@ -5,7 +5,9 @@ import { expect, test, type Response } from '@playwright/test';
  * br; the page, its scripts and its styles come back br-encoded (the `.br`
  * copies the build wrote), and the app still loads from them.
  */
-test('the sign-in page and its assets arrive br-encoded, and the app loads', async ({ page }) => {
+test('the sign-in page and its assets arrive br-encoded, and the app loads [FEAT-COMPRESSION]', async ({
+  page,
+}) => {
   const responses: Response[] = [];
   page.on('response', (response) => responses.push(response));
   const html = await page.goto('/login');

@@ -26,7 +26,7 @@ async function openConfiguration(page: Page): Promise<void> {
   await expect(page.getByRole('heading', { name: 'Configuration', level: 1 })).toBeVisible();
 }
 
-test.describe('configuration', () => {
+test.describe('configuration [SPEC-7.7, RULE-TRIP-2]', () => {
   test('products: create, refuse low above high without sending, edit', async ({ page }) => {
     const name = `E2E Vaccine ${run}`;
     await openConfiguration(page);

@@ -46,7 +46,7 @@ async function visit(page: Page, path: string, ready?: (page: Page) => Promise<v
   await page.waitForLoadState('networkidle').catch(() => undefined);
 }
 
-test.describe('Content-Security-Policy: no violation on any screen', () => {
+test.describe('Content-Security-Policy: no violation on any screen [FEAT-HTTP-SECURITY]', () => {
   test('the check itself catches a violation (an inline script)', async ({ page }) => {
     const violations = await watchCsp(page);
     await visit(page, '/login');

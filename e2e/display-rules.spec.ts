@@ -62,7 +62,7 @@ async function choose(page: Page, label: string, option: string): Promise<void> 
   await chooseOption(page, page.getByRole('combobox', { name: label }), option);
 }
 
-test.describe('data display rules', () => {
+test.describe('data display rules [FEAT-DISPLAY-RULES]', () => {
   let recordId: string;
 
   test.beforeAll(async ({ playwright }, testInfo) => {

@@ -29,7 +29,7 @@ async function shoot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: test.info().outputPath(`${name}.png`), fullPage: false });
 }
 
-test.describe('release decision', () => {
+test.describe('release decision [RULE-AUDIT-4, FEAT-E-SIGNATURE]', () => {
   /**
    * An administrator of the second demo organization, where no simulator runs: the
    * dashboard's latest records (the 20 with the latest device action) stay this

@@ -20,7 +20,7 @@ async function shoot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: `${SHOTS}/${name}.png` });
 }
 
-test('an Alarm setting escalates: the fields, their checks, saved and read back', async ({
+test('an Alarm setting escalates: the fields, their checks, saved and read back [FEAT-ESCALATION]', async ({
   page,
 }) => {
   test.setTimeout(90_000);

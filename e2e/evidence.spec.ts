@@ -45,7 +45,7 @@ async function setHighestUntracked(id: number, value: number | null): Promise<vo
   });
 }
 
-test('the evidence verifies, a change behind the server is named, and verifies once undone', async ({
+test('the evidence verifies, a change behind the server is named, and verifies once undone [FEAT-EVIDENCE-CHAIN]', async ({
   page,
 }) => {
   await openEvidence(page);
@@ -75,7 +75,9 @@ test('the evidence verifies, a change behind the server is named, and verifies o
   await expect(section.getByRole('alert')).toContainText('Verified');
 });
 
-test('a Manager (locations, no user administration) sees no Evidence tab', async ({ page }) => {
+test('a Manager (locations, no user administration) sees no Evidence tab [SPEC-6.1, FEAT-EVIDENCE-CHAIN]', async ({
+  page,
+}) => {
   const manager = await createUserInDb({ role: 'Manager' });
   await page.goto('/configuration?tab=evidence');
   await signIn(page, { email: manager.email, password: manager.password });

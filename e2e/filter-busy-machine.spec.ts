@@ -9,7 +9,7 @@ import { signIn } from './fixtures';
  * render, the old URL then looked like a change from elsewhere, and the
  * filter and its editor were thrown away (the records test failed on it once).
  */
-test('the filter editor keeps what was typed while the URL catches up (CPU slowed 6×)', async ({
+test('the filter editor keeps what was typed while the URL catches up (CPU slowed 6×) [SPEC-2.12]', async ({
   page,
 }) => {
   await page.goto('/allrecords');

@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { E2E_ADMIN, openSettingsItem, signIn } from './fixtures';
 
-test.describe('sign-in, organizations, units, sign-out', () => {
+test.describe('sign-in, organizations, units, sign-out [SPEC-2.5, SPEC-1]', () => {
   test('sign in and land on the dashboard with top bar and side navigation', async ({ page }) => {
     await page.goto('/');
     await expect(page).toHaveURL(/\/login$/);
@@ -108,7 +108,7 @@ test.describe('sign-in, organizations, units, sign-out', () => {
   });
 });
 
-test.describe('pages without a session', () => {
+test.describe('pages without a session [SPEC-2.3, SPEC-2.2]', () => {
   test('an unknown path inside the app shows the not-found page', async ({ page }) => {
     await page.goto('/');
     await signIn(page);
@@ -127,7 +127,7 @@ test.describe('pages without a session', () => {
   });
 });
 
-test.describe('phone width', () => {
+test.describe('phone width [SPEC-9.5]', () => {
   test.use({ viewport: { width: 375, height: 740 } });
   test('side navigation folds into a drawer', async ({ page }) => {
     await page.goto('/');
@@ -145,7 +145,7 @@ test.describe('phone width', () => {
   });
 });
 
-test.describe('motion', () => {
+test.describe('motion [FEAT-REDUCED-MOTION]', () => {
   /** The CSS transition time of the open settings menu's surface. */
   async function menuTransition(page: Page): Promise<string> {
     await page.goto('/');

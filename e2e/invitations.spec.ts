@@ -67,7 +67,7 @@ async function newPerson(browser: Browser): Promise<Page> {
   return (await browser.newContext()).newPage();
 }
 
-test('a new address: invited, creates the account from the link, and is a member', async ({
+test('a new address: invited, creates the account from the link, and is a member [RULE-ACCOUNT-1]', async ({
   page,
   browser,
 }) => {
@@ -129,7 +129,7 @@ test('a new address: invited, creates the account from the link, and is a member
   await them.context().close();
 });
 
-test("another organization's user: signs in to accept, accepts, and works in the new organization", async ({
+test("another organization's user: signs in to accept, accepts, and works in the new organization [RULE-ACCOUNT-1]", async ({
   page,
   browser,
 }) => {
@@ -179,7 +179,10 @@ test("another organization's user: signs in to accept, accepts, and works in the
   await them.context().close();
 });
 
-test('suspend and reactivate a member of the organization', async ({ page, browser }) => {
+test('suspend and reactivate a member of the organization [RULE-ACCOUNT-1]', async ({
+  page,
+  browser,
+}) => {
   const member = await createUserInDb({ organization: ORG });
   const them = await newPerson(browser);
   await them.goto('/login');
@@ -219,7 +222,7 @@ test('suspend and reactivate a member of the organization', async ({ page, brows
   await them.context().close();
 });
 
-test('a revoked invitation: its link is dead; a declined one leaves the list', async ({
+test('a revoked invitation: its link is dead; a declined one leaves the list [RULE-ACCOUNT-1]', async ({
   page,
   browser,
 }) => {
@@ -252,7 +255,7 @@ test('a revoked invitation: its link is dead; a declined one leaves the list', a
   await them.context().close();
 });
 
-test('the server administrator locks an account platform-wide, then unlocks it', async ({
+test('the server administrator locks an account platform-wide, then unlocks it [RULE-ACCOUNT-1]', async ({
   page,
   browser,
 }) => {

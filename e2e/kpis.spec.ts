@@ -20,7 +20,9 @@ async function screenshots(page: Page, name: string): Promise<void> {
   await page.setViewportSize({ width: 1280, height: 900 });
 }
 
-test('Lanes & carriers: a carrier’s excursion rate, the chart and the CSV', async ({ page }) => {
+test('Lanes & carriers: a carrier’s excursion rate, the chart and the CSV [FEAT-KPIS]', async ({
+  page,
+}) => {
   const carrier = `Carrier ${uid()}`;
   const start = Math.floor(Date.now() / 1000) - 3600;
   await page.goto('/login');

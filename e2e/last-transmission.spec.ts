@@ -41,7 +41,7 @@ async function shoot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: false });
 }
 
-test.describe('last transmission', () => {
+test.describe('last transmission [FEAT-LAST-TRANSMISSION]', () => {
   let api: APIRequestContext;
   let token: string;
   let timeZone: string;

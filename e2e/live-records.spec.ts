@@ -41,7 +41,7 @@ async function shoot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: false });
 }
 
-test.describe('live records', () => {
+test.describe('live records [FEAT-LIVE-RECORDS]', () => {
   let api: APIRequestContext;
   let token: string;
 

@@ -37,7 +37,9 @@ async function holdApi(page: Page) {
   };
 }
 
-test('every screen passes axe while its data loads, at 1280 and 375 px', async ({ page }) => {
+test('every screen passes axe while its data loads, at 1280 and 375 px [FEAT-ACCESSIBILITY]', async ({
+  page,
+}) => {
   test.setTimeout(120_000);
   await page.goto('/login');
   await signIn(page);

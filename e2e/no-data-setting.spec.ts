@@ -18,7 +18,7 @@ async function shoot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: `${SHOTS}/${name}.png` });
 }
 
-test('the no-data alarm factor: checked as the API checks it, saved, read back', async ({
+test('the no-data alarm factor: checked as the API checks it, saved, read back [FEAT-NO-DATA-ALARM]', async ({
   page,
 }) => {
   await page.goto('/configuration?tab=alarms');

@@ -95,7 +95,7 @@ async function openRecord(page: Page, recordId: string): Promise<void> {
   await expect(page.getByRole('heading', { name: `Record ${recordId}`, level: 1 })).toBeVisible();
 }
 
-test.describe('record detail', () => {
+test.describe('record detail [SPEC-7.2, RULE-TRIP-3, FEAT-CHART]', () => {
   let shipment: Shipment;
 
   test.beforeAll(async ({ playwright }, testInfo) => {

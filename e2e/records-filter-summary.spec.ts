@@ -17,7 +17,9 @@ async function shoot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: `${SHOTS}/${name}.png` });
 }
 
-test('the Filters bar names the review state and release decision selects', async ({ page }) => {
+test('the Filters bar names the review state and release decision selects [FEAT-REVIEW-QUEUE]', async ({
+  page,
+}) => {
   await page.goto('/allrecords');
   await signIn(page);
   const bar = page.getByRole('group', { name: 'Filters' });

@@ -87,7 +87,7 @@ async function signInAt(page: Page, path: string, heading: string): Promise<void
   await expect(page.getByRole('heading', { name: heading, level: 1 })).toBeVisible();
 }
 
-test.describe('records screens', () => {
+test.describe('records screens [SPEC-2.12, SPEC-2.9, SPEC-2.10]', () => {
   test.beforeAll(async ({ playwright }, testInfo) => {
     const api = await playwright.request.newContext({ baseURL: testInfo.project.use.baseURL });
     try {
@@ -330,7 +330,7 @@ test.describe('records screens', () => {
   });
 });
 
-test('All Devices without sysAdminUser: an honest no-access page, no tag list requested', async ({
+test('All Devices without sysAdminUser: an honest no-access page, no tag list requested [SPEC-2.12, SPEC-2.9, SPEC-2.10]', async ({
   page,
 }) => {
   // The session (and the sign-in reply, which becomes the session) without sysAdminUser.

@@ -41,7 +41,7 @@ async function firstSeededRecord(page: Page): Promise<string> {
   return records[0]!.id;
 }
 
-test('Download PDF on a seeded record saves the PDF report', async ({ page }) => {
+test('Download PDF on a seeded record saves the PDF report [RULE-REPORT-1]', async ({ page }) => {
   await page.goto('/');
   await signIn(page);
   const recordId = await firstSeededRecord(page);
@@ -67,7 +67,7 @@ test('Download PDF on a seeded record saves the PDF report', async ({ page }) =>
   await expectCardAccessible(page);
 });
 
-test('the reports card fits a 375 px phone screen', async ({ page }) => {
+test('the reports card fits a 375 px phone screen [RULE-REPORT-1]', async ({ page }) => {
   await page.setViewportSize({ width: 375, height: 800 });
   await page.goto('/');
   await signIn(page);

@@ -135,7 +135,7 @@ function budgetBands(record: RecordReply): BandUsage[] {
   return Array.isArray(budget) ? budget : budget.bands;
 }
 
-test.describe('the review flow', () => {
+test.describe('the review flow [FEAT-REVIEW-QUEUE, RULE-AUDIT-4]', () => {
   let api: APIRequestContext;
   let token: string;
   let budgetKept = false;

@@ -16,7 +16,7 @@ async function shoot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: test.info().outputPath(`${name}.png`), fullPage: false });
 }
 
-test.describe('review queue', () => {
+test.describe('review queue [FEAT-REVIEW-QUEUE]', () => {
   test.beforeAll(async ({ playwright }, testInfo) => {
     const api = await playwright.request.newContext({ baseURL: testInfo.project.use.baseURL! });
     try {

@@ -16,8 +16,10 @@ async function settled(page: Page): Promise<void> {
   );
 }
 
-test.describe('screens walked by a quality manager', () => {
-  test('the footer Warranty link opens the warranty section of the terms', async ({ page }) => {
+test.describe('screens walked by a quality manager [FEAT-ACCESSIBILITY]', () => {
+  test('the footer Warranty link opens the warranty section of the terms [SPEC-2.13]', async ({
+    page,
+  }) => {
     await page.goto('/');
     await signIn(page);
     await page
@@ -33,7 +35,7 @@ test.describe('screens walked by a quality manager', () => {
     if (SHOTS) await page.screenshot({ path: `${SHOTS}/warranty-1280.png` });
   });
 
-  test('the time zone list is searchable by name, alias and offset, and saves', async ({
+  test('the time zone list is searchable by name, alias and offset, and saves [SPEC-2.11, SPEC-5.7]', async ({
     page,
   }) => {
     await page.goto('/');

@@ -6,7 +6,7 @@ import { signIn } from './fixtures';
  * session's: switching on one device leaves the other showing, and working
  * in, its own organization, and choosing an organization there switches it.
  */
-test('two devices: a switch on one leaves the other in its own organization', async ({
+test('two devices: a switch on one leaves the other in its own organization [SPEC-2.5, SPEC-1]', async ({
   browser,
 }) => {
   const laptop = await (await browser.newContext()).newPage();

@@ -4,6 +4,7 @@
 // to Playwright (a spec file, --grep ...); with arguments the default is one
 // plain run, as a few tests do not pay for a second server.
 import { spawn } from 'node:child_process';
+import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -19,6 +20,16 @@ if (!Number.isInteger(shards) || shards < 1) {
 const basePort = Number(process.env.E2E_PORT ?? 8123);
 const baseDataDir = process.env.E2E_DATA_DIR ?? path.join(root, '.e2e-data');
 const cli = path.join(root, 'node_modules/@playwright/test/cli.js');
+// The results for the validation report: one file per run (playwright.config.ts); those of an
+// earlier run go first, so that the report never mixes two runs.
+const resultsDir = path.resolve(
+  root,
+  process.env.VALIDATION_RESULTS_DIR ?? 'validation/out/results',
+);
+mkdirSync(resultsDir, { recursive: true });
+for (const name of readdirSync(resultsDir)) {
+  if (/^playwright.*\.json$/.test(name)) rmSync(path.join(resultsDir, name));
+}
 
 const children = [];
 const runs = Array.from({ length: shards }, (_, k) => {
@@ -42,6 +53,7 @@ const runs = Array.from({ length: shards }, (_, k) => {
         // Each run's server takes 4 ports from its own (HTTP, PostgreSQL, SMTP, mail API).
         E2E_PORT: String(basePort + 10 * k),
         E2E_DATA_DIR: sharded ? `${baseDataDir}-${i}` : baseDataDir,
+        E2E_RESULTS_FILE: sharded ? `playwright-${i}.json` : 'playwright.json',
       },
     },
   );

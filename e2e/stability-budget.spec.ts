@@ -19,7 +19,7 @@ async function shoot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: test.info().outputPath(`${name}.png`), fullPage: false });
 }
 
-test.describe('stability budget', () => {
+test.describe('stability budget [FEAT-STABILITY-BUDGET]', () => {
   test('product bands in the dialog, then a shipment of two legs uses one up', async ({ page }) => {
     test.setTimeout(120_000);
     await page.goto('/login');

@@ -19,7 +19,9 @@ async function shoot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: `${SHOTS}/${name}.png` });
 }
 
-test('a Summary setting: its schedule asked for, saved and read back', async ({ page }) => {
+test('a Summary setting: its schedule asked for, saved and read back [FEAT-SUMMARY-MAIL]', async ({
+  page,
+}) => {
   test.setTimeout(90_000);
   await page.goto('/configuration?tab=notifications');
   await signIn(page);

@@ -28,7 +28,7 @@ interface Got {
   body: string;
 }
 
-test('Webhooks: add one, its secret shown once, an excursion delivered signed, redeliver, deactivate, delete', async ({
+test('Webhooks: add one, its secret shown once, an excursion delivered signed, redeliver, deactivate, delete [FEAT-WEBHOOKS]', async ({
   page,
 }) => {
   const received: Got[] = [];

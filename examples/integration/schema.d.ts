@@ -380,6 +380,116 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/second-factor/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The user's second factor, and whether the session organization requires it
+         * @description The user's second factor, and whether the session organization requires it.
+         *
+         *     Credentials: session cookie or user token. Permission: signed in (own data only).
+         */
+        get: operations["authSecondFactorGet"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/second-factor/enrol/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start enrolling an authenticator app (password again): a new secret and its QR code
+         * @description Nothing is asked for until the enrolment is confirmed with a first code. Starting again replaces an unconfirmed secret; an enabled factor must be disabled first (409).
+         *
+         *     Credentials: session cookie or user token. Permission: signed in (own data only).
+         */
+        post: operations["authSecondFactorEnrol"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/second-factor/confirm/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm the enrolment with a first code: the factor is then active; answers 10 recovery codes, shown once
+         * @description Confirm the enrolment with a first code: the factor is then active; answers 10 recovery codes, shown once.
+         *
+         *     Credentials: session cookie or user token. Permission: signed in (own data only).
+         */
+        post: operations["authSecondFactorConfirm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/second-factor/recovery-codes/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * New recovery codes (password and a current code): the old ones stop working
+         * @description New recovery codes (password and a current code): the old ones stop working.
+         *
+         *     Credentials: session cookie or user token. Permission: signed in (own data only).
+         */
+        post: operations["authSecondFactorRecoveryCodes"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/second-factor/disable/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Disable the second factor (password and a current code or a recovery code)
+         * @description Disable the second factor (password and a current code or a recovery code).
+         *
+         *     Credentials: session cookie or user token. Permission: signed in (own data only).
+         */
+        post: operations["authSecondFactorDisable"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/devices/xt1/": {
         parameters: {
             query?: never;
@@ -1490,6 +1600,94 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/audit/reviews/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The review state of the last 12 months (newest first): open, due, overdue or closed
+         * @description The review state of the last 12 months (newest first): open, due, overdue or closed.
+         *
+         *     Credentials: session cookie or user token. Permission: `sysAdminUser`. Built-in roles holding it: Administrator.
+         */
+        get: operations["auditReviewPeriods"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/audit/review/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A month of the organization's audit trail, ranked by risk, with its review
+         * @description Entries made by people (and failed signatures), ranked high, medium, low with their reasons (changes after a release, limits changed on an active shipment, failed signatures, access changes, administration outside 07:00-19:00 Monday to Friday in the actor's time zone), then newest first. Entries written by the system are counted only.
+         *
+         *     Credentials: session cookie or user token. Permission: `sysAdminUser`. Built-in roles holding it: Administrator.
+         */
+        get: operations["auditReviewGet"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/audit/review/marks/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark audit entries of a month as reviewed, with a comment
+         * @description Each entry is marked once (an entry already marked keeps its first mark). 404 naming event_ids for an entry of another month or organization; 409 once the month's review is closed. Audited.
+         *
+         *     Credentials: session cookie or user token. Permission: `sysAdminUser`. Built-in roles holding it: Administrator.
+         */
+        post: operations["auditReviewMark"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/audit/review/close/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Close a month's review with an electronic signature (meaning Reviewed)
+         * @description Only once the month has ended and every high-risk entry is marked reviewed (409 otherwise). The signature re-enters the password (and the second factor where the organization requires one). A closed review is never reopened. Audited.
+         *
+         *     Credentials: session cookie or user token. Permission: `sysAdminUser`. Built-in roles holding it: Administrator.
+         */
+        post: operations["auditReviewClose"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/audit/verify/": {
         parameters: {
             query?: never;
@@ -2571,6 +2769,16 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
+        SecondFactorStartInput: {
+            password: string;
+        };
+        SecondFactorConfirmInput: {
+            code: string;
+        };
+        SecondFactorProofInput: {
+            password: string;
+            code: string;
+        };
         CarrierDefinitionFormInput: {
             /** @description Carrier name, trimmed, unique in the organization ignoring case (409 CONFLICT otherwise) */
             name: string;
@@ -2674,6 +2882,8 @@ export interface components {
              * @enum {string}
              */
             meaning?: "REVIEWED" | "APPROVED" | "REJECTED";
+            /** @description The current 6-digit code of the signer's authenticator app, or one of their recovery codes: required when the organization requires a second factor for signers (400 SECOND_FACTOR_REQUIRED without it; 403 SECOND_FACTOR_NOT_ENROLLED when the signer has not enrolled); when sent otherwise it is checked and recorded too */
+            second_factor_code?: string;
         };
         /** @description Any subset of the geo-fence. `*_radius_meters` is metres (as GET answers it); `*_radius_units` is the display unit; `*_radius` is a value in that unit, converted to metres by the server (1 mi is stored as 1609.344 m). */
         GeoFenceSettingsUpdateInput: {
@@ -2719,6 +2929,10 @@ export interface components {
             no_data_factor?: number;
             /** @description Allow releasing a shipment before its trip has ended, with a reason (default false) */
             allow_release_in_transit?: boolean;
+            /** @description Require a second factor at every signature (default false) */
+            second_factor_for_signers?: boolean;
+            /** @description Require a second factor at the administrators' sign-in (default false) */
+            second_factor_for_administrators?: boolean;
             /** @description Reason for change: required when the change touches a record that has alarms */
             reason?: string;
             /** @description The signer's password, entered again: required when the change closes an alarm */
@@ -2728,6 +2942,8 @@ export interface components {
              * @enum {string}
              */
             meaning?: "REVIEWED" | "APPROVED" | "REJECTED";
+            /** @description The current 6-digit code of the signer's authenticator app, or one of their recovery codes: required when the organization requires a second factor for signers (400 SECOND_FACTOR_REQUIRED without it; 403 SECOND_FACTOR_NOT_ENROLLED when the signer has not enrolled); when sent otherwise it is checked and recorded too */
+            second_factor_code?: string;
         };
         Xt1UploadInput: {
             tag_id: string;
@@ -2876,6 +3092,8 @@ export interface components {
              * @enum {string}
              */
             meaning?: "REVIEWED" | "APPROVED" | "REJECTED";
+            /** @description The current 6-digit code of the signer's authenticator app, or one of their recovery codes: required when the organization requires a second factor for signers (400 SECOND_FACTOR_REQUIRED without it; 403 SECOND_FACTOR_NOT_ENROLLED when the signer has not enrolled); when sent otherwise it is checked and recorded too */
+            second_factor_code?: string;
         };
         Xt1TripEditUploadInput: {
             tag_id?: string;
@@ -2893,6 +3111,8 @@ export interface components {
              * @enum {string}
              */
             meaning?: "REVIEWED" | "APPROVED" | "REJECTED";
+            /** @description The current 6-digit code of the signer's authenticator app, or one of their recovery codes: required when the organization requires a second factor for signers (400 SECOND_FACTOR_REQUIRED without it; 403 SECOND_FACTOR_NOT_ENROLLED when the signer has not enrolled); when sent otherwise it is checked and recorded too */
+            second_factor_code?: string;
         };
         RtConfigureUploadInput: {
             tag_id: string;
@@ -2998,6 +3218,8 @@ export interface components {
             password: string;
             /** @enum {string} */
             meaning: "REVIEWED" | "APPROVED" | "REJECTED";
+            /** @description The current 6-digit code of the signer's authenticator app, or one of their recovery codes: required when the organization requires a second factor for signers (400 SECOND_FACTOR_REQUIRED without it; 403 SECOND_FACTOR_NOT_ENROLLED when the signer has not enrolled); when sent otherwise it is checked and recorded too */
+            second_factor_code?: string;
         };
         AlarmDismissUploadInput: {
             /** @enum {string} */
@@ -3027,6 +3249,8 @@ export interface components {
              * @enum {string}
              */
             meaning?: "REVIEWED" | "APPROVED" | "REJECTED";
+            /** @description The current 6-digit code of the signer's authenticator app, or one of their recovery codes: required when the organization requires a second factor for signers (400 SECOND_FACTOR_REQUIRED without it; 403 SECOND_FACTOR_NOT_ENROLLED when the signer has not enrolled); when sent otherwise it is checked and recorded too */
+            second_factor_code?: string;
         };
         ReportRequestInput: {
             record_id: string;
@@ -3236,7 +3460,7 @@ export interface components {
         };
         ErrorReply: {
             /** @enum {string} */
-            code: "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_CREDENTIALS" | "BAD_REQUEST" | "REASON_REQUIRED" | "SIGNATURE_REQUIRED" | "UNAUTHENTICATED" | "FORBIDDEN" | "CSRF_FAILED" | "ACCOUNT_LOCKED" | "TERMS_NOT_ACCEPTED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "THROTTLED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+            code: "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_CREDENTIALS" | "BAD_REQUEST" | "REASON_REQUIRED" | "SIGNATURE_REQUIRED" | "SECOND_FACTOR_REQUIRED" | "UNAUTHENTICATED" | "FORBIDDEN" | "CSRF_FAILED" | "ACCOUNT_LOCKED" | "SECOND_FACTOR_NOT_ENROLLED" | "TERMS_NOT_ACCEPTED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "THROTTLED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
             message: string;
             fields?: {
                 [key: string]: string;
@@ -3245,6 +3469,31 @@ export interface components {
         Org: {
             id: string;
             name: string;
+        };
+        SecondFactorStatus: {
+            /** @description An authenticator is enrolled and confirmed */
+            enabled: boolean;
+            /** @description An enrolment was started and awaits its first code */
+            pending: boolean;
+            /** @description When it was confirmed (UTC) */
+            enabled_at: string | null;
+            /** @description Unused recovery codes */
+            recovery_codes_left: number;
+            /** @description The session organization requires it for every signature */
+            required_for_signing: boolean;
+            /** @description The session organization requires it at its administrators' sign-in */
+            required_for_administrators: boolean;
+        };
+        SecondFactorEnrolment: {
+            /** @description The TOTP secret (Base32), for typing into the app */
+            secret: string;
+            /** @description The otpauth:// URI the QR code holds */
+            otpauth_uri: string;
+            /** @description The QR code of otpauth_uri, a data: URL of an SVG image */
+            qr_code: string;
+        };
+        RecoveryCodes: {
+            recovery_codes: string[];
         };
         RoleMembership: {
             id: string;
@@ -3345,6 +3594,8 @@ export interface components {
             client_type: "WEB" | "IOS" | "ANDROID";
             /** @enum {string} */
             purpose?: "ACKNOWLEDGE" | "CLOSE";
+            /** @description The second factor given with the password (null: the password alone) */
+            second_factor?: ("totp" | "recovery_code") | null;
         };
         ExcursionAlarm: {
             id?: string;
@@ -3578,6 +3829,10 @@ export interface components {
             no_data_factor?: number;
             /** @description Whether a shipment may be released before its trip has ended (arrived, or the record stopped), with a transit_reason (default false: refused, 409) */
             allow_release_in_transit?: boolean;
+            /** @description Every signature (acknowledgement, closing, release) needs a second factor with the password (default false) */
+            second_factor_for_signers?: boolean;
+            /** @description The organization's administrators (sysAdminUser) give a second factor at sign-in (default false) */
+            second_factor_for_administrators?: boolean;
         };
         RecordDisposition: {
             id: string;
@@ -3591,6 +3846,8 @@ export interface components {
             signed_by: string;
             /** @description When it was signed (server time, ISO 8601 UTC) */
             signed_at: string;
+            /** @description The second factor given with the password (null: the password alone) */
+            second_factor?: ("totp" | "recovery_code") | null;
         };
         Trip: {
             begin_time?: string | null;
@@ -4238,6 +4495,60 @@ export interface components {
                 disposition: components["schemas"]["WebhookDisposition"] | null;
             };
         };
+        AuditReviewMark: {
+            reviewed_by: string;
+            reviewed_at: string;
+            comment: string;
+        };
+        AuditReviewEntry: {
+            event: components["schemas"]["AuditEvent"];
+            /** @enum {string} */
+            risk: "high" | "medium" | "low";
+            reasons: ("after_release" | "limit_change_active" | "failed_signature" | "access_change" | "product_limit_change" | "off_hours")[];
+            /** @description null: not reviewed yet */
+            review: components["schemas"]["AuditReviewMark"] | null;
+        };
+        AuditReviewClosure: {
+            signed_by: string;
+            signed_at: string;
+            /** @constant */
+            meaning: "REVIEWED";
+            comment: string;
+            second_factor: string | null;
+            entries: number;
+            reviewed: number;
+        };
+        AuditReview: {
+            period: string;
+            start: string;
+            /** @description Exclusive */
+            end: string;
+            due: string;
+            /**
+             * @description open: the month has not ended; due: ended, not closed, before its due date; overdue: past it; closed: signed
+             * @enum {string}
+             */
+            state: "open" | "due" | "overdue" | "closed";
+            counts: {
+                high: number;
+                medium: number;
+                low: number;
+                reviewed: number;
+                unreviewed_high: number;
+                /** @description Entries written by the system (uploads, jobs): counted, not listed */
+                system: number;
+            };
+            /** @description Ranked by risk, then newest first; at most 500 */
+            entries: components["schemas"]["AuditReviewEntry"][];
+            closure: components["schemas"]["AuditReviewClosure"] | null;
+        };
+        AuditReviewPeriod: {
+            period: string;
+            /** @enum {string} */
+            state: "open" | "due" | "overdue" | "closed";
+            due: string;
+            closure: components["schemas"]["AuditReviewClosure"] | null;
+        };
     };
     responses: never;
     parameters: never;
@@ -4381,6 +4692,8 @@ export interface operations {
                 "application/json": {
                     email_or_username: string;
                     password: string;
+                    /** @description The current 6-digit code of the signer's authenticator app, or one of their recovery codes: required when the organization requires a second factor for signers (400 SECOND_FACTOR_REQUIRED without it; 403 SECOND_FACTOR_NOT_ENROLLED when the signer has not enrolled); when sent otherwise it is checked and recorded too */
+                    second_factor_code?: string;
                 };
             };
         };
@@ -5064,6 +5377,212 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["User"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+        };
+    };
+    authSecondFactorGet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SecondFactorStatus"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+        };
+    };
+    authSecondFactorEnrol: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SecondFactorStartInput"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SecondFactorEnrolment"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+        };
+    };
+    authSecondFactorConfirm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SecondFactorConfirmInput"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecoveryCodes"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+        };
+    };
+    authSecondFactorRecoveryCodes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SecondFactorProofInput"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecoveryCodes"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+        };
+    };
+    authSecondFactorDisable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SecondFactorProofInput"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SecondFactorStatus"];
                 };
             };
             /** @description Default Response */
@@ -7495,6 +8014,186 @@ export interface operations {
                 };
                 content: {
                     "text/csv": string;
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+        };
+    };
+    auditReviewPeriods: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description The number of matching rows (of every page, for a paged list) */
+                    "x-total-count"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditReviewPeriod"][];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+        };
+    };
+    auditReviewGet: {
+        parameters: {
+            query: {
+                period: string;
+                /** @description Only entries of this risk */
+                risk?: "high" | "medium" | "low";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditReview"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+        };
+    };
+    auditReviewMark: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    period: string;
+                    event_ids: string[];
+                    comment: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description The number of matching rows (of every page, for a paged list) */
+                    "x-total-count"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditReviewEntry"][];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+        };
+    };
+    auditReviewClose: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    period: string;
+                    comment: string;
+                    /** @enum {string} */
+                    client_type?: "WEB" | "IOS" | "ANDROID";
+                    password: string;
+                    /** @description The current 6-digit code of the signer's authenticator app, or one of their recovery codes: required when the organization requires a second factor for signers (400 SECOND_FACTOR_REQUIRED without it; 403 SECOND_FACTOR_NOT_ENROLLED when the signer has not enrolled); when sent otherwise it is checked and recorded too */
+                    second_factor_code?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditReview"];
                 };
             };
             /** @description Default Response */

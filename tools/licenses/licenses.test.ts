@@ -8,7 +8,7 @@ import { isExpressionAllowed, judgeLicense, parseLicenseExpression } from './spd
 
 const allowed = (text: string) => isExpressionAllowed(parseLicenseExpression(text));
 
-describe('the licence allow-list', () => {
+describe('the licence allow-list [FEAT-LICENCES]', () => {
   it('passes the permissive licences, in any case, with "or later" or an exception', () => {
     for (const id of ['MIT', 'ISC', 'Apache-2.0', 'BSD-3-Clause', '0BSD', 'BlueOak-1.0.0']) {
       expect(allowed(id), id).toBe(true);
@@ -83,7 +83,7 @@ describe('the licence allow-list', () => {
   });
 });
 
-describe('the declared licence of a package.json', () => {
+describe('the declared licence of a package.json [FEAT-LICENCES]', () => {
   it('reads `license`, its old object form and the old `licenses` list (a choice)', () => {
     expect(declaredLicense({ license: 'ISC' })).toBe('ISC');
     expect(declaredLicense({ license: { type: 'MIT' } })).toBe('MIT');
@@ -95,7 +95,7 @@ describe('the declared licence of a package.json', () => {
   });
 });
 
-describe('exceptions', () => {
+describe('exceptions [FEAT-LICENCES]', () => {
   const pkg = (name: string, version: string, license?: string): ShippedPackage => ({
     name,
     version,
@@ -125,7 +125,7 @@ describe('exceptions', () => {
   });
 });
 
-describe('the shipped packages', () => {
+describe('the shipped packages [FEAT-LICENCES]', () => {
   let root: string;
   const write = async (dir: string, manifest: object) => {
     await mkdir(path.join(root, dir), { recursive: true });

@@ -9,7 +9,7 @@ import { lintOpenApi } from './run';
  * Spectral (`spectral:oas`, .spectral.yaml) and Redocly (`recommended`,
  * redocly.yaml) without an error or a warning (`npm run lint:openapi`).
  */
-describe('the OpenAPI document lints clean', () => {
+describe('the OpenAPI document lints clean [FEAT-OPENAPI]', () => {
   it('Spectral and Redocly find nothing', { timeout: 120_000 }, async () => {
     const report = await lintOpenApi();
     const shown = (f: { tool: string; rule: string; message: string; where: string }) =>

@@ -68,7 +68,7 @@ async function until(check: () => boolean): Promise<void> {
   }
 }
 
-describe('the server log, written in batches', () => {
+describe('the server log, written in batches [FEAT-OBSERVABILITY]', () => {
   it('gathers request lines and writes them within LOG_FLUSH_MS, in order', async () => {
     const { log, lines } = await logToFile('gathered.log');
     log.info('first');

@@ -17,7 +17,7 @@ function capture(level: 'info' | 'debug' = 'info') {
   return { log: pino(loggerOptions(level, false), sink), text: () => lines.join('') };
 }
 
-describe('logger', () => {
+describe('logger [FEAT-OBSERVABILITY]', () => {
   it('redacts passwords, cookies and authorization headers', () => {
     const lines: string[] = [];
     const sink = new Writable({
@@ -42,7 +42,7 @@ describe('logger', () => {
   });
 });
 
-describe('logged errors of failed queries', () => {
+describe('logged errors of failed queries [FEAT-OBSERVABILITY]', () => {
   const EMAIL = 'ada.secret@example.test';
   const PASSWORD = 'hunter2-long-password';
   let t: TestApp;
@@ -110,7 +110,7 @@ describe('logged errors of failed queries', () => {
   });
 });
 
-describe('request log lines', () => {
+describe('request log lines [FEAT-OBSERVABILITY]', () => {
   it('hide the token of one-time links, nothing else', () => {
     expect(redactUrl('/passwordreset/0b6e-uuid/s3cr3t-T0ken')).toBe(
       '/passwordreset/0b6e-uuid/[redacted]',
@@ -122,7 +122,7 @@ describe('request log lines', () => {
   });
 });
 
-describe('the request log', () => {
+describe('the request log [FEAT-OBSERVABILITY]', () => {
   let t: TestApp;
   let logs: ReturnType<typeof capture>;
 

@@ -16,7 +16,7 @@ import { eventually, freePort, startSmtpSink, type SmtpSink } from './smtp-sink'
  * would leave), the server starts again, and the reminder arrives once.
  */
 
-describe('escalation across a killed server', () => {
+describe('escalation across a killed server [FEAT-ESCALATION, FEAT-DURABILITY]', () => {
   const processes = useServerProcesses('escalation-kill', { jobs: { runWorkers: false } });
   let sink: SmtpSink | undefined;
   afterAll(async () => {

@@ -33,7 +33,7 @@ const AWAY = { latitude: 51.5, longitude: 4.6 };
 const DESTINATION = { latitude: 50.85, longitude: 4.35 };
 const SIGN = { password: TEST_PASSWORD, meaning: 'APPROVED' };
 
-describe('alarm lifecycle', () => {
+describe('alarm lifecycle [RULE-ALARM-2, RULE-ALARM-1, RULE-AUDIT-2]', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp();

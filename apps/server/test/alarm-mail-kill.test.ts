@@ -17,7 +17,7 @@ import { eventually, freePort, startSmtpSink, type SmtpSink } from './smtp-sink'
 const RECORDS = 4;
 const SUBSCRIBERS = 3;
 
-describe('alarm e-mails queued when the server is killed', () => {
+describe('alarm e-mails queued when the server is killed [RULE-NOTIFY-4, FEAT-DURABILITY]', () => {
   // The in-process app only reads and seeds the database: its workers stay off.
   const processes = useServerProcesses('mail-kill', { jobs: { runWorkers: false } });
   let sink: SmtpSink | undefined;

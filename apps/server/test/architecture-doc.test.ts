@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ARCHITECTURE_DOC, moduleGraph, withCurrentTable } from '../scripts/module-graph';
 
-describe('docs/ARCHITECTURE.md', () => {
+describe('docs/ARCHITECTURE.md [FEAT-ARCHITECTURE]', () => {
   it('lists every server module and what it imports (npm run architecture -w @coldtrace/server when stale)', () => {
     const doc = readFileSync(ARCHITECTURE_DOC, 'utf8');
     expect(doc).toBe(withCurrentTable(doc));

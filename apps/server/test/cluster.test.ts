@@ -74,7 +74,7 @@ const portIsFree = (port: number) =>
     );
   });
 
-describe('WEB_CONCURRENCY=2', () => {
+describe('WEB_CONCURRENCY=2 [FEAT-DEPLOYMENT]', () => {
   const processes = useServerProcesses('cluster');
 
   it(

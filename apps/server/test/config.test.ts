@@ -6,7 +6,7 @@ import { ConfigError, defaultDatabasePoolSize, loadConfig, REPO_ROOT } from '../
 import { publicOriginWarning, servedOrigin } from '../src/public-origin';
 import { withSecretKey } from '../src/secret-key';
 
-describe('loadConfig', () => {
+describe('loadConfig [FEAT-DEPLOYMENT]', () => {
   it('has the documented defaults', () => {
     const c = loadConfig({});
     expect(c).toMatchObject({
@@ -188,7 +188,7 @@ describe('loadConfig', () => {
   });
 });
 
-describe('withSecretKey', () => {
+describe('withSecretKey [FEAT-DEPLOYMENT]', () => {
   it('generates the key once, keeps it in DATA_DIR/secret_key with mode 0600', async () => {
     const dataDir = await mkdtemp(path.join(tmpdir(), 'coldtrace-secret-'));
     const config = { ...loadConfig({}), dataDir };
@@ -206,7 +206,7 @@ describe('withSecretKey', () => {
   });
 });
 
-describe('the origin of links without PUBLIC_ORIGIN', () => {
+describe('the origin of links without PUBLIC_ORIGIN [FEAT-DEPLOYMENT]', () => {
   const origin = (HOST: string | undefined, PORT: string) =>
     servedOrigin(loadConfig({ ...(HOST === undefined ? {} : { HOST }), PORT }));
 

@@ -30,7 +30,7 @@ const POINTS = 20;
 const pidOf = (dataDir: string) =>
   Number(readFileSync(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]);
 
-describe('the server losing its embedded PostgreSQL', () => {
+describe('the server losing its embedded PostgreSQL [FEAT-DURABILITY]', () => {
   let dataDir = '';
   let port = 0;
   let server: ServerProcess | undefined;

@@ -26,7 +26,7 @@ async function asSuperuser(statement: string): Promise<void> {
   }
 }
 
-describe('the database unavailable', () => {
+describe('the database unavailable [FEAT-DURABILITY]', () => {
   let t: TestApp;
   let client: TestClient;
   let token: string;
@@ -95,7 +95,7 @@ describe('the database unavailable', () => {
   });
 });
 
-describe('isDatabaseUnavailable', () => {
+describe('isDatabaseUnavailable [FEAT-DURABILITY]', () => {
   const withCode = (code: string, message = 'x') => Object.assign(new Error(message), { code });
 
   it('knows connection failures, also inside a query wrapper', () => {

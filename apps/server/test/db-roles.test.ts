@@ -1,3 +1,4 @@
+import { auditReviewClosures, auditReviewMarks } from '../src/db/schema-audit-review';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -35,7 +36,7 @@ interface Refusal {
   message: string;
 }
 
-describe('the application role', () => {
+describe('the application role [FEAT-APP-ROLE, RULE-AUDIT-3]', () => {
   let t: TestApp;
   let orgId: string;
 
@@ -144,10 +145,29 @@ describe('the application role', () => {
       status: 'sent',
     });
     await anchorOrganization(t.db, orgId, signingKeyFrom(t.config.secretKey));
+    const reviewer = { userId: '00000000-0000-4000-8000-000000000001', name: 'Ada Quality' };
+    await t.db.insert(auditReviewMarks).values({
+      organizationId: orgId,
+      auditEventId: 1,
+      period: '2026-11',
+      reviewedByUserId: reviewer.userId,
+      reviewedByName: reviewer.name,
+      comment: 'seen',
+    });
+    await t.db.insert(auditReviewClosures).values({
+      organizationId: orgId,
+      period: '2026-11',
+      userId: reviewer.userId,
+      printedName: reviewer.name,
+      comment: 'month reviewed',
+      clientType: 'WEB',
+      entries: 1,
+      reviewed: 1,
+    });
   });
   afterAll(() => t.close());
 
-  it('appends to and reads the evidence', async () => {
+  it('appends to and reads the evidence [FEAT-EVIDENCE-CHAIN]', async () => {
     const rows = await evidence();
     for (const table of APPEND_ONLY_TABLES) expect(rows[table], table).toHaveLength(1);
   });
@@ -202,7 +222,7 @@ describe('the application role', () => {
         `DROP TRIGGER records_evidence ON records`,
       ],
     ],
-  ])('cannot alter the evidence by %s', async (_way, statements) => {
+  ])('cannot alter the evidence by %s [FEAT-EVIDENCE-CHAIN]', async (_way, statements) => {
     const before = await evidence();
     const refusals = await attempt(...statements);
     for (const refusal of refusals) {
@@ -304,7 +324,7 @@ describe('the application role', () => {
  * PostgreSQL) hands them to the owner role, and the app then runs as the
  * application role.
  */
-describe('a database of an earlier version (tables owned by the superuser)', () => {
+describe('a database of an earlier version (tables owned by the superuser) [FEAT-APP-ROLE, RULE-AUDIT-3]', () => {
   const name = `ct_old_${uid()}`;
   const superuser = inject('pgBaseUrl');
   const password = (url: string) => decodeURIComponent(new URL(url).password);

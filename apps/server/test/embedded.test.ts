@@ -31,55 +31,62 @@ const alive = (pid: number) => {
   }
 };
 
-describe.runIf(process.platform === 'linux')('stale postmaster.pid (stack-notes trap 3)', () => {
-  it('removes the pid file of a PostgreSQL that is no longer running', async () => {
-    let pid = 4_000_000;
-    while (alive(pid)) pid -= 1;
-    const dir = await clusterWithPid(pid);
-    await handleStalePostmaster(dir, quiet);
-    expect(existsSync(path.join(dir, 'postmaster.pid'))).toBe(false);
-  });
+describe.runIf(process.platform === 'linux')(
+  'stale postmaster.pid (stack-notes trap 3) [FEAT-DEPLOYMENT]',
+  () => {
+    it('removes the pid file of a PostgreSQL that is no longer running', async () => {
+      let pid = 4_000_000;
+      while (alive(pid)) pid -= 1;
+      const dir = await clusterWithPid(pid);
+      await handleStalePostmaster(dir, quiet);
+      expect(existsSync(path.join(dir, 'postmaster.pid'))).toBe(false);
+    });
 
-  it('removes it when the pid now belongs to another program, with the socket lock it names', async () => {
-    const dir = await clusterWithPid(process.pid);
-    // The socket's lock file names the same (now reused) pid: PostgreSQL would refuse to start.
-    await writeFile(path.join(dir, '.s.PGSQL.5433.lock'), `${process.pid}\n${dir}\n`);
-    await writeFile(path.join(dir, '.s.PGSQL.5433'), '');
-    await writeFile(path.join(dir, 'PG_VERSION'), '18\n');
-    await handleStalePostmaster(dir, quiet);
-    expect(existsSync(path.join(dir, 'postmaster.pid'))).toBe(false);
-    expect(existsSync(path.join(dir, '.s.PGSQL.5433.lock'))).toBe(false);
-    expect(existsSync(path.join(dir, '.s.PGSQL.5433'))).toBe(false);
-    expect(existsSync(path.join(dir, 'PG_VERSION'))).toBe(true);
-  });
+    it('removes it when the pid now belongs to another program, with the socket lock it names', async () => {
+      const dir = await clusterWithPid(process.pid);
+      // The socket's lock file names the same (now reused) pid: PostgreSQL would refuse to start.
+      await writeFile(path.join(dir, '.s.PGSQL.5433.lock'), `${process.pid}\n${dir}\n`);
+      await writeFile(path.join(dir, '.s.PGSQL.5433'), '');
+      await writeFile(path.join(dir, 'PG_VERSION'), '18\n');
+      await handleStalePostmaster(dir, quiet);
+      expect(existsSync(path.join(dir, 'postmaster.pid'))).toBe(false);
+      expect(existsSync(path.join(dir, '.s.PGSQL.5433.lock'))).toBe(false);
+      expect(existsSync(path.join(dir, '.s.PGSQL.5433'))).toBe(false);
+      expect(existsSync(path.join(dir, 'PG_VERSION'))).toBe(true);
+    });
 
-  it('refuses when a live server still owns the PostgreSQL', async () => {
-    // A "postgres" whose parent is this (node) process.
-    const child = spawn('bash', ['-c', 'exec -a postgres-fake sleep 30'], { stdio: 'ignore' });
-    try {
-      await new Promise((r) => setTimeout(r, 100));
-      const dir = await clusterWithPid(child.pid!);
-      await expect(handleStalePostmaster(dir, quiet)).rejects.toThrow(/another running server/);
-    } finally {
-      child.kill('SIGKILL');
-    }
-  });
+    it('refuses when a live server still owns the PostgreSQL', async () => {
+      // A "postgres" whose parent is this (node) process.
+      const child = spawn('bash', ['-c', 'exec -a postgres-fake sleep 30'], { stdio: 'ignore' });
+      try {
+        await new Promise((r) => setTimeout(r, 100));
+        const dir = await clusterWithPid(child.pid!);
+        await expect(handleStalePostmaster(dir, quiet)).rejects.toThrow(/another running server/);
+      } finally {
+        child.kill('SIGKILL');
+      }
+    });
 
-  it('stops an orphaned PostgreSQL left by a killed run', async () => {
-    // A "postgres" whose parent exited (re-parented to init), as after kill -9 of the server.
-    const pid = Number(
-      execFileSync('bash', ['-c', '(exec -a postgres-orphan sleep 30) >/dev/null 2>&1 & echo $!'], {
-        encoding: 'utf8',
-      }).trim(),
-    );
-    expect(alive(pid)).toBe(true);
-    const dir = await clusterWithPid(pid);
-    await handleStalePostmaster(dir, quiet);
-    expect(alive(pid)).toBe(false);
-  });
-});
+    it('stops an orphaned PostgreSQL left by a killed run', async () => {
+      // A "postgres" whose parent exited (re-parented to init), as after kill -9 of the server.
+      const pid = Number(
+        execFileSync(
+          'bash',
+          ['-c', '(exec -a postgres-orphan sleep 30) >/dev/null 2>&1 & echo $!'],
+          {
+            encoding: 'utf8',
+          },
+        ).trim(),
+      );
+      expect(alive(pid)).toBe(true);
+      const dir = await clusterWithPid(pid);
+      await handleStalePostmaster(dir, quiet);
+      expect(alive(pid)).toBe(false);
+    });
+  },
+);
 
-describe.runIf(process.platform === 'linux')('the Unix socket', () => {
+describe.runIf(process.platform === 'linux')('the Unix socket [FEAT-DEPLOYMENT]', () => {
   it("the URLs with a database go through the cluster folder's socket; the base URLs by TCP", async () => {
     const dataDir = await mkdtemp(path.join(tmpdir(), 'coldtrace-socket-'));
     made.push(dataDir);

@@ -5,7 +5,7 @@ import { createTestApp, type TestApp } from './helpers';
 import { deviceUser, epoch, iso, serial } from './shipment-factories';
 
 /** 5xx the fuzz test (fuzz.test.ts) found, each pinned by a focused test. */
-describe('fuzz findings', () => {
+describe('fuzz findings [FEAT-INPUT-SAFETY]', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp();

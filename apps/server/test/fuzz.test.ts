@@ -28,7 +28,7 @@ import {
  * failure replays; the failures print short (what was sent, cut to 120 characters).
  */
 
-describe('fuzz: every operation of the OpenAPI document with bad input answers no 5xx', () => {
+describe('fuzz: every operation of the OpenAPI document with bad input answers no 5xx [FEAT-INPUT-SAFETY]', () => {
   let t: TestApp;
   let admin: TestClient;
   /** The Administrator's user token, for the calls that take a token only. */

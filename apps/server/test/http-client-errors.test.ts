@@ -97,7 +97,7 @@ const GOOD_REQUEST =
  * tell a keep-alive client, with `Connection: close`, that the connection ends;
  * then it does. Through a real socket: `inject` has no connection.
  */
-describe('early rejections close the connection and say so', () => {
+describe('early rejections close the connection and say so [FEAT-INPUT-SAFETY]', () => {
   let t: TestApp;
   let port: number;
   const open: RawConnection[] = [];

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp, type TestClient } from './helpers';
 
 /** Bad input answers 4xx with a `ZErrorReply` naming the field; never a 500. */
-describe('bad input', () => {
+describe('bad input [FEAT-INPUT-SAFETY, SPEC-8]', () => {
   let t: TestApp;
   let client: TestClient;
 

@@ -19,7 +19,7 @@ const POINTS = 100;
 const KILL_AFTER = 25;
 const WORKERS = 4;
 
-describe('a server killed in the middle of a stream of uploads', () => {
+describe('a server killed in the middle of a stream of uploads [FEAT-DURABILITY, RULE-SERIES-3]', () => {
   const processes = useServerProcesses('kill');
 
   it(

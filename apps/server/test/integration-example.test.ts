@@ -39,7 +39,7 @@ type OpenApi = {
   paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
 };
 
-describe('the generated-client integration example (docs/api.md)', () => {
+describe('the generated-client integration example (docs/api.md) [FEAT-OPENAPI, FEAT-API-KEYS-ON-API, FEAT-WEBHOOKS]', () => {
   let t: TestApp;
   let admin: TestClient;
   let client: ColdtraceClient;

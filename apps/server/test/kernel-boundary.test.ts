@@ -68,7 +68,7 @@ function chainsIntoModules(roots: readonly string[]): string[] {
   return found;
 }
 
-describe('the kernel and the HTTP layer import no feature module', () => {
+describe('the kernel and the HTTP layer import no feature module [FEAT-ARCHITECTURE]', () => {
   it('finds a chain into modules/ when there is one (app.ts registers the modules)', () => {
     const chains = chainsIntoModules([join(SRC, 'app.ts')]);
     expect(chains).toContain('app.ts -> modules/identity/index.ts');

@@ -27,7 +27,7 @@ async function failedStart(start: Promise<unknown>): Promise<string> {
   return message;
 }
 
-describe('migrations at start', () => {
+describe('migrations at start [FEAT-DEPLOYMENT]', () => {
   // The in-process app runs no jobs: only the server processes touch the queue.
   const processes = useServerProcesses('migrate', { jobs: { runWorkers: false } });
 

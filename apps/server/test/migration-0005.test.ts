@@ -14,7 +14,7 @@ import { EMBEDDED_OWNER_ROLE } from '../src/db/roles';
  * open, every record keeps its trip inputs, and a run ended by the tag's next
  * run gets that run's start as its stop time.
  */
-describe('migration 0005 on earlier data', () => {
+describe('migration 0005 on earlier data [FEAT-DEPLOYMENT, RULE-SERIES-5]', () => {
   const name = `ct_mig_${Math.random().toString(36).slice(2, 10)}`;
   let handle: DatabaseHandle;
   let folder: string;

@@ -9,7 +9,7 @@ import { createTestApp, type TestApp } from './helpers';
  * code and message whichever module serves the call (before, five modules
  * answered three different ways).
  */
-describe('a caller who belongs to no organization', () => {
+describe('a caller who belongs to no organization [RULE-ORG-1, SPEC-6.2]', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp();

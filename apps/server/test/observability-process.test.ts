@@ -31,7 +31,7 @@ interface OtlpBody {
 
 const METRICS_TOKEN = 'trace-test-metrics-token-0123';
 
-describe('traces and the metrics port of a server process', () => {
+describe('traces and the metrics port of a server process [FEAT-OBSERVABILITY]', () => {
   // The in-process app on the same database runs no worker: the server process runs the job.
   const servers = useServerProcesses('tracing', { jobs: { runWorkers: false } });
   const bodies: OtlpBody[] = [];

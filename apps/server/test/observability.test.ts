@@ -63,7 +63,7 @@ async function smtp(): Promise<{ url: string; close(): Promise<void> }> {
   };
 }
 
-describe('observability configuration', () => {
+describe('observability configuration [FEAT-OBSERVABILITY]', () => {
   it('METRICS_PORT, METRICS_HOST and METRICS_TOKEN: off by default, loopback, checked', () => {
     expect(loadConfig({}).metrics).toEqual({
       port: undefined,
@@ -92,7 +92,7 @@ describe('observability configuration', () => {
   });
 });
 
-describe('observability', () => {
+describe('observability [FEAT-OBSERVABILITY]', () => {
   let t: TestApp;
   let mail: Awaited<ReturnType<typeof smtp>>;
   let receiver: Receiver;

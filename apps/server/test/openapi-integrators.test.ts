@@ -43,7 +43,7 @@ const operationOf = (call: CallDef) => doc.paths[call.path]![call.method.toLower
 const schemaOf = (ref: Json) =>
   doc.components.schemas[(ref.$ref as string).slice('#/components/schemas/'.length)]!;
 
-describe('the OpenAPI document, as integrators read it', () => {
+describe('the OpenAPI document, as integrators read it [FEAT-OPENAPI]', () => {
   it('declares each download under its media type as binary, never as JSON', () => {
     const downloads = (allCalls as readonly CallDef[]).filter((c) => c.download !== undefined);
     expect(downloads.map((c) => c.operationId).sort()).toEqual(

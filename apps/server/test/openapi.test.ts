@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../src/config';
 import { createTestApp, type TestApp } from './helpers';
 
-describe('OpenAPI', () => {
+describe('OpenAPI [FEAT-OPENAPI, SPEC-7.8]', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp();

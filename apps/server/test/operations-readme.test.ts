@@ -74,7 +74,7 @@ async function stop(server: ChildProcess | undefined): Promise<void> {
   await exited;
 }
 
-describe("the README's backup and restore, followed literally", () => {
+describe("the README's backup and restore, followed literally [FEAT-BACKUP-RESTORE]", () => {
   const root = mkdtempSync(path.join(tmpdir(), 'ops-readme-'));
   // As root the embedded PostgreSQL runs as 'postgres', which must enter the folder.
   chmodSync(root, 0o755);

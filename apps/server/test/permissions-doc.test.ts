@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../src/config';
 import { formattedPermissionsTable, permissionsTable } from '../src/http/permissions-table';
 
-describe('docs/permissions.md', () => {
+describe('docs/permissions.md [FEAT-ARCHITECTURE, SPEC-6.1]', () => {
   it('is the table generated from the contract (run scripts/write-permissions.ts when stale)', async () => {
     const file = path.join(REPO_ROOT, 'docs', 'permissions.md');
     expect(await readFile(file, 'utf8')).toBe(await formattedPermissionsTable(file));

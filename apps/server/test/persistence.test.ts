@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createTestApp } from './helpers';
 
-describe('restart', () => {
+describe('restart [FEAT-DURABILITY]', () => {
   it('keeps every row: sessions, settings, organizations', async () => {
     const first = await createTestApp();
     const org = await first.createOrg();

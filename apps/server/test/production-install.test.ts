@@ -80,7 +80,7 @@ function run(command: string, args: string[], cwd: string): string {
   });
 }
 
-describe.skipIf(!hasGit)('a production install', () => {
+describe.skipIf(!hasGit)('a production install [FEAT-DEPLOYMENT]', () => {
   const copy = mkdtempSync(path.join(tmpdir(), 'pb-install-'));
   // As root the embedded PostgreSQL runs as the 'postgres' user, who must reach DATA_DIR.
   chmodSync(copy, 0o755);

@@ -9,7 +9,7 @@ import { eventually, freePort } from './smtp-sink';
  * serves (issue 35, item 5).
  */
 
-describe('a server started without PUBLIC_ORIGIN', () => {
+describe('a server started without PUBLIC_ORIGIN [FEAT-DEPLOYMENT]', () => {
   // The in-process app takes no jobs: the server process writes the mail.
   const processes = useServerProcesses('origin', { jobs: { runWorkers: false } });
 

@@ -169,7 +169,7 @@ async function until(what: string, condition: () => boolean | Promise<boolean>, 
   }
 }
 
-describe('restore drill', () => {
+describe('restore drill [FEAT-BACKUP-RESTORE]', () => {
   let root: string;
   let origin: EmbeddedPostgresHandle;
   const clusters: EmbeddedPostgresHandle[] = [];
@@ -411,7 +411,7 @@ describe('restore drill', () => {
     console.info(`drill: restore to the end of the archive checked all ${acks.length} uploads`);
   }, 90_000);
 
-  it('npm run verify-backup checks the restored database and the backup files, and fails on a mismatch', async () => {
+  it('npm run verify-backup checks the restored database and the backup files, and fails on a mismatch [FEAT-EVIDENCE-CHAIN]', async () => {
     // The restored PostgreSQL still runs: the command finds it through postmaster.pid,
     // and the manifest through the restore's restored-from.json.
     let result = await verifyCli(dirs().restored);

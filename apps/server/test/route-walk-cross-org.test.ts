@@ -17,7 +17,7 @@ import {
  * key (both header forms), each on every call naming the victim's data.
  */
 
-describe('route walk (other organizations): no call answers 2xx to a caller without the permission or the organization, and no body carries the victim’s data', () => {
+describe('route walk (other organizations): no call answers 2xx to a caller without the permission or the organization, and no body carries the victim’s data [RULE-ORG-1, SPEC-6.1, SPEC-6.2]', () => {
   let world: VictimWorld;
   let t: TestApp;
   let walk: ReturnType<typeof walker>['walk'];

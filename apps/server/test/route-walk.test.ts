@@ -16,7 +16,7 @@ import {
  * says what the walk is and lists the requests naming the victim.
  */
 
-describe('route walk: no call answers 2xx to a caller without the permission or the organization, and no body carries the victim’s data', () => {
+describe('route walk: no call answers 2xx to a caller without the permission or the organization, and no body carries the victim’s data [SPEC-6.1, SPEC-6.2, RULE-ORG-2]', () => {
   let world: VictimWorld;
   let t: TestApp;
   let victim: Victim;

@@ -40,7 +40,7 @@ async function counts(t: TestApp) {
   };
 }
 
-describe('first-start demo records', () => {
+describe('first-start demo records [FEAT-DEMO-DATA]', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp();

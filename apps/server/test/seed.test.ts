@@ -13,7 +13,7 @@ import { createTestApp, type TestApp } from './helpers';
 
 const quiet = { info: () => undefined };
 
-describe('seed', () => {
+describe('seed [FEAT-DEMO-DATA, RULE-ORG-2]', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp();
@@ -71,7 +71,7 @@ describe('seed', () => {
   });
 });
 
-describe('seed without demo data', () => {
+describe('seed without demo data [FEAT-DEMO-DATA, RULE-ORG-2]', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp();

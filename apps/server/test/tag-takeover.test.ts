@@ -117,7 +117,7 @@ async function finishedRun(user: DeviceUser, start: number) {
   return { sn, recordId: started.record_id, tagId: started.tag_id };
 }
 
-describe('tag takeover across organizations', () => {
+describe('tag takeover across organizations [RULE-ORG-3, RULE-ORG-1]', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp();

@@ -12,7 +12,7 @@ import { insertToken } from './shipment-factories';
  */
 
 /** Writes whose reply lists what they changed: not list calls, walked elsewhere. */
-const WRITES = new Set(['xt1AlarmAcknowledge', 'xt1AlarmDismiss']);
+const WRITES = new Set(['xt1AlarmAcknowledge', 'xt1AlarmDismiss', 'auditReviewMark']);
 
 const listCalls = allCalls.filter(
   (call: CallDef) => call.reply instanceof z.ZodArray && !WRITES.has(call.operationId),
@@ -23,7 +23,7 @@ function isPaged(call: CallDef): boolean {
   return query !== undefined && 'page_size' in query.shape;
 }
 
-describe('x-total-count on every list call', () => {
+describe('x-total-count on every list call [SPEC-7.8]', () => {
   let t: TestApp;
   let admin: TestClient;
   const queries: Record<string, Record<string, string>> = {};

@@ -34,7 +34,7 @@ async function fakeDist(): Promise<string> {
 }
 
 for (const compression of [true, false]) {
-  describe(`precompressed web app files (COMPRESSION=${compression ? 'on' : 'off'})`, () => {
+  describe(`precompressed web app files (COMPRESSION=${compression ? 'on' : 'off'}) [FEAT-COMPRESSION]`, () => {
     let t: TestApp;
     let webDist: string;
     beforeAll(async () => {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from './helpers';
 
-describe('the built web app', () => {
+describe('the built web app [FEAT-DEPLOYMENT, SPEC-2.1]', () => {
   let t: TestApp;
   let webDist: string;
   beforeAll(async () => {
@@ -98,7 +98,7 @@ describe('the built web app', () => {
   });
 });
 
-describe('without a built web app', () => {
+describe('without a built web app [FEAT-DEPLOYMENT, SPEC-2.1]', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp();

@@ -81,7 +81,7 @@ const acknowledgedIds = (receiver: Receiver) =>
     .map(deliveryId)
     .sort();
 
-describe('webhook deliveries across a killed server', () => {
+describe('webhook deliveries across a killed server [FEAT-WEBHOOKS, FEAT-DURABILITY]', () => {
   const processes = useServerProcesses('webhook-kill', { jobs: { runWorkers: false } });
   const receivers: Receiver[] = [];
   afterAll(async () => {

@@ -6,7 +6,7 @@ import { allCalls } from './calls';
  * it (http/register-call.ts). A public call has no scope; every other call
  * declares one, and only a server administrator's call works across organizations.
  */
-describe('call scope', () => {
+describe('call scope [SPEC-6.2]', () => {
   it('every call that is not public declares its scope; public calls declare none', () => {
     const wrong = allCalls
       .filter((c) => (c.auth === 'public') !== (c.scope === undefined))

@@ -41,7 +41,7 @@ const cases: [string, z.ZodEnum, string[]][] = [
   ['reject reason', ZRejectReason, ['empty-data', 'record-missing', 'NA']],
 ];
 
-describe('enumerations', () => {
+describe('enumerations [SPEC-3, SPEC-4]', () => {
   it.each(cases)('%s has exactly the spec values', (_name, schema, values) => {
     expect(schema.options).toEqual(values);
     for (const v of values) expect(schema.safeParse(v).success).toBe(true);

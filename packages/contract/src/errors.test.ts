@@ -35,7 +35,7 @@ function shapeFields(schema: z.ZodType, input: unknown, model = 'Model'): Record
   throw new Error('expected a ModelShapeError');
 }
 
-describe('parseModel (spec section 8, "Model shape violation")', () => {
+describe('parseModel (spec section 8, "Model shape violation") [SPEC-5.1, SPEC-8]', () => {
   it('returns the parsed value when the shape is right', () => {
     expect(parseModel(ZUser, validUser, 'User').username).toBe('ada');
   });
@@ -147,7 +147,7 @@ describe('parseModel (spec section 8, "Model shape violation")', () => {
   });
 });
 
-describe('describeIssue', () => {
+describe('describeIssue [SPEC-5.1, SPEC-8]', () => {
   const issueOf = (schema: z.ZodType, input: unknown) => {
     const result = schema.safeParse(input);
     if (result.success) throw new Error('expected a failure');
@@ -222,7 +222,7 @@ describe('describeIssue', () => {
   });
 });
 
-describe('missingParameterMessage (spec section 8)', () => {
+describe('missingParameterMessage (spec section 8) [SPEC-5.3]', () => {
   it('has the spec wording', () => {
     expect(missingParameterMessage('record_id', 'xt1RecordGet')).toBe(
       "Missing the required parameter 'record_id' when calling xt1RecordGet",

@@ -15,10 +15,14 @@ export const ERROR_CODES = {
    */
   REASON_REQUIRED: 400,
   SIGNATURE_REQUIRED: 400,
+  /** The organization requires a second factor and none was sent (fields.second_factor_code). */
+  SECOND_FACTOR_REQUIRED: 400,
   UNAUTHENTICATED: 401,
   FORBIDDEN: 403,
   CSRF_FAILED: 403,
   ACCOUNT_LOCKED: 403,
+  /** The organization requires a second factor the user has not enrolled: enrol in the profile. */
+  SECOND_FACTOR_NOT_ENROLLED: 403,
   /** The signed-in user has not agreed to the active terms of service (POST /api/auth/tos-agreement/). */
   TERMS_NOT_ACCEPTED: 403,
   NOT_FOUND: 404,

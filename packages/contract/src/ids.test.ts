@@ -5,7 +5,7 @@ import { xt1AlarmAcknowledge } from './calls/alarms';
 import { notificationLogList } from './calls/alarm-mail';
 
 /** Issue 12: one definition of each kind of id, used by the schemas and the server alike. */
-describe('ids', () => {
+describe('ids [SPEC-3]', () => {
   it('a row id field accepts exactly the text parseRowId reads', () => {
     const field = z.object({ id: zRowId() });
     for (const text of [

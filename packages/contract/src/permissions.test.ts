@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BUILT_IN_ROLES, PERMISSION_NAMES, ZPermissionName } from './permissions';
 
-describe('permission names (spec section 6)', () => {
+describe('permission names (spec section 6) [SPEC-6.1]', () => {
   it('has exactly the 31 names of the spec, each once', () => {
     expect(PERMISSION_NAMES).toHaveLength(31);
     expect(new Set(PERMISSION_NAMES).size).toBe(31);

@@ -57,7 +57,7 @@ const pathArb = fc.array(
   { maxLength: 5 },
 );
 
-describe('isUnsafeText', () => {
+describe('isUnsafeText [FEAT-INPUT-SAFETY]', () => {
   it('finds NUL and lone surrogates, not ordinary or astral text', () => {
     expect(isUnsafeText('ada')).toBe(false);
     expect(isUnsafeText('Kühlkette 2–8 °C 🧊 漢字')).toBe(false);
@@ -75,7 +75,7 @@ describe('isUnsafeText', () => {
   });
 });
 
-describe('findUnsafeText', () => {
+describe('findUnsafeText [FEAT-INPUT-SAFETY]', () => {
   it('names the dotted path of the value or key at fault', () => {
     expect(findUnsafeText({ username: 'a\u0000', password: 'x' })).toEqual(['username']);
     expect(findUnsafeText({ orgs: [{ name: 'ok' }, { name: '\ud800' }] })).toEqual([
@@ -111,7 +111,7 @@ describe('findUnsafeText', () => {
   });
 });
 
-describe('unsafeTextMessage', () => {
+describe('unsafeTextMessage [FEAT-INPUT-SAFETY]', () => {
   it('names the field', () => {
     expect(unsafeTextMessage('username')).toMatch(/^Field 'username' contains a character/);
   });

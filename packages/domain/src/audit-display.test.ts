@@ -6,7 +6,7 @@ import {
   auditValueText,
 } from './audit-display';
 
-describe('audit entries as people read them', () => {
+describe('audit entries as people read them [FEAT-AUDIT-DISPLAY]', () => {
   const f = { unit: 'F' as const, timeZone: 'America/New_York' };
   const c = { unit: 'C' as const, timeZone: 'UTC' };
 

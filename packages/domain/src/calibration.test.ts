@@ -10,7 +10,7 @@ const DAY = 86_400_000;
 const due = new Date('2027-06-15T09:30:00Z');
 const at = (ms: number) => new Date(due.getTime() + ms);
 
-describe('calibrationState', () => {
+describe('calibrationState [FEAT-CALIBRATION]', () => {
   it('is NONE without a certificate', () => {
     expect(calibrationState(null, due, 30)).toBe('NONE');
     expect(calibrationState(undefined, due, 30)).toBe('NONE');
@@ -40,7 +40,7 @@ describe('calibrationState', () => {
   });
 });
 
-describe('calibrationDueFrom', () => {
+describe('calibrationDueFrom [FEAT-CALIBRATION]', () => {
   it('adds calendar months in UTC', () => {
     expect(calibrationDueFrom(new Date('2026-06-15T09:30:00Z'), 12).toISOString()).toBe(
       '2027-06-15T09:30:00.000Z',
@@ -65,7 +65,7 @@ describe('calibrationDueFrom', () => {
   });
 });
 
-describe('certificateInForce and tagCalibrationStateAt', () => {
+describe('certificateInForce and tagCalibrationStateAt [FEAT-CALIBRATION]', () => {
   const older = {
     calibratedAt: new Date('2025-06-01T00:00:00Z'),
     due: new Date('2026-06-01T00:00:00Z'),

@@ -10,7 +10,7 @@ import {
 
 const INSTANT = '2026-11-22T19:05:09Z';
 
-describe('parseInstant', () => {
+describe('parseInstant [SPEC-9.2]', () => {
   it('reads Dates, epoch milliseconds and ISO date-times', () => {
     expect(parseInstant(new Date(INSTANT))?.toISOString()).toBe('2026-11-22T19:05:09.000Z');
     expect(parseInstant(Date.UTC(2026, 10, 22, 19, 5, 9))?.toISOString()).toBe(
@@ -58,7 +58,7 @@ describe('parseInstant', () => {
   });
 });
 
-describe('formatDateTime', () => {
+describe('formatDateTime [SPEC-9.2]', () => {
   it('shows en-US, 24-hour, in the given zone', () => {
     expect(formatDateTime(INSTANT, 'America/New_York')).toBe('11/22/2026, 14:05:09');
     expect(formatDateTime(INSTANT, 'UTC')).toBe('11/22/2026, 19:05:09');
@@ -100,7 +100,7 @@ describe('formatDateTime', () => {
   });
 });
 
-describe('formatAge', () => {
+describe('formatAge [SPEC-9.2]', () => {
   const now = Date.parse('2026-11-22T14:05:09Z');
   it('reads the time before now in days, hours and minutes', () => {
     expect(formatAge('2026-11-22T14:02:09Z', now)).toBe('3m ago');
@@ -118,7 +118,7 @@ describe('formatAge', () => {
   });
 });
 
-describe('formatDate', () => {
+describe('formatDate [SPEC-9.2]', () => {
   it('shows the date in the given zone', () => {
     expect(formatDate(INSTANT, 'America/New_York')).toBe('11/22/2026');
     expect(formatDate(INSTANT, 'Asia/Calcutta')).toBe('11/23/2026');
@@ -132,7 +132,7 @@ describe('formatDate', () => {
   });
 });
 
-describe('timeZoneAbbreviation', () => {
+describe('timeZoneAbbreviation [SPEC-9.2, RULE-REPORT-3]', () => {
   it('names the zone at that instant', () => {
     expect(timeZoneAbbreviation('UTC', INSTANT)).toBe('UTC');
     expect(timeZoneAbbreviation('America/New_York', '2026-07-01T12:00:00Z')).toBe('EDT');

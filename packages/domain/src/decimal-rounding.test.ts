@@ -6,7 +6,7 @@ import {
   toExactDecimal,
 } from './decimal-rounding';
 
-describe('toExactDecimal', () => {
+describe('toExactDecimal [SPEC-9.1]', () => {
   it('reads the decimal a number shows', () => {
     expect(toExactDecimal(1.005)).toEqual({ units: 1005n, scale: 3 });
     expect(toExactDecimal(-36.05)).toEqual({ units: -3605n, scale: 2 });
@@ -21,7 +21,7 @@ describe('toExactDecimal', () => {
   });
 });
 
-describe('divideRoundingHalfAwayFromZero', () => {
+describe('divideRoundingHalfAwayFromZero [SPEC-9.1]', () => {
   it('rounds halves away from zero and the rest to nearest', () => {
     expect(divideRoundingHalfAwayFromZero(5n, 2n)).toBe(3n);
     expect(divideRoundingHalfAwayFromZero(-5n, 2n)).toBe(-3n);
@@ -32,7 +32,7 @@ describe('divideRoundingHalfAwayFromZero', () => {
   });
 });
 
-describe('roundHalfAwayFromZero', () => {
+describe('roundHalfAwayFromZero [SPEC-9.1]', () => {
   it('rounds the decimal shown, not the binary approximation', () => {
     // 1.005 is stored as 1.00499999999999989...; Math.round(1.005 * 100) / 100 gives 1.
     expect(roundHalfAwayFromZero(1.005, 2)).toBe(1.01);

@@ -11,7 +11,7 @@ import {
   type GeoPoint,
 } from './distance-units';
 
-describe('METRES_PER_UNIT', () => {
+describe('METRES_PER_UNIT [RULE-TRIP-2]', () => {
   it('has a positive factor for every distance unit of the contract, and no other', () => {
     expect(Object.keys(METRES_PER_UNIT).sort()).toEqual([...DISTANCE_UNITS].sort());
     for (const unit of DISTANCE_UNITS) expect(METRES_PER_UNIT[unit]).toBeGreaterThan(0);
@@ -72,7 +72,7 @@ describe('METRES_PER_UNIT', () => {
   });
 });
 
-describe('toMetres and fromMetres', () => {
+describe('toMetres and fromMetres [RULE-TRIP-2]', () => {
   it('convert known values', () => {
     expect(toMetres(1, 'km')).toBe(1000);
     expect(toMetres(2, 'mi')).toBe(3218.688);
@@ -117,7 +117,7 @@ describe('toMetres and fromMetres', () => {
 const LONDON: GeoPoint = { latitude: 51.5074, longitude: -0.1278 };
 const PARIS: GeoPoint = { latitude: 48.8566, longitude: 2.3522 };
 
-describe('haversineMetres', () => {
+describe('haversineMetres [RULE-TRIP-2]', () => {
   it('measures known distances', () => {
     expect(haversineMetres(LONDON, PARIS)).toBeCloseTo(343_556.5, 0);
     // A quarter of a meridian, and half the equator.
@@ -164,7 +164,7 @@ describe('haversineMetres', () => {
   });
 });
 
-describe('isKnownPosition', () => {
+describe('isKnownPosition [RULE-TRIP-4, SPEC-9.3]', () => {
   it('rejects the unknown sentinels and impossible positions', () => {
     expect(isKnownPosition(LONDON)).toBe(true);
     expect(isKnownPosition({ latitude: 90, longitude: 180 })).toBe(true);

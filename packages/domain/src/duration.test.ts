@@ -6,7 +6,7 @@ const DAY = 86_400;
 const HOUR = 3600;
 const MINUTE = 60;
 
-describe('formatDuration', () => {
+describe('formatDuration [SPEC-9.2, RULE-ALARM-5]', () => {
   it('shows days, hours and minutes, leaving out zero parts', () => {
     expect(formatDuration(2 * DAY + 3 * HOUR + 15 * MINUTE)).toBe('2d 3h 15m');
     expect(formatDuration(45 * MINUTE)).toBe('45m');
@@ -47,7 +47,7 @@ describe('formatDuration', () => {
   });
 });
 
-describe('formatDurationString', () => {
+describe('formatDurationString [SPEC-9.2, RULE-ALARM-5]', () => {
   it('writes [DD ]HH:MM:SS', () => {
     expect(formatDurationString(0)).toBe('00:00:00');
     expect(formatDurationString(HOUR + 2 * MINUTE + 3)).toBe('01:02:03');
@@ -64,7 +64,7 @@ describe('formatDurationString', () => {
   });
 });
 
-describe('parseDurationString', () => {
+describe('parseDurationString [SPEC-9.2, RULE-ALARM-5]', () => {
   it('reads [DD ]HH:MM:SS', () => {
     expect(parseDurationString('01:02:03')).toBe(HOUR + 2 * MINUTE + 3);
     expect(parseDurationString('1 01:01:01')).toBe(DAY + HOUR + MINUTE + 1);

@@ -17,7 +17,7 @@ const series: Series = {
   temps: [5, 5, 5, 5, 5, 5, 5, 5, 5, 5],
 };
 
-describe('evaluationWindow', () => {
+describe('evaluationWindow [RULE-ALARM-3]', () => {
   it('is the whole series without a trip or without a begin_time', () => {
     expect(evaluationWindow(series)).toEqual({ firstIdx: 0, lastIdx: 9 });
     expect(evaluationWindow(series, null)).toEqual({ firstIdx: 0, lastIdx: 9 });
@@ -109,7 +109,7 @@ describe('evaluationWindow', () => {
   });
 });
 
-describe('index helpers', () => {
+describe('index helpers [RULE-ALARM-3]', () => {
   it('answer the neighbouring points of a time', () => {
     expect(firstIndexAtOrAfter(series, 1061)).toBe(2);
     expect(lastIndexAtOrBefore(series, 1061)).toBe(1);

@@ -63,7 +63,7 @@ function excursion(
   };
 }
 
-describe('detectExcursions (worked example)', () => {
+describe('detectExcursions (worked example) [RULE-ALARM-4]', () => {
   it('finds every run, split by gaps and by points at the threshold', () => {
     expect(detectExcursions(series, thresholds)).toEqual([
       excursion('ABOVE', 1, 2, 35, 10.5, 9),
@@ -125,7 +125,7 @@ describe('detectExcursions (worked example)', () => {
   });
 });
 
-describe('detectExcursions (cumulative, worked example)', () => {
+describe('detectExcursions (cumulative, worked example) [RULE-ALARM-5]', () => {
   /*
    * Above 8.75: idx 1 (9), 2 (10.5), 6 (9): 3 points = 1800 s, not consecutive.
    * Degree-minutes (0.25 + 1.75 + 0.25) x 10 = 22.5.
@@ -273,7 +273,7 @@ const excursionsOf = (alarms: DetectedAlarm[], direction: 'ABOVE' | 'BELOW'): De
 const totalDuration = (alarms: DetectedAlarm[]): number =>
   alarms.reduce((sum, a) => sum + a.duration, 0);
 
-describe('detectExcursions (properties)', () => {
+describe('detectExcursions (properties) [RULE-ALARM-4]', () => {
   it('alarms are maximal runs of enough points beyond the threshold, inside the window', () => {
     fc.assert(
       fc.property(seriesAndWindow, anyThresholds, ({ s, window }, th) => {
@@ -515,7 +515,7 @@ function apply(store: Stored[], detected: DetectedAlarm[], nextId: () => string)
   ];
 }
 
-describe('reconcileAlarms', () => {
+describe('reconcileAlarms [RULE-ALARM-1, RULE-ALARM-2]', () => {
   const base = excursion('ABOVE', 1, 2, 35, 10.5, 9);
   const stored: Stored = { ...base, id: 'a1', acknowledged: true, dismissed: false };
 
@@ -630,7 +630,7 @@ describe('reconcileAlarms', () => {
   });
 });
 
-describe('record status', () => {
+describe('record status [RULE-ALARM-6]', () => {
   it('is Alarm with any alarm that holds, else OK', () => {
     expect(recordStatus([])).toBe('OK');
     expect(recordStatus([{}])).toBe('Alarm');

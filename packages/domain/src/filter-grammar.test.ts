@@ -27,7 +27,7 @@ function syntaxError(text: string): FilterSyntaxError {
   throw new Error(`no error for ${text}`);
 }
 
-describe('operators', () => {
+describe('operators [RULE-FILTER-1, SPEC-5.6]', () => {
   it('lists the spec operators', () => {
     expect(FILTER_OPERATORS).toEqual([
       'contains',
@@ -66,14 +66,14 @@ describe('operators', () => {
   });
 });
 
-describe('escapeFilterValue', () => {
+describe('escapeFilterValue [RULE-FILTER-1, SPEC-5.6]', () => {
   it('escapes ^ | = , and the backslash', () => {
     expect(escapeFilterValue('a^b|c=d,e\\f')).toBe('a\\^b\\|c\\=d\\,e\\\\f');
     expect(escapeFilterValue('plain text')).toBe('plain text');
   });
 });
 
-describe('serializeFilter', () => {
+describe('serializeFilter [RULE-FILTER-1, SPEC-5.6]', () => {
   it('writes field__operator=value joined by the logic', () => {
     const items: FilterItem[] = [
       { field: 'primary_reference', operator: 'contains', value: 'ACME' },
@@ -140,7 +140,7 @@ describe('serializeFilter', () => {
   });
 });
 
-describe('parseFilter', () => {
+describe('parseFilter [RULE-FILTER-1, SPEC-5.6]', () => {
   it('reads items and logic', () => {
     expect(parseFilter('primary_reference__contains=ACME^high_threshold__gte=8')).toEqual({
       items: [
@@ -257,7 +257,7 @@ const itemArbitrary: fc.Arbitrary<FilterItem> = fc.oneof(
 );
 const logicArbitrary = fc.constantFrom<FilterLogic>('and', 'or');
 
-describe('serializeFilter and parseFilter together', () => {
+describe('serializeFilter and parseFilter together [RULE-FILTER-1, SPEC-5.6]', () => {
   it('round-trip any items, as normalized', () => {
     fc.assert(
       fc.property(fc.array(itemArbitrary, { maxLength: 6 }), logicArbitrary, (items, logic) => {
@@ -305,7 +305,7 @@ describe('serializeFilter and parseFilter together', () => {
   });
 });
 
-describe('order by', () => {
+describe('order by [RULE-FILTER-3]', () => {
   it('writes - in front for descending', () => {
     expect(
       serializeOrderBy([

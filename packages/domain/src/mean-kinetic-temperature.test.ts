@@ -30,7 +30,7 @@ import { meanKineticTemperature } from './mean-kinetic-temperature';
  *   mean of exp terms = 1.360750030814487e-15, ln = -34.23074035393329
  *   Tmk = 292.1350779037693 K = 18.98507790376926 °C
  */
-describe('meanKineticTemperature (worked examples)', () => {
+describe('meanKineticTemperature (worked examples) [RULE-SUMMARY-2]', () => {
   it('is the constant itself for a constant series', () => {
     expect(meanKineticTemperature([5, 5, 5])).toBeCloseTo(5, 9);
     expect(meanKineticTemperature([-18.5])).toBeCloseTo(-18.5, 9);
@@ -90,7 +90,7 @@ const temperature = fc.double({ min: -60, max: 80, noNaN: true });
 const temps = fc.array(temperature, { minLength: 1, maxLength: 80 });
 const EPS = 1e-9;
 
-describe('meanKineticTemperature (properties)', () => {
+describe('meanKineticTemperature (properties) [RULE-SUMMARY-2]', () => {
   it('lies between the lowest and the highest value', () => {
     fc.assert(
       fc.property(temps, (ts) => {

@@ -43,7 +43,7 @@ const unaryArb: fc.Arbitrary<TUnaryRule> = fc.record({
 
 const childrenArb = fc.array(unaryArb, { maxLength: 6 });
 
-describe('rule engine', () => {
+describe('rule engine [RULE-NOTIFY-3]', () => {
   it('NOT negates and negating twice changes nothing (NOT NOT x == x)', () => {
     fc.assert(
       fc.property(unaryArb, subjectArb, (rule, subject) => {

@@ -133,7 +133,7 @@ function expectAgree(got: ReturnType<typeof incremental>, want: ReturnType<typeo
   expect(got.alarms).toEqual(want.alarms);
 }
 
-describe('running aggregates: incremental against full recompute', () => {
+describe('running aggregates: incremental against full recompute [FEAT-INCREMENTAL-RECOMPUTE]', () => {
   it('agree after every upload of a random sequence (late, duplicate, gapped packets)', () => {
     const options = { every: 4, keep: 2 };
     fc.assert(
@@ -259,7 +259,7 @@ describe('running aggregates: incremental against full recompute', () => {
   });
 });
 
-describe('running aggregates: checkpoints', () => {
+describe('running aggregates: checkpoints [FEAT-INCREMENTAL-RECOMPUTE]', () => {
   it('are the states at the last multiples of `every` passed, however the points came', () => {
     const basis = aggregateBasis(
       { startTimeSeconds: START, startDelay: 0, intervalSeconds: 60 },
@@ -289,7 +289,7 @@ describe('running aggregates: checkpoints', () => {
   });
 });
 
-describe('running aggregates: worked example', () => {
+describe('running aggregates: worked example [FEAT-INCREMENTAL-RECOMPUTE]', () => {
   const rules: AlarmThresholds = {
     high_threshold: 8,
     low_threshold: 2,

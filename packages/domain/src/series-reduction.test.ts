@@ -14,7 +14,7 @@ const input = fc.record({
   low: threshold,
 });
 
-describe('reduceSeries', () => {
+describe('reduceSeries [FEAT-COMPACT-SERIES]', () => {
   it('returns a series of at most 2 x width points unchanged', () => {
     fc.assert(
       fc.property(

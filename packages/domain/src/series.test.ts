@@ -5,7 +5,7 @@ import { effectiveInterval, mergeSlice, pointTime, type SeriesValue } from './se
 const temperature = fc.integer({ min: -400, max: 600 }).map((tenths) => tenths / 10);
 const value: fc.Arbitrary<SeriesValue> = fc.option(temperature, { nil: null, freq: 5 });
 
-describe('effectiveInterval', () => {
+describe('effectiveInterval [RULE-SERIES-2, RULE-SERIES-3, RULE-SERIES-4]', () => {
   it('prefers calculated_measurement_interval', () => {
     expect(
       effectiveInterval({ measurement_interval: 600, calculated_measurement_interval: 598.5 }),
@@ -33,7 +33,7 @@ describe('effectiveInterval', () => {
   });
 });
 
-describe('pointTime', () => {
+describe('pointTime [RULE-SERIES-2, RULE-SERIES-3, RULE-SERIES-4]', () => {
   it('is start_time_seconds + start_delay + i * interval', () => {
     const series = { startTimeSeconds: 1_700_000_000, startDelay: 300, intervalSeconds: 600 };
     expect(pointTime(series, 0)).toBe(1_700_000_300);
@@ -41,7 +41,7 @@ describe('pointTime', () => {
   });
 });
 
-describe('mergeSlice', () => {
+describe('mergeSlice [RULE-SERIES-2, RULE-SERIES-3, RULE-SERIES-4]', () => {
   it('takes a whole log into an empty series', () => {
     expect(mergeSlice([], 0, [4, 4.5, 5])).toEqual({ temps: [4, 4.5, 5], added: 3, conflicts: [] });
   });

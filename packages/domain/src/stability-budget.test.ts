@@ -24,7 +24,7 @@ const bruteForce = (
   values.filter((t) => t !== null && (band.direction === 'ABOVE' ? t > band.limit : t < band.limit))
     .length;
 
-describe('stability budget: the band histogram', () => {
+describe('stability budget: the band histogram [FEAT-STABILITY-BUDGET]', () => {
   it('counts exactly the points strictly beyond any limit of 0.1 °C', () => {
     fc.assert(
       fc.property(fc.array(value, { maxLength: 200 }), limit, direction, (values, lim, dir) => {
@@ -55,7 +55,7 @@ describe('stability budget: the band histogram', () => {
   });
 });
 
-describe('stability budget: use across legs', () => {
+describe('stability budget: use across legs [FEAT-STABILITY-BUDGET]', () => {
   // The example: 720 minutes above 8 °C, 60 above 25 °C, 0 below 0 °C.
   const bands: StabilityBand[] = [
     { direction: 'ABOVE', limit: 8, allowed_minutes: 720 },
@@ -122,7 +122,7 @@ describe('stability budget: use across legs', () => {
   });
 });
 
-describe('stability budget: projection at the current rate', () => {
+describe('stability budget: projection at the current rate [FEAT-STABILITY-BUDGET]', () => {
   it('projects the leg rate over the time to go, and says when the band runs out', () => {
     // 120 of the leg's 480 minutes were beyond (rate 0.25); 600 minutes to go.
     const p = projectBand({ allowed_minutes: 720, consumed_minutes: 500 }, 120, 480, 600);

@@ -37,7 +37,7 @@ const EMPTY: TableState = {
   pageSize: DEFAULT_PAGE_SIZE,
 };
 
-describe('tableStateToSearchParams', () => {
+describe('tableStateToSearchParams [SPEC-2.12, SPEC-5.8]', () => {
   it('writes repeated JSON entries and the paging', () => {
     const state: TableState = {
       filterItems: [
@@ -88,7 +88,7 @@ describe('tableStateToSearchParams', () => {
   });
 });
 
-describe('searchParamsToTableState', () => {
+describe('searchParamsToTableState [SPEC-2.12, SPEC-5.8]', () => {
   it('gives the defaults for an empty query', () => {
     expect(read('')).toEqual(EMPTY);
   });
@@ -165,7 +165,7 @@ describe('searchParamsToTableState', () => {
   });
 });
 
-describe('clampPageNumber and clampPageSize', () => {
+describe('clampPageNumber and clampPageSize [SPEC-2.12, SPEC-5.8]', () => {
   it('keep integers in range', () => {
     expect(clampPageNumber(5, 0)).toBe(5);
     expect(clampPageNumber(-1, 0)).toBe(0);
@@ -199,7 +199,7 @@ const stateArbitrary: fc.Arbitrary<TableState> = fc.record({
   pageSize: fc.integer({ min: 1, max: 10_000 }),
 });
 
-describe('URL state round trip', () => {
+describe('URL state round trip [SPEC-2.12, SPEC-5.8]', () => {
   it('reads back any valid state through a query string', () => {
     fc.assert(
       fc.property(stateArbitrary, fc.integer({ min: 1, max: 100 }), (state, defaultPageSize) => {

@@ -12,7 +12,7 @@ const series: Series = {
   temps: [null, 4, 5.5, null, 8, null],
 };
 
-describe('temperatureSummary (worked example)', () => {
+describe('temperatureSummary (worked example) [RULE-SUMMARY-1]', () => {
   it('summarises the recorded points, skipping gaps', () => {
     // Recorded points: index 1 (4 °C at 1_700_000_360), 2 (5.5 °C), 4 (8 °C at 1_700_001_260).
     // MKT of {4, 5.5, 8} by hand (50 digits, as in mean-kinetic-temperature.test.ts): 6.000491104003574.
@@ -57,7 +57,7 @@ describe('temperatureSummary (worked example)', () => {
   });
 });
 
-describe('temperatureSummary (properties)', () => {
+describe('temperatureSummary (properties) [RULE-SUMMARY-1]', () => {
   const value: fc.Arbitrary<SeriesValue> = fc.option(
     fc.integer({ min: -300, max: 500 }).map((t) => t / 10),
     { nil: null, freq: 4 },

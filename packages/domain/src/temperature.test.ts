@@ -16,7 +16,7 @@ function roundRatio(numerator: number, denominator: number): number {
   );
 }
 
-describe('celsiusToFahrenheit', () => {
+describe('celsiusToFahrenheit [SPEC-9.1]', () => {
   it('converts known values exactly', () => {
     expect(celsiusToFahrenheit(0)).toBe(32);
     expect(celsiusToFahrenheit(100)).toBe(212);
@@ -70,7 +70,7 @@ describe('celsiusToFahrenheit', () => {
   });
 });
 
-describe('fahrenheitToCelsius', () => {
+describe('fahrenheitToCelsius [SPEC-9.1]', () => {
   it('converts known values exactly, to 2 decimals', () => {
     expect(fahrenheitToCelsius(32)).toBe(0);
     expect(fahrenheitToCelsius(212)).toBe(100);
@@ -127,7 +127,7 @@ describe('fahrenheitToCelsius', () => {
   });
 });
 
-describe('toDisplayUnit and fromDisplayUnit', () => {
+describe('toDisplayUnit and fromDisplayUnit [SPEC-9.1]', () => {
   it('rounds Celsius to one decimal and converts Fahrenheit', () => {
     expect(toDisplayUnit(4.45, 'C')).toBe(4.5);
     expect(toDisplayUnit(-4.45, 'C')).toBe(-4.5);
@@ -156,7 +156,7 @@ describe('toDisplayUnit and fromDisplayUnit', () => {
   });
 });
 
-describe('degreeMinutesToUnit', () => {
+describe('degreeMinutesToUnit [SPEC-9.1]', () => {
   it('converts by the factor 1.8 alone, without + 32', () => {
     expect(degreeMinutesToUnit(10, 'F')).toBe(18);
     expect(degreeMinutesToUnit(0, 'F')).toBe(0);
@@ -177,7 +177,7 @@ describe('degreeMinutesToUnit', () => {
   });
 });
 
-describe('formatTemperature', () => {
+describe('formatTemperature [SPEC-9.1]', () => {
   it('shows one decimal and the unit', () => {
     expect(formatTemperature(4.5, 'C')).toBe('4.5 °C');
     expect(formatTemperature(4.5, 'F')).toBe('40.1 °F');

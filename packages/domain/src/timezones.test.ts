@@ -10,7 +10,7 @@ import {
   timeZoneOptions,
 } from './timezones';
 
-describe('supportedTimeZones', () => {
+describe('supportedTimeZones [SPEC-5.7, SPEC-2.11]', () => {
   const zones = supportedTimeZones();
 
   it('starts with UTC, then the canonical zones in alphabetical order, without duplicates', () => {
@@ -56,7 +56,7 @@ describe('supportedTimeZones', () => {
   });
 });
 
-describe('resolveTimeZone', () => {
+describe('resolveTimeZone [SPEC-5.7, SPEC-2.11]', () => {
   it('keeps a supported zone', () => {
     expect(resolveTimeZone('America/Chicago')).toBe('America/Chicago');
     expect(resolveTimeZone('UTC')).toBe('UTC');
@@ -101,7 +101,7 @@ describe('resolveTimeZone', () => {
   });
 });
 
-describe('timeZoneOptions', () => {
+describe('timeZoneOptions [SPEC-5.7, SPEC-2.11]', () => {
   it('puts UTC and the browser zone first and the others after', () => {
     const { first, rest } = timeZoneOptions('Europe/Berlin');
     expect(first).toEqual(['UTC', 'Europe/Berlin']);
@@ -133,7 +133,7 @@ describe('timeZoneOptions', () => {
   });
 });
 
-describe('timeZoneLabel', () => {
+describe('timeZoneLabel [SPEC-5.7, SPEC-2.11]', () => {
   it('shows underscores as spaces', () => {
     expect(timeZoneLabel('America/New_York')).toBe('America/New York');
     expect(timeZoneLabel('America/Port_of_Spain')).toBe('America/Port of Spain');

@@ -36,7 +36,7 @@ const fence: GeoFenceSettings = {
   num_points_to_arrive: 2,
 };
 
-describe('tripStatusFromTimes', () => {
+describe('tripStatusFromTimes [RULE-TRIP-1, RULE-TRIP-3]', () => {
   it('follows the times', () => {
     expect(tripStatusFromTimes(null, null)).toBe('NOT_DEPARTED');
     expect(tripStatusFromTimes(undefined, undefined)).toBe('NOT_DEPARTED');
@@ -48,7 +48,7 @@ describe('tripStatusFromTimes', () => {
   });
 });
 
-describe('detectTrip (worked example)', () => {
+describe('detectTrip (worked example) [RULE-TRIP-1, RULE-TRIP-3]', () => {
   const samples: LocationSample[] = [
     at(ORIGIN, 100), // 0 m
     at(north(ORIGIN, 0.02), 200), // 2224 m: out, but alone
@@ -156,7 +156,7 @@ describe('detectTrip (worked example)', () => {
   });
 });
 
-describe('helpers', () => {
+describe('helpers [RULE-TRIP-1, RULE-TRIP-3]', () => {
   it('geoFenceRadiiMetres converts each radius with its unit', () => {
     expect(
       geoFenceRadiiMetres({
@@ -228,7 +228,7 @@ const invalidPosition: fc.Arbitrary<GeoPoint> = fc.oneof(
   }),
 );
 
-describe('detectTrip (properties)', () => {
+describe('detectTrip (properties) [RULE-TRIP-1, RULE-TRIP-3]', () => {
   it('ignores samples at the sentinels or at impossible positions, wherever they fall', () => {
     fc.assert(
       fc.property(

@@ -65,7 +65,7 @@ const TRANSITIONS = ZONES.flatMap((zone) => transitions2026(zone).map((at) => ({
 const BERLIN = zonedTimeFormat('Europe/Berlin');
 const NEW_YORK = zonedTimeFormat('America/New_York');
 
-describe('times that carry their zone', () => {
+describe('times that carry their zone [RULE-REPORT-3]', () => {
   it('the hour repeated at the end of summer time reads apart', () => {
     // 00:30 and 01:30 UTC on 2026-10-25 are both 02:30 in Berlin.
     const first = Date.UTC(2026, 9, 25, 0, 30);

@@ -29,7 +29,7 @@ const alarmsOf = (plan: ShipmentPlan, from = 0, to = plan.temps.length - 1) =>
     { firstIdx: from, lastIdx: to },
   ).filter((a) => a.kind === 'excursion');
 
-describe('random', () => {
+describe('random [FEAT-SIMULATOR]', () => {
   it('is deterministic for a seed, and forks do not depend on the state', () => {
     const a = createRng(42);
     const b = createRng(42);
@@ -44,7 +44,7 @@ describe('random', () => {
   });
 });
 
-describe('plans', () => {
+describe('plans [FEAT-SIMULATOR]', () => {
   it('are the same for the same seed and now, whatever the fleet size', () => {
     expect(planFleet(options, 60)).toEqual(fleet);
     expect(planFleet(options, 4)[3]).toEqual(fleet[3]);
@@ -87,7 +87,7 @@ describe('plans', () => {
   });
 });
 
-describe('positions', () => {
+describe('positions [FEAT-SIMULATOR]', () => {
   it('interpolate along the great circle', () => {
     const basel = placeOf('basel');
     const singapore = placeOf('singapore');
@@ -123,7 +123,7 @@ describe('positions', () => {
   });
 });
 
-describe('temperature profiles', () => {
+describe('temperature profiles [FEAT-SIMULATOR]', () => {
   const transitWindow = (p: ShipmentPlan) => [
     Math.ceil((p.departSeconds - p.startSeconds) / p.intervalSeconds),
     Math.floor((p.arriveSeconds - p.startSeconds) / p.intervalSeconds),
@@ -164,7 +164,7 @@ describe('temperature profiles', () => {
 const fill = (step: UploadStep) =>
   step.needsRecordId ? { ...step.body, record_id: '1' } : step.body;
 
-describe('upload steps', () => {
+describe('upload steps [FEAT-SIMULATOR]', () => {
   it('are valid bodies of their calls and never carry points after their time', () => {
     for (const plan of fleet.slice(0, 24)) {
       const steps = uploadSteps(plan, ids);

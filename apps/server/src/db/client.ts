@@ -5,6 +5,7 @@ import * as baseSchema from './schema';
 import * as alarmMailSchema from './schema-alarm-mail';
 import * as accessSchema from './schema-access';
 import * as auditSchema from './schema-audit';
+import * as auditReviewSchema from './schema-audit-review';
 import * as evidenceSchema from './schema-evidence';
 import * as mailSchema from './schema-mail';
 import * as notificationsSchema from './schema-notifications';
@@ -16,6 +17,7 @@ const schema = {
   ...baseSchema,
   ...shipmentSchema,
   ...auditSchema,
+  ...auditReviewSchema,
   ...evidenceSchema,
   ...mailSchema,
   ...reportsSchema,

@@ -20,7 +20,7 @@ import { seed, type World } from '../modules/records/records.fixtures';
  * answers: a whole table, columns of left-joined tables (one of them nullable
  * as a whole), SQL fields with and without a decoder, timestamps, bigints.
  */
-describe('compiledSelect', () => {
+describe('compiledSelect [FEAT-PERFORMANCE]', () => {
   // The app's own (its modules are imported with the test helpers), before this file adds its.
   const appSelects = [...compiledSelects];
   let t: TestApp;

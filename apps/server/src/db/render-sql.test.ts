@@ -10,7 +10,7 @@ import { records, travelLocations } from './schema-shipments';
  * columns of tables and aliases, values a column encodes (a timestamp, a
  * JSON column), lists, nested fragments and quoted names.
  */
-describe('renderSql', () => {
+describe('renderSql [FEAT-PERFORMANCE]', () => {
   const dialect = new PgDialect();
   const origin = alias(travelLocations, 'origin');
   const at = new Date('2026-11-29T12:34:56.789Z');

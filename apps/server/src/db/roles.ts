@@ -43,6 +43,8 @@ export const APPEND_ONLY_TABLES = [
   'notification_log',
   'record_dispositions',
   'evidence_anchors',
+  'audit_review_marks',
+  'audit_review_closures',
 ] as const;
 
 /**

@@ -69,6 +69,8 @@ export const alarmSignatures = pgTable(
     purpose: text('purpose', { enum: ['ACKNOWLEDGE', 'CLOSE'] })
       .notNull()
       .default('ACKNOWLEDGE'),
+    /** The second factor given with the password (issue 37 item 7): totp, recovery_code, or null: none. */
+    secondFactor: text('second_factor', { enum: ['totp', 'recovery_code'] }),
   },
   (t) => [
     uniqueIndex('alarm_signatures_alarm_key').on(t.alarmId, t.purpose),

@@ -34,6 +34,8 @@ export const recordDispositions = pgTable(
     clientType: text('client_type').notNull(),
     /** Why a release was signed before the trip ended (issue 35); null otherwise. */
     transitReason: text('transit_reason'),
+    /** The second factor given with the password (issue 37 item 7): totp, recovery_code, or null: none. */
+    secondFactor: text('second_factor', { enum: ['totp', 'recovery_code'] }),
   },
   (t) => [index('record_dispositions_record_idx').on(t.organizationId, t.recordId, t.id)],
 );

@@ -69,16 +69,15 @@ export const organizationSettings = pgTable('organization_settings', {
   calibrationDueSoonDays: integer('calibration_due_soon_days').notNull().default(30),
   /** Starting a shipment on a tag whose calibration expired: WARN or REFUSE. */
   expiredCalibrationStart: text('expired_calibration_start').notNull().default('WARN'),
-  /**
-   * A running rt or nanotag record silent for longer than its transmit interval
-   * times this factor raises a no_data alarm (issue 14 item 4; docs/decisions/no-data-alarm.md).
-   */
+  /** A running rt or nanotag record silent this many transmit intervals raises no_data (no-data-alarm.md). */
   noDataFactor: doublePrecision('no_data_factor').notNull().default(3),
-  /**
-   * Whether a shipment may be released before its trip has ended, with a reason
-   * (issue 35; docs/decisions/disposition.md). Off: such a release is a 409.
-   */
+  /** A release before the trip has ended, with a reason (issue 35, disposition.md); off: a 409. */
   allowReleaseInTransit: boolean('allow_release_in_transit').notNull().default(false),
+  /** TOTP or a recovery code at every signature, and at administrators' sign-in (second-factor.md). */
+  secondFactorForSigners: boolean('second_factor_for_signers').notNull().default(false),
+  secondFactorForAdministrators: boolean('second_factor_for_administrators')
+    .notNull()
+    .default(false),
 });
 
 // ---------------------------------------------------------------- tags and records

@@ -245,9 +245,12 @@ export const loginAttempts = pgTable(
   {
     id: uuid('id').primaryKey().defaultRandom(),
     key: text('key').notNull(),
-    /** account, address and device (sign-in throttling); reset-account and reset-address (reset mails). */
+    /**
+     * account, address and device (sign-in throttling); reset-account and reset-address
+     * (reset mails); second-factor (wrong authenticator or recovery codes, per account).
+     */
     kind: text('kind', {
-      enum: ['account', 'address', 'device', 'reset-account', 'reset-address'],
+      enum: ['account', 'address', 'device', 'reset-account', 'reset-address', 'second-factor'],
     }).notNull(),
     failedAt: timestamptz('failed_at').notNull().defaultNow(),
   },

@@ -55,7 +55,7 @@ function forEveryText(
   );
 }
 
-describe('parseTimestamptz', () => {
+describe('parseTimestamptz [FEAT-PERFORMANCE, SPEC-3]', () => {
   it('reads both forms PostgreSQL writes, at any year, offset and fraction (the microseconds dropped)', () => {
     forEveryText(instants, offsets, (_, ms) => ms, 5000);
   });

@@ -32,7 +32,7 @@ async function seriesWorld(t: TestApp): Promise<{ client: TestClient; org: TestO
   };
 }
 
-describe('compressed API replies', () => {
+describe('compressed API replies [FEAT-COMPRESSION]', () => {
   let t: TestApp;
   let client: TestClient;
   let org: TestOrg;
@@ -176,7 +176,7 @@ describe('compressed API replies', () => {
   });
 });
 
-describe('COMPRESSION=off', () => {
+describe('COMPRESSION=off [FEAT-COMPRESSION]', () => {
   it('COMPRESSION is on by default; off, false, 0 and no turn it off; other values are refused', () => {
     expect(loadConfig({}).compression).toBe(true);
     expect(loadConfig({ COMPRESSION: '' }).compression).toBe(true);

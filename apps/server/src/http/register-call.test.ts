@@ -110,7 +110,7 @@ const download = defineCall({
 /** A file that JSON would mangle: bytes that are not UTF-8. */
 const PDF_BYTES = Buffer.from([0x25, 0x50, 0x44, 0x46, 0x2d, 0xff, 0xfe, 0x00, 0x80]);
 
-describe('registerCall', () => {
+describe('registerCall [FEAT-INPUT-SAFETY, SPEC-5.1]', () => {
   let t: TestApp;
   let handled = 0;
   let handledInOrganization = 0;

@@ -29,7 +29,7 @@ const row = {
 const write = fastListSerializer(List, false)!;
 const zod = serializerCompiler({ schema: List, method: 'GET', url: '/' }) as (d: unknown) => string;
 
-describe('fast list replies', () => {
+describe('fast list replies [FEAT-PERFORMANCE, SPEC-3]', () => {
   it('write what Zod writes', () => {
     const rows = [row, { ...row, id: '2', party: null, kind: null, at: '2026-01-01T00:00:00Z' }];
     expect(write(rows)).toBe(zod(rows));

@@ -35,7 +35,7 @@ function expectCommonHeaders(headers: Record<string, unknown>): void {
   expect(csp['img-src']).toEqual(["'self'", 'data:', 'blob:', 'https://*.tile.openstreetmap.org']);
 }
 
-describe('security headers', () => {
+describe('security headers [FEAT-HTTP-SECURITY]', () => {
   let t: TestApp;
   let proxied: TestApp;
 
@@ -123,7 +123,7 @@ describe('security headers', () => {
   });
 });
 
-describe('tileSource', () => {
+describe('tileSource [FEAT-HTTP-SECURITY]', () => {
   it('derives the CSP source of a Leaflet URL template', () => {
     expect(tileSource('https://{s}.tile.openstreetmap.org/{z}/{x}/{y}.png')).toBe(
       'https://*.tile.openstreetmap.org',

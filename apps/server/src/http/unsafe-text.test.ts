@@ -17,7 +17,7 @@ import { PASSWORD_RESET_JOB } from '../jobs/catalogue';
  * call (body, query, headers) answers 400 VALIDATION_ERROR naming the field,
  * before anything reaches PostgreSQL (which answered 500 before).
  */
-describe('NUL characters and lone surrogates in requests', () => {
+describe('NUL characters and lone surrogates in requests [FEAT-INPUT-SAFETY]', () => {
   let t: TestApp;
   let manager: DeviceUser;
 

@@ -5,7 +5,7 @@ import { createTestApp, type TestApp } from '../../test/helpers';
 import { createJobQueue, poolOf } from './queue';
 
 /** The durable queue: jobs sent in a transaction exist only if it commits; failures retry. */
-describe('job queue', () => {
+describe('job queue [RULE-NOTIFY-4, FEAT-DURABILITY]', () => {
   let t: TestApp;
   const seen: string[] = [];
   let failuresLeft = 2;

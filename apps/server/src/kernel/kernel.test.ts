@@ -5,7 +5,7 @@ import { isUuid, parseRowId } from './ids';
 import { pageOf } from './paging';
 import { organizationOf } from './principal';
 
-describe('kernel', () => {
+describe('kernel [FEAT-INPUT-SAFETY, RULE-ORG-1]', () => {
   it('parseRowId: decimal text without sign or leading zero, a safe integer, else undefined', () => {
     expect(parseRowId('1')).toBe(1);
     expect(parseRowId('4503599627370495')).toBe(4503599627370495);

@@ -3,7 +3,7 @@ import { asFloat4Decimal, planMerge, SERIES_CHUNK_SIZE } from './series-store';
 
 const ORG = '00000000-0000-0000-0000-000000000001';
 
-describe('planMerge (merge by index in memory)', () => {
+describe('planMerge (merge by index in memory) [RULE-SERIES-3, RULE-SERIES-4]', () => {
   it('a new record: every offered value is added, as stored (float4), chunk by chunk', () => {
     const temps = Array.from({ length: SERIES_CHUNK_SIZE + 10 }, (_, i) =>
       i === 5 ? null : 5 + i / 1000,

@@ -41,7 +41,7 @@ function temperatureNumbers(value: unknown, path = '', inTemp = false): [string,
 
 const SEED = 20_261_124;
 
-describe('numbers at the stored precision', () => {
+describe('numbers at the stored precision [RULE-SERIES-3, SPEC-9.1]', () => {
   it('roundStored: at most STORED_DECIMALS decimals, within half a step, idempotent', () => {
     expect(roundStored(55.199999999999996)).toBe(55.2);
     expect(asFloat4Decimal(5.119992)).toBe(5.12);

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isoString } from './series-times';
 
-describe('isoString', () => {
+describe('isoString [RULE-SERIES-2]', () => {
   it('is toISOString for any instant, invalid dates throwing alike', () => {
     fc.assert(
       fc.property(fc.date({ noInvalidDate: true }), (date) => {

@@ -6,7 +6,7 @@ import { parseSize, segmentRange } from './wal-segments';
 
 const MB16 = 16 * 1024 * 1024;
 
-describe('WAL segment names', () => {
+describe('WAL segment names [FEAT-BACKUP-RESTORE]', () => {
   it('lists every segment from the first to the last, across a "log" boundary', () => {
     expect(segmentRange('0000000100000000000000FE', '000000010000000100000001', MB16)).toEqual([
       '0000000100000000000000FE',
@@ -28,7 +28,7 @@ describe('WAL segment names', () => {
   });
 });
 
-describe('counts against a manifest', () => {
+describe('counts against a manifest [FEAT-BACKUP-RESTORE]', () => {
   const counts = (records: number): Counts => ({
     records,
     points: records * 10,

@@ -200,7 +200,12 @@ export async function seedDemoRecords(
     // The demo records are history: their alarms notify nobody.
     jobs: null,
     // The demo's dispatcher signs the trip times it enters (a change that closes an alarm is signed).
-    signature: { printedName: 'Demo dispatcher', meaning: 'APPROVED', clientType: 'WEB' },
+    signature: {
+      printedName: 'Demo dispatcher',
+      meaning: 'APPROVED',
+      clientType: 'WEB',
+      secondFactor: null,
+    },
   };
   const now = (options.now ?? new Date()).getTime() / 1000;
   const plans = planFleet(

@@ -49,7 +49,7 @@ async function pageName(route: RouteObject): Promise<string> {
   return (await lazy()).Component.name;
 }
 
-describe('route map', () => {
+describe('route map [SPEC-2.1, SPEC-2.2]', () => {
   it('has the root error page', () => {
     expect(routes).toHaveLength(1);
     expect((routes[0]!.errorElement as ReactElement).type).toBe(RouteErrorPage);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createAppTheme, layout, theme } from './theme';
 
-describe('theme', () => {
+describe('theme [SPEC-9.5, FEAT-REDUCED-MOTION]', () => {
   it('has the breakpoints of spec section 9', () => {
     expect(theme.breakpoints.values).toEqual({
       xs: 0,
@@ -27,7 +27,7 @@ describe('theme', () => {
   });
 });
 
-describe('reduced motion', () => {
+describe('reduced motion [SPEC-9.5, FEAT-REDUCED-MOTION]', () => {
   it('takes every transition away and keeps the rest of the theme', () => {
     const still = createAppTheme(true);
     expect(still.transitions.create(['opacity', 'transform'])).toBe('none');

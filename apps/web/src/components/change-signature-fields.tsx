@@ -17,6 +17,7 @@ import Typography from '@mui/material/Typography';
 import { useId } from 'react';
 import { useCurrentUser } from '../features/session';
 import { characterCount, type ChangeSignatureState } from './change-signature';
+import { SecondFactorCodeField } from './second-factor-field';
 
 /** The signer's printed name: first and last name, else the username. */
 export function printedNameOf(user: {
@@ -161,6 +162,11 @@ export function ChangeSignatureFields({
             value={values.password}
             onChange={(password) => set('password', password)}
             error={errors.password}
+          />
+          <SecondFactorCodeField
+            value={values.secondFactorCode}
+            onChange={(code) => set('secondFactorCode', code)}
+            error={errors.secondFactorCode}
           />
           <SignerNote subject="this change and the alarms it closes" />
         </Box>

@@ -9,7 +9,7 @@ import {
 
 const closes = 'This change closes 1 alarm(s): sign it with your password and its meaning';
 
-describe('changeSignatureStepAfter', () => {
+describe('changeSignatureStepAfter [RULE-ALARM-2, FEAT-E-SIGNATURE]', () => {
   it('asks for the reason on REASON_REQUIRED, with the message on the field', () => {
     const error = new ApiError(400, 'REASON_REQUIRED', 'A reason is needed', {
       reason: 'A reason for change is required',
@@ -57,8 +57,8 @@ describe('changeSignatureStepAfter', () => {
   });
 });
 
-describe('checkChangeSignature and changeSignatureBody', () => {
-  const empty = { reason: '  ', password: '', meaning: '' as const };
+describe('checkChangeSignature and changeSignatureBody [RULE-ALARM-2, FEAT-E-SIGNATURE]', () => {
+  const empty = { reason: '  ', password: '', meaning: '' as const, secondFactorCode: '' };
 
   it('requires the reason only when needed, and password and meaning only when signing', () => {
     expect(checkChangeSignature(empty, START, false)).toEqual({});
@@ -67,7 +67,7 @@ describe('checkChangeSignature and changeSignatureBody', () => {
     });
     expect(
       checkChangeSignature(
-        { reason: 'Product re-qualified', password: '', meaning: '' },
+        { reason: 'Product re-qualified', password: '', meaning: '', secondFactorCode: '' },
         { ...START, signing: true },
         false,
       ),
@@ -78,7 +78,12 @@ describe('checkChangeSignature and changeSignatureBody', () => {
   });
 
   it('sends the trimmed reason, and password and meaning only once signing', () => {
-    const values = { reason: ' Re-qualified ', password: 'pw', meaning: 'APPROVED' as const };
+    const values = {
+      reason: ' Re-qualified ',
+      password: 'pw',
+      meaning: 'APPROVED' as const,
+      secondFactorCode: '',
+    };
     expect(changeSignatureBody(values, START)).toEqual({ reason: 'Re-qualified' });
     expect(changeSignatureBody(values, { ...START, signing: true })).toEqual({
       reason: 'Re-qualified',
@@ -86,5 +91,30 @@ describe('checkChangeSignature and changeSignatureBody', () => {
       meaning: 'APPROVED',
     });
     expect(changeSignatureBody(empty, START)).toEqual({});
+    // The second factor's code goes with the signature, trimmed (issue 37 item 7).
+    expect(
+      changeSignatureBody({ ...values, secondFactorCode: ' 123456 ' }, { ...START, signing: true }),
+    ).toMatchObject({ password: 'pw', second_factor_code: '123456' });
+  });
+});
+
+describe('the second factor of a signed change [FEAT-SECOND-FACTOR]', () => {
+  const signing = { ...START, reasonRequired: true, signing: true, signMessage: closes };
+
+  it('puts a missing, wrong or not enrolled second factor on its field', () => {
+    const missing = new ApiError(400, 'SECOND_FACTOR_REQUIRED', 'Enter the code', {
+      second_factor_code: 'Enter the code',
+    });
+    expect(changeSignatureStepAfter(signing, missing)?.errors).toEqual({
+      secondFactorCode: 'Enter the code',
+    });
+    const notEnrolled = new ApiError(403, 'SECOND_FACTOR_NOT_ENROLLED', 'Enrol first', {
+      second_factor_code: 'Second factor required: enrol in your profile',
+    });
+    expect(changeSignatureStepAfter(signing, notEnrolled)?.errors).toEqual({
+      secondFactorCode: 'Second factor required: enrol in your profile',
+    });
+    // Before the signature step, a 403 stays the form's.
+    expect(changeSignatureStepAfter(START, new ApiError(403, 'FORBIDDEN', 'no'))).toBeNull();
   });
 });

@@ -17,12 +17,15 @@ export interface ChangeSignatureValues {
   reason: string;
   password: string;
   meaning: TSignatureMeaning | '';
+  /** The authenticator code or a recovery code (issue 37 item 7), when asked or enrolled. */
+  secondFactorCode: string;
 }
 
 export interface ChangeSignatureErrors {
   reason?: string;
   password?: string;
   meaning?: string;
+  secondFactorCode?: string;
 }
 
 export interface ChangeSignatureStep {
@@ -47,6 +50,7 @@ export const EMPTY_CHANGE_SIGNATURE: ChangeSignatureValues = {
   reason: '',
   password: '',
   meaning: '',
+  secondFactorCode: '',
 };
 
 /** The fields of a change body this part fills. */
@@ -54,6 +58,7 @@ export interface ChangeSignatureBody {
   reason?: string;
   password?: string;
   meaning?: TSignatureMeaning;
+  second_factor_code?: string;
 }
 
 /**
@@ -64,8 +69,13 @@ export function changeSignatureStepAfter(
   step: ChangeSignatureStep,
   error: unknown,
 ): ChangeSignatureStep | null {
-  if (!isApiError(error) || error.status !== 400) return null;
+  if (!isApiError(error)) return null;
   const { code, fields, message } = error;
+  // The second factor (issue 37 item 7): missing, wrong, or not enrolled (403).
+  if (step.signing && (code === 'SECOND_FACTOR_NOT_ENROLLED' || fields.second_factor_code)) {
+    return { ...step, errors: { secondFactorCode: fields.second_factor_code ?? message } };
+  }
+  if (error.status !== 400) return null;
   if (code === 'REASON_REQUIRED') {
     return {
       ...step,
@@ -121,6 +131,8 @@ export function changeSignatureBody(
   if (step.signing && values.password !== '' && values.meaning !== '') {
     body.password = values.password;
     body.meaning = values.meaning;
+    const code = values.secondFactorCode.trim();
+    if (code !== '') body.second_factor_code = code;
   }
   return body;
 }
@@ -167,8 +179,8 @@ export function useChangeSignature(reasonNeeded: boolean) {
       // The signature step starts clean: no "enter your password" before the user could.
       if (next.signing && !step.signing) setAttempted(false);
       setStep(next);
-      // A password is entered again for each try.
-      setValues((current) => ({ ...current, password: '' }));
+      // A password (and a code) is entered again for each try.
+      setValues((current) => ({ ...current, password: '', secondFactorCode: '' }));
       return true;
     },
     reset() {
@@ -186,10 +198,16 @@ export type ChangeSignatureState = ReturnType<typeof useChangeSignature>;
  * open): the shared error handler leaves it alone.
  */
 export function isChangeSignatureError(error: unknown): boolean {
-  if (!isApiError(error) || error.status !== 400) return false;
+  if (!isApiError(error)) return false;
+  if (error.code === 'SECOND_FACTOR_NOT_ENROLLED') return true;
+  if (error.status !== 400) return false;
   return (
-    ['REASON_REQUIRED', 'SIGNATURE_REQUIRED', 'INVALID_CREDENTIALS'].includes(error.code) ||
-    error.fields.reason !== undefined
+    [
+      'REASON_REQUIRED',
+      'SIGNATURE_REQUIRED',
+      'INVALID_CREDENTIALS',
+      'SECOND_FACTOR_REQUIRED',
+    ].includes(error.code) || error.fields.reason !== undefined
   );
 }
 

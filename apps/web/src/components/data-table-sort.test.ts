@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { columnRuns } from './data-table';
 import { sortRows } from './data-table-sort';
 
-describe('sortRows', () => {
+describe('sortRows [SPEC-2.12]', () => {
   const rows = [
     { name: 'b', value: 2 },
     { name: 'A10', value: null },
@@ -52,7 +52,7 @@ describe('sortRows', () => {
   });
 });
 
-describe('columnRuns', () => {
+describe('columnRuns [SPEC-2.12]', () => {
   it('groups consecutive columns of one group, other columns alone', () => {
     const column = (key: string, group?: string) => ({
       key,

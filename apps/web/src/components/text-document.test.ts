@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseTextBlocks, slugify } from './text-document';
 
-describe('parseTextBlocks', () => {
+describe('parseTextBlocks [SPEC-2.2]', () => {
   it('reads headings, lists and paragraphs', () => {
     const blocks = parseTextBlocks(
       '# Changelog\n\nIntro line one\nline two\n\n## Unreleased\n- first\n  continued\n* second\n\nEnd.',

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { userStatusRank, userStatuses } from './user-status';
 
-describe('user status', () => {
+describe('user status [RULE-ACCOUNT-1]', () => {
   it('says Active for a member neither locked nor suspended', () => {
     expect(userStatuses({})).toEqual(['Active']);
     expect(userStatuses({ is_locked: false, is_suspended: false })).toEqual(['Active']);

@@ -115,7 +115,7 @@ function networkError(): Promise<Response> {
   return Promise.reject(new TypeError('Failed to fetch'));
 }
 
-describe('missing required parameters', () => {
+describe('missing required parameters [SPEC-5.3]', () => {
   it('derives required keys from the Zod object: keys that do not accept undefined', () => {
     expect(requiredKeys(authLogin.body)).toEqual(['email_or_username', 'password']);
     expect(requiredKeys(authUserSettings.body)).toEqual([]);
@@ -171,7 +171,7 @@ describe('missing required parameters', () => {
   });
 });
 
-describe('request shape', () => {
+describe('request shape [SPEC-7.1, SPEC-7.2]', () => {
   it('sends cookies, a JSON body and the CSRF header from the csrftoken cookie', async () => {
     const h = harness(() => json(user), { cookies: 'other=1; csrftoken=tok%3D1' });
     const client = createApiClient(h.deps);
@@ -307,7 +307,7 @@ describe('request shape', () => {
   });
 });
 
-describe('replies', () => {
+describe('replies [SPEC-7.1, SPEC-7.2]', () => {
   it('parses the reply with the call schema', async () => {
     const h = harness(() => json({ ...user, extra: 'ignored' }));
     const client = createApiClient(h.deps);
@@ -352,7 +352,7 @@ describe('replies', () => {
   });
 });
 
-describe('errors passed on to the caller', () => {
+describe('errors passed on to the caller [SPEC-8]', () => {
   it('rejects a 4xx with an ApiError carrying status, code, message and fields', async () => {
     const h = harness(
       () =>
@@ -423,7 +423,7 @@ describe('errors passed on to the caller', () => {
   });
 });
 
-describe('401 and failures without a response', () => {
+describe('401 and failures without a response [SPEC-8, SPEC-2.3, SPEC-9.6]', () => {
   it('on a guarded page, a 401 remembers the path, goes to /login and never settles', async () => {
     const h = harness(() => json({ code: 'UNAUTHENTICATED', message: 'x' }, { status: 401 }), {
       pathname: '/recorddetails/42',
@@ -493,7 +493,7 @@ describe('401 and failures without a response', () => {
   });
 });
 
-describe('static text', () => {
+describe('static text [SPEC-7.1, SPEC-7.2]', () => {
   it('fetches a same-origin text file', async () => {
     const h = harness(() => new Response('# Changelog\n', { status: 200 }));
     const client = createApiClient(h.deps);

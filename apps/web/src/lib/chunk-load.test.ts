@@ -5,7 +5,7 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-describe('loadChunk', () => {
+describe('loadChunk [SPEC-8, SPEC-9.6]', () => {
   it('resolves with the module', async () => {
     await expect(loadChunk(() => Promise.resolve({ Page: 1 }))).resolves.toEqual({ Page: 1 });
   });

@@ -15,7 +15,7 @@ const rule = (
   hidden_fields: string[] = [],
 ) => ({ degrees_unit, temperature_decimals, hidden_fields }) as Parameters<typeof recordDisplay>[1];
 
-describe('recordDisplay', () => {
+describe('recordDisplay [FEAT-DISPLAY-RULES, SPEC-9.1]', () => {
   it('without a rule: the user unit, one decimal, every field', () => {
     expect(recordDisplay('F', null)).toEqual({
       degreesUnit: 'F',
@@ -40,7 +40,7 @@ describe('recordDisplay', () => {
   });
 });
 
-describe('formatTemperatureWith', () => {
+describe('formatTemperatureWith [FEAT-DISPLAY-RULES, SPEC-9.1]', () => {
   it('gives what the domain formatter gives with one decimal', () => {
     for (const c of [-20.25, -0.05, 0, 2.25, 4.44, 8, 36.6, 100.01]) {
       expect(formatTemperatureWith(c, 'C', 1)).toBe(formatTemperature(c, 'C'));
@@ -71,7 +71,7 @@ describe('formatTemperatureWith', () => {
   });
 });
 
-describe('describeHiddenFields', () => {
+describe('describeHiddenFields [FEAT-DISPLAY-RULES, SPEC-9.1]', () => {
   it('names the fields in words, in their usual order', () => {
     expect(describeHiddenFields([])).toBe('None');
     expect(describeHiddenFields(['po_number', 'primary_reference'])).toBe(
@@ -80,7 +80,7 @@ describe('describeHiddenFields', () => {
   });
 });
 
-describe('app settings with a display rule', () => {
+describe('app settings with a display rule [FEAT-DISPLAY-RULES, SPEC-9.1]', () => {
   afterEach(() => resetAppSettings());
 
   it('tells listeners only when something changed, hidden fields included', () => {

@@ -4,7 +4,7 @@ import { lazyPart } from './lazy-part';
 
 const Part = () => null;
 
-describe('lazyPart', () => {
+describe('lazyPart [SPEC-8]', () => {
   it('loads the code once however often it is preloaded', async () => {
     const importPart = vi.fn(() => Promise.resolve(Part));
     const part = lazyPart(importPart);

@@ -7,7 +7,7 @@ import {
   type LiveRecordFields,
 } from './live-updates';
 
-describe('isRecordLive', () => {
+describe('isRecordLive [FEAT-LIVE-RECORDS]', () => {
   it('a record without a stop time is live', () => {
     expect(isRecordLive({ stop_time: null })).toBe(true);
     expect(isRecordLive({})).toBe(true);
@@ -33,7 +33,7 @@ describe('isRecordLive', () => {
   });
 });
 
-describe('recordPollInterval', () => {
+describe('recordPollInterval [FEAT-LIVE-RECORDS]', () => {
   it('polls at the interval while live, not at all once stopped', () => {
     expect(recordPollInterval({ stop_time: null }, 4000)).toBe(4000);
     expect(recordPollInterval({ stop_time: '2026-01-01T00:00:00Z' }, 4000)).toBe(false);
@@ -41,7 +41,7 @@ describe('recordPollInterval', () => {
   });
 });
 
-describe('pollIntervalFrom', () => {
+describe('pollIntervalFrom [FEAT-LIVE-RECORDS]', () => {
   it('the default without a setting or with a bad one', () => {
     for (const stored of [null, undefined, '', '  ', 'abc', '0', '-5', 'Infinity']) {
       expect(pollIntervalFrom(stored)).toBe(LIVE_POLL_MS);
@@ -54,7 +54,7 @@ describe('pollIntervalFrom', () => {
   });
 });
 
-describe('a record query polling while the record runs', () => {
+describe('a record query polling while the record runs [FEAT-LIVE-RECORDS]', () => {
   beforeEach(() => vi.useFakeTimers());
   afterEach(() => vi.useRealTimers());
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiError } from './api-error';
 import { shouldRetry } from './query-client';
 
-describe('query retries', () => {
+describe('query retries [SPEC-9.6]', () => {
   it('never retries a 4xx', () => {
     expect(shouldRetry(0, new ApiError(400, 'VALIDATION_ERROR', 'x'))).toBe(false);
     expect(shouldRetry(0, new ApiError(404, 'NOT_FOUND', 'x'))).toBe(false);

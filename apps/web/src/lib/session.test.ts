@@ -38,7 +38,7 @@ const user: TUser = {
   last_session_org_id: 'o2',
 };
 
-describe('signed-out pages', () => {
+describe('signed-out pages [SPEC-2.3, SPEC-4]', () => {
   it.each([
     ['/login', true],
     ['/forgotpassword', true],
@@ -66,7 +66,7 @@ describe('signed-out pages', () => {
   });
 });
 
-describe('post-login redirect target', () => {
+describe('post-login redirect target [SPEC-2.3, SPEC-4]', () => {
   it('remembers a path with its search and gives it back once', () => {
     const storage = memoryStorage();
     rememberRedirectTarget('/allrecords?pageNumber=0', storage);
@@ -104,7 +104,7 @@ describe('post-login redirect target', () => {
   });
 });
 
-describe('user state', () => {
+describe('user state [SPEC-2.3, SPEC-4]', () => {
   it('treats a missing or locked user as logged out', () => {
     expect(isLoggedIn(user)).toBe(true);
     expect(isLoggedIn({ ...user, is_locked: false })).toBe(true);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { updatedSearch } from './url-search';
 
-describe('updatedSearch', () => {
+describe('updatedSearch [SPEC-2.12]', () => {
   const set = (key: string, value: string) => (current: URLSearchParams) => {
     const next = new URLSearchParams(current);
     next.set(key, value);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { zRowId } from '../ids';
 import { defineCall } from '../call';
+import { secondFactorCodeShape } from '../entities/second-factor';
 import { ZClientType } from '../enums';
 import {
   CHANGE_REASON_MAX_LENGTH,
@@ -100,6 +101,7 @@ export const ZAlarmAcknowledgeUpload = z
       .min(1, 'Enter your password to sign')
       .max(PASSWORD_MAX_LENGTH, `must be at most ${PASSWORD_MAX_LENGTH} characters`),
     meaning: ZSignatureMeaning,
+    ...secondFactorCodeShape,
   })
   .superRefine(checkNamesSomething)
   .meta({ id: 'AlarmAcknowledgeUpload' });

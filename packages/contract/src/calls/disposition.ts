@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineCall } from '../call';
 import { ZClientType } from '../enums';
+import { secondFactorCodeShape } from '../entities/second-factor';
 import { zRowId } from '../ids';
 import { SIGNATURE_PASSWORD_MAX_LENGTH, ZSignatureMeaning } from '../entities/alarms';
 import {
@@ -70,6 +71,7 @@ export const ZDispositionUpload = z
       'Follows from the decision (RELEASED: APPROVED, QUARANTINED: REVIEWED, REJECTED: ' +
         'REJECTED); may be left out, and another is refused (400 naming meaning)',
     ),
+    ...secondFactorCodeShape,
   })
   .superRefine((body, ctx) => {
     const expected = DISPOSITION_MEANINGS[body.decision];

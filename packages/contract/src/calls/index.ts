@@ -2,6 +2,7 @@ import { accountCalls } from './accounts';
 import { adminCalls } from './admin';
 import { alarmMailCalls } from './alarm-mail';
 import { alarmCalls } from './alarms';
+import { auditReviewCalls } from './audit-review';
 import { authCalls } from './auth';
 import { devicesIngestCalls } from './devices-ingest';
 import { dispositionCalls } from './disposition';
@@ -14,6 +15,7 @@ import { notificationCalls } from './notifications';
 import { orgSettingsCalls } from './org-settings';
 import { productsCalls } from './products';
 import { reportsCalls } from './reports';
+import { secondFactorCalls } from './second-factor';
 import { tokenCalls } from './tokens';
 
 /** Every call the server serves; the server registers exactly these, the OpenAPI document lists them. */
@@ -32,7 +34,9 @@ export const allCalls = [
   ...invitationCalls,
   ...alarmMailCalls,
   ...notificationCalls,
+  ...auditReviewCalls,
   ...healthCalls,
   ...integrationsCalls,
   ...kpisCalls,
+  ...secondFactorCalls,
 ] as const;

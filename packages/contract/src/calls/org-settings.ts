@@ -130,6 +130,14 @@ export const ZOrganizationSettingsUpdate = z
       .describe(
         'Allow releasing a shipment before its trip has ended, with a reason (default false)',
       ),
+    second_factor_for_signers: z
+      .boolean()
+      .optional()
+      .describe('Require a second factor at every signature (default false)'),
+    second_factor_for_administrators: z
+      .boolean()
+      .optional()
+      .describe("Require a second factor at the administrators' sign-in (default false)"),
     ...changeReasonShape,
   })
   .refine(
@@ -137,10 +145,13 @@ export const ZOrganizationSettingsUpdate = z
       b.geo_fence_settings !== undefined ||
       b.calibration_settings !== undefined ||
       b.no_data_factor !== undefined ||
-      b.allow_release_in_transit !== undefined,
+      b.allow_release_in_transit !== undefined ||
+      b.second_factor_for_signers !== undefined ||
+      b.second_factor_for_administrators !== undefined,
     {
       message:
-        'Send geo_fence_settings, calibration_settings, no_data_factor or allow_release_in_transit',
+        'Send geo_fence_settings, calibration_settings, no_data_factor, allow_release_in_transit, ' +
+        'second_factor_for_signers or second_factor_for_administrators',
       path: ['geo_fence_settings'],
     },
   )

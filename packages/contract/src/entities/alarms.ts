@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ZAboveOrBelow, ZClientType } from '../enums';
+import { secondFactorCodeShape, ZSecondFactorKind } from './second-factor';
 
 /**
  * Excursion alarms, notifications, acknowledgement and dismissal of spec
@@ -122,6 +123,7 @@ export const changeReasonShape = {
   meaning: ZSignatureMeaning.optional().meta({
     description: 'What the signature means: required with password',
   }),
+  ...secondFactorCodeShape,
 };
 
 /**
@@ -139,6 +141,9 @@ export const ZAlarmSignature = z
     comment: z.string(),
     client_type: ZClientType,
     purpose: ZSignaturePurpose.optional(),
+    second_factor: ZSecondFactorKind.nullable()
+      .optional()
+      .describe('The second factor given with the password (null: the password alone)'),
   })
   .meta({ id: 'AlarmSignature' });
 export type TAlarmSignature = z.infer<typeof ZAlarmSignature>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ZSignatureMeaning, type TSignatureMeaning } from './alarms';
+import { ZSecondFactorKind } from './second-factor';
 import type { TTripStatus } from '../enums';
 
 /**
@@ -81,6 +82,9 @@ export const ZRecordDisposition = z
     /** The signer's printed name (first and last name, else the username). */
     signed_by: z.string(),
     signed_at: z.string().describe('When it was signed (server time, ISO 8601 UTC)'),
+    second_factor: ZSecondFactorKind.nullable()
+      .optional()
+      .describe('The second factor given with the password (null: the password alone)'),
   })
   .meta({ id: 'RecordDisposition' });
 export type TRecordDisposition = z.infer<typeof ZRecordDisposition>;

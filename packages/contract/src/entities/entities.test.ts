@@ -214,7 +214,8 @@ const entities: Record<string, EntityCase> = {
   OrganizationSettings: {
     schema: ZOrganizationSettings,
     fields: 'id geo_fence_settings',
-    extra: 'calibration_settings no_data_factor allow_release_in_transit',
+    extra:
+      'calibration_settings no_data_factor allow_release_in_transit second_factor_for_signers second_factor_for_administrators',
     required: [],
   },
   GeoFenceSettings: {
@@ -595,7 +596,7 @@ function requiredKeys(schema: z.ZodObject): string[] {
 const words = (s: string | undefined) => (s ? s.split(/\s+/).filter(Boolean) : []);
 const table = Object.entries(entities);
 
-describe('entities of spec section 3', () => {
+describe('entities of spec section 3 [SPEC-3]', () => {
   it.each(table)('%s has exactly the fields the spec lists', (_name, entity) => {
     const expected = [...words(entity.fields), ...words(entity.extra)].sort();
     expect(new Set(expected).size).toBe(expected.length);
@@ -651,7 +652,7 @@ describe('entities of spec section 3', () => {
   );
 });
 
-describe('field types the spec states', () => {
+describe('field types the spec states [SPEC-3]', () => {
   it('Tag id and alarm tag_id are numbers; Calibration device_id is a number', () => {
     expect(ZTag.parse({ id: 42 }).id).toBe(42);
     expect(ZTag.safeParse({ id: '42' }).success).toBe(false);
@@ -741,7 +742,7 @@ describe('field types the spec states', () => {
   });
 });
 
-describe('defaults the spec states', () => {
+describe('defaults the spec states [SPEC-3, SPEC-9.3]', () => {
   it('record action latitude and longitude default to -91 and -181', () => {
     expect(ZRecordAction.parse({ id: 'a1' })).toMatchObject({ latitude: -91, longitude: -181 });
     expect(ZRecordAction.parse({ latitude: 45.5, longitude: -73.6 })).toMatchObject({
@@ -817,7 +818,7 @@ describe('defaults the spec states', () => {
   });
 });
 
-describe('OpenAPI component ids', () => {
+describe('OpenAPI component ids [SPEC-3]', () => {
   const exported = Object.entries(contract).filter(
     ([name, value]) => name.startsWith('Z') && value instanceof z.ZodType,
   ) as [string, z.ZodType][];

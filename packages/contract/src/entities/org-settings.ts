@@ -85,6 +85,20 @@ export const ZOrganizationSettings = z
         'Whether a shipment may be released before its trip has ended (arrived, or the record ' +
           'stopped), with a transit_reason (default false: refused, 409)',
       ),
+    second_factor_for_signers: z
+      .boolean()
+      .optional()
+      .describe(
+        'Every signature (acknowledgement, closing, release) needs a second factor with the ' +
+          'password (default false)',
+      ),
+    second_factor_for_administrators: z
+      .boolean()
+      .optional()
+      .describe(
+        "The organization's administrators (sysAdminUser) give a second factor at sign-in " +
+          '(default false)',
+      ),
   })
   .meta({ id: 'OrganizationSettings' });
 export type TOrganizationSettings = z.infer<typeof ZOrganizationSettings>;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ZDegreesUnit } from '../enums';
 import { ZOrg } from './org';
+import { secondFactorCodeShape } from './second-factor';
 
 /** Session token: token, created, expiry. */
 export const ZSessionToken = z.object({
@@ -14,6 +15,8 @@ export type TSessionToken = z.infer<typeof ZSessionToken>;
 export const ZLoginCredentials = z.object({
   email_or_username: z.string().trim().min(1).max(254),
   password: z.string().min(1).max(1024),
+  /** An administrator's second factor, when an organization they administer requires it. */
+  ...secondFactorCodeShape,
 });
 export type TLoginCredentials = z.infer<typeof ZLoginCredentials>;
 

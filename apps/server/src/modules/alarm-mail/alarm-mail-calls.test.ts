@@ -20,7 +20,7 @@ const LOG = '/api/notifications/log/';
 const HOUR = 3600;
 
 /** The notification settings, rules, alarm recipients and log calls (the alarm e-mails themselves: alarm-mail.test.ts). */
-describe('notification calls', () => {
+describe('notification calls [RULE-NOTIFY-2, SPEC-3]', () => {
   let t: TestApp;
   let admin: DeviceUser;
 

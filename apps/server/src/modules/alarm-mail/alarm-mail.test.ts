@@ -24,7 +24,7 @@ const LOG = '/api/notifications/log/';
 /** The in-app helper's fan-out job, which hands raised alarms to the e-mails. */
 const HOUR = 3600;
 
-describe('alarm e-mails', () => {
+describe('alarm e-mails [RULE-NOTIFY-2, RULE-NOTIFY-3, RULE-NOTIFY-4]', () => {
   let sink: SmtpSink;
   let t: TestApp;
 

@@ -31,7 +31,7 @@ const peopleArb: fc.Arbitrary<PersonSource[]> = fc.array(
   { maxLength: 8 },
 );
 
-describe('planMessages', () => {
+describe('planMessages [RULE-NOTIFY-2]', () => {
   it('reaches every named person exactly once, never through a Test setting', () => {
     fc.assert(
       fc.property(settingsArb, peopleArb, (settings, people) => {
@@ -73,7 +73,7 @@ describe('planMessages', () => {
   });
 });
 
-describe('templates', () => {
+describe('templates [RULE-NOTIFY-2]', () => {
   it('replaces known placeholders, keeps unknown ones, keeps subjects on one line', () => {
     expect(
       renderTemplate('{record_id} at {highest} °C {unknown}', { record_id: '7', highest: '9.1' }),

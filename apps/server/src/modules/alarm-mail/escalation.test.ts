@@ -26,7 +26,7 @@ const DISMISS = '/api/devices/xt1/alarm-dismiss/';
 const TEMPS = [5, 5, 9, 9.5, 5];
 const HOUR = 3_600_000;
 
-describe('escalating notification settings', () => {
+describe('escalating notification settings [FEAT-ESCALATION]', () => {
   let sink: SmtpSink;
   let t: TestApp;
 

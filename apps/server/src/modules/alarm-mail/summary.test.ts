@@ -20,7 +20,7 @@ const LOG = '/api/notifications/log/';
 const ZONE = 'Europe/Berlin';
 const seconds = (iso: string) => Math.floor(new Date(iso).getTime() / 1000);
 
-describe('the summary period', () => {
+describe('the summary period [FEAT-SUMMARY-MAIL]', () => {
   it('is the local day before, due from 06:00 in the zone', () => {
     // 05:30 UTC is 06:30 in Berlin (UTC+1 in November): 23 November is due.
     const p = duePeriod('DAILY', ZONE, new Date('2026-11-24T05:30:00Z'));
@@ -50,7 +50,7 @@ describe('the summary period', () => {
   });
 });
 
-describe('scheduled summaries', () => {
+describe('scheduled summaries [FEAT-SUMMARY-MAIL]', () => {
   let sink: SmtpSink;
   let t: TestApp;
 

@@ -25,7 +25,7 @@ interface Shipment {
   below: TExcursionAlarm;
 }
 
-describe('alarm actions: acknowledge and dismiss', () => {
+describe('alarm actions: acknowledge and dismiss [RULE-AUDIT-1, FEAT-E-SIGNATURE, RULE-ALARM-6]', () => {
   let t: TestApp;
   let org: TestOrg;
   let operator: TestClient;

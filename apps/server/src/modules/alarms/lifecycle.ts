@@ -9,6 +9,7 @@ import {
 import {
   ALARM_CLOSE_CAUSE_LABELS,
   type TAlarmCloseCause,
+  type TSecondFactorKind,
   type TSignatureMeaning,
 } from '@coldtrace/contract';
 import type { SQL } from 'drizzle-orm';
@@ -67,7 +68,13 @@ export interface AlarmChange {
   reason: string | null;
   requestId?: string | null;
   /** The change's signature (password verified by the caller); null: not signed. */
-  signature: { printedName: string; meaning: TSignatureMeaning; clientType: string } | null;
+  signature: {
+    printedName: string;
+    meaning: TSignatureMeaning;
+    clientType: string;
+    /** The second factor given with the password (issue 37 item 7); null or absent: none. */
+    secondFactor?: TSecondFactorKind | null;
+  } | null;
 }
 
 type StoredAlarm = StoredAlarmLike & { readonly row: AlarmRow };
@@ -421,6 +428,7 @@ export async function auditAlarms(
         meaning: signature.meaning,
         comment: what.closeReason,
         clientType: signature.clientType,
+        secondFactor: signature.secondFactor ?? null,
       })),
     );
   }

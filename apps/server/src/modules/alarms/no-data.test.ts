@@ -21,7 +21,7 @@ const MINUTE = 60_000;
 /** Transmit interval of the test tags: 10 minutes, so the default silence is 30 minutes. */
 const TRANSMIT = 600;
 
-describe('the no-data alarm (issue 14 item 4)', () => {
+describe('the no-data alarm (issue 14 item 4) [FEAT-NO-DATA-ALARM]', () => {
   let t: TestApp;
   let a: DeviceUser;
   let b: DeviceUser;

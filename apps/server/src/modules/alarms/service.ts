@@ -134,12 +134,13 @@ export function createAlarmsService(app: FastifyInstance, recomputeRecord: Recom
       const { principal } = ctx;
       const organizationId = organizationOf(principal);
       const { scope } = await resolveScope(db, organizationId, body);
-      await notifications.verifySignaturePassword(
+      const secondFactor = await notifications.verifySignaturePassword(
         app,
         principal,
         body.password,
         ctx.clientIp,
         ctx.deviceCookie,
+        { code: body.second_factor_code, requestId: ctx.requestId },
       );
       const at = new Date();
       const name = printedName(principal.user);
@@ -167,9 +168,12 @@ export function createAlarmsService(app: FastifyInstance, recomputeRecord: Recom
             meaning: body.meaning,
             comment: body.comment,
             clientType: body.client_type,
+            secondFactor,
           })),
         );
-        const reason = `${SIGNATURE_MEANING_LABELS[body.meaning]}: ${body.comment}`;
+        const reason =
+          `${SIGNATURE_MEANING_LABELS[body.meaning]}: ${body.comment}` +
+          notifications.secondFactorNote(secondFactor);
         await recordAudit(
           tx,
           { organizationId, actor: actorOf(principal, body.client_type), requestId: ctx.requestId },

@@ -18,7 +18,7 @@ import { ALARM_RAISED_JOB } from '../../jobs/catalogue';
 const RT = '/api/devices/rt/';
 const XT1 = '/api/devices/xt1';
 
-describe('an alarm absorbed by a grown run (issue 35 item 4)', () => {
+describe('an alarm absorbed by a grown run (issue 35 item 4) [FEAT-ALARM-MERGE, RULE-ALARM-1]', () => {
   let t: TestApp;
   let a: DeviceUser;
   beforeAll(async () => {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/helpers';
 import { changedFields, recordAudit } from '../../kernel/audit';
 
-describe('audit trail', () => {
+describe('audit trail [RULE-AUDIT-2, RULE-AUDIT-3]', () => {
   let t: TestApp;
   let orgId: string;
 

@@ -11,7 +11,7 @@ const XT1 = '/api/devices/xt1/';
  * who, what, old and new value (domain rules section 6), readable through
  * GET /api/audit/ filtered by record or entity type.
  */
-describe('audited actions', () => {
+describe('audited actions [RULE-AUDIT-2]', () => {
   let t: TestApp;
   let admin: TestClient;
   let adminId: string;

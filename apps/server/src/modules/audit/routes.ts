@@ -20,12 +20,13 @@ import { recordExists } from '../records';
  * entries are about.
  */
 
-type AuditRow = typeof auditEvents.$inferSelect;
+export type AuditRow = typeof auditEvents.$inferSelect;
 
 /** Most entries one CSV export holds. */
 const MAX_CSV_ROWS = 100_000;
 
-function present(row: AuditRow): TAuditEvent {
+/** An entry as the API gives it (also the audit-trail review's). */
+export function presentAuditEvent(row: AuditRow): TAuditEvent {
   return {
     id: String(row.id),
     occurred_at: row.occurredAt.toISOString(),
@@ -82,7 +83,7 @@ export async function auditRoutes(app: FastifyInstance): Promise<void> {
       .from(auditEvents)
       .where(where);
     void reply.header(TOTAL_COUNT_HEADER, String(count?.n ?? 0));
-    return rows.map(present);
+    return rows.map(presentAuditEvent);
   });
 
   registerCall(app, auditCsv, async ({ query, reply, requirePrincipal, organizationId }) => {

@@ -22,7 +22,7 @@ import {
 const XT1 = '/api/devices/xt1/';
 const PRODUCTS = '/api/products/product-definitions/';
 
-describe('stability budgets across legs', () => {
+describe('stability budgets across legs [FEAT-STABILITY-BUDGET]', () => {
   let t: TestApp;
   let a: DeviceUser;
   let b: DeviceUser;

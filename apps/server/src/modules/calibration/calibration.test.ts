@@ -9,7 +9,7 @@ import { recordFactories } from '../../../test/record-factories';
 
 const CALIBRATION = '/api/devices/xt1/calibration/';
 
-describe('calibration certificates', () => {
+describe('calibration certificates [FEAT-CALIBRATION, SPEC-7.2]', () => {
   let t: TestApp;
   let org: TestOrg;
   let manager: TestClient;

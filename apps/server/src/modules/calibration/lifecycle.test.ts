@@ -26,7 +26,7 @@ const NANOTAG = '/api/devices/nanotag/';
 const DAY = 86_400;
 
 /** Issue 14 item 7: due dates, calibration states, and starts on an expired tag. */
-describe('calibration lifecycle', () => {
+describe('calibration lifecycle [FEAT-CALIBRATION]', () => {
   let t: TestApp;
   let org: TestOrg;
   let admin: TestClient;

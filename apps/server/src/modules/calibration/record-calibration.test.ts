@@ -8,7 +8,7 @@ import { recordFactories } from '../../../test/record-factories';
 const CALIBRATION = '/api/devices/xt1/calibration/';
 
 /** Issue 11: a record's tag_calibration is its tag's latest certificate in the organization. */
-describe('Record.tag_calibration', () => {
+describe('Record.tag_calibration [FEAT-CALIBRATION, SPEC-3]', () => {
   let t: TestApp;
   let org: TestOrg;
   let other: TestOrg;

@@ -23,7 +23,7 @@ const CALIBRATION_DEFAULTS = {
   expired_calibration_start: 'WARN',
 };
 
-describe('organization settings (geo-fence)', () => {
+describe('organization settings (geo-fence) [RULE-TRIP-2, RULE-ALARM-2, SPEC-7.1]', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp();
@@ -50,6 +50,8 @@ describe('organization settings (geo-fence)', () => {
       calibration_settings: CALIBRATION_DEFAULTS,
       no_data_factor: 3,
       allow_release_in_transit: false,
+      second_factor_for_signers: false,
+      second_factor_for_administrators: false,
     });
     expect(await storedRow(orgId)).toBeDefined();
     expect((await client.get(URL)).json()).toEqual(res.json());
@@ -181,6 +183,8 @@ describe('organization settings (geo-fence)', () => {
       calibration_settings: CALIBRATION_DEFAULTS,
       no_data_factor: 3,
       allow_release_in_transit: false,
+      second_factor_for_signers: false,
+      second_factor_for_administrators: false,
     });
     // The id in the body is ignored: the session's organization is edited.
     await client.patch(URL, {

@@ -80,5 +80,7 @@ export function presentOrgSettings(row: OrgSettingsRow): TOrganizationSettings {
     },
     no_data_factor: row.noDataFactor,
     allow_release_in_transit: row.allowReleaseInTransit,
+    second_factor_for_signers: row.secondFactorForSigners,
+    second_factor_for_administrators: row.secondFactorForAdministrators,
   };
 }

@@ -12,7 +12,7 @@ import {
 } from './products.fixtures';
 
 /** Travel locations, the dropdown info and access (carriers and products: products.test.ts). */
-describe('configuration: travel locations, dropdown info, access', () => {
+describe('configuration: travel locations, dropdown info, access [SPEC-7.7, RULE-ORG-1]', () => {
   let t: TestApp;
   /** A Manager (sysConfigCreate, sysConfigEdit, sysAdminLoc) of `org`. */
   let manager: TestClient;

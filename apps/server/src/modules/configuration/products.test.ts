@@ -6,7 +6,7 @@ import { type TestApp, type TestClient, type TestOrg } from '../../../test/helpe
 import { expectError, expectInvalid, expectIso } from './test-kit';
 import { CARRIERS, PRODUCTS, productsWorld } from './products.fixtures';
 
-describe('configuration: products, carriers, travel locations', () => {
+describe('configuration: products, carriers, travel locations [SPEC-7.7]', () => {
   let t: TestApp;
   /** A Manager (sysConfigCreate, sysConfigEdit, sysAdminLoc) of `org`. */
   let manager: TestClient;

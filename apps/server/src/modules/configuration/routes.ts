@@ -96,8 +96,12 @@ export async function configurationRoutes(app: FastifyInstance): Promise<void> {
       body.geo_fence_settings,
       await reasoned(request, principal, body),
       body.calibration_settings,
-      body.no_data_factor,
-      body.allow_release_in_transit,
+      {
+        noDataFactor: body.no_data_factor,
+        allowReleaseInTransit: body.allow_release_in_transit,
+        secondFactorForSigners: body.second_factor_for_signers,
+        secondFactorForAdministrators: body.second_factor_for_administrators,
+      },
     );
   });
 }

@@ -82,6 +82,25 @@ async function auditConfiguration(
   );
 }
 
+/**
+ * Organization settings changed one by one: the no-data alarm's factor (issue 14
+ * item 4), release before the trip ends (issue 35, docs/decisions/disposition.md),
+ * the second factor for signers and administrators (issue 37 item 7,
+ * docs/decisions/second-factor.md). Each with its contract name.
+ */
+export interface SettingFlags {
+  noDataFactor?: number | undefined;
+  allowReleaseInTransit?: boolean | undefined;
+  secondFactorForSigners?: boolean | undefined;
+  secondFactorForAdministrators?: boolean | undefined;
+}
+const SETTING_FLAG_NAMES: Record<keyof SettingFlags, string> = {
+  noDataFactor: 'no_data_factor',
+  allowReleaseInTransit: 'allow_release_in_transit',
+  secondFactorForSigners: 'second_factor_for_signers',
+  secondFactorForAdministrators: 'second_factor_for_administrators',
+};
+
 export function createConfigurationService({ db, jobs }: ConfigurationDeps) {
   return {
     // ------------------------------------------------------------ carriers
@@ -323,8 +342,7 @@ export function createConfigurationService({ db, jobs }: ConfigurationDeps) {
       geoFence: TGeoFenceSettingsUpdate | undefined,
       change: ReasonedChange,
       calibration?: TCalibrationSettingsUpdate,
-      noDataFactor?: number,
-      allowReleaseInTransit?: boolean,
+      flags: SettingFlags = {},
     ): Promise<TOrganizationSettings> {
       const organizationId = organizationOf(principal);
       if (geoFence && !GEO_FENCE_KEYS.some((key) => geoFence[key] !== undefined)) {
@@ -342,30 +360,20 @@ export function createConfigurationService({ db, jobs }: ConfigurationDeps) {
       }
       const row = await db.transaction(async (tx) => {
         const current = await repo.ensureOrgSettings(tx, organizationId, true);
-        if (noDataFactor !== undefined && noDataFactor !== current.noDataFactor) {
-          // The no-data alarm's factor (issue 14 item 4), audited like the other settings.
-          await repo.updateOrgSettings(tx, organizationId, { noDataFactor });
+        for (const [key, name] of Object.entries(SETTING_FLAG_NAMES) as [
+          keyof SettingFlags,
+          string,
+        ][]) {
+          const value = flags[key];
+          if (value === undefined || value === current[key]) continue;
+          // One setting of its own, audited like the others (its contract name is the entity).
+          await repo.updateOrgSettings(tx, organizationId, { [key]: value });
           await auditConfiguration(
             tx,
             principal,
-            { type: 'no_data_factor', id: organizationId },
-            { no_data_factor: current.noDataFactor },
-            { no_data_factor: noDataFactor },
-            change.reason,
-          );
-        }
-        if (
-          allowReleaseInTransit !== undefined &&
-          allowReleaseInTransit !== current.allowReleaseInTransit
-        ) {
-          // Release before the trip ends (issue 35, docs/decisions/disposition.md), audited.
-          await repo.updateOrgSettings(tx, organizationId, { allowReleaseInTransit });
-          await auditConfiguration(
-            tx,
-            principal,
-            { type: 'allow_release_in_transit', id: organizationId },
-            { allow_release_in_transit: current.allowReleaseInTransit },
-            { allow_release_in_transit: allowReleaseInTransit },
+            { type: name, id: organizationId },
+            { [name]: current[key] },
+            { [name]: value },
             change.reason,
           );
         }

@@ -7,7 +7,7 @@ import { ensureBuiltInRoles } from '../orgs';
 
 const RULES = '/api/data-display-rules/';
 
-describe('data display rules', () => {
+describe('data display rules [FEAT-DISPLAY-RULES]', () => {
   let t: TestApp;
   let org: TestOrg;
   let admin: TestClient;

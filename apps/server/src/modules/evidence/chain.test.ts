@@ -36,7 +36,7 @@ const chains = fc.array(field, { minLength: 2, maxLength: 30 });
 
 // That the database computes the same hashes is proved by every verification of
 // evidence.test.ts: each entry the triggers wrote is recomputed here.
-describe('the evidence chain arithmetic', () => {
+describe('the evidence chain arithmetic [FEAT-EVIDENCE-CHAIN, RULE-AUDIT-3]', () => {
   it('a chain as written verifies, and its rows are its last entries', () => {
     fc.assert(
       fc.property(chains, (fields) => {

@@ -15,7 +15,7 @@ import { verifyEvidence } from './verify';
  * triggers switched off, is named by the verification.
  */
 
-describe('the evidence chain', () => {
+describe('the evidence chain [FEAT-EVIDENCE-CHAIN, RULE-AUDIT-3, RULE-AUDIT-2]', () => {
   let t: TestApp;
 
   beforeAll(async () => {

@@ -48,7 +48,7 @@ interface StoppedRun {
   recordId: string;
 }
 
-describe('a record ends with its stop', () => {
+describe('a record ends with its stop [RULE-SERIES-1]', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp();
@@ -288,7 +288,7 @@ describe('a record ends with its stop', () => {
   });
 });
 
-describe('splitAtStop', () => {
+describe('splitAtStop [RULE-SERIES-1]', () => {
   const record = (over: Partial<RecordRow>) =>
     ({
       startTimeSeconds: 1_000_000,

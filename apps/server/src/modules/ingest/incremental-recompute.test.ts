@@ -58,7 +58,7 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   },
 );
 
-describe('incremental recompute through uploads', () => {
+describe('incremental recompute through uploads [FEAT-INCREMENTAL-RECOMPUTE, RULE-ALARM-1]', () => {
   let t: TestApp;
   let user: DeviceUser;
   beforeAll(async () => {

@@ -140,7 +140,7 @@ async function send(user: DeviceUser, upload: Upload): Promise<Record<string, un
   return res.json();
 }
 
-describe('replays and re-evaluation', () => {
+describe('replays and re-evaluation [RULE-SERIES-3, RULE-ALARM-1]', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp();

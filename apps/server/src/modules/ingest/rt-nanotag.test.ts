@@ -37,7 +37,7 @@ const NANOTAG_CALLS = [
   'transmit-interval/',
 ];
 
-describe('rt and nanotag uploads', () => {
+describe('rt and nanotag uploads [SPEC-7.4, SPEC-7.5, RULE-SERIES-3]', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp();

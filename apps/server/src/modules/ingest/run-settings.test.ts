@@ -28,7 +28,7 @@ interface RecordReply {
   status: string;
 }
 
-describe('settings left out of an upload, and runs ended by the next run', () => {
+describe('settings left out of an upload, and runs ended by the next run [RULE-SERIES-1, SPEC-9.3]', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp();

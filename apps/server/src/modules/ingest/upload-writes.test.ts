@@ -10,7 +10,7 @@ import { UploadWrites } from './upload-writes';
  * the recomputation reads at once (nothing read back), and once sent, the
  * database holds exactly that state.
  */
-describe('upload writes (the unit of work)', () => {
+describe('upload writes (the unit of work) [RULE-SERIES-3, FEAT-DURABILITY]', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp();

@@ -20,7 +20,7 @@ import { WriteBatch } from './write-batch';
 
 const XT1 = '/api/devices/xt1/';
 
-describe('write batch', () => {
+describe('write batch [RULE-SERIES-3, FEAT-PERFORMANCE]', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp();
@@ -126,7 +126,7 @@ describe('write batch', () => {
   });
 });
 
-describe('combined reads and queued writes of an upload', () => {
+describe('combined reads and queued writes of an upload [RULE-SERIES-3, FEAT-PERFORMANCE]', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp();

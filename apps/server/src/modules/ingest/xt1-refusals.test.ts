@@ -18,7 +18,7 @@ const XT1 = '/api/devices/xt1/';
 const HOUR = 3600;
 
 /** xt1 calls that must refuse: bad input, another organization's ids, missing permissions, CSRF (the uploads and actions themselves: xt1.test.ts). */
-describe('xt1 uploads and actions: refusals', () => {
+describe('xt1 uploads and actions: refusals [SPEC-7.2, FEAT-INPUT-SAFETY]', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp();

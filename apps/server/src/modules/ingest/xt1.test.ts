@@ -20,7 +20,7 @@ import { STORED_DECIMALS, readSeries } from '../../kernel/series-store';
 const XT1 = '/api/devices/xt1/';
 const HOUR = 3600;
 
-describe('xt1 uploads and actions', () => {
+describe('xt1 uploads and actions [SPEC-7.2, RULE-SERIES-2, RULE-SERIES-3, RULE-ALARM-4]', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp();

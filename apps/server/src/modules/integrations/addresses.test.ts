@@ -128,7 +128,7 @@ const accepted: [string, string][] = [
   ['ISATAP, public', 'https://[2a00:1450::5efe:808:808]/x'],
 ];
 
-describe('webhook URL addresses', () => {
+describe('webhook URL addresses [FEAT-WEBHOOKS]', () => {
   it.each(refused)('refuses %s: %s', async (_what, url) => {
     expect(await refusal(url)).toMatch(/webhooks only reach public addresses/);
   });

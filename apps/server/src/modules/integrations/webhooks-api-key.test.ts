@@ -9,7 +9,7 @@ const HOOKS = '/api/integrations/webhooks/';
  * not read-only and whose role holds the webhook permission (`sysAdminUser`);
  * a read-only key answers 403, a key of a role without the permission too.
  */
-describe('webhooks with an API key', () => {
+describe('webhooks with an API key [FEAT-WEBHOOKS, FEAT-API-KEYS-ON-API]', () => {
   let t: TestApp;
   let receiver: Receiver;
   let admin: TestClient;

@@ -98,7 +98,7 @@ interface Body {
   };
 }
 
-describe('webhooks', () => {
+describe('webhooks [FEAT-WEBHOOKS]', () => {
   let t: TestApp;
   let receiver: Receiver;
   let admin: TestClient;
@@ -409,7 +409,7 @@ describe('webhooks', () => {
   });
 });
 
-describe('webhook delivery: outbox, last attempt, the address checked again', () => {
+describe('webhook delivery: outbox, last attempt, the address checked again [FEAT-WEBHOOKS]', () => {
   let t: TestApp;
   let receiver: Receiver;
   let admin: TestClient;
@@ -688,7 +688,7 @@ describe('webhook delivery: outbox, last attempt, the address checked again', ()
   });
 });
 
-describe('webhook addresses (SSRF)', () => {
+describe('webhook addresses (SSRF) [FEAT-WEBHOOKS]', () => {
   let t: TestApp;
   let admin: TestClient;
   beforeAll(async () => {

@@ -18,7 +18,7 @@ const seconds = (iso: string) => Date.parse(iso) / 1000;
 const URL_ = '/api/kpis/lanes/';
 const MARCH = 'from=2025-03-01&to=2025-03-31';
 
-describe('lane and carrier KPIs', () => {
+describe('lane and carrier KPIs [FEAT-KPIS]', () => {
   let t: TestApp;
   let admin: TestClient;
   let bClient: TestClient;
@@ -284,7 +284,7 @@ describe('lane and carrier KPIs', () => {
   });
 });
 
-describe('KPI figures carry no float noise (issue 35)', () => {
+describe('KPI figures carry no float noise (issue 35) [FEAT-KPIS]', () => {
   let t: TestApp;
   let viewer: TestClient;
   let f: ReturnType<typeof recordFactories>;
@@ -356,7 +356,7 @@ describe('KPI figures carry no float noise (issue 35)', () => {
   });
 });
 
-describe('KPI periods', () => {
+describe('KPI periods [FEAT-KPIS]', () => {
   it('defaults to the last 90 days and bounds the period', () => {
     const now = Date.parse('2025-06-30T15:00:00Z');
     const p = periodOf({}, now);

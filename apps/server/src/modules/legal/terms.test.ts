@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, uid, type TestApp } from '../../../test/helpers';
 
 /** Terms of service and privacy policy: publishing, agreeing, and the gate before agreeing. */
-describe('terms of service', () => {
+describe('terms of service [SPEC-7.1, SPEC-2.2]', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp();

@@ -15,7 +15,7 @@ async function outboxRow(t: TestApp, subject: string) {
   return row;
 }
 
-describe('mail through SMTP', () => {
+describe('mail through SMTP [RULE-NOTIFY-4]', () => {
   let sink: SmtpSink;
   let t: TestApp;
 
@@ -98,7 +98,7 @@ describe('mail through SMTP', () => {
   });
 });
 
-describe('mail while the SMTP server is down', () => {
+describe('mail while the SMTP server is down [RULE-NOTIFY-4]', () => {
   let port: number;
   let t: TestApp;
   let sink: SmtpSink | undefined;
@@ -143,7 +143,7 @@ describe('mail while the SMTP server is down', () => {
   }, 45_000);
 });
 
-describe('mail without SMTP_URL', () => {
+describe('mail without SMTP_URL [RULE-NOTIFY-4]', () => {
   const lines: Record<string, unknown>[] = [];
   let t: TestApp;
 
@@ -184,7 +184,7 @@ describe('mail without SMTP_URL', () => {
   });
 });
 
-describe('mail configuration', () => {
+describe('mail configuration [RULE-NOTIFY-4]', () => {
   it('defaults: no SMTP, the documented sender, 72-hour links', () => {
     const c = loadConfig({});
     expect(c.mail).toEqual({

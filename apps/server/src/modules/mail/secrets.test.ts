@@ -27,7 +27,7 @@ function capturedLogger() {
   return { logger: pino(loggerOptions('info', false), stream), text: () => lines.join('') };
 }
 
-describe('withoutSecretLinks', () => {
+describe('withoutSecretLinks [FEAT-ACCOUNT-SECURITY]', () => {
   it('replaces reset and welcome links, keeps other links and the confirmation page', () => {
     const text = [
       'Open https://ct.example.com/passwordreset/1b2c-uuid/AbC_d-9 now.',
@@ -52,7 +52,7 @@ describe('withoutSecretLinks', () => {
   });
 });
 
-describe('one-time links with SMTP configured', () => {
+describe('one-time links with SMTP configured [FEAT-ACCOUNT-SECURITY]', () => {
   let sink: SmtpSink;
   let t: TestApp;
   let log: ReturnType<typeof capturedLogger>;
@@ -127,7 +127,7 @@ describe('one-time links with SMTP configured', () => {
   });
 });
 
-describe('one-time links without SMTP_URL', () => {
+describe('one-time links without SMTP_URL [FEAT-ACCOUNT-SECURITY]', () => {
   let t: TestApp;
   let log: ReturnType<typeof capturedLogger>;
 
@@ -287,7 +287,7 @@ describe('one-time links without SMTP_URL', () => {
   });
 });
 
-describe('scrubSecretLinks', () => {
+describe('scrubSecretLinks [FEAT-ACCOUNT-SECURITY]', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp({ jobs: { runWorkers: false } });

@@ -18,7 +18,7 @@ const ACK = `${XT1}/alarm-acknowledge/`;
 /** High 8, low 2: one excursion above (points 2-3), one below (points 6-7). */
 const TEMPS = [5, 5, 9, 9.5, 5, 5, 1, 1.5, 5];
 
-describe('the bell for review (issue 14)', () => {
+describe('the bell for review (issue 14) [RULE-NOTIFY-1, SPEC-2.6]', () => {
   let t: TestApp;
   let operator: TestClient;
   let viewer: TestClient;

@@ -3,6 +3,7 @@ export { clearForAlarms, dismissForUser } from './repository';
 export { notifyAlarmsRaised } from './fanout';
 export {
   API_KEY_CANNOT_SIGN,
+  secondFactorNote,
   verifyChangeSignature,
   verifySignaturePassword,
   type ChangeSignature,

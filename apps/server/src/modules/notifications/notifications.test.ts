@@ -19,7 +19,7 @@ const DISMISS = `${XT1}/alarm-dismiss/`;
 /** High 8, low 2: one excursion above (points 2-3), one below (points 6-7). */
 const TEMPS = [5, 5, 9, 9.5, 5, 5, 1, 1.5, 5];
 
-describe('notifications, signatures and the audit trail', () => {
+describe('notifications, signatures and the audit trail [RULE-NOTIFY-1, SPEC-2.6, RULE-ORG-1]', () => {
   let t: TestApp;
   let org: TestOrg;
   let operator: TestClient;
@@ -251,7 +251,7 @@ describe('notifications, signatures and the audit trail', () => {
   });
 
   describe('acknowledgement as an electronic signature', () => {
-    it('refuses a wrong or missing password (400 naming password) and signs nothing', async () => {
+    it('refuses a wrong or missing password (400 naming password) and signs nothing [FEAT-E-SIGNATURE]', async () => {
       const { recordId } = await shipment();
       const body = { record_ids: [recordId], comment: 'Checked', client_type: 'WEB' };
       let res = await operator.post(ACK, { ...body, password: 'wrong', meaning: 'REVIEWED' });
@@ -269,7 +269,7 @@ describe('notifications, signatures and the audit trail', () => {
       expect(await audit(operator, `record_id=${recordId}&entity=alarm`)).toEqual([]);
     });
 
-    it('throttles repeated wrong passwords like sign-in (429)', async () => {
+    it('throttles repeated wrong passwords like sign-in (429) [FEAT-E-SIGNATURE, FEAT-ACCOUNT-SECURITY]', async () => {
       const { client } = await t.signIn({ role: 'Operator', orgs: [org] });
       const { recordId } = await shipment();
       const body = {
@@ -290,7 +290,7 @@ describe('notifications, signatures and the audit trail', () => {
       expect(res.headers['retry-after']).toBeDefined();
     });
 
-    it('stores one signature per alarm, answers it, keeps it, and audits it', async () => {
+    it('stores one signature per alarm, answers it, keeps it, and audits it [FEAT-E-SIGNATURE, RULE-AUDIT-1, RULE-AUDIT-2]', async () => {
       const { recordId } = await shipment();
       const before = Date.now();
       const res = await operator.post(ACK, {
@@ -392,7 +392,7 @@ describe('notifications, signatures and the audit trail', () => {
       expect((await t.client().get('/api/audit/')).statusCode).toBe(401);
     });
 
-    it('exports CSV with formula cells neutralised', async () => {
+    it('exports CSV with formula cells neutralised [FEAT-AUDIT-DISPLAY]', async () => {
       const { client } = await t.signIn({
         role: 'Operator',
         orgs: [org],

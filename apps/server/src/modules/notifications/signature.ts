@@ -1,10 +1,14 @@
-import type { TSignatureMeaning } from '@coldtrace/contract';
+import {
+  SECOND_FACTOR_LABELS,
+  type TSecondFactorKind,
+  type TSignatureMeaning,
+} from '@coldtrace/contract';
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../http/errors';
 import { printedName } from '../../kernel/audit';
 import { DEVICE_COOKIE } from '../identity';
 import type { Principal } from '../../kernel/principal';
-import { createPasswordGuard, throttledError } from '../identity';
+import { createPasswordGuard, createSecondFactorService, throttledError } from '../identity';
 
 /**
  * Verifying the password an electronic signature re-enters (21 CFR Part 11
@@ -13,6 +17,12 @@ import { createPasswordGuard, throttledError } from '../identity';
  * the same device cookie, account and client address counters): guessing a
  * password through signatures costs as much as through the sign-in form, and
  * counts against it.
+ *
+ * With the second factor (issue 37 item 7; docs/decisions/second-factor.md):
+ * where the organization requires it, a signer without one is refused (403)
+ * and one who sends no code too (400), before the password is checked; the code
+ * is checked after it (throttled, once only). Answers the factor given, which
+ * the signature records (null: the password alone).
  */
 
 export const WRONG_SIGNATURE_PASSWORD = 'The password is not correct.';
@@ -25,11 +35,14 @@ export async function verifySignaturePassword(
   password: string,
   clientIp: string,
   deviceCookie?: string,
-): Promise<void> {
+  secondFactor: { code?: string | undefined; requestId?: string } = {},
+): Promise<TSecondFactorKind | null> {
   // A signature is a person's: an API key (an integration) never signs, whoever created it.
   if (principal.kind === 'api-key') {
     throw new AppError('FORBIDDEN', API_KEY_CANNOT_SIGN, { password: API_KEY_CANNOT_SIGN });
   }
+  const factors = createSecondFactorService(app);
+  const withCode = await factors.precheckSignature(principal, secondFactor.code);
   const guard = createPasswordGuard({ db: app.db, config: app.config });
   const result = await guard.attempt(
     { user: principal.user },
@@ -46,13 +59,21 @@ export async function verifySignaturePassword(
       password: WRONG_SIGNATURE_PASSWORD,
     });
   }
+  if (!withCode || secondFactor.code === undefined) return null;
+  return factors.checkSignatureCode(principal, secondFactor.code, secondFactor.requestId);
 }
+
+/** What an audit entry's reason adds for a signature given with a second factor. */
+export const secondFactorNote = (kind: TSecondFactorKind | null): string =>
+  kind === null ? '' : ` (second factor: ${SECOND_FACTOR_LABELS[kind]})`;
 
 /** A change's signature, verified: who signs and what it means. */
 export interface ChangeSignature {
   printedName: string;
   meaning: TSignatureMeaning;
   clientType: string;
+  /** The second factor given with the password (null: none). */
+  secondFactor: TSecondFactorKind | null;
 }
 
 /**
@@ -63,9 +84,13 @@ export interface ChangeSignature {
  */
 export async function verifyChangeSignature(
   app: FastifyInstance,
-  request: { ip: string; cookies: Record<string, string | undefined> },
+  request: { ip: string; id?: string; cookies: Record<string, string | undefined> },
   principal: Principal,
-  body: { password?: string | undefined; meaning?: TSignatureMeaning | undefined },
+  body: {
+    password?: string | undefined;
+    meaning?: TSignatureMeaning | undefined;
+    second_factor_code?: string | undefined;
+  },
   clientType: string,
 ): Promise<ChangeSignature | null> {
   if (body.password === undefined && body.meaning === undefined) return null;
@@ -77,12 +102,18 @@ export async function verifyChangeSignature(
     const reason = 'Enter your password to sign';
     throw new AppError('VALIDATION_ERROR', reason, { password: reason });
   }
-  await verifySignaturePassword(
+  const secondFactor = await verifySignaturePassword(
     app,
     principal,
     body.password,
     request.ip,
     request.cookies[DEVICE_COOKIE],
+    { code: body.second_factor_code, ...(request.id ? { requestId: request.id } : {}) },
   );
-  return { printedName: printedName(principal.user), meaning: body.meaning, clientType };
+  return {
+    printedName: printedName(principal.user),
+    meaning: body.meaning,
+    clientType,
+    secondFactor,
+  };
 }

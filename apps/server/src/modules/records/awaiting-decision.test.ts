@@ -14,7 +14,7 @@ import { rowsRead, type PlanNode } from '../../../test/plans';
  * review-state filters read the records they match, not the organization's.
  */
 
-describe('records awaiting a decision', () => {
+describe('records awaiting a decision [FEAT-REVIEW-QUEUE]', () => {
   let t: TestApp;
   let a: TestOrg;
   let b: TestOrg;

@@ -18,7 +18,7 @@ const DECISIONS = DISPOSITION_DECISIONS;
  * or a decision's `review_state`) takes its total from them and reads a page,
  * not every match.
  */
-describe('kept decision counts', () => {
+describe('kept decision counts [FEAT-KEPT-COUNTS]', () => {
   let t: TestApp;
   let f: ReturnType<typeof recordFactories>;
   let org: TestOrg;

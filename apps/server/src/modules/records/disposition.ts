@@ -15,7 +15,7 @@ import { records } from '../../db/schema-shipments';
  */
 
 /** The latest decision's JSON (null: none), one index probe per record. */
-export const latestDisposition = sql<DispositionJson | null>`(SELECT json_build_object('id', d.id::text, 'decision', d.decision, 'comment', d.comment, 'meaning', d.meaning, 'transit_reason', d.transit_reason, 'signed_by', d.printed_name, 'signed_at', d.signed_at)
+export const latestDisposition = sql<DispositionJson | null>`(SELECT json_build_object('id', d.id::text, 'decision', d.decision, 'comment', d.comment, 'meaning', d.meaning, 'transit_reason', d.transit_reason, 'signed_by', d.printed_name, 'signed_at', d.signed_at, 'second_factor', d.second_factor)
   FROM ${recordDispositions} d
   WHERE d.organization_id = ${records.organizationId} AND d.record_id = ${records.id}
   ORDER BY d.id DESC LIMIT 1)`;
@@ -29,6 +29,8 @@ export interface DispositionJson {
   transit_reason: string | null;
   signed_by: string;
   signed_at: string;
+  /** Absent in rows read before issue 37 item 7. */
+  second_factor?: 'totp' | 'recovery_code' | null;
 }
 
 /**
@@ -62,5 +64,6 @@ export function presentDisposition(d: DispositionJson | null | undefined): TReco
     transit_reason: d.transit_reason ?? null,
     signed_by: d.signed_by,
     signed_at: new Date(d.signed_at).toISOString(),
+    second_factor: d.second_factor ?? null,
   };
 }

@@ -219,7 +219,7 @@ function expected(items: FilterItem[], logic: FilterLogic, seeded: Model[]): str
     .sort();
 }
 
-describe('the records filter on PostgreSQL equals its in-memory model', () => {
+describe('the records filter on PostgreSQL equals its in-memory model [RULE-FILTER-1, RULE-FILTER-2]', () => {
   let t: TestApp;
   let client: TestClient;
   const seeded: Model[] = [];

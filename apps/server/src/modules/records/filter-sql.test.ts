@@ -34,7 +34,7 @@ function errorOf(run: () => unknown): AppError {
   throw new Error('expected an AppError');
 }
 
-describe('compileFilter', () => {
+describe('compileFilter [RULE-FILTER-1, RULE-FILTER-2, RULE-FILTER-3]', () => {
   it('compiles items to parameterized SQL joined by the logic', () => {
     const q = render('primary_reference__contains=50%_off^high_threshold__gte=8')!;
     expect(q.sql).toBe(
@@ -135,7 +135,7 @@ describe('compileFilter', () => {
   });
 });
 
-describe('compileOrderBy', () => {
+describe('compileOrderBy [RULE-FILTER-1, RULE-FILTER-2, RULE-FILTER-3]', () => {
   it('orders by whitelisted fields, empty values last', () => {
     const terms = compileOrderBy(
       ['-created', 'carrier,id', '-last_scanned', '-shipper_name_address', '-start_time'],
@@ -212,7 +212,7 @@ describe('compileOrderBy', () => {
   });
 });
 
-describe('escapeLike', () => {
+describe('escapeLike [RULE-FILTER-1, RULE-FILTER-2, RULE-FILTER-3]', () => {
   it('escapes the LIKE wildcards and the escape character', () => {
     expect(escapeLike('100%_\\x')).toBe('100\\%\\_\\\\x');
     fc.assert(
@@ -225,7 +225,7 @@ describe('escapeLike', () => {
   });
 });
 
-describe('parseInstantRange', () => {
+describe('parseInstantRange [RULE-FILTER-1, RULE-FILTER-2, RULE-FILTER-3]', () => {
   it('reads the span a date or date-time names at its precision', () => {
     const span = (text: string) => {
       const r = parseInstantRange(text);
@@ -346,7 +346,7 @@ function revalued(items: FilterItem[], replacement: FilterItem[]): FilterItem[] 
   });
 }
 
-describe('filter SQL properties', () => {
+describe('filter SQL properties [RULE-FILTER-1, RULE-FILTER-2, RULE-FILTER-3]', () => {
   for (const [name, catalog] of [
     ['records', RECORD_FIELDS],
     ['tags', TAG_FIELDS],

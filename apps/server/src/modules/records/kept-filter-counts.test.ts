@@ -12,7 +12,7 @@ import { keptCountOfFilter } from './statistics';
  * number as counting the matches, without reading every match.
  */
 
-describe('keptCountOfFilter', () => {
+describe('keptCountOfFilter [FEAT-KEPT-COUNTS]', () => {
   it('names the kept count of exactly the filters it gives', () => {
     expect(keptCountOfFilter('computed_status__is=Alarm')).toEqual({
       count: 'alarmRecords',
@@ -47,7 +47,7 @@ describe('keptCountOfFilter', () => {
   });
 });
 
-describe('the dashboard cards\u2019 filters on All Records', () => {
+describe('the dashboard cards\u2019 filters on All Records [FEAT-KEPT-COUNTS]', () => {
   let t: TestApp;
   let org: TestOrg;
   beforeAll(async () => {

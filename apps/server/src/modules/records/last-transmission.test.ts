@@ -18,7 +18,7 @@ const RT = '/api/devices/rt/';
 const NANOTAG = '/api/devices/nanotag/';
 
 /** Issue 35 item 6: rt and nanotag records answer when their data last arrived. */
-describe('Record.last_transmission', () => {
+describe('Record.last_transmission [FEAT-LAST-TRANSMISSION]', () => {
   let t: TestApp;
   let user: DeviceUser;
   beforeAll(async () => {

@@ -10,7 +10,7 @@ import type { FieldCatalog } from './filter-sql';
  * never be NULL in the database itself, not only in the Drizzle schema:
  * otherwise a descending order would put its NULLs first.
  */
-describe('fields ordered without NULLS LAST are NOT NULL in the database', () => {
+describe('fields ordered without NULLS LAST are NOT NULL in the database [RULE-FILTER-3]', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { actionTypeDisplay, knownPosition, secondsIso } from './presenter';
 
-describe('presenter helpers', () => {
+describe('presenter helpers [SPEC-3]', () => {
   it('names action types for people, however the ingest spells them', () => {
     expect(actionTypeDisplay('start')).toBe('Start');
     expect(actionTypeDisplay('START_ACTION')).toBe('Start');

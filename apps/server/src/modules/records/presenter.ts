@@ -399,6 +399,7 @@ export function presentSignature(s: AlarmSignatureRow): TAlarmSignature {
     comment: s.comment,
     client_type: member(CLIENT_TYPES, s.clientType) ?? 'WEB',
     purpose: member(SIGNATURE_PURPOSES, s.purpose) ?? 'ACKNOWLEDGE',
+    second_factor: s.secondFactor ?? null,
   };
 }
 

@@ -12,7 +12,7 @@ import { COUNT_ROWS_TO_FOLD, type Statistics } from './statistics';
  * that change what is counted, deletes, a tag moving to another organization,
  * the folding of many count rows into one, and an organization's deletion.
  */
-describe('record counts kept by triggers', () => {
+describe('record counts kept by triggers [FEAT-KEPT-COUNTS]', () => {
   let t: TestApp;
   let w: World;
   let f: ReturnType<typeof recordFactories>;

@@ -13,7 +13,7 @@ import { joinedRows, rowsRead, type PlanNode } from '../../../test/plans';
  * (docs/decisions/list-performance.md, "Sixth pass").
  */
 
-describe('a page of records costs what its records need', () => {
+describe('a page of records costs what its records need [FEAT-PERFORMANCE]', () => {
   let t: TestApp;
   let org: TestOrg;
   let rec: ReturnType<typeof recordingRecords>;

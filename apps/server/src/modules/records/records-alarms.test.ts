@@ -13,7 +13,7 @@ import { recordFactories } from '../../../test/record-factories';
 import { XT1, AGG, ids, total, seed, type World } from './records.fixtures';
 
 /** The records read side (alarms, scans, aggregates and access) on the world of records.fixtures.ts. */
-describe('record queries: alarms, scans, aggregates and access', () => {
+describe('record queries: alarms, scans, aggregates and access [SPEC-7.2, SPEC-7.3, RULE-ORG-1]', () => {
   let t: TestApp;
   let w: World;
   beforeAll(async () => {

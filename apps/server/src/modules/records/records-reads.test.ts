@@ -6,7 +6,7 @@ import { recordFactories } from '../../../test/record-factories';
 import { XT1, ids, seed, type World } from './records.fixtures';
 
 /** The records read side (extreme values, one record, record ids, latest record, actions, scans of records, statistics) on the world of records.fixtures.ts. */
-describe('record queries: extreme values, one record, record ids, latest record, actions, scans of records, statistics', () => {
+describe('record queries: extreme values, one record, record ids, latest record, actions, scans of records, statistics [SPEC-7.2, RULE-SUMMARY-1]', () => {
   let t: TestApp;
   let w: World;
   beforeAll(async () => {

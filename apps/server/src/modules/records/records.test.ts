@@ -6,7 +6,7 @@ import { recordFactories } from '../../../test/record-factories';
 import { XT1, ids, total, seed, type World } from './records.fixtures';
 
 /** The records read side (GET /, details and records/) on the world of records.fixtures.ts. */
-describe('record queries', () => {
+describe('record queries [SPEC-7.2, SPEC-7.8, RULE-ORG-1]', () => {
   let t: TestApp;
   let w: World;
   beforeAll(async () => {

@@ -12,7 +12,7 @@ const SIGN = { password: TEST_PASSWORD } as const;
 const EXCURSIONS = [5, 5, 9, 9.5, 5, 5, 1, 1.5, 5];
 const IN_RANGE = [5, 5, 5, 5];
 
-describe('record review state', () => {
+describe('record review state [FEAT-REVIEW-QUEUE]', () => {
   let t: TestApp;
   let manager: TestClient;
   let stranger: TestClient;

@@ -10,7 +10,7 @@ const XT1 = '/api/devices/xt1/';
  * Issue 11, spec section 3 (Scan): every scans reply carries the scan's
  * temperatures (the points it brought) and the tag's status.
  */
-describe('Scan.temperatures and Scan.tag_status', () => {
+describe('Scan.temperatures and Scan.tag_status [SPEC-3, SPEC-7.2]', () => {
   let t: TestApp;
   let client: TestClient;
   let strangerClient: TestClient;

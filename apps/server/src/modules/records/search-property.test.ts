@@ -28,7 +28,7 @@ interface Model {
   fields: string[];
 }
 
-describe('search box: equals the contains rule in memory', () => {
+describe('search box: equals the contains rule in memory [SPEC-5.5]', () => {
   let t: TestApp;
   let client: TestClient;
   const model: Model[] = [];

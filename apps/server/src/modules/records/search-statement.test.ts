@@ -29,7 +29,7 @@ const estimates = (node: PlanNode): unknown[] => [
   ...(node.Plans ?? []).map(estimates),
 ];
 
-describe('search page: one prepared statement, one plan', () => {
+describe('search page: one prepared statement, one plan [SPEC-5.5, FEAT-PERFORMANCE]', () => {
   let t: TestApp;
   let org: TestOrg;
   let rec: ReturnType<typeof recordingRecords>;

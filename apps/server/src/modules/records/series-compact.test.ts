@@ -22,7 +22,7 @@ const URL = '/api/devices/aggregate/record-series/';
 /** 2025-03-05T09:00:00Z. */
 const START = 1_741_165_200;
 
-describe('GET aggregate/record-series/', () => {
+describe('GET aggregate/record-series/ [FEAT-COMPACT-SERIES]', () => {
   let t: TestApp;
   let f: RecordFactories;
   let orgA: TestOrg;

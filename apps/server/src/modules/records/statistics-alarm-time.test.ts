@@ -16,7 +16,7 @@ const EXCURSIONS = [5, 5, 9, 9.5, 5, 5, 1, 1.5, 5];
 /** A UTC date-time without an offset, to the second. */
 const at = (ms: number) => new Date(ms).toISOString().slice(0, 19);
 
-describe('filtered statistics: shipment time and alarm time', () => {
+describe('filtered statistics: shipment time and alarm time [SPEC-7.2, FEAT-KEPT-COUNTS]', () => {
   let t: TestApp;
   let manager: TestClient;
   let stranger: TestClient;

@@ -24,7 +24,7 @@ const SPAN = 72 * HOUR;
  * moving hour, record or organization, deletes (a record's scans go with it),
  * the folding of piled rows, and another organization's rows beside them.
  */
-describe('statistics of a range from hour counts', () => {
+describe('statistics of a range from hour counts [FEAT-KEPT-COUNTS]', () => {
   let t: TestApp;
   let f: ReturnType<typeof recordFactories>;
   let org: TestOrg;

@@ -24,7 +24,7 @@ const MAINTAINED = sql`SELECT organization_id::text AS org, tag_id::int AS tag, 
     last_action_taken AS action
   FROM tag_latest_records ORDER BY 1, 2`;
 
-describe('tag_latest_records: the latest record of each tag, kept by the database', () => {
+describe('tag_latest_records: the latest record of each tag, kept by the database [FEAT-KEPT-COUNTS]', () => {
   let t: TestApp;
   let org: TestOrg;
   let other: TestOrg;

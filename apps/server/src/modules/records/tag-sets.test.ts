@@ -19,7 +19,7 @@ const BASE = Date.parse('2025-03-01T00:00:00Z');
  * running tags. Checked after every kind of write, two transactions at once,
  * and the folds.
  */
-describe('kept tag sets', () => {
+describe('kept tag sets [FEAT-KEPT-COUNTS]', () => {
   let t: TestApp;
   let f: ReturnType<typeof recordFactories>;
   let org: TestOrg;

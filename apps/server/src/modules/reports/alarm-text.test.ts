@@ -47,7 +47,7 @@ function report(alarms: ReportAlarm[]): ReportData {
   };
 }
 
-describe('an alarm as every report format prints it', () => {
+describe('an alarm as every report format prints it [RULE-REPORT-1, RULE-REPORT-2]', () => {
   it('a closed alarm: System when no person closed it, the cause in words, times in the zone, °F', () => {
     const d = alarmDisplayer({ unit: 'F', timeZone: 'Europe/Berlin' })(CLOSED);
     expect(d).toMatchObject({

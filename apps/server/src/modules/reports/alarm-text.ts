@@ -1,6 +1,7 @@
 import {
   ALARM_CLOSE_CAUSE_LABELS,
   ALARM_STATE_LABELS,
+  secondFactorSuffix,
   type TAlarmCloseCause,
   type TDegreesUnit,
 } from '@coldtrace/contract';
@@ -153,7 +154,8 @@ export function alarmDisplayer(options: {
     c == null || !Number.isFinite(c) ? null : toDisplayUnit(c, options.unit);
   const signature = (s: ReportSignature | null | undefined) => ({
     by: s?.printedName ?? '',
-    meaning: s ? meaningText(s.meaning) : '',
+    // "Reviewed · with authenticator code": the second factor goes with the meaning (issue 37 item 7).
+    meaning: s ? meaningText(s.meaning) + secondFactorSuffix(s.secondFactor) : '',
     at: at(s?.signedAt ?? null),
     comment: s?.comment ?? '',
   });

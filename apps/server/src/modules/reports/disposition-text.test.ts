@@ -15,7 +15,7 @@ const signed = (transitReason: string | null): TRecord => ({
   },
 });
 
-describe('release decision lines of the reports', () => {
+describe('release decision lines of the reports [RULE-REPORT-1, RULE-AUDIT-4]', () => {
   it('print the transit reason of a release before the trip ended, after the comment', () => {
     const lines = dispositionTexts(signed('Customer takes it at the border'), 'UTC');
     expect(lines.slice(-2)).toEqual([

@@ -1,4 +1,4 @@
-import { DISPOSITION_DECISION_LABELS, type TRecord } from '@coldtrace/contract';
+import { DISPOSITION_DECISION_LABELS, secondFactorSuffix, type TRecord } from '@coldtrace/contract';
 import { meaningText, summaryText, type SummaryLine } from './report-model';
 
 /**
@@ -18,7 +18,10 @@ export function dispositionLines(record: TRecord): SummaryLine[] {
     { label: 'Release decision', value: DISPOSITION_DECISION_LABELS[d.decision] },
     { label: 'Decision signed by', value: d.signed_by },
     { label: 'Decision signed at', value: new Date(d.signed_at) },
-    { label: 'Decision signature meaning', value: meaningText(d.meaning) },
+    {
+      label: 'Decision signature meaning',
+      value: meaningText(d.meaning) + secondFactorSuffix(d.second_factor),
+    },
     { label: 'Decision comment', value: d.comment },
     // A release signed before the trip ended gives its reason (issue 35).
     ...(d.transit_reason ? [{ label: 'Released in transit', value: d.transit_reason }] : []),

@@ -115,7 +115,7 @@ const CHART_RIGHT = 551;
 /** Shorter vertical runs of shading colour are the edges of red text, not shading (pixels). */
 const TEXT_EDGE = 12;
 
-describe('PDF report chart', () => {
+describe('PDF report chart [RULE-REPORT-1]', () => {
   it.each([43, 481, 621, 10_000, 100_000])(
     'draws a %i-point series as one continuous line across the chart, with both thresholds',
     async (points) => {

@@ -72,7 +72,7 @@ function report(): ReportData {
   };
 }
 
-describe('PDFs print names in any script', () => {
+describe('PDFs print names in any script [RULE-REPORT-1]', () => {
   it('the report keeps Polish, German, Greek, Cyrillic, Japanese and Nordic names intact', async () => {
     const pdf = await renderPdf(report());
     const out = text(pdf);

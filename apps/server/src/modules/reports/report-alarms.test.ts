@@ -54,7 +54,7 @@ type Row = Record<string, string>;
  * reason and a closed one (with cause, reason and closing signature); its PDF,
  * CSV and XLSX against GET alarms/ and the record's audit trail.
  */
-describe('every report format tells the same story of the alarms', () => {
+describe('every report format tells the same story of the alarms [RULE-REPORT-1, RULE-REPORT-2, RULE-ALARM-2]', () => {
   let t: TestApp;
   let org: TestOrg;
   let manager: TestClient;

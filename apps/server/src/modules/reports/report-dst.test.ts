@@ -72,7 +72,7 @@ const shown = (celsius: number, unit: TDegreesUnit) =>
 const strictlyIncreasing = (values: readonly number[]) =>
   values.every((v, i) => i === 0 || v > values[i - 1]!);
 
-describe('report times across the 2026 changes of summer time', () => {
+describe('report times across the 2026 changes of summer time [RULE-REPORT-3]', () => {
   let t: TestApp;
   let readers: { zone: string; unit: TDegreesUnit; client: TestClient }[];
   let yearId: string;

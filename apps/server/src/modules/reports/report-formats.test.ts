@@ -35,7 +35,7 @@ const flat = (text: string) => text.replace(/\s+/g, ' ');
  * zone en-US 24-hour, words instead of codes), durations in days, hours and
  * minutes, and the PDF closes with a verdict.
  */
-describe('report formats tell the same story', () => {
+describe('report formats tell the same story [RULE-REPORT-1, RULE-REPORT-2, FEAT-AUDIT-DISPLAY]', () => {
   let t: TestApp;
   let admin: TestClient;
   let adminId: string;
@@ -257,7 +257,7 @@ describe('report formats tell the same story', () => {
   });
 });
 
-describe('audit entries as display text', () => {
+describe('audit entries as display text [RULE-REPORT-1, RULE-REPORT-2, FEAT-AUDIT-DISPLAY]', () => {
   const display = auditDisplayer({ unit: 'C', timeZone: 'Europe/Berlin' });
   const entry = (field: string | null, oldValue: unknown, newValue: unknown) =>
     display({

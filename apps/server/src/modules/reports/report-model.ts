@@ -2,6 +2,7 @@ import {
   SIGNATURE_MEANING_LABELS,
   type TDegreesUnit,
   type TExcursionAlarm,
+  type TSecondFactorKind,
   type TRecord,
 } from '@coldtrace/contract';
 import {
@@ -33,6 +34,8 @@ export interface ReportSignature {
   signedAt: Date | null;
   meaning: string;
   comment: string | null;
+  /** The second factor given with the password (issue 37 item 7); null or absent: none. */
+  secondFactor?: TSecondFactorKind | null;
 }
 
 /** An alarm as the report prints it: the contract's alarm with its signatures in our shape. */

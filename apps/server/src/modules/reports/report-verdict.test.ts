@@ -24,7 +24,7 @@ const flat = (text: string) => text.replace(/\s+/g, ' ').trim();
 const pdfText = (pdf: Buffer, ...pages: string[]) =>
   flat(execFileSync('pdftotext', [...pages, '-', '-'], { input: pdf }).toString('utf8'));
 
-describe('the PDF verdict', () => {
+describe('the PDF verdict [RULE-REPORT-1]', () => {
   let t: TestApp;
   let manager: TestClient;
   let recordId: string;
@@ -142,7 +142,7 @@ describe('the PDF verdict', () => {
   });
 });
 
-describe('a text block near the foot of a page', () => {
+describe('a text block near the foot of a page [RULE-REPORT-1]', () => {
   it('moves to a new page instead of crossing the footer', async () => {
     const doc = createDocument({ Title: 'layout' });
     doc.fontSize(10);

@@ -26,7 +26,7 @@ function pdfText(pdf: Buffer): string {
   return execFileSync('pdftotext', ['-layout', '-', '-'], { input: pdf }).toString('utf8');
 }
 
-describe('reports: PDF, CSV and XLSX of a record', () => {
+describe('reports: PDF, CSV and XLSX of a record [RULE-REPORT-1, RULE-REPORT-2, SPEC-7.2]', () => {
   let t: TestApp;
   let org: TestOrg;
   let operator: TestClient;
@@ -192,7 +192,7 @@ describe('reports: PDF, CSV and XLSX of a record', () => {
     expect(lines).toContain('First point,2026-07-01T06:00:00-04:00');
   });
 
-  it("PDF and CSV print the record chain's last entry and the last signed anchor", async () => {
+  it("PDF and CSV print the record chain's last entry and the last signed anchor [FEAT-EVIDENCE-CHAIN]", async () => {
     await anchorOrganization(t.db, org.id, signingKeyFrom(t.config.secretKey));
     const chain = `record:${recordId}`;
     const { rows } = await t.db.execute<{ seq: string; hash: string }>(
@@ -272,7 +272,7 @@ describe('reports: PDF, CSV and XLSX of a record', () => {
     expect(pdfText(body)).toContain(`record ${recordId}`);
   });
 
-  it("the data display rule of the user's role applies: unit, decimals, hidden fields", async () => {
+  it("the data display rule of the user's role applies: unit, decimals, hidden fields [FEAT-DISPLAY-RULES]", async () => {
     const { client: admin } = await t.signIn({ role: 'Administrator', orgs: [org] });
     const roles = (await admin.get('/api/auth/role-permissions/')).json() as {
       id: string;
@@ -298,7 +298,7 @@ describe('reports: PDF, CSV and XLSX of a record', () => {
     expect(own).toContain('@carrier');
   });
 
-  it("another organization's record and report answer 404", async () => {
+  it("another organization's record and report answer 404 [RULE-ORG-1]", async () => {
     const res = await stranger.post(`${XT1}/reports/pdf/`, { record_id: recordId });
     expect(res.statusCode).toBe(404);
     expect(ZErrorReply.parse(res.json()).fields).toEqual({
@@ -327,7 +327,7 @@ describe('reports: PDF, CSV and XLSX of a record', () => {
     expect(unknownRecord.statusCode).toBe(404);
   });
 
-  it('report files are deleted once older than REPORT_RETENTION_HOURS (default a week)', async () => {
+  it('report files are deleted once older than REPORT_RETENTION_HOURS (default a week) [RULE-REPORT-4]', async () => {
     expect(t.app.config.reportRetentionHours).toBe(24 * 7);
     const { ref } = await download(operator, 'csv');
     const reportId = new URL(ref.localUrl!, 'http://x').searchParams.get('report_id')!;
@@ -371,7 +371,7 @@ describe('reports: PDF, CSV and XLSX of a record', () => {
   });
 });
 
-describe('report cells and file names', () => {
+describe('report cells and file names [RULE-REPORT-1, RULE-REPORT-2, SPEC-7.2]', () => {
   it('neutralises text that a spreadsheet would run as a formula', () => {
     for (const text of ['=1+2', '+1', '-1', '@SUM(A1)', '\tx', '\rx']) {
       expect(neutralise(text)).toBe(`'${text}`);

@@ -76,6 +76,7 @@ function signatureOf(s: TAlarmSignature | undefined): ReportSignature | null {
     meaning: s.meaning,
     signedAt: new Date(s.signed_at),
     comment: s.comment || null,
+    secondFactor: s.second_factor ?? null,
   };
 }
 

@@ -17,7 +17,7 @@ function ticks(startIso: string, hours: number, zone: string): TimeTick[] {
   return timeAxisTicks(start, start + hours * HOUR, zonedTimeFormat(zone), OPTIONS);
 }
 
-describe('the time axis of the report chart', () => {
+describe('the time axis of the report chart [RULE-REPORT-1, RULE-REPORT-3]', () => {
   it.each([
     [
       'Berlin, autumn: the repeated hour twice, the second with its new offset',

@@ -17,7 +17,7 @@ const SIGN = { password: TEST_PASSWORD } as const;
 const EXCURSIONS = [5, 5, 9, 9.5, 5, 5, 1, 1.5, 5];
 const IN_RANGE = [5, 5, 5, 5];
 
-describe('release decisions (disposition)', () => {
+describe('release decisions (disposition) [RULE-AUDIT-4, FEAT-E-SIGNATURE]', () => {
   let t: TestApp;
   let manager: TestClient;
   let managerName: string;

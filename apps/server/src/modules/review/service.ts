@@ -45,6 +45,7 @@ export function presentDisposition(row: RecordDispositionRow): TRecordDispositio
     transit_reason: row.transitReason,
     signed_by: row.printedName,
     signed_at: row.signedAt.toISOString(),
+    second_factor: row.secondFactor ?? null,
   };
 }
 
@@ -107,12 +108,13 @@ export function createReviewService(app: FastifyInstance) {
         return body.transit_reason;
       };
       await checkRelease(db, found);
-      await notifications.verifySignaturePassword(
+      const secondFactor = await notifications.verifySignaturePassword(
         app,
         principal,
         body.password,
         ctx.clientIp,
         ctx.deviceCookie,
+        { code: body.second_factor_code, requestId: ctx.requestId },
       );
       const at = new Date();
       const clientType = body.client_type ?? 'WEB';
@@ -131,6 +133,7 @@ export function createReviewService(app: FastifyInstance) {
           printedName: printedName(principal.user),
           signedAt: at,
           clientType,
+          secondFactor,
         });
         await recordAudit(
           tx,
@@ -146,7 +149,8 @@ export function createReviewService(app: FastifyInstance) {
               newValue: row.decision,
               reason:
                 `${SIGNATURE_MEANING_LABELS[meaning]}: ${DISPOSITION_DECISION_LABELS[body.decision]}: ${body.comment}` +
-                (transitReason === null ? '' : ` (released in transit: ${transitReason})`),
+                (transitReason === null ? '' : ` (released in transit: ${transitReason})`) +
+                notifications.secondFactorNote(secondFactor),
             },
           ],
         );

@@ -8,7 +8,7 @@ import { setMembership } from '../orgs';
 
 const ASSIGN = '/api/devices/xt1/admin/assign-tags/';
 
-describe('POST /api/devices/xt1/admin/assign-tags/', () => {
+describe('POST /api/devices/xt1/admin/assign-tags/ [RULE-ORG-3, SPEC-2.8]', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp();

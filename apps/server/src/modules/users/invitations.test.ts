@@ -23,7 +23,7 @@ const LINK = /\/invitation\/([^/\s]+)\/([^\s"'<>]+)/;
  * Issue 34: an organization's administrator can neither add, lock, suspend,
  * rename nor see another organization's users; joining needs the person's consent.
  */
-describe('accounts belong to their owners', () => {
+describe('accounts belong to their owners [RULE-ACCOUNT-1, RULE-AUDIT-2]', () => {
   let t: TestApp;
   let orgA: TestOrg;
   let orgB: TestOrg;

@@ -9,7 +9,7 @@ import { mailOutbox } from '../../db/schema-mail';
 
 const USERS = '/api/auth/users/';
 
-describe('Manage Users: list, invite, role, suspend, lock', () => {
+describe('Manage Users: list, invite, role, suspend, lock [RULE-ORG-2, RULE-ACCOUNT-1, SPEC-7.1]', () => {
   let t: TestApp;
   let org: TestOrg;
   let roles: Record<string, string>;
@@ -401,7 +401,7 @@ describe('Manage Users: list, invite, role, suspend, lock', () => {
   });
 });
 
-describe('server administration: organizations', () => {
+describe('server administration: organizations [RULE-ORG-2, SPEC-7.1]', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp();

@@ -17,7 +17,7 @@ function user(permissions: TPermissionName[], extra: Partial<TUser> = {}): TUser
 
 const labels = (u: TUser | null) => visibleNavItems(u).map((item) => item.label);
 
-describe('side navigation items', () => {
+describe('side navigation items [SPEC-2.4, SPEC-6.1]', () => {
   it('always shows Dashboard and All Records', () => {
     expect(labels(user([]))).toEqual(['Dashboard', 'All Records']);
     expect(labels(null)).toEqual(['Dashboard', 'All Records']);

@@ -19,7 +19,7 @@ function memoryStorage(initial: Record<string, string> = {}): VisibilityStorage 
   };
 }
 
-describe('column visibility per user', () => {
+describe('column visibility per user [SPEC-2.12]', () => {
   it('is keyed by view and user', () => {
     expect(columnVisibilityKey('allrecords', 'u1')).toBe('coldtrace.columns.allrecords.u1');
     expect(columnVisibilityKey('allrecords', 'u1')).not.toBe(

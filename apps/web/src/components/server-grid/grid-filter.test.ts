@@ -44,7 +44,7 @@ function filter(model: GridFilterModelLike, context = C) {
   return filterModelToApiFilter(model, SPECS, context);
 }
 
-describe('operators per type (record-queries.md)', () => {
+describe('operators per type (record-queries.md) [SPEC-5.6, RULE-FILTER-1]', () => {
   it('offers only what the server accepts for each type', () => {
     expect(OPERATORS_BY_TYPE.text).toEqual([
       'contains',
@@ -83,7 +83,7 @@ describe('operators per type (record-queries.md)', () => {
   });
 });
 
-describe('filterModelToApiFilter', () => {
+describe('filterModelToApiFilter [SPEC-5.6, RULE-FILTER-1]', () => {
   it('leaves the parameter out without complete items', () => {
     expect(filter({ items: [] })).toBeUndefined();
     expect(
@@ -271,7 +271,7 @@ describe('filterModelToApiFilter', () => {
   });
 });
 
-describe('valueEntries', () => {
+describe('valueEntries [SPEC-5.6, RULE-FILTER-1]', () => {
   it('splits text lists on commas and drops empty entries', () => {
     expect(valueEntries(' a, ,b ')).toEqual(['a', 'b']);
     expect(valueEntries(['1', 2, true, null])).toEqual(['1', '2', 'true']);
@@ -279,7 +279,7 @@ describe('valueEntries', () => {
   });
 });
 
-describe('sortModelToOrderBy', () => {
+describe('sortModelToOrderBy [SPEC-5.6, RULE-FILTER-1]', () => {
   it('writes -field for descending and leaves unsorted out', () => {
     expect(
       sortModelToOrderBy([

@@ -23,7 +23,7 @@ const state: GridViewState = {
   pageSize: 50,
 };
 
-describe('grid state in the URL (spec section 2, "Tabular views")', () => {
+describe('grid state in the URL (spec section 2, "Tabular views") [SPEC-2.12]', () => {
   it('writes filterItems (JSON, repeated), the logic, orderBy (JSON), pageNumber and pageSize', () => {
     const params = writeGridViewState(new URLSearchParams(), state);
     expect(params.getAll('filterItems').map((item) => JSON.parse(item) as unknown)).toEqual([

@@ -8,7 +8,7 @@ import {
   zonedDayBounds,
 } from './zoned-day';
 
-describe('days in a time zone', () => {
+describe('days in a time zone [SPEC-5.7, SPEC-9.2]', () => {
   it('reads zone offsets', () => {
     expect(zoneOffsetMinutes(Date.UTC(2025, 0, 15), 'UTC')).toBe(0);
     expect(zoneOffsetMinutes(Date.UTC(2025, 0, 15), 'Europe/Paris')).toBe(60);

@@ -25,7 +25,7 @@ const view: TInvitationView = {
 const DEAD =
   "This invitation link is invalid, has expired, was revoked or was already used. Ask the organization's administrator for a new one.";
 
-describe('invitation page', () => {
+describe('invitation page [RULE-ACCOUNT-1]', () => {
   it('says who invited whom, where and as what', () => {
     expect(invitationSentence(view)).toBe(
       'Ada Admin invited you to join Acme Cold Chain as Operator.',

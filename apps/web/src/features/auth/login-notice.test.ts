@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { loginNotice, loginNoticeState } from './login-notice';
 
-describe('login notice', () => {
+describe('login notice [FEAT-ACCOUNT-SECURITY]', () => {
   it('reads back the notice another page put in the navigation state', () => {
     expect(loginNotice(loginNoticeState('Your account is ready.'))).toBe('Your account is ready.');
   });

@@ -16,9 +16,13 @@ import { PasswordField } from './components/password-field';
 import { SubmitButton } from './components/submit-button';
 import { useCsrfOnArrival } from './use-csrf-on-arrival';
 
-type FieldErrors = Partial<Record<'email_or_username' | 'password', string>>;
+type FieldErrors = Partial<Record<'email_or_username' | 'password' | 'second_factor_code', string>>;
 
-/** /login: e-mail or username and password; on success, the remembered path or /. */
+/**
+ * /login: e-mail or username and password; on success, the remembered path or /.
+ * An administrator whose organization requires a second factor is then asked for
+ * the authenticator code (issue 37 item 7): the server answers SECOND_FACTOR_REQUIRED.
+ */
 export function LoginPage() {
   const navigate = useNavigate();
   const location = useLocation();
@@ -26,6 +30,8 @@ export function LoginPage() {
   const login = useLogin();
   const [emailOrUsername, setEmailOrUsername] = useState('');
   const [password, setPassword] = useState('');
+  const [code, setCode] = useState('');
+  const [asksCode, setAsksCode] = useState(false);
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
   const [message, setMessage] = useState<string | null>(null);
 
@@ -41,7 +47,11 @@ export function LoginPage() {
     setMessage(null);
     if (Object.keys(missing).length > 0) return;
     login.mutate(
-      { email_or_username: emailOrUsername.trim(), password },
+      {
+        email_or_username: emailOrUsername.trim(),
+        password,
+        ...(asksCode && code.trim() !== '' ? { second_factor_code: code.trim() } : {}),
+      },
       {
         onSuccess: async (user) => {
           if (!isLoggedIn(user)) {
@@ -51,11 +61,20 @@ export function LoginPage() {
           await navigate(takeRedirectTarget(), { replace: true });
         },
         onError: (error) => {
+          setCode('');
+          if (isApiError(error) && error.code === 'SECOND_FACTOR_REQUIRED') {
+            // Not a failure: the next step of signing in.
+            setAsksCode(true);
+            setMessage(null);
+            setFieldErrors({});
+            return;
+          }
           setMessage(errorMessage(error));
           if (isApiError(error)) {
             setFieldErrors({
               email_or_username: error.fields.email_or_username,
               password: error.fields.password,
+              second_factor_code: error.fields.second_factor_code,
             });
           }
         },
@@ -105,6 +124,26 @@ export function LoginPage() {
           helperText={fieldErrors.password}
           disabled={working}
         />
+        {asksCode ? (
+          <TextField
+            id="login-second-factor-code"
+            label="Authenticator code"
+            name="second_factor_code"
+            autoComplete="one-time-code"
+            autoFocus
+            required
+            fullWidth
+            value={code}
+            onChange={(event) => setCode(event.target.value)}
+            error={Boolean(fieldErrors.second_factor_code)}
+            helperText={
+              fieldErrors.second_factor_code ??
+              'Your organization asks its administrators for the 6-digit code from their authenticator app (or a recovery code)'
+            }
+            disabled={working}
+            slotProps={{ htmlInput: { maxLength: 64 } }}
+          />
+        ) : null}
         <SubmitButton working={working}>Log In</SubmitButton>
         <Link
           component={RouterLink}

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { mustAgreeToTerms } from '../session/components/session-guard';
 import { checkNewPassword, PASSWORDS_DO_NOT_MATCH } from './new-password';
 
-describe('new password form (reset and welcome)', () => {
+describe('new password form (reset and welcome) [SPEC-2.2, FEAT-ACCOUNT-SECURITY]', () => {
   it('needs both fields and a matching confirmation before sending', () => {
     expect(checkNewPassword('a passphrase', 'a passphrase')).toEqual({});
     expect(checkNewPassword('', '')).toEqual({
@@ -16,7 +16,7 @@ describe('new password form (reset and welcome)', () => {
   });
 });
 
-describe('terms agreement guard', () => {
+describe('terms agreement guard [SPEC-2.2, FEAT-ACCOUNT-SECURITY]', () => {
   const user = (agreed: boolean) => ({ has_agreed_to_tos: agreed }) as TUser;
 
   it('takes a user who has not agreed to /tou-agreement from any app page', () => {

@@ -14,7 +14,7 @@ function user(permissions: TPermissionName[]): TUser {
   };
 }
 
-describe('configuration access', () => {
+describe('configuration access [SPEC-6.1, SPEC-2.4]', () => {
   it('hides the page without sysAdminLoc or sysAdminUser', () => {
     expect(configurationAccess(null).view).toBe(false);
     expect(configurationAccess(user(['sysDataRead', 'sysConfigCreate'])).view).toBe(false);

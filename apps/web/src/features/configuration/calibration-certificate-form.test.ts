@@ -13,7 +13,7 @@ const filled = {
   calibration_due: '2027-05-01',
 };
 
-describe('the calibration certificate form', () => {
+describe('the calibration certificate form [FEAT-CALIBRATION]', () => {
   it('names every missing value', () => {
     expect(validateCalibrationCertificateForm(emptyCalibrationCertificateForm(), TODAY)).toEqual({
       device_id: 'Choose the tag the certificate is for',

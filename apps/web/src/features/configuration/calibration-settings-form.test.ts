@@ -11,7 +11,7 @@ const saved = {
   expired_calibration_start: 'WARN' as const,
 };
 
-describe('calibration settings form', () => {
+describe('calibration settings form [FEAT-CALIBRATION]', () => {
   it('starts from the saved settings, else the defaults', () => {
     expect(calibrationSettingsFormFrom(undefined)).toEqual({
       calibration_validity_months: '12',

@@ -26,6 +26,7 @@ import { CalibrationSettingsCard } from './components/calibration-settings-card'
 import { GeoFenceCard } from './components/geo-fence-card';
 import { NoDataAlarmCard } from './components/no-data-alarm-card';
 import { ReleaseInTransitCard } from './components/release-in-transit-card';
+import { SecondFactorCard } from './components/second-factor-card';
 import { NotificationsSection } from './components/notifications-section';
 import { ProductsSection } from './components/products-section';
 import { TravelLocationsSection } from './components/travel-locations-section';
@@ -179,6 +180,7 @@ export function ConfigurationPage() {
           <Box sx={{ display: 'grid', gap: 2.5 }}>
             <NoDataAlarmCard access={access} onSaved={showNotice} />
             <ReleaseInTransitCard access={access} onSaved={showNotice} />
+            <SecondFactorCard access={access} onSaved={showNotice} />
           </Box>
         ) : null}
         {tab === 'notifications' ? (

@@ -25,7 +25,7 @@ const stored: TDataDisplayRuleView = {
   last_modified: '2025-01-01T00:00:00Z',
 };
 
-describe('display rule form', () => {
+describe('display rule form [FEAT-DISPLAY-RULES]', () => {
   it('a new rule is for everyone: no role_id in the body', () => {
     expect(ruleCreateBody(emptyRuleValues())).toEqual({
       degrees_unit: null,
@@ -88,7 +88,7 @@ describe('display rule form', () => {
   });
 });
 
-describe('configuration tabs', () => {
+describe('configuration tabs [FEAT-DISPLAY-RULES]', () => {
   it('shows Display rules to administrators only', () => {
     expect(
       visibleConfigurationTabs({ displayRules: false, evidence: true }).map((t) => t.value),

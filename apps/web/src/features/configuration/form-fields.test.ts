@@ -9,7 +9,7 @@ import {
   saveFailure,
 } from './form-fields';
 
-describe('number inputs', () => {
+describe('number inputs [SPEC-7.7, FEAT-INPUT-SAFETY]', () => {
   it('reads plain decimal numbers, blank as undefined and anything else as null', () => {
     expect(parseNumberInput('')).toBeUndefined();
     expect(parseNumberInput('   ')).toBeUndefined();
@@ -31,7 +31,7 @@ describe('number inputs', () => {
   });
 });
 
-describe('server errors under the inputs', () => {
+describe('server errors under the inputs [SPEC-7.7, FEAT-INPUT-SAFETY]', () => {
   it('drops the "Field \'x\':" prefix and capitalises', () => {
     expect(cleanServerMessage("Field 'latitude': Too big: expected number to be <=90")).toBe(
       'Too big: expected number to be <=90',
@@ -80,7 +80,7 @@ describe('server errors under the inputs', () => {
   });
 });
 
-describe('carrier form', () => {
+describe('carrier form [SPEC-7.7, FEAT-INPUT-SAFETY]', () => {
   it('needs a name of at most 200 characters', () => {
     expect(validateCarrierForm({ name: '  ' })).toEqual({ name: 'Enter a carrier name' });
     expect(validateCarrierForm({ name: 'x'.repeat(201) }).name).toMatch(/at most 200/);

@@ -21,7 +21,7 @@ const saved: TGeoFenceSettings = {
   num_points_to_depart: 3,
 };
 
-describe('distance units', () => {
+describe('distance units [RULE-TRIP-2, RULE-ALARM-2]', () => {
   it('labels the common units and leaves the rare ones by code', () => {
     expect(distanceUnitLabel('m')).toBe('m — metres');
     expect(distanceUnitLabel('km')).toBe('km — kilometres');
@@ -53,7 +53,7 @@ describe('distance units', () => {
   });
 });
 
-describe('geo-fence form', () => {
+describe('geo-fence form [RULE-TRIP-2, RULE-ALARM-2]', () => {
   it('shows each radius in its unit, and the defaults without settings', () => {
     expect(geoFenceFormFrom(saved)).toEqual({
       arrival_radius: '1000',

@@ -7,7 +7,7 @@ import {
   validateNoDataFactorForm,
 } from './no-data-factor-form';
 
-describe('the no-data factor form', () => {
+describe('the no-data factor form [FEAT-NO-DATA-ALARM]', () => {
   it('starts from the saved factor, else the server default 3', () => {
     expect(noDataFactorFormFrom(undefined)).toEqual({ no_data_factor: '3' });
     expect(noDataFactorFormFrom(4.5)).toEqual({ no_data_factor: '4.5' });

@@ -13,7 +13,7 @@ import {
   validateSettingForm,
 } from './notification-forms';
 
-describe('notification setting form', () => {
+describe('notification setting form [RULE-NOTIFY-2, RULE-NOTIFY-3]', () => {
   it('splits address lists on commas, semicolons, spaces and line breaks', () => {
     expect(parseAddressList(' a@x.test, b@x.test;\nc@x.test  d@x.test ,')).toEqual([
       'a@x.test',
@@ -69,7 +69,7 @@ describe('notification setting form', () => {
   });
 });
 
-describe('Summary settings (issue 15)', () => {
+describe('Summary settings (issue 15) [FEAT-SUMMARY-MAIL]', () => {
   const summary = {
     ...emptySettingValues(),
     notification_type: 'Summary' as const,
@@ -98,7 +98,7 @@ describe('Summary settings (issue 15)', () => {
   });
 });
 
-describe('escalation fields (issue 14)', () => {
+describe('escalation fields (issue 14) [FEAT-ESCALATION]', () => {
   const alarm = { ...emptySettingValues(), to_list: 'qa@x.test' };
 
   it('sends whole minutes and the second list for an Alarm setting, and reads them back', () => {
@@ -171,7 +171,7 @@ describe('escalation fields (issue 14)', () => {
   });
 });
 
-describe('notification rule form', () => {
+describe('notification rule form [RULE-NOTIFY-2, RULE-NOTIFY-3]', () => {
   it('needs a name, a person and a value for every EQUALS / ANY_OF condition', () => {
     expect(
       validateRuleForm({ name: ' ', users: [], combinator: 'AND', conditions: [emptyCondition()] }),

@@ -15,7 +15,7 @@ const form = (values: Partial<ProductFormValues>): ProductFormValues => ({
   ...values,
 });
 
-describe('product form checks', () => {
+describe('product form checks [SPEC-7.7]', () => {
   it('accepts a name alone', () => {
     expect(validateProductForm(form({}), 'C')).toEqual({});
   });
@@ -77,7 +77,7 @@ describe('product form checks', () => {
   });
 });
 
-describe('product bodies', () => {
+describe('product bodies [SPEC-7.7]', () => {
   it('sends thresholds in °C, blanks as null, trimmed text', () => {
     expect(
       productCreateBody(

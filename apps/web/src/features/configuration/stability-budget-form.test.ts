@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { bandRowsFrom, bandsBody, hasBandErrors, validateBandRows } from './stability-budget-form';
 
-describe('the stability budget rows of the product form', () => {
+describe('the stability budget rows of the product form [FEAT-STABILITY-BUDGET]', () => {
   it('round-trips stored bands through the rows, in °C and °F', () => {
     const bands = [
       { direction: 'ABOVE' as const, limit: 8, allowed_minutes: 720 },

@@ -17,7 +17,7 @@ const valid: TravelLocationFormValues = {
   longitude: '4.47917',
 };
 
-describe('travel location checks', () => {
+describe('travel location checks [SPEC-7.7]', () => {
   it('accepts a complete location', () => {
     expect(validateTravelLocationForm(valid)).toEqual({});
   });
@@ -52,7 +52,7 @@ describe('travel location checks', () => {
   });
 });
 
-describe('travel location bodies', () => {
+describe('travel location bodies [SPEC-7.7]', () => {
   it('sends numbers, booleans and null for no time zone', () => {
     expect(travelLocationCreateBody({ ...valid, name: ' Depot ', origin: true })).toEqual({
       name: 'Depot',

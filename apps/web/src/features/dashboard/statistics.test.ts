@@ -8,7 +8,7 @@ function linkState(href: string | undefined) {
   return { path: url.pathname, state: searchParamsToTableState(url.searchParams, 20) };
 }
 
-describe('statistic cards', () => {
+describe('statistic cards [SPEC-3, FEAT-KEPT-COUNTS]', () => {
   const cards = statisticCards(null, { canSeeDevices: true });
   const byKey = Object.fromEntries(cards.map((card) => [card.key, card]));
 
@@ -74,7 +74,7 @@ describe('statistic cards', () => {
   });
 });
 
-describe('statisticsRange', () => {
+describe('statisticsRange [SPEC-3, FEAT-KEPT-COUNTS]', () => {
   it('is the summary without dates', () => {
     expect(statisticsRange(null, null, 'UTC')).toEqual({ kind: 'whole' });
   });
@@ -97,7 +97,7 @@ describe('statisticsRange', () => {
   });
 });
 
-describe('statistic cards by alarm time (issue 14 item 1)', () => {
+describe('statistic cards by alarm time (issue 14 item 1) [SPEC-3, FEAT-KEPT-COUNTS]', () => {
   it('over a range only: Alarms started, counted by alarm time, without a link', () => {
     expect(statisticCards(null, { canSeeDevices: true }).map((c) => c.key)).not.toContain(
       'num_alarm_started_records',

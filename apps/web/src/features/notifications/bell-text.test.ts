@@ -12,8 +12,8 @@ import {
   notificationTime,
 } from './bell-text';
 
-describe('the bell texts (spec section 2)', () => {
-  it('labels the count, none, and more than 99', () => {
+describe('the bell texts (spec section 2) [SPEC-2.6]', () => {
+  it('labels the count, none, and more than 99 [SPEC-9.4]', () => {
     expect(bellLabel(0)).toBe('No notifications');
     expect(bellLabel(1)).toBe('1 notification');
     expect(bellLabel(99)).toBe('99 notifications');
@@ -33,7 +33,7 @@ describe('the bell texts (spec section 2)', () => {
   });
 });
 
-describe('what each notification says (issue 14)', () => {
+describe('what each notification says (issue 14) [SPEC-2.6]', () => {
   const base = {
     id: '7',
     record_id: '42',

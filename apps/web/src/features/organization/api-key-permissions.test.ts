@@ -13,7 +13,7 @@ const roles = [
   role('Manager', ['sysDataRead', 'sysReportView', 'sysAdminLoc']),
 ];
 
-describe('permissionsText', () => {
+describe('permissionsText [SPEC-7.6]', () => {
   it('names the role with exactly these permissions, in any order', () => {
     expect(permissionsText(['sysAdminLoc', 'sysDataRead', 'sysReportView'], roles)).toBe(
       'Same as Manager',

@@ -6,7 +6,7 @@ import {
   splitTagInput,
 } from './assign-tags-form';
 
-describe('Assign Tags rules', () => {
+describe('Assign Tags rules [SPEC-2.8, SPEC-5.4, SPEC-4]', () => {
   it('splits on commas, spaces and line breaks and drops empty entries', () => {
     expect(splitTagInput('A-1, B-2,,C-3\n\nD-4\tE-5  ,  ')).toEqual([
       'A-1',

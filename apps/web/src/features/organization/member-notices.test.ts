@@ -16,7 +16,7 @@ const invitation: TInvitation = {
   expires: '2026-01-08T00:00:00Z',
 };
 
-describe('registration notice', () => {
+describe('registration notice [RULE-ACCOUNT-1]', () => {
   it('says an invitation went out, naming the address the server invited', () => {
     const reply: TUserRegistration = { status: 'invited', invitation, user: null };
     expect(registrationNotice(reply, 'typed@example.test', 'Acme')).toBe(
@@ -43,7 +43,7 @@ describe('registration notice', () => {
   });
 });
 
-describe('suspension notice', () => {
+describe('suspension notice [RULE-ACCOUNT-1]', () => {
   it('names the member and the organization', () => {
     expect(suspensionNotice('nina', true, 'Acme')).toBe(
       "nina's membership is suspended: they can no longer act in Acme.",

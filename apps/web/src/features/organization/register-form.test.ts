@@ -10,7 +10,7 @@ const filled = {
   role_id: 'role',
 };
 
-describe('register form', () => {
+describe('register form [SPEC-5.1, RULE-ACCOUNT-1]', () => {
   it('requires all six fields', () => {
     expect(validateRegisterForm(filled)).toEqual({});
     const empty = Object.fromEntries(Object.keys(filled).map((k) => [k, ' '])) as typeof filled;

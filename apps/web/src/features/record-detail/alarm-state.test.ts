@@ -11,7 +11,7 @@ import {
 
 const alarm = (over: Partial<TExcursionAlarm>): TExcursionAlarm => ({ id: '1', ...over });
 
-describe('alarm state', () => {
+describe('alarm state [RULE-ALARM-6, RULE-ALARM-2]', () => {
   it('is closed when the state says so, or when an older server says resolved', () => {
     expect(isAlarmClosed(alarm({ state: 'CLOSED' }))).toBe(true);
     expect(isAlarmClosed(alarm({ resolved: true }))).toBe(true);

@@ -19,7 +19,7 @@ const entry = (over: Partial<TAuditEvent>): TAuditEvent => ({
   ...over,
 });
 
-describe('audit trail display', () => {
+describe('audit trail display [FEAT-AUDIT-DISPLAY]', () => {
   const f = { unit: 'F' as const, timeZone: 'America/New_York', hidden: false };
 
   it('shows the change as the reports do: words, the user unit and zone', () => {

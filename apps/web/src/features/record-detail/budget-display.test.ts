@@ -15,7 +15,7 @@ const band = (over: Partial<TStabilityBandUsage>): TStabilityBandUsage => ({
   ...over,
 });
 
-describe('stability budget display', () => {
+describe('stability budget display [FEAT-STABILITY-BUDGET]', () => {
   it('words a band in the user unit and its use', () => {
     expect(bandName(band({}), 'C')).toBe('Above 8.0 °C');
     expect(bandName(band({ direction: 'BELOW', limit: 0 }), 'F')).toBe('Below 32.0 °F');

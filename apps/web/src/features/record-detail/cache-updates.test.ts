@@ -13,7 +13,7 @@ const record = (id: string): TRecord => ({
   trip: { begin_time: null, end_time: null, trip_status: 'NOT_DEPARTED' },
 });
 
-describe('applyTripToCachedData', () => {
+describe('applyTripToCachedData [SPEC-4]', () => {
   it('applies the reply to the open record', () => {
     const open = record('7');
     expect(applyTripToCachedData(open, '7', trip)).toEqual({ ...open, trip });
@@ -53,7 +53,7 @@ describe('applyTripToCachedData', () => {
   });
 });
 
-describe('mergeAlarms', () => {
+describe('mergeAlarms [SPEC-4]', () => {
   it('puts the updated alarms in place, keeping the order', () => {
     const cached = [
       { id: '1', acknowledged: false },

@@ -11,7 +11,7 @@ const record = {
   product_designation: 'Vaccine',
 } as TRecord;
 
-describe('touchesReasonFields', () => {
+describe('touchesReasonFields [RULE-ALARM-2]', () => {
   const initial = shipmentFormFrom(record, 'C');
 
   it('is false for references, carrier, PO and program', () => {

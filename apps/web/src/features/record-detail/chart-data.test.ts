@@ -13,14 +13,14 @@ import {
 
 const T0 = Date.UTC(2025, 0, 1) / 1000;
 
-describe('createUnitConverter', () => {
+describe('createUnitConverter [FEAT-CHART, SPEC-9.1]', () => {
   it('gives what toDisplayUnit gives', () => {
     const convert = createUnitConverter('F');
     for (const c of [0, 2.25, -40, 36.6, 2.25]) expect(convert(c)).toBe(toDisplayUnit(c, 'F'));
   });
 });
 
-describe('excursionBands', () => {
+describe('excursionBands [FEAT-CHART, SPEC-9.1]', () => {
   const alarm = (over: Partial<TExcursionAlarm>): TExcursionAlarm => ({
     id: '1',
     kind: 'excursion',
@@ -62,7 +62,7 @@ describe('excursionBands', () => {
   });
 });
 
-describe('tripWindow', () => {
+describe('tripWindow [FEAT-CHART, SPEC-9.1]', () => {
   it('runs from begin to end, or to the last point while in transit', () => {
     const begin = '2025-01-01T01:00:00Z';
     expect(tripWindow({ begin_time: begin, end_time: '2025-01-01T02:00:00Z' }, T0 + 9999)).toEqual({
@@ -78,7 +78,7 @@ describe('tripWindow', () => {
   });
 });
 
-describe('temperatureRange and seriesExtent', () => {
+describe('temperatureRange and seriesExtent [FEAT-CHART, SPEC-9.1]', () => {
   it('keeps both thresholds in view, padded and rounded out', () => {
     expect(temperatureRange(4, 6, [8, 2])).toEqual([1, 9]);
     expect(temperatureRange(-30, 50, [null, undefined])).toEqual([-37, 57]);
@@ -92,7 +92,7 @@ describe('temperatureRange and seriesExtent', () => {
   });
 });
 
-describe('toSeconds', () => {
+describe('toSeconds [FEAT-CHART, SPEC-9.1]', () => {
   it('reads ISO instants (an offset-less one as UTC), null otherwise', () => {
     expect(toSeconds('2025-01-01T00:00:00Z')).toBe(T0);
     expect(toSeconds('2025-01-01T01:00:00+01:00')).toBe(T0);
@@ -102,7 +102,7 @@ describe('toSeconds', () => {
   });
 });
 
-describe('showsWhole', () => {
+describe('showsWhole [FEAT-CHART, SPEC-9.1]', () => {
   const xs = [100, 160, 220];
   it('the whole series is shown when the span covers its first and last point', () => {
     expect(showsWhole(xs, 100, 220)).toBe(true);

@@ -9,7 +9,7 @@ const ticksBetween = (from: number, to: number, step: number) =>
 const span = (ticks: number[]) => ({ min: ticks[0]!, max: ticks[ticks.length - 1]! });
 const DATE = /\d{2}\/\d{2}/;
 
-describe('timeAxisLabels', () => {
+describe('timeAxisLabels [FEAT-CHART, SPEC-9.2]', () => {
   it('shows times only for a span within one day', () => {
     const ticks = ticksBetween(at('2026-03-05T06:00:00Z'), at('2026-03-05T18:00:00Z'), 3 * HOUR);
     const labels = timeAxisLabels(ticks, 'UTC', span(ticks));
@@ -101,7 +101,7 @@ describe('timeAxisLabels', () => {
   });
 });
 
-describe('readoutPlacement', () => {
+describe('readoutPlacement [FEAT-CHART, SPEC-9.2]', () => {
   const plot = { width: 1000, height: 300 };
   const readout = { width: 180, height: 50 };
 

@@ -36,7 +36,7 @@ function reply(values: Partial<TRecordSeries>): TRecordSeries {
   };
 }
 
-describe('compact series to the chart', () => {
+describe('compact series to the chart [FEAT-COMPACT-SERIES]', () => {
   it('places point i at first_point_time + i x interval and converts to the user unit', () => {
     const r = reply({ temperatures: [2.25, -20.25, 8] });
     const timing = seriesTiming(r)!;

@@ -16,7 +16,7 @@ import {
   silenceOf,
 } from './display';
 
-describe('positions', () => {
+describe('positions [SPEC-9.2, SPEC-9.1, RULE-TRIP-4]', () => {
   it('never treats the -91 / -181 sentinels (or impossible values) as a position', () => {
     expect(isKnownPosition(52.37, 4.9)).toBe(true);
     expect(isKnownPosition(0, 0)).toBe(true);
@@ -48,7 +48,7 @@ describe('positions', () => {
   });
 });
 
-describe('alarms', () => {
+describe('alarms [SPEC-9.2, SPEC-9.1, RULE-TRIP-4]', () => {
   const alarm: TExcursionAlarm = {
     above_or_below: 'ABOVE',
     kind: 'excursion',
@@ -76,7 +76,7 @@ describe('alarms', () => {
   });
 });
 
-describe('record display', () => {
+describe('record display [SPEC-9.2, SPEC-9.1, RULE-TRIP-4]', () => {
   it('shows computed_status (dismissed alarms left out), else status', () => {
     expect(recordAlarmStatus({ status: 'Alarm', computed_status: 'OK' })).toBe('OK');
     expect(recordAlarmStatus({ status: 'Alarm' })).toBe('Alarm');
@@ -105,7 +105,7 @@ describe('record display', () => {
   });
 });
 
-describe('formatInterval', () => {
+describe('formatInterval [SPEC-9.2, SPEC-9.1, RULE-TRIP-4]', () => {
   it('shows seconds under a minute, else days, hours and minutes', () => {
     expect(formatInterval(30)).toBe('30 s');
     expect(formatInterval(1.25)).toBe('1.3 s');
@@ -116,7 +116,7 @@ describe('formatInterval', () => {
   });
 });
 
-describe('silenceOf (the no-data alarm)', () => {
+describe('silenceOf (the no-data alarm) [FEAT-NO-DATA-ALARM]', () => {
   const start = '2026-03-01T10:00:00.000Z';
   it('an open one: silent since, expected every, for as long as until now', () => {
     const now = Date.parse(start) + (2 * 3600 + 5 * 60) * 1000;

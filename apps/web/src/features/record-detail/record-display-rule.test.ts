@@ -4,7 +4,7 @@ import { HIDDEN_AUDIT_VALUE, isAuditValueHidden } from './audit-display';
 import { shipmentDetailRows } from './components/shipment-details-card';
 import { alarmPeak, formatThresholds } from './display';
 
-describe('record page with a display rule', () => {
+describe('record page with a display rule [FEAT-DISPLAY-RULES]', () => {
   const record = { primary_reference: 'PO-1', carrier: 'DHL', po_number: '12' } as TRecord;
 
   it('leaves the hidden fields out of the shipment details', () => {

@@ -33,7 +33,7 @@ const dropdown: TDropdownInfo = {
   destination_locations: [{ id: '2', name: 'Paris Hospital' }],
 };
 
-describe('shipmentFormFrom', () => {
+describe('shipmentFormFrom [SPEC-4, SPEC-7.2]', () => {
   it('shows texts as stored and thresholds in the user unit, one decimal', () => {
     const form = shipmentFormFrom(record, 'F');
     expect(form).toMatchObject({
@@ -50,7 +50,7 @@ describe('shipmentFormFrom', () => {
   });
 });
 
-describe('shipmentChanges', () => {
+describe('shipmentChanges [SPEC-4, SPEC-7.2]', () => {
   it('sends only what changed; an untouched threshold is never rounded through °F', () => {
     const initial = shipmentFormFrom(record, 'F');
     expect(shipmentChanges(initial, { ...initial }, 'F')).toEqual({});
@@ -79,7 +79,7 @@ describe('shipmentChanges', () => {
   });
 });
 
-describe('validateShipmentForm', () => {
+describe('validateShipmentForm [SPEC-4, SPEC-7.2]', () => {
   const initial = shipmentFormFrom(record, 'C');
 
   it('accepts the record as it is', () => {
@@ -126,7 +126,7 @@ describe('validateShipmentForm', () => {
   });
 });
 
-describe('applyProduct', () => {
+describe('applyProduct [SPEC-4, SPEC-7.2]', () => {
   it("fills the product's thresholds and limits in the user unit", () => {
     const form = applyProduct(
       shipmentFormFrom(record, 'C'),
@@ -153,7 +153,7 @@ describe('applyProduct', () => {
   });
 });
 
-describe('optimisticRecord', () => {
+describe('optimisticRecord [SPEC-4, SPEC-7.2]', () => {
   it('shows the changes at once, with party names from the dropdown bundle', () => {
     const next = optimisticRecord(
       record,

@@ -4,7 +4,7 @@ import { tripEditBody, validateTripTimes } from './trip-form';
 const NOW = Date.UTC(2025, 5, 1, 12);
 const HOUR = 3_600_000;
 
-describe('validateTripTimes', () => {
+describe('validateTripTimes [RULE-TRIP-3]', () => {
   it('accepts empty times, a begin, and an end after the begin', () => {
     expect(validateTripTimes({ begin: null, end: null }, NOW)).toEqual({});
     expect(validateTripTimes({ begin: NOW - HOUR, end: null }, NOW)).toEqual({});
@@ -25,7 +25,7 @@ describe('validateTripTimes', () => {
   });
 });
 
-describe('tripEditBody', () => {
+describe('tripEditBody [RULE-TRIP-3]', () => {
   it('sends both times in UTC (null clears) and the time of the edit', () => {
     expect(tripEditBody('42', { begin: NOW - HOUR, end: null }, NOW)).toEqual({
       record_id: '42',

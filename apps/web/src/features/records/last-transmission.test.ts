@@ -2,7 +2,7 @@ import { formatDateTime } from '@coldtrace/domain';
 import { describe, expect, it } from 'vitest';
 import { lastTransmissionOf, lastTransmissionText } from './last-transmission';
 
-describe('lastTransmissionText', () => {
+describe('lastTransmissionText [FEAT-LAST-TRANSMISSION]', () => {
   const now = Date.parse('2026-11-22T14:05:09Z');
   const at = '2026-11-22T14:02:09Z';
 

@@ -11,7 +11,7 @@ const record: TRecord = {
   highest_recorded_temperature: 8,
 } as TRecord;
 
-describe('All Records with a display rule', () => {
+describe('All Records with a display rule [FEAT-DISPLAY-RULES]', () => {
   it('leaves out the columns and filters of hidden fields', () => {
     const fields = (hidden: Parameters<typeof recordFilterSpecs>[0]) =>
       recordColumns({ unit: 'C', timeZone: 'UTC', hiddenFields: hidden }).map((c) => c.field);
@@ -34,7 +34,7 @@ describe('All Records with a display rule', () => {
   });
 });
 
-describe('record list with a display rule', () => {
+describe('record list with a display rule [FEAT-DISPLAY-RULES]', () => {
   it('leaves out a hidden party and the headings follow', () => {
     expect(parties(record)).toBe('Acme → Clinic');
     expect(parties(record, ['shipper_name_address'])).toBe('To Clinic');

@@ -3,7 +3,7 @@ import { ApiError } from '../../lib/api-error';
 import { serialLookupMessage } from './components/serial-lookup-box';
 import { allRecordsHref, recordHref } from './record-links';
 
-describe('record links', () => {
+describe('record links [SPEC-2.10]', () => {
   it('opens a record', () => {
     expect(recordHref('42')).toBe('/recorddetails/42');
   });
@@ -24,7 +24,7 @@ describe('record links', () => {
   });
 });
 
-describe('serial lookup messages', () => {
+describe('serial lookup messages [SPEC-2.10]', () => {
   it('says no record was found for a 404', () => {
     expect(
       serialLookupMessage({

@@ -7,7 +7,7 @@ import {
 } from './components/review-state-filter';
 import { NEEDS_REVIEW_HREF, NEEDS_REVIEW_QUERY } from '../dashboard/components/needs-review-card';
 
-describe('review state filter (issue 14 item 1)', () => {
+describe('review state filter (issue 14 item 1) [FEAT-REVIEW-QUEUE]', () => {
   it('reads each state from the URL, and nothing from an unknown or missing one', () => {
     for (const f of REVIEW_STATE_FILTERS) {
       expect(reviewStateFilterOf(new URLSearchParams({ review_state: f }))).toBe(f);

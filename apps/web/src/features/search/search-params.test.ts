@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { normalizeTerms, pageCount, readSearchState, searchHref } from './search-params';
 
-describe('search URL', () => {
+describe('search URL [SPEC-2.9, SPEC-5.5]', () => {
   it('goes to /search with the trimmed terms and page 1', () => {
     expect(searchHref('  acme  ltd ')).toBe('/search?searchTerms=acme++ltd&page=1');
     expect(searchHref('a&b', 3)).toBe('/search?searchTerms=a%26b&page=3');

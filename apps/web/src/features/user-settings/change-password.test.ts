@@ -13,7 +13,7 @@ const form = (o: Partial<Record<string, string>> = {}) => ({
   ...o,
 });
 
-describe('Change Password dialog (spec section 5)', () => {
+describe('Change Password dialog (spec section 5) [SPEC-5.2]', () => {
   it('needs all three fields', () => {
     expect(checkPasswordChange(form())).toEqual({});
     expect(

@@ -23,7 +23,7 @@ function user(permissions: TPermissionName[], extra: Partial<TUser> = {}): TUser
 
 const linkLabels = (u: TUser) => adminLinks(u).map((link) => `${link.label} ${link.to}`);
 
-describe('settings menu admin links', () => {
+describe('settings menu admin links [SPEC-2.7]', () => {
   it('shows none without admin permissions', () => {
     expect(linkLabels(user(['sysDataRead']))).toEqual([]);
   });
@@ -44,7 +44,7 @@ describe('settings menu admin links', () => {
   });
 });
 
-describe('notification settings', () => {
+describe('notification settings [SPEC-2.7]', () => {
   it('reads both switches from the lists holding the session organization', () => {
     const u = user([], {
       org_settings: {

@@ -4,7 +4,7 @@ import { createTestApp, type TestApp, type TestClient } from '../../../../test/h
 
 const stateChanging = allCalls.filter((c) => c.method !== 'GET');
 
-describe('CSRF protection', () => {
+describe('CSRF protection [FEAT-ACCOUNT-SECURITY, FEAT-HTTP-SECURITY]', () => {
   let t: TestApp;
   let client: TestClient;
   beforeAll(async () => {

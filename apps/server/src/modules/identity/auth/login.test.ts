@@ -6,7 +6,7 @@ import { loadConfig } from '../../../config';
 import { loginAttempts, sessions } from '../../../db/schema';
 import { sessionIdOf } from './cookies';
 
-describe('POST /api/auth/login/', () => {
+describe('POST /api/auth/login/ [SPEC-7.1, FEAT-ACCOUNT-SECURITY]', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp({
@@ -170,7 +170,7 @@ describe('POST /api/auth/login/', () => {
   });
 });
 
-describe('login throttling per client address', () => {
+describe('login throttling per client address [FEAT-ACCOUNT-SECURITY]', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp({
@@ -190,7 +190,7 @@ describe('login throttling per client address', () => {
   });
 });
 
-describe('login throttling behind a proxy (TRUST_PROXY)', () => {
+describe('login throttling behind a proxy (TRUST_PROXY) [FEAT-ACCOUNT-SECURITY, FEAT-DEPLOYMENT]', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp({

@@ -25,7 +25,7 @@ async function eventually(check: () => Promise<boolean>): Promise<number> {
  * PostgreSQL's notification arrives; nothing is cached while the listening
  * connection is down.
  */
-describe('principal cache', () => {
+describe('principal cache [SPEC-6.2, FEAT-PERFORMANCE]', () => {
   let t: TestApp;
   const summary = async (client: TestClient) => (await client.get(SUMMARY)).statusCode;
 

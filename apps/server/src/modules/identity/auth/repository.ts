@@ -235,7 +235,8 @@ export async function upsertOrgSettings(
  * `login:<name>` for an unknown one), a client address, a device cookie's id,
  * and the password reset request limits (per e-mail address and per client address).
  */
-export type AttemptKind = 'account' | 'address' | 'device' | 'reset-account' | 'reset-address';
+export type AttemptKind =
+  'account' | 'address' | 'device' | 'reset-account' | 'reset-address' | 'second-factor';
 
 export interface AttemptKey {
   kind: AttemptKind;
@@ -249,9 +250,12 @@ const LOCK_ORDER: Record<AttemptKind, number> = {
   address: 2,
   'reset-account': 4,
   'reset-address': 5,
+  'second-factor': 6,
 };
 const rank = (k: AttemptKey) =>
-  ['device', 'account', 'address', 'reset-account', 'reset-address'].indexOf(k.kind);
+  ['device', 'account', 'address', 'reset-account', 'reset-address', 'second-factor'].indexOf(
+    k.kind,
+  );
 
 /** Transaction-scoped advisory locks on the keys (call inside a transaction). */
 export async function lockAttemptKeys(tx: Db, keys: readonly AttemptKey[]): Promise<void> {

@@ -57,7 +57,11 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
 
   registerCall(app, authLogin, async ({ body, request, reply }) => {
     const started = await service.login(
-      { login: body.email_or_username, password: body.password },
+      {
+        login: body.email_or_username,
+        password: body.password,
+        secondFactorCode: body.second_factor_code,
+      },
       clientOf(request),
     );
     setSessionCookie(request, reply, started.token, started.expiresAt);

@@ -6,6 +6,7 @@ import { isUuid } from '../../../kernel/ids';
 import { organizationOf } from '../../../kernel/principal';
 import { actorOf, changedFields as auditChanges, recordAudit } from '../../../kernel/audit';
 import { revokeUserTokens } from '../password';
+import { createSecondFactorService } from '../second-factor/service';
 import { newToken, sessionIdOf } from './cookies';
 import { nextDeviceCookie } from './device-cookie';
 import type { PasswordHasher } from './passwords';
@@ -64,6 +65,7 @@ async function auditSettings(
 
 export function createAuthService({ db, config, passwords }: AuthDeps) {
   const guard = createPasswordGuard({ db, config });
+  const secondFactor = createSecondFactorService({ db, config, passwords });
 
   async function startSession(user: UserRow, client: ClientInfo): Promise<StartedSession> {
     const now = new Date();
@@ -109,11 +111,12 @@ export function createAuthService({ db, config, passwords }: AuthDeps) {
      * Sign in by username or e-mail (case-insensitive). Throttled per device
      * cookie, or per account and client address (`throttle.ts`); an unknown
      * account costs the same time as a known one; a locked account is
-     * reported only when the password was right. Answers the session and the
-     * browser's next device cookie.
+     * reported only when the password was right. An administrator of an
+     * organization requiring a second factor gives its code too (issue 37 item 7).
+     * Answers the session and the browser's next device cookie.
      */
     async login(
-      input: { login: string; password: string },
+      input: { login: string; password: string; secondFactorCode?: string | undefined },
       client: ClientInfo,
     ): Promise<StartedSession & { deviceCookie: string }> {
       const user = await repo.findUserByLogin(db, input.login);
@@ -129,6 +132,7 @@ export function createAuthService({ db, config, passwords }: AuthDeps) {
       // A wrong password: the reserved attempt stays as the failure.
       if (!user || !result.ok) throw new AppError('INVALID_CREDENTIALS', INVALID_CREDENTIALS);
       if (user.isLocked) throw new AppError('ACCOUNT_LOCKED', ACCOUNT_LOCKED);
+      await secondFactor.checkSignIn(user, input.secondFactorCode);
       // Signing in proves the user knows the password: outstanding reset links die.
       await revokeUserTokens(db, user.id);
       const started = await startSession(user, client);

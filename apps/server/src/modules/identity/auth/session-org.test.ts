@@ -9,7 +9,7 @@ import { recordFactories } from '../../../../test/record-factories';
  * its own organization; the session reply names the organization whose
  * records the session lists.
  */
-describe('the session organization is per session', () => {
+describe('the session organization is per session [SPEC-1, SPEC-2.5]', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp();

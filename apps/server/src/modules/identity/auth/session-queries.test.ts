@@ -10,7 +10,7 @@ const SUMMARY = '/api/devices/xt1/records/statistics/summary/';
  * cache (PRINCIPAL_CACHE_SECONDS=0, the tests' setting; principal-cache.test.ts
  * tests it) nothing is kept between requests: new terms stop the very next request.
  */
-describe('session lookup per request', () => {
+describe('session lookup per request [SPEC-6.2, FEAT-PERFORMANCE]', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp();

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../../test/helpers';
 import { sessions, users } from '../../../db/schema';
 
-describe('session, organizations and logout', () => {
+describe('session, organizations and logout [SPEC-7.1, SPEC-1, SPEC-2.5]', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp();
@@ -171,7 +171,7 @@ describe('session, organizations and logout', () => {
   });
 });
 
-describe('POST /api/auth/public-login/', () => {
+describe('POST /api/auth/public-login/ [SPEC-7.1, SPEC-6.2]', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp();

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { userSettings } from '../../../db/schema';
 import { createTestApp, type TestApp } from '../../../../test/helpers';
 
-describe('user settings', () => {
+describe('user settings [SPEC-7.1, SPEC-2.7, SPEC-5.7]', () => {
   let t: TestApp;
   const storedZone = async (userId: string) => {
     const [row] = await t.db
@@ -101,7 +101,7 @@ describe('user settings', () => {
   });
 });
 
-describe('user organization settings', () => {
+describe('user organization settings [SPEC-7.1, RULE-NOTIFY-2]', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp();

@@ -12,7 +12,7 @@ import { API_KEY_CANNOT_SIGN } from '../../notifications';
  * last use. The route walk (test/route-walk-cross-org.test.ts) tries every call
  * with another organization's keys.
  */
-describe('API keys on the API', () => {
+describe('API keys on the API [FEAT-API-KEYS-ON-API, SPEC-6.2]', () => {
   let t: TestApp;
   let admin: TestClient;
   let recordId: string;

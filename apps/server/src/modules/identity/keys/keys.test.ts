@@ -9,7 +9,7 @@ import { hashKey } from './service';
 const GENERATE = '/api/keys/generate/';
 const AUTH = '/api/keys/authenticate/';
 
-describe('API keys', () => {
+describe('API keys [SPEC-7.6]', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp();

@@ -32,7 +32,7 @@ async function welcomeNewUser(t: TestApp) {
   return user;
 }
 
-describe('password rules', () => {
+describe('password rules [FEAT-ACCOUNT-SECURITY, SPEC-7.1]', () => {
   it('refuses short, all-digit and common passwords; accepts long passphrases', async () => {
     expect(await passwordProblem('short1!')).toMatch(/at least 8 characters/);
     expect(await passwordProblem('1234567890123')).toBe('This password is entirely numeric.');
@@ -59,7 +59,7 @@ describe('password rules', () => {
   });
 });
 
-describe('password reset', () => {
+describe('password reset [FEAT-ACCOUNT-SECURITY, SPEC-7.1]', () => {
   let t: TestApp;
   beforeAll(async () => {
     // Every request here comes from one address: the address limit has its own tests.
@@ -273,7 +273,7 @@ describe('password reset', () => {
   });
 });
 
-describe('password reset limits', () => {
+describe('password reset limits [FEAT-ACCOUNT-SECURITY, SPEC-7.1]', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp();
@@ -331,7 +331,7 @@ describe('password reset limits', () => {
   });
 });
 
-describe('welcome link', () => {
+describe('welcome link [FEAT-ACCOUNT-SECURITY, SPEC-7.1]', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp({ config: { publicOrigin: 'https://ct.example.test' } });
@@ -359,7 +359,7 @@ describe('welcome link', () => {
   });
 });
 
-describe('links in e-mails', () => {
+describe('links in e-mails [FEAT-ACCOUNT-SECURITY, SPEC-7.1]', () => {
   let t: TestApp;
   let withOrigin: TestApp;
   beforeAll(async () => {
@@ -404,7 +404,7 @@ describe('links in e-mails', () => {
   });
 });
 
-describe('password change', () => {
+describe('password change [FEAT-ACCOUNT-SECURITY, SPEC-5.2, SPEC-7.1]', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp();

@@ -8,7 +8,7 @@ import { MAIL_SEND_JOB, PASSWORD_RESET_JOB } from '../../../jobs/catalogue';
 import { loggerOptions } from '../../../logger';
 
 /** Security properties of the account flows, with mail delivered to a real SMTP server. */
-describe('account security', () => {
+describe('account security [FEAT-ACCOUNT-SECURITY]', () => {
   let sink: SmtpSink;
   let t: TestApp;
   let log = '';

@@ -10,7 +10,7 @@ import { consumeToken, hashToken, issueToken as issuePasswordToken } from '../pa
 
 const DAY_MS = 86_400_000;
 
-describe('the daily purge of expired tokens (tokens.purge-expired)', () => {
+describe('the daily purge of expired tokens (tokens.purge-expired) [FEAT-ACCOUNT-SECURITY]', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp();

@@ -8,7 +8,7 @@ import { userTokens } from '../../../db/schema-access';
 import { sessionIdOf } from '../auth';
 import { issueToken as issuePasswordToken } from '../password';
 
-describe('user tokens', () => {
+describe('user tokens [FEAT-ACCOUNT-SECURITY, SPEC-6.2]', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp();

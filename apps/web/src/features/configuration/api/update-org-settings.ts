@@ -80,26 +80,28 @@ export function useUpdateNoDataFactor() {
   });
 }
 
-export interface ReleaseInTransitUpdateInput {
-  allowReleaseInTransit: boolean;
+/** The on/off organization settings (issue 35; issue 37 item 7), by their contract names. */
+export type OrgSwitchName =
+  'allow_release_in_transit' | 'second_factor_for_signers' | 'second_factor_for_administrators';
+
+export interface OrgSwitchesUpdateInput {
+  switches: Partial<Record<OrgSwitchName, boolean>>;
   change?: ChangeSignatureBody;
 }
 
-/** PATCH /api/auth/org-settings/: whether a shipment may be released before its trip ends (issue 35). */
-export function updateReleaseInTransit({
-  allowReleaseInTransit,
+/** PATCH /api/auth/org-settings/: on/off settings (release in transit, second factor). */
+export function updateOrgSwitches({
+  switches,
   change,
-}: ReleaseInTransitUpdateInput): Promise<TOrganizationSettings> {
-  return callApi(authOrgSettingsUpdate, {
-    body: { allow_release_in_transit: allowReleaseInTransit, ...change },
-  });
+}: OrgSwitchesUpdateInput): Promise<TOrganizationSettings> {
+  return callApi(authOrgSettingsUpdate, { body: { ...switches, ...change } });
 }
 
-/** Saves the release-in-transit switch; the reply becomes the cached organization settings. */
-export function useUpdateReleaseInTransit() {
+/** Saves switches; the reply becomes the cached organization settings. */
+export function useUpdateOrgSwitches() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: updateReleaseInTransit,
+    mutationFn: updateOrgSwitches,
     onSuccess: (settings) => queryClient.setQueryData(configurationKeys.orgSettings, settings),
   });
 }

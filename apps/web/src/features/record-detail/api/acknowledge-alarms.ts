@@ -15,6 +15,8 @@ export interface AcknowledgeInput {
   /** The electronic signature: the password entered again and what the signature means. */
   password: string;
   meaning: TSignatureMeaning;
+  /** The authenticator code or a recovery code, when given (issue 37 item 7). */
+  secondFactorCode?: string;
 }
 
 /** POST /api/devices/xt1/alarm-acknowledge/ with client type WEB; answers the alarms as they are now. */
@@ -24,6 +26,7 @@ export function acknowledgeAlarms({
   comment,
   password,
   meaning,
+  secondFactorCode,
 }: AcknowledgeInput): Promise<TExcursionAlarm[]> {
   return callApi(xt1AlarmAcknowledge, {
     body: {
@@ -34,6 +37,7 @@ export function acknowledgeAlarms({
       client_type: CLIENT_TYPE,
       password,
       meaning,
+      ...(secondFactorCode ? { second_factor_code: secondFactorCode } : {}),
     },
   });
 }

@@ -28,6 +28,8 @@ export interface DecideInput {
   password: string;
   /** Why it is released before the trip has ended (only then, when the organization allows it). */
   transit_reason?: string;
+  /** The authenticator code or a recovery code, when given (issue 37 item 7). */
+  second_factor_code?: string;
 }
 
 /**

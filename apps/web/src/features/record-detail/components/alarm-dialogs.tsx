@@ -24,6 +24,7 @@ import {
   SignaturePasswordField,
   SignerNote,
 } from '../../../components/change-signature-fields';
+import { SecondFactorCodeField } from '../../../components/second-factor-field';
 import { errorMessage } from '../../../components/error-handler';
 import { isApiError } from '../../../lib/api-error';
 import { useAcknowledgeAlarms } from '../api/acknowledge-alarms';
@@ -90,25 +91,37 @@ export function AcknowledgeDialog({
   const [comment, setComment] = useState('');
   const [password, setPassword] = useState('');
   const [meaning, setMeaning] = useState<TSignatureMeaning | ''>('');
+  const [code, setCode] = useState('');
   const acknowledge = useAcknowledgeAlarms();
   const trimmed = comment.trim();
   const pending = acknowledge.isPending;
   const title = alarms.length === 1 ? 'Acknowledge alarm' : `Acknowledge ${alarms.length} alarms`;
   const fieldErrors = isApiError(acknowledge.error) ? acknowledge.error.fields : {};
   const passwordError = fieldErrors.password;
+  const codeError = fieldErrors.second_factor_code;
   const ready = trimmed !== '' && password !== '' && meaning !== '';
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (!ready || pending) return;
     acknowledge.mutate(
-      { recordId, alarmIds: alarms.map((a) => a.id!), comment: trimmed, password, meaning },
+      {
+        recordId,
+        alarmIds: alarms.map((a) => a.id!),
+        comment: trimmed,
+        password,
+        meaning,
+        secondFactorCode: code.trim(),
+      },
       {
         onSuccess: () => {
           onAcknowledged?.();
           onClose();
         },
-        onError: () => setPassword(''),
+        onError: () => {
+          setPassword('');
+          setCode('');
+        },
       },
     );
   };
@@ -157,9 +170,10 @@ export function AcknowledgeDialog({
           />
           <Box sx={{ mt: 2, display: 'grid', gap: 2 }}>
             <SignaturePasswordField value={password} onChange={setPassword} error={passwordError} />
+            <SecondFactorCodeField value={code} onChange={setCode} error={codeError} />
             <SignerNote subject={alarms.length === 1 ? 'this alarm' : 'these alarms'} />
           </Box>
-          {acknowledge.isError && passwordError === undefined ? (
+          {acknowledge.isError && passwordError === undefined && codeError === undefined ? (
             <Alert severity="error" role="alert" sx={{ mt: 2 }}>
               Could not acknowledge: {errorMessage(acknowledge.error)}
             </Alert>

@@ -1,5 +1,6 @@
 import {
   SIGNATURE_MEANING_LABELS,
+  secondFactorSuffix,
   type TClientType,
   type TDegreesUnit,
   type TExcursionAlarm,
@@ -89,6 +90,7 @@ function ClosedNote({ alarm, timeZone }: { alarm: TExcursionAlarm; timeZone: str
           </Box>{' '}
           on {formatDateTime(signature.signed_at, timeZone)} —{' '}
           {SIGNATURE_MEANING_LABELS[signature.meaning]}
+          {secondFactorSuffix(signature.second_factor)}
         </Typography>
       ) : null}
     </Box>
@@ -313,7 +315,8 @@ function AlarmItem({
                 {alarm.signature.printed_name}
               </Box>{' '}
               on {formatDateTime(alarm.signature.signed_at, timeZone)} —{' '}
-              {SIGNATURE_MEANING_LABELS[alarm.signature.meaning]}:{' '}
+              {SIGNATURE_MEANING_LABELS[alarm.signature.meaning]}
+              {secondFactorSuffix(alarm.signature.second_factor)}:{' '}
               <Box component="span" sx={{ color: 'text.primary' }}>
                 {alarm.signature.comment}
               </Box>

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { describePoint, pageStep, pointAfterKey, thresholdFlag } from './chart-navigation';
 
-describe('pointAfterKey', () => {
+describe('pointAfterKey [FEAT-CHART, FEAT-ACCESSIBILITY]', () => {
   it('steps one point with the arrows and stops at both ends', () => {
     expect(pointAfterKey(4, 'ArrowRight', 10)).toBe(5);
     expect(pointAfterKey(4, 'ArrowUp', 10)).toBe(5);
@@ -43,7 +43,7 @@ describe('pointAfterKey', () => {
   });
 });
 
-describe('thresholdFlag', () => {
+describe('thresholdFlag [FEAT-CHART, FEAT-ACCESSIBILITY]', () => {
   it('flags readings strictly beyond a threshold, in Celsius as stored', () => {
     expect(thresholdFlag(8.04, 8, 2)).toBe('above');
     expect(thresholdFlag(8, 8, 2)).toBeNull();
@@ -54,7 +54,7 @@ describe('thresholdFlag', () => {
   });
 });
 
-describe('describePoint', () => {
+describe('describePoint [FEAT-CHART, FEAT-ACCESSIBILITY]', () => {
   const T0 = Date.UTC(2026, 10, 24, 12, 0) / 1000;
   const readings = [
     { index: 0, time: T0, temperature: 5.04 },

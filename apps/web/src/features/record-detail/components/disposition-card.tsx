@@ -5,6 +5,7 @@ import {
   DISPOSITION_PERMISSION,
   inTransitReleaseMessage,
   SIGNATURE_MEANING_LABELS,
+  secondFactorSuffix,
   TRANSIT_REASON_MAX_LENGTH,
   tripHasEnded,
   unacknowledgedReleaseMessage,
@@ -30,6 +31,7 @@ import Typography from '@mui/material/Typography';
 import { useId, useState } from 'react';
 import { characterCount } from '../../../components/change-signature';
 import { SignaturePasswordField, SignerNote } from '../../../components/change-signature-fields';
+import { SecondFactorCodeField } from '../../../components/second-factor-field';
 import { errorMessage } from '../../../components/error-handler';
 import { FormDialog } from '../../../components/form-dialog';
 import { isApiError } from '../../../lib/api-error';
@@ -75,7 +77,7 @@ export function releaseBlockedReason(
 }
 
 function signedLine(d: TRecordDisposition, timeZone: string): string {
-  return `Signed by ${d.signed_by}, ${formatDateTime(d.signed_at, timeZone)} · ${SIGNATURE_MEANING_LABELS[d.meaning]}`;
+  return `Signed by ${d.signed_by}, ${formatDateTime(d.signed_at, timeZone)} · ${SIGNATURE_MEANING_LABELS[d.meaning]}${secondFactorSuffix(d.second_factor)}`;
 }
 
 /** A decision's comment, and the reason it was released before the trip ended. */
@@ -119,6 +121,7 @@ function DecisionDialog({
   const [comment, setComment] = useState('');
   const [transitReason, setTransitReason] = useState('');
   const [password, setPassword] = useState('');
+  const [code, setCode] = useState('');
   const [tried, setTried] = useState(false);
   const decide = useDecideDisposition();
   const fields = isApiError(decide.error) ? decide.error.fields : {};
@@ -136,7 +139,14 @@ function DecisionDialog({
     password:
       fields.password ?? (tried && password === '' ? 'Enter your password to sign' : undefined),
   };
-  const known = new Set(['decision', 'comment', 'transit_reason', 'meaning', 'password']);
+  const known = new Set([
+    'decision',
+    'comment',
+    'transit_reason',
+    'meaning',
+    'password',
+    'second_factor_code',
+  ]);
   const other =
     decide.isError && !Object.keys(fields).some((f) => known.has(f))
       ? `Could not sign the decision: ${errorMessage(decide.error)}`
@@ -154,8 +164,15 @@ function DecisionDialog({
         comment: trimmed,
         password,
         ...(asksTransitReason ? { transit_reason: transitReason.trim() } : {}),
+        ...(code.trim() === '' ? {} : { second_factor_code: code.trim() }),
       },
-      { onSuccess: onClose, onError: () => setPassword('') },
+      {
+        onSuccess: onClose,
+        onError: () => {
+          setPassword('');
+          setCode('');
+        },
+      },
     );
   };
 
@@ -239,6 +256,7 @@ function DecisionDialog({
           slotProps={{ htmlInput: { maxLength: DISPOSITION_COMMENT_MAX_LENGTH } }}
         />
         <SignaturePasswordField value={password} onChange={setPassword} error={errors.password} />
+        <SecondFactorCodeField value={code} onChange={setCode} error={fields.second_factor_code} />
         <SignerNote subject="this decision" />
       </Stack>
     </FormDialog>

@@ -3,7 +3,7 @@ import { getContrastRatio } from '@mui/material/styles';
 import { describe, expect, it } from 'vitest';
 import { DECISION_CHIP_COLOURS } from './decision-chip';
 
-describe('decision chip colours', () => {
+describe('decision chip colours [RULE-AUDIT-4, FEAT-REVIEW-QUEUE]', () => {
   it.each(DISPOSITION_DECISIONS)('%s: text on its background passes WCAG AA (4.5:1)', (d) => {
     const { text, background } = DECISION_CHIP_COLOURS[d];
     expect(getContrastRatio(text, background)).toBeGreaterThanOrEqual(4.5);

@@ -2,12 +2,14 @@ import type { TUser } from '@coldtrace/contract';
 import { ChangePasswordDialog } from './change-password-dialog';
 import { NotificationSettingsDialog } from './notification-settings-dialog';
 import { ProfileDialog } from './profile-dialog';
+import { SecondFactorDialog } from './second-factor-dialog';
 import { UnitsSettingsDialog } from './units-settings-dialog';
 
 /** The dialogs the settings menu opens. */
-export type SettingsDialogName = 'profile' | 'password' | 'units' | 'notifications';
+export type SettingsDialogName =
+  'profile' | 'password' | 'second-factor' | 'units' | 'notifications';
 
-/** One dialog of the settings menu (the four load together, on first use). */
+/** One dialog of the settings menu (they load together, on first use). */
 export function SettingsDialog({
   name,
   user,
@@ -22,6 +24,8 @@ export function SettingsDialog({
       return <ProfileDialog user={user} onClose={onClose} />;
     case 'password':
       return <ChangePasswordDialog onClose={onClose} />;
+    case 'second-factor':
+      return <SecondFactorDialog user={user} onClose={onClose} />;
     case 'units':
       return <UnitsSettingsDialog user={user} onClose={onClose} />;
     case 'notifications':

@@ -8,6 +8,7 @@ import Logout from '@mui/icons-material/Logout';
 import LockResetOutlined from '@mui/icons-material/LockResetOutlined';
 import NotificationsActiveOutlined from '@mui/icons-material/NotificationsActiveOutlined';
 import PersonOutlined from '@mui/icons-material/PersonOutlined';
+import PhonelinkLockOutlined from '@mui/icons-material/PhonelinkLockOutlined';
 import ThermostatOutlined from '@mui/icons-material/ThermostatOutlined';
 import Divider from '@mui/material/Divider';
 import ListItemIcon from '@mui/material/ListItemIcon';
@@ -49,7 +50,7 @@ export function adminLinks(user: TUser): AdminLink[] {
 
 /**
  * The open settings menu (loaded on first use by `SettingsMenu`): View Profile, Change
- * Password, Units Settings, Notification Settings, the admin links the user may see, and
+ * Password, Second Factor, Units Settings, Notification Settings, the admin links the user may see, and
  * Log Out.
  */
 export function SettingsMenuList({
@@ -82,6 +83,12 @@ export function SettingsMenuList({
         <LockResetOutlined fontSize="small" />
       </ListItemIcon>
       <ListItemText>Change Password</ListItemText>
+    </MenuItem>,
+    <MenuItem key="second-factor" onClick={() => onOpenDialog('second-factor')}>
+      <ListItemIcon>
+        <PhonelinkLockOutlined fontSize="small" />
+      </ListItemIcon>
+      <ListItemText>Second Factor</ListItemText>
     </MenuItem>,
     <MenuItem key="units" onClick={() => onOpenDialog('units')}>
       <ListItemIcon>
