@@ -65,7 +65,17 @@ const conflict = (message: string) => new AppError('CONFLICT', message, { code: 
 
 export function createSecondFactorService({ db, config, passwords }: SecondFactorDeps) {
   const guard = createPasswordGuard({ db, config });
-  const secretOf = (stored: string) => openSecret(config.secretKey, SECRET_PURPOSE, stored);
+  /** The stored TOTP secret; a 409, not a 500, when SECRET_KEY changed since it was enrolled. */
+  const secretOf = (stored: string) => {
+    try {
+      return openSecret(config.secretKey, SECRET_PURPOSE, stored);
+    } catch {
+      const message =
+        "Your second factor can no longer be read (the server's secret key changed): " +
+        'it must be removed and enrolled again; ask a server administrator.';
+      throw new AppError('CONFLICT', message, { second_factor_code: message });
+    }
+  };
 
   async function audit(
     context: Omit<CodeContext, 'purpose' | 'user'> & { user: { id: string } },
