@@ -252,6 +252,13 @@ describe('audit-trail review (issue 37 item 6) [FEAT-AUDIT-REVIEW]', () => {
     });
     expect(wrong.statusCode).toBe(400);
     expect(Object.keys(wrong.json().fields)).toEqual(['password']);
+    // The wrong password is itself in the trail, ranked high in this month's review.
+    const failed = (await review(admin, thisMonth, '&risk=high')).entries.filter(
+      (e) => e.event.action === 'signature.failure',
+    );
+    expect(failed).toHaveLength(1);
+    expect(failed[0]!.risk).toBe('high');
+    expect(failed[0]!.reasons).toContain('failed_signature');
 
     const closed = await admin.post(`${REVIEW}close/`, { period: lastMonth, ...sign });
     expect(closed.statusCode, closed.body).toBe(200);

@@ -5,7 +5,7 @@ import {
 } from '@coldtrace/contract';
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../http/errors';
-import { printedName } from '../../kernel/audit';
+import { actorOf, printedName, recordAudit } from '../../kernel/audit';
 import { DEVICE_COOKIE } from '../identity';
 import type { Principal } from '../../kernel/principal';
 import { createPasswordGuard, createSecondFactorService, throttledError } from '../identity';
@@ -23,6 +23,11 @@ import { createPasswordGuard, createSecondFactorService, throttledError } from '
  * and one who sends no code too (400), before the password is checked; the code
  * is checked after it (throttled, once only). Answers the factor given, which
  * the signature records (null: the password alone).
+ *
+ * A wrong password, and a refusal after too many, is a `signature.failure`
+ * entry in the signing organization's trail (the audit-trail review ranks it
+ * high). It is written on its own, outside the signing transaction, because the
+ * request then fails and that transaction never commits.
  */
 
 export const WRONG_SIGNATURE_PASSWORD = 'The password is not correct.';
@@ -44,17 +49,43 @@ export async function verifySignaturePassword(
   const factors = createSecondFactorService(app);
   const withCode = await factors.precheckSignature(principal, secondFactor.code);
   const guard = createPasswordGuard({ db: app.db, config: app.config });
-  const result = await guard.attempt(
-    { user: principal.user },
-    { ip: clientIp, deviceCookie },
-    () => app.passwords.verify(principal.user.passwordHash, password),
-    (seconds) =>
-      throttledError(seconds, 'Too many wrong passwords.', {
-        password: 'Too many wrong passwords',
-      }),
-  );
+  const failure = (reason: string) =>
+    principal.organizationId === null
+      ? Promise.resolve()
+      : recordAudit(
+          app.db,
+          {
+            organizationId: principal.organizationId,
+            actor: actorOf(principal),
+            requestId: secondFactor.requestId ?? null,
+          },
+          [
+            {
+              action: 'signature.failure',
+              entityType: 'user',
+              entityId: principal.user.id,
+              reason,
+            },
+          ],
+        );
+  let refused: AppError | undefined;
+  const result = await guard
+    .attempt(
+      { user: principal.user },
+      { ip: clientIp, deviceCookie },
+      () => app.passwords.verify(principal.user.passwordHash, password),
+      (seconds) =>
+        (refused = throttledError(seconds, 'Too many wrong passwords.', {
+          password: 'Too many wrong passwords',
+        })),
+    )
+    .catch(async (error: unknown) => {
+      if (error === refused) await failure('Signature refused: too many wrong passwords');
+      throw error;
+    });
   // A wrong password: the reserved attempt stays as the failure.
   if (!result.ok) {
+    await failure('Signature refused: the password was not correct');
     throw new AppError('INVALID_CREDENTIALS', WRONG_SIGNATURE_PASSWORD, {
       password: WRONG_SIGNATURE_PASSWORD,
     });

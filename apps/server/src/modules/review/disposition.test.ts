@@ -21,6 +21,8 @@ describe('release decisions (disposition) [RULE-AUDIT-4, FEAT-E-SIGNATURE]', () 
   let t: TestApp;
   let manager: TestClient;
   let managerName: string;
+  let managerOrg: string;
+  let managerUserId: string;
   let operator: TestClient;
   let viewer: TestClient;
   let stranger: TestClient;
@@ -32,6 +34,8 @@ describe('release decisions (disposition) [RULE-AUDIT-4, FEAT-E-SIGNATURE]', () 
     manager = signedIn.client;
     // The printed name: first and last name.
     managerName = `${signedIn.user.row.firstName} ${signedIn.user.row.lastName}`;
+    managerOrg = org.id;
+    managerUserId = signedIn.user.row.id;
     ({ client: operator } = await t.signIn({ role: 'Operator', orgs: [org] }));
     ({ client: viewer } = await t.signIn({ role: 'Viewer', orgs: [org] }));
     ({ client: stranger } = await t.signIn({ role: 'Administrator' }));
@@ -157,8 +161,19 @@ describe('release decisions (disposition) [RULE-AUDIT-4, FEAT-E-SIGNATURE]', () 
     ]);
   });
 
-  it('refuses a wrong password (400 naming password) and decides nothing', async () => {
+  it('refuses a wrong password (400 naming password), decides nothing and audits the failure', async () => {
     const { recordId } = await scannedShipment(manager, IN_RANGE, 'DSP');
+    const failures = () =>
+      t.db
+        .select()
+        .from(auditEvents)
+        .where(
+          and(
+            eq(auditEvents.organizationId, managerOrg),
+            eq(auditEvents.action, 'signature.failure'),
+          ),
+        );
+    const before = (await failures()).length;
     const res = await manager.post(DECIDE, {
       record_id: recordId,
       decision: 'REJECTED',
@@ -168,6 +183,22 @@ describe('release decisions (disposition) [RULE-AUDIT-4, FEAT-E-SIGNATURE]', () 
     expect(res.statusCode, res.body).toBe(400);
     expect(Object.keys(res.json().fields)).toEqual(['password']);
     expect(await history(viewer, recordId)).toEqual([]);
+    // The failed signature is in the signer's organization's trail, though the request failed.
+    const after = await failures();
+    expect(after).toHaveLength(before + 1);
+    expect(after.at(-1)).toMatchObject({
+      entityType: 'user',
+      entityId: managerUserId,
+      reason: 'Signature refused: the password was not correct',
+    });
+    // The stranger's organization has no entry of it.
+    const elsewhere = await t.db
+      .select()
+      .from(auditEvents)
+      .where(
+        and(eq(auditEvents.action, 'signature.failure'), eq(auditEvents.entityId, managerUserId)),
+      );
+    expect(elsewhere.every((e) => e.organizationId === managerOrg)).toBe(true);
   });
 
   it('answers 400 naming each bad field', async () => {

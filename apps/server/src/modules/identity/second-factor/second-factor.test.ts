@@ -15,6 +15,7 @@ import { alarmSignatures } from '../../../db/schema-notifications';
 import { recordDispositions } from '../../../db/schema-review';
 import { auditEvents } from '../../../db/schema-audit';
 import { userSecondFactors } from '../../../db/schema-second-factor';
+import { sealSecret } from '../../../kernel/secret-box';
 import {
   createTestApp,
   TEST_PASSWORD,
@@ -206,6 +207,23 @@ describe('second factor for signers [FEAT-SECOND-FACTOR, FEAT-E-SIGNATURE, RULE-
     expect(await audit(user.row.id, 'second_factor.recovery_code.use')).toHaveLength(1);
     expect((await status(client)).recovery_codes_left).toBe(RECOVERY_CODE_COUNT - 1);
     await requireFor(admin, { second_factor_for_signers: false });
+  });
+
+  it('a secret sealed under another SECRET_KEY answers 409 naming the code, not 500', async () => {
+    const { client, user } = await t.signIn({ role: 'Operator', orgs: [org] });
+    const { secret } = await enrol(client);
+    // As if SECRET_KEY had changed since the enrolment: the stored secret no longer opens.
+    await t.ownerDb
+      .update(userSecondFactors)
+      .set({ secretEncrypted: sealSecret('another-secret-key-'.repeat(3), 'x', secret) })
+      .where(eq(userSecondFactors.userId, user.row.id));
+    const {
+      alarms: [first],
+    } = await alarms(client);
+    const res = await acknowledge(client, first!.id!, await codeOf(secret, 1));
+    expect(res.statusCode, res.body).toBe(409);
+    expect(Object.keys(res.json().fields)).toEqual(['second_factor_code']);
+    expect(res.json().message).toMatch(/can no longer be read/);
   });
 
   it('a signer who has not enrolled is told to enrol (403), before the password is checked', async () => {
