@@ -8,10 +8,15 @@ import type { paths } from './schema';
  *   npx openapi-typescript docs/openapi.json -o examples/integration/schema.d.ts
  *
  * `schema.d.ts` holds only types; openapi-fetch checks every path, parameter and
- * reply against them at compile time. The key is sent as `Authorization: Api-Key <key>`.
+ * reply against them at compile time. The key is sent as `Authorization: Api-Key <key>`;
+ * `fetchWith` replaces the global fetch (a proxy, a logger, a test's recorder).
  */
-export function coldtraceClient(baseUrl: string, apiKey: string) {
-  return createClient<paths>({ baseUrl, headers: { Authorization: `Api-Key ${apiKey}` } });
+export function coldtraceClient(baseUrl: string, apiKey: string, fetchWith?: typeof fetch) {
+  return createClient<paths>({
+    baseUrl,
+    headers: { Authorization: `Api-Key ${apiKey}` },
+    ...(fetchWith ? { fetch: fetchWith } : {}),
+  });
 }
 
 export type ColdtraceClient = ReturnType<typeof coldtraceClient>;
