@@ -6,6 +6,7 @@ import {
 } from 'fastify';
 import { pino, type LoggerOptions } from 'pino';
 import type { LogLevel } from './config';
+import { activeTraceIds, tracingActive } from './observability/tracing';
 
 /** Never a password, token, cookie or key in a log line. */
 export const REDACT_PATHS = [
@@ -188,14 +189,22 @@ export function serializeError(err: unknown): unknown {
   return out;
 }
 
+/**
+ * With tracing on, every line written under a span (a request's, a job's)
+ * carries its `trace_id` and `span_id`, so that a log line leads to its trace
+ * and a trace to its lines (OpenTelemetry's log correlation, the field names of
+ * its pino instrumentation). Without tracing no mixin runs.
+ */
 export function loggerOptions(
   level: LogLevel,
   pretty = process.stdout.isTTY === true,
+  withTraceIds = tracingActive(),
 ): LoggerOptions {
   return {
     level,
     redact: { paths: REDACT_PATHS, censor: REDACTED },
     serializers: { err: serializeError, req: serializeRequest },
+    ...(withTraceIds ? { mixin: activeTraceIds } : {}),
     ...(pretty
       ? {
           transport: {

@@ -75,6 +75,7 @@ describe('traces and the metrics port of a server process [FEAT-OBSERVABILITY]',
       OTEL_EXPORTER_OTLP_ENDPOINT: collectorUrl,
       OTEL_BSP_SCHEDULE_DELAY: '100',
       OTEL_SERVICE_NAME: 'coldtrace-test',
+      LOG_LEVEL: 'info',
       METRICS_PORT: String(metricsPort),
       METRICS_TOKEN,
     });
@@ -121,14 +122,18 @@ describe('traces and the metrics port of a server process [FEAT-OBSERVABILITY]',
       (a) => a.key === 'service.name',
     );
     expect(service?.value.stringValue).toBe('coldtrace-test');
-    // Probes and scrapes make no spans.
+    // Probes and scrapes make no spans: a request after the probe arrives, the probe does not
+    // (the batch processor exports spans in the order they end).
     await fetch(`${base}/livez`);
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(
-      spans().some((s) =>
-        [attribute(s, 'url.path'), attribute(s, 'http.target')].includes('/livez'),
-      ),
-    ).toBe(false);
+    await fetch(`${base}/api/auth/csrf/?after=livez`);
+    const pathOf = (s: OtlpSpan) => attribute(s, 'url.path') ?? attribute(s, 'http.target');
+    const afterProbe = () =>
+      spans().find((s) => String(attribute(s, 'url.query') ?? pathOf(s)).includes('after=livez'));
+    while (Date.now() < deadline + 15_000 && afterProbe() === undefined) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(afterProbe(), JSON.stringify(spans().map((s) => s.attributes))).toBeDefined();
+    expect(spans().some((s) => String(pathOf(s)).startsWith('/livez'))).toBe(false);
 
     // METRICS_PORT: 127.0.0.1 only, the token asked there too.
     const refused = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);
@@ -151,6 +156,19 @@ describe('traces and the metrics port of a server process [FEAT-OBSERVABILITY]',
 
     server.child.kill('SIGTERM');
     await server.exited;
+    // Each log line written under a span carries its trace: the request's line leads to its trace.
+    const lines = server.output
+      .join('')
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    const requestLine = lines.find(
+      (l) => (l.req as { url?: string } | undefined)?.url === '/api/auth/password-reset/',
+    );
+    expect(requestLine, server.output.join('')).toMatchObject({
+      trace_id: found.request!.traceId,
+      span_id: expect.stringMatching(/^[0-9a-f]{16}$/),
+    });
   }, 60_000);
 
   it('WEB_CONCURRENCY=2: one answer for the whole server, on METRICS_PORT and on the main port', async () => {
@@ -183,5 +201,18 @@ describe('traces and the metrics port of a server process [FEAT-OBSERVABILITY]',
     expect(count(await viaMain.text())).toBe(10);
     server.child.kill('SIGTERM');
     await server.exited;
+    // Each log line written under a span carries its trace: the request's line leads to its trace.
+    const lines = server.output
+      .join('')
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    const requestLine = lines.find(
+      (l) => (l.req as { url?: string } | undefined)?.url === '/api/auth/password-reset/',
+    );
+    expect(requestLine, server.output.join('')).toMatchObject({
+      trace_id: found.request!.traceId,
+      span_id: expect.stringMatching(/^[0-9a-f]{16}$/),
+    });
   }, 60_000);
 });

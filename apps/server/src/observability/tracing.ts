@@ -108,6 +108,12 @@ export function nameRequestSpan(method: string, route: string | undefined): void
   span.updateName(`${method} ${route}`);
 }
 
+/** The active span's ids for a log line (none outside a span). */
+export function activeTraceIds(): { trace_id?: string; span_id?: string } {
+  const context = trace.getActiveSpan()?.spanContext();
+  return context ? { trace_id: context.traceId, span_id: context.spanId } : {};
+}
+
 /** Paths no span is made for (probes and scrapes). */
 export function isProbePath(url: string): boolean {
   const pathname = url.split('?')[0] ?? '';
