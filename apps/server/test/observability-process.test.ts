@@ -201,18 +201,5 @@ describe('traces and the metrics port of a server process [FEAT-OBSERVABILITY]',
     expect(count(await viaMain.text())).toBe(10);
     server.child.kill('SIGTERM');
     await server.exited;
-    // Each log line written under a span carries its trace: the request's line leads to its trace.
-    const lines = server.output
-      .join('')
-      .split('\n')
-      .filter((line) => line.startsWith('{'))
-      .map((line) => JSON.parse(line) as Record<string, unknown>);
-    const requestLine = lines.find(
-      (l) => (l.req as { url?: string } | undefined)?.url === '/api/auth/password-reset/',
-    );
-    expect(requestLine, server.output.join('')).toMatchObject({
-      trace_id: found.request!.traceId,
-      span_id: expect.stringMatching(/^[0-9a-f]{16}$/),
-    });
   }, 60_000);
 });
