@@ -10,7 +10,7 @@ import {
 } from '../../jobs/catalogue';
 import { queueMail } from '../mail';
 import { ESCALATION_BODY, ESCALATION_SUBJECTS, renderTemplate, subjectLine } from './compose';
-import { templateValues } from './process-event';
+import { templateValues } from './template-values';
 import * as repo from './repository';
 
 /**

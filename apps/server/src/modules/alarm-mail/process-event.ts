@@ -1,15 +1,9 @@
-import {
-  evaluateRuleGroup,
-  formatDateTime,
-  formatDuration,
-  type RuleSubject,
-} from '@coldtrace/domain';
+import { evaluateRuleGroup, type RuleSubject } from '@coldtrace/domain';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/client';
 import type { AlarmMailEventRow, NotificationSettingRow } from '../../db/schema-alarm-mail';
 import type { AlarmRow, RecordRow } from '../../db/schema-shipments';
 import { queueMail } from '../mail';
-import { publicOrigin } from '../identity';
 import {
   DEFAULT_BODIES,
   DEFAULT_SUBJECTS,
@@ -18,10 +12,10 @@ import {
   subjectLine,
   type PersonSource,
   type SettingSource,
-  type TemplateValues,
 } from './compose';
 import { scheduleEscalations } from './escalation';
 import * as repo from './repository';
+import { templateValues } from './template-values';
 
 /**
  * Processing one notification event (an alarm raised, a departure, an
@@ -37,13 +31,6 @@ export const SOURCE_RECIPIENTS = 'alarm recipients of the record';
 export const SOURCE_ANY = 'any alarm in this organization';
 export const SOURCE_MY_SCANS = 'alarms on my scans';
 export const sourceRule = (name: string) => `notification rule '${name}'`;
-
-const temp = (celsius: number | null | undefined): string =>
-  celsius === null || celsius === undefined ? '-' : celsius.toFixed(1);
-const utc = (date: Date | null | undefined): string =>
-  date ? `${formatDateTime(date, 'UTC')} UTC` : '-';
-const text = (value: string | null | undefined): string =>
-  value === null || value === undefined || value.trim() === '' ? '-' : value;
 
 /** The record as notification rules see it (spec field names). */
 export function ruleSubjectOf(record: RecordRow): RuleSubject {
@@ -80,66 +67,6 @@ export function settingMatches(setting: NotificationSettingRow, record: RecordRo
     (setting.destinationLocationId === null ||
       setting.destinationLocationId === record.receiverLocationId)
   );
-}
-
-function describeAlarm(alarm: AlarmRow): string {
-  if (alarm.kind === 'no_data') {
-    return `- No data since ${utc(alarm.startTime)} (${formatDuration(alarm.duration)} when raised)`;
-  }
-  if (alarm.kind === 'budget') {
-    const above = alarm.aboveOrBelow === 'ABOVE';
-    const limit = above ? alarm.highThreshold : alarm.lowThreshold;
-    return (
-      `- Stability budget used up: ${formatDuration(alarm.duration)} ${above ? 'above' : 'below'} ` +
-      `${temp(limit)} °C across the shipment's legs (at ${utc(alarm.startTime)})`
-    );
-  }
-  const above = alarm.aboveOrBelow === 'ABOVE';
-  const threshold = above ? alarm.highThreshold : alarm.lowThreshold;
-  const extreme = above ? alarm.highestRecordedTemperature : alarm.lowestRecordedTemperature;
-  const kind = alarm.kind === 'cumulative' ? 'Cumulative time' : 'Temperature';
-  return (
-    `- ${kind} ${above ? 'above' : 'below'} ${temp(threshold)} °C from ${utc(alarm.startTime)} ` +
-    `to ${utc(alarm.endTime)} (${formatDuration(alarm.duration)}; ` +
-    `${above ? 'highest' : 'lowest'} ${temp(extreme)} °C)`
-  );
-}
-
-export function templateValues(
-  app: FastifyInstance,
-  event: AlarmMailEventRow,
-  record: RecordRow,
-  locations: Map<number, string>,
-  alarms: readonly AlarmRow[],
-): TemplateValues {
-  const above = alarms.find((a) => a.aboveOrBelow === 'ABOVE');
-  const threshold = above
-    ? above.highThreshold
-    : alarms.length > 0
-      ? alarms[0]!.lowThreshold
-      : record.highThreshold;
-  const location = (id: number | null) => (id === null ? '-' : (locations.get(id) ?? '-'));
-  return {
-    record_id: String(record.id),
-    serial_number: record.tagSerialNumber,
-    product: text(record.productDesignation),
-    carrier: text(record.carrier),
-    primary_reference: text(record.primaryReference),
-    shipping_reference: text(record.shippingReference),
-    po_number: text(record.poNumber),
-    origin: location(record.shipperLocationId),
-    destination: location(record.receiverLocationId),
-    notification_type: event.notificationType,
-    highest: temp(record.highestRecordedTemperature),
-    lowest: temp(record.lowestRecordedTemperature),
-    threshold: temp(threshold),
-    high_threshold: temp(record.highThreshold),
-    low_threshold: temp(record.lowThreshold),
-    trip_status: record.tripStatus,
-    time: utc(event.occurredAt),
-    alarms: alarms.map(describeAlarm).join('\n'),
-    link: `${publicOrigin(app.config)}/recorddetails/${record.id}`,
-  };
 }
 
 /** The people named for an alarm: alarm recipients, subscribed members, matching rules. */

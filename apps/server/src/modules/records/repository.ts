@@ -31,11 +31,8 @@ import type { GatedSearchCondition, SearchCondition } from './search';
  * `filter-sql.ts` (bound parameters only).
  */
 
-/** A 1-based page. */
-export interface Paged<T> {
-  total: number;
-  rows: T[];
-}
+import type { Paged } from './paged';
+export type { Paged };
 
 // ---------------------------------------------------------------- records
 

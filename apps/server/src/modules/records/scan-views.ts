@@ -4,7 +4,7 @@ import { users } from '../../db/schema';
 import { recordActions, records, scans } from '../../db/schema-shipments';
 import type { ActionView, ScanView } from './presenter';
 import type { Page } from '../../kernel/paging';
-import type { Paged } from './repository';
+import type { Paged } from './paged';
 import { organizationCounts } from './statistics';
 
 /** The records' actions and scans (the records module's repository re-exports them). */

@@ -8,7 +8,7 @@ import { namedQuery, planStableParam } from '../../db/named-query';
 import { calibrationAt } from './calibration-views';
 import { lastReceiver, lastRecord, lastShipper, partyOf } from './fields';
 import type { TagView } from './presenter';
-import type { Paged } from './repository';
+import type { Paged } from './paged';
 import { organizationCounts } from './statistics';
 
 /** The tag list (`GET details/`, `GET sensors/`): tags with their latest record. */

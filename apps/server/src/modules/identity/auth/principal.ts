@@ -7,8 +7,8 @@ import type { Principal } from '../../../kernel/principal';
 import { isTokenShaped, sessionIdOf } from './cookies';
 import { poolOf } from '../../../jobs/queue';
 import { createPrincipalCache, listeningClientOf, type PrincipalCache } from './principal-cache';
-import { apiKeyPrincipal } from '../keys';
-import { tokenPrincipal } from '../tokens';
+import { apiKeyPrincipal } from '../keys/service';
+import { tokenPrincipal } from '../tokens/service';
 import * as repo from './repository';
 
 export type { Principal } from '../../../kernel/principal';

@@ -5,7 +5,7 @@ import { AppError, forbidden, invalidField, notFound } from '../../../kernel/err
 import { isUuid } from '../../../kernel/ids';
 import { organizationOf } from '../../../kernel/principal';
 import { actorOf, changedFields as auditChanges, recordAudit } from '../../../kernel/audit';
-import { revokeUserTokens } from '../password';
+import { revokeUserTokens } from '../password/tokens';
 import { createSecondFactorService } from '../second-factor/service';
 import { newToken, sessionIdOf } from './cookies';
 import { nextDeviceCookie } from './device-cookie';

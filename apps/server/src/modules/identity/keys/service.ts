@@ -11,9 +11,9 @@ import { organizations, roles, users } from '../../../db/schema';
 import { apiKeys, type ApiKeyRow } from '../../../db/schema-access';
 import { AppError, invalidField, notFound } from '../../../http/errors';
 import { isUuid } from '../../../kernel/ids';
-import { constantTimeEqual } from '../auth';
+import { constantTimeEqual } from '../auth/cookies';
 import { organizationOf, type Principal } from '../../../kernel/principal';
-import { permissionsIn } from '../auth';
+import { permissionsIn } from '../auth/repository';
 
 /**
  * API keys (docs/decisions/api-keys.md). A key is `ct_<prefix>_<secret>`:

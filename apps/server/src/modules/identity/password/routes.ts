@@ -6,8 +6,8 @@ import {
 } from '@coldtrace/contract';
 import type { FastifyInstance } from 'fastify';
 import { registerCall } from '../../../http/register-call';
-import { DEVICE_COOKIE, nextDeviceCookie, setDeviceCookie } from '../auth';
-import { presentUser } from '../auth';
+import { DEVICE_COOKIE, nextDeviceCookie, setDeviceCookie } from '../auth/device-cookie';
+import { presentUser } from '../auth/presenter';
 import { createPasswordService } from './service';
 
 /** Password reset and welcome links, and password change (issue 5). */

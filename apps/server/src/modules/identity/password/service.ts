@@ -10,19 +10,19 @@ import {
   lockAttemptKeys,
   recordAttempts,
   type AttemptKey,
-} from '../auth';
+} from '../auth/repository';
 import type { Principal } from '../../../kernel/principal';
 import {
   createPasswordGuard,
   FAILURE_MEMORY_MS,
   throttledError,
   type PasswordClient,
-} from '../auth';
+} from '../auth/throttle';
 import { queueMail } from '../../mail';
 import { passwordLink } from './links';
 import * as repo from './repository';
 import { passwordProblem } from './rules';
-import { revokeUserCredentials } from '../tokens';
+import { revokeUserCredentials } from '../tokens/service';
 import { consumeToken, issueToken, revokeUserTokens, tokenIsValid } from './tokens';
 import { escapeHtml, htmlMail } from './welcome';
 

@@ -2,7 +2,7 @@ import type { TSessionToken, TTokenCreate, TTokenInfo } from '@coldtrace/contrac
 import type { RuntimeConfig } from '../../../config';
 import type { Db } from '../../../db/client';
 import { AppError, invalidField, notFound } from '../../../http/errors';
-import { isTokenShaped, newToken, sessionIdOf } from '../auth';
+import { isTokenShaped, newToken, sessionIdOf } from '../auth/cookies';
 import { organizationOf, type Principal } from '../../../kernel/principal';
 import * as repo from './repository';
 
