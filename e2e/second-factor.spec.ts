@@ -3,6 +3,7 @@ import { generate } from 'otplib';
 import { createUserInDb, type E2eUser } from './accounts-db';
 import {
   agreeToTermsIfAsked,
+  E2E_ADMIN,
   expectNoAccessibilityViolations,
   openSettingsItem,
   screenshots,
@@ -39,8 +40,9 @@ test.describe('second factor for signers [FEAT-SECOND-FACTOR, FEAT-E-SIGNATURE]'
     ));
   });
 
-  test('enrol an authenticator app, then sign an acknowledgement with its code', async ({
+  test('enrol an authenticator app, sign an acknowledgement with its code; a server administrator resets it', async ({
     page,
+    browser,
   }) => {
     test.setTimeout(120_000);
     await page.goto('/login');
@@ -122,6 +124,43 @@ test.describe('second factor for signers [FEAT-SECOND-FACTOR, FEAT-E-SIGNATURE]'
       );
       const alarms = (await res.json()) as { signature?: { second_factor?: string | null } }[];
       expect(alarms.some((a) => a.signature?.second_factor === 'totp')).toBe(true);
+    });
+
+    await test.step('phone and codes lost: a server administrator resets the factor', async () => {
+      const adminContext = await browser.newContext();
+      const admin = await adminContext.newPage();
+      try {
+        await admin.goto('/login');
+        await signIn(admin);
+        await admin.goto('/serveradmin');
+        await admin
+          .getByRole('button', { name: `Reset the second factor of ${signer.username}` })
+          .click();
+        const dialog = admin.getByRole('dialog', {
+          name: `Reset the second factor of ${signer.username}`,
+        });
+        await dialog.getByRole('button', { name: 'Reset second factor' }).click();
+        await expect(dialog.getByText('Give the reason')).toBeVisible();
+        await dialog.getByLabel('Reason').fill(`Phone and recovery codes lost (${run})`);
+        await dialog.getByLabel('Your password').fill('not my password');
+        await dialog.getByRole('button', { name: 'Reset second factor' }).click();
+        await expect(dialog.getByText('The password is not correct.')).toBeVisible();
+        await dialog.getByLabel('Your password').fill(E2E_ADMIN.password);
+        await expectNoAccessibilityViolations(admin);
+        await screenshots(admin, 'second-factor-reset');
+        await dialog.getByRole('button', { name: 'Reset second factor' }).click();
+        await expect(dialog).toBeHidden();
+        await expect(
+          admin.getByText(`The second factor of ${signer.username} was removed.`),
+        ).toBeVisible();
+      } finally {
+        await adminContext.close();
+      }
+      // The signer's own view, next time they open the app: off again, enrolment offered.
+      await page.reload();
+      await openSettingsItem(page, 'Second Factor');
+      const dialog = page.getByRole('dialog', { name: 'Second Factor' });
+      await expect(dialog.getByText(/Off for now/)).toBeVisible();
     });
   });
 

@@ -490,6 +490,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/second-factor/reset/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Remove another person's second factor (server administrators: their own password and a reason), so that someone who lost both their authenticator and their recovery codes can enrol again
+         * @description Audited in each of the person's organizations with the reason. Signatures given with the removed factor keep saying so. 404 for an unknown user, 409 when none is enrolled.
+         *
+         *     Credentials: session cookie or user token. Permission: server administrator.
+         */
+        post: operations["authSecondFactorReset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/devices/xt1/": {
         parameters: {
             query?: never;
@@ -2012,6 +2034,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/devices/xt1/calibration/file/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Attach the calibration lab's signed PDF to a certificate
+         * @description Needs sysConfigCreate. The body is the PDF itself (Content-Type application/pdf, at most 10485760 bytes: 413 PAYLOAD_TOO_LARGE beyond); a body that does not start with %PDF- answers 400 naming body. Another organization's certificate answers 404. A later upload replaces it as the certificate's PDF; the earlier ones are kept (append-only). Audited with the SHA-256 of the file.
+         *
+         *     Credentials: session cookie or user token. Permission: `sysConfigCreate`. Built-in roles holding it: Administrator, Manager.
+         */
+        post: operations["xt1CalibrationFileUpload"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/devices/xt1/calibration/": {
         parameters: {
             query?: never;
@@ -2049,7 +2093,7 @@ export interface paths {
         };
         /**
          * A calibration certificate as PDF
-         * @description The certificate calibration_pdf_id for the device device_id (which it must list). Another organization's certificate or device answers 404.
+         * @description The certificate calibration_pdf_id for the device device_id (which it must list): the calibration lab's PDF last attached to it (xt1CalibrationFileUpload) when there is one, else a PDF drawn from the certificate's data. Another organization's certificate or device answers 404.
          *
          *     Credentials: session cookie or user token, or API key (read-only too). Permission: `sysDataRead`. Built-in roles holding it: Administrator, Manager, Operator, Viewer.
          */
@@ -2779,6 +2823,11 @@ export interface components {
             password: string;
             code: string;
         };
+        SecondFactorResetInput: {
+            user_id: string;
+            reason: string;
+            password: string;
+        };
         CarrierDefinitionFormInput: {
             /** @description Carrier name, trimmed, unique in the organization ignoring case (409 CONFLICT otherwise) */
             name: string;
@@ -3495,6 +3544,12 @@ export interface components {
         RecoveryCodes: {
             recovery_codes: string[];
         };
+        SecondFactorResetDone: {
+            user_id: string;
+            username: string;
+            /** @constant */
+            second_factor_removed: true;
+        };
         RoleMembership: {
             id: string;
             role_id: string;
@@ -4174,6 +4229,16 @@ export interface components {
                 pdf_url: string;
             }[];
         };
+        CalibrationLabPdf: {
+            file_name: string;
+            /** @description SHA-256 of the file, hex */
+            sha256: string;
+            /** @description Bytes */
+            size: number;
+            uploaded_at: string;
+            /** @description Who attached it */
+            uploaded_by_name: string;
+        };
         CalibrationSummary: {
             calibration_pdf_id: string;
             device_id: number;
@@ -4188,6 +4253,12 @@ export interface components {
             /** @description Who uploaded the certificate */
             created_by_name: string;
             pdf_url: string;
+            /** @description The calibration lab's PDF attached to the certificate (pdf_url then answers it), or null */
+            lab_pdf: components["schemas"]["CalibrationLabPdf"] | null;
+        };
+        CalibrationFileUploadReply: {
+            calibration_pdf_id: string;
+            lab_pdf: components["schemas"]["CalibrationLabPdf"];
         };
         DataDisplayRuleView: {
             id: string;
@@ -5583,6 +5654,48 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SecondFactorStatus"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+        };
+    };
+    authSecondFactorReset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SecondFactorResetInput"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SecondFactorResetDone"];
                 };
             };
             /** @description Default Response */
@@ -9105,6 +9218,53 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RecordDisposition"][];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+        };
+    };
+    xt1CalibrationFileUpload: {
+        parameters: {
+            query: {
+                calibration_pdf_id: string;
+                /** @description The name to keep with the file (default: calibration-certificate.pdf) */
+                file_name?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The calibration lab's certificate (PDF) */
+        requestBody: {
+            content: {
+                "application/pdf": string;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CalibrationFileUploadReply"];
                 };
             };
             /** @description Default Response */

@@ -17,6 +17,7 @@ import {
 } from '../src/db/roles';
 import { alarmMailEvents, notificationLog } from '../src/db/schema-alarm-mail';
 import { alarmSignatures } from '../src/db/schema-notifications';
+import { calibrationCertificateFiles, calibrationCertificates } from '../src/db/schema-reports';
 import { recordDispositions } from '../src/db/schema-review';
 import { recordAudit } from '../src/kernel/audit';
 import { anchorOrganization, signingKeyFrom } from '../src/modules/evidence';
@@ -163,6 +164,20 @@ describe('the application role [FEAT-APP-ROLE, RULE-AUDIT-3]', () => {
       clientType: 'WEB',
       entries: 1,
       reviewed: 1,
+    });
+    const [certificate] = await t.db
+      .insert(calibrationCertificates)
+      .values({ organizationId: orgId, modelName: 'XT1', createdByName: reviewer.name })
+      .returning();
+    await t.db.insert(calibrationCertificateFiles).values({
+      organizationId: orgId,
+      certificateId: certificate!.id,
+      content: Buffer.from('%PDF-1.4\n%%EOF\n'),
+      sha256: '0'.repeat(64),
+      byteSize: 15,
+      fileName: 'lab.pdf',
+      uploadedByUserId: reviewer.userId,
+      uploadedByName: reviewer.name,
     });
   });
   afterAll(() => t.close());

@@ -74,6 +74,20 @@ describe('the OpenAPI document, as integrators read it [FEAT-OPENAPI]', () => {
     ).toEqual(['application/vnd.openxmlformats-officedocument.spreadsheetml.sheet']);
   });
 
+  it('declares each upload (a file as the body) under its media type as binary [FEAT-CALIBRATION]', () => {
+    const uploads = (allCalls as readonly CallDef[]).filter((c) => c.upload !== undefined);
+    expect(uploads.map((c) => c.operationId)).toEqual(['xt1CalibrationFileUpload']);
+    for (const call of uploads) {
+      const content = operationOf(call).requestBody!.content;
+      expect(Object.keys(content), call.operationId).toEqual([call.upload]);
+      expect(content[call.upload!]!.schema).toMatchObject({
+        type: 'string',
+        format: 'binary',
+        contentMediaType: call.upload,
+      });
+    }
+  });
+
   it('has one webhook per event, with its body schema and the signature headers', () => {
     expect(Object.keys(doc.webhooks).sort()).toEqual([...WEBHOOK_EVENTS].sort());
     for (const event of WEBHOOK_EVENTS) {

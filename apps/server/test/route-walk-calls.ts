@@ -240,6 +240,8 @@ export function victimRequests(
         },
       },
     ],
+    // JSON is no PDF (400); certificate-file.test.ts sends another organization a real one (404).
+    xt1CalibrationFileUpload: [{ query: { calibration_pdf_id: v.calibration.pdfId }, body: {} }],
     xt1CalibrationUpload: [
       {
         body: {

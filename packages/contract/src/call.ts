@@ -77,6 +77,13 @@ export interface CallDef<
    * handler's Buffer or string as it is, never as JSON.
    */
   readonly download?: DownloadMediaType;
+  /**
+   * The call's body is a file, not JSON: its media type (`application/pdf`).
+   * The body is the file's bytes as they are (the schema is then
+   * {@link fileBody}'s); the server documents the request body under that media
+   * type as binary and needs a content-type parser for it in the route's scope.
+   */
+  readonly upload?: UploadMediaType;
   /** Extra documented statuses (besides the error catalogue). */
   readonly description?: string;
 }
@@ -99,6 +106,23 @@ export function fileReply(mediaType: DownloadMediaType, description: string): ZF
   return z
     .string()
     .meta({ description, format: 'binary', contentMediaType: mediaType }) as ZFileReply;
+}
+
+/** The media types of the files calls take as their body ({@link CallDef.upload}). */
+export const UPLOAD_MEDIA_TYPES = { pdf: 'application/pdf' } as const;
+export type UploadMediaType = (typeof UPLOAD_MEDIA_TYPES)[keyof typeof UPLOAD_MEDIA_TYPES];
+
+/**
+ * The body schema of an upload call: the file's bytes (a Node Buffer on the
+ * server, a Uint8Array in the browser), documented as a binary string of the
+ * file's media type.
+ */
+export function fileBody(mediaType: UploadMediaType, description: string) {
+  return z
+    .custom<Uint8Array>((value) => value instanceof Uint8Array, {
+      error: `must be the file's bytes, sent as ${mediaType}`,
+    })
+    .meta({ type: 'string', format: 'binary', contentMediaType: mediaType, description });
 }
 
 declare const FILE_REPLY: unique symbol;

@@ -32,7 +32,9 @@ export const EMBEDDED_APP_ROLE = 'coldtrace_app';
  * - alarm_signatures: electronic signatures of acknowledgements (trigger too);
  * - notification_log: the record of every alarm e-mail written (spec section 3);
  * - record_dispositions: signed release decisions;
- * - evidence_anchors: the signed heads of the evidence chain (trigger too).
+ * - evidence_anchors: the signed heads of the evidence chain (trigger too);
+ * - audit_review_marks, audit_review_closures: the audit-trail review;
+ * - calibration_certificate_files: the calibration labs' PDFs (a replacement is a new row).
  * Alarms themselves are not here: re-evaluation updates them in place and the
  * acknowledgement is written onto them; every version is kept in the evidence
  * chain (below), and their signature is the evidence.
@@ -45,6 +47,7 @@ export const APPEND_ONLY_TABLES = [
   'evidence_anchors',
   'audit_review_marks',
   'audit_review_closures',
+  'calibration_certificate_files',
 ] as const;
 
 /**

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import {
   bigint,
+  bigserial,
   customType,
   index,
   integer,
@@ -11,7 +12,7 @@ import {
   unique,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { roles, users } from './schema';
+import { organizations, roles, users } from './schema';
 import { orgRef, timestamptz } from './columns';
 
 /**
@@ -106,6 +107,43 @@ export const calibrationCertificateDevices = pgTable(
 );
 
 /**
+ * The calibration lab's own signed certificate (a PDF) attached to a
+ * certificate (issue 35; docs/decisions/calibration-files.md). Append-only for
+ * the application role (db/roles.ts): a replacement is a new row, the
+ * certificate's PDF is its newest row (highest id), the older ones stay. The
+ * file is kept in the database, with the rest of the evidence. Who uploaded
+ * is kept by value, like the audit trail.
+ */
+export const calibrationCertificateFiles = pgTable(
+  'calibration_certificate_files',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'restrict' }),
+    /** A certificate with a lab PDF cannot be deleted (`restrict`). */
+    certificateId: uuid('certificate_id')
+      .notNull()
+      .references(() => calibrationCertificates.id, { onDelete: 'restrict' }),
+    content: bytea('content').notNull(),
+    /** SHA-256 of `content`, hex. */
+    sha256: text('sha256').notNull(),
+    byteSize: integer('byte_size').notNull(),
+    fileName: text('file_name').notNull(),
+    uploadedByUserId: uuid('uploaded_by_user_id').notNull(),
+    uploadedByName: text('uploaded_by_name').notNull(),
+    uploadedAt: timestamptz('uploaded_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('calibration_certificate_files_certificate_idx').on(
+      t.organizationId,
+      t.certificateId,
+      t.id,
+    ),
+  ],
+);
+
+/**
  * A data display rule: for one role of the organization, or for all of it
  * (`role_id` null), the unit and decimals temperatures are shown with and the
  * record fields hidden. One rule per role (and one organization-wide).
@@ -145,4 +183,5 @@ export interface CalibrationSpecificationItem {
 
 export type ReportRow = typeof reports.$inferSelect;
 export type CalibrationCertificateRow = typeof calibrationCertificates.$inferSelect;
+export type CalibrationCertificateFileRow = typeof calibrationCertificateFiles.$inferSelect;
 export type DataDisplayRuleRow = typeof dataDisplayRules.$inferSelect;

@@ -151,6 +151,12 @@ export function registerCall<C extends CallDef>(
       `${call.operationId} declares no scope: every call that is not public says where it works (CallScope in packages/contract/src/call.ts)`,
     );
   }
+  if (call.upload !== undefined && !app.hasContentTypeParser(call.upload)) {
+    // The app parses JSON only: an upload's route scope adds the parser of its file (as bytes).
+    throw new Error(
+      `${call.operationId} takes ${call.upload}: register a content-type parser for it (parseAs 'buffer') in the route's scope`,
+    );
+  }
   const permissions =
     call.permission === undefined
       ? []
@@ -244,6 +250,8 @@ export function registerCall<C extends CallDef>(
       description: operationDescription(call),
       security: securityOf(call),
       ...(call.body ? { body: call.body } : {}),
+      // An upload's body is documented under its media type (@fastify/swagger reads `consumes`).
+      ...(call.upload !== undefined ? { consumes: [call.upload] } : {}),
       ...(call.query ? { querystring: call.query } : {}),
       response,
     },
@@ -251,7 +259,12 @@ export function registerCall<C extends CallDef>(
     serializerCompiler: replySerializerCompiler,
     onRequest: guard,
     // After the body is read, before Zod validates it.
-    preValidation: async (request: FastifyRequest) => rejectUnsafeText('body', request.body),
+    // (An upload's body is the file's bytes: there is no text in it to check.)
+    preValidation: async (request: FastifyRequest) => {
+      if (call.upload === undefined || !(request.body instanceof Uint8Array)) {
+        rejectUnsafeText('body', request.body);
+      }
+    },
     handler: async (request, reply) => {
       const principal = request.principal;
       const run = handler as unknown as (

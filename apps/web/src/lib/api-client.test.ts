@@ -11,6 +11,7 @@ import {
   authSessionSwitch,
   authUserSettings,
   defineCall,
+  xt1CalibrationFileUpload,
   type TUser,
 } from '@coldtrace/contract';
 import { describe, expect, it, vi } from 'vitest';
@@ -184,6 +185,34 @@ describe('request shape [SPEC-7.1, SPEC-7.2]', () => {
     const headers = init.headers as Record<string, string>;
     expect(headers['Content-Type']).toBe('application/json');
     expect(headers['X-CSRFToken']).toBe('tok=1');
+  });
+
+  it("sends an upload call's body as the file's bytes under its media type [FEAT-CALIBRATION]", async () => {
+    const reply = {
+      calibration_pdf_id: 'c1',
+      lab_pdf: {
+        file_name: 'lab.pdf',
+        sha256: 'ab',
+        size: 5,
+        uploaded_at: '2026-12-03T10:00:00.000Z',
+        uploaded_by_name: 'Ada',
+      },
+    };
+    const h = harness(() => json(reply));
+    const client = createApiClient(h.deps);
+    const bytes = new TextEncoder().encode('%PDF-');
+    await expect(
+      client.callApi(xt1CalibrationFileUpload, {
+        query: { calibration_pdf_id: 'c1', file_name: 'lab.pdf' },
+        body: bytes,
+      }),
+    ).resolves.toEqual(reply);
+    const [url, init] = h.fetch.mock.calls[0]!;
+    expect(url).toBe('/api/devices/xt1/calibration/file/?calibration_pdf_id=c1&file_name=lab.pdf');
+    expect(init.body).toBe(bytes);
+    const headers = init.headers as Record<string, string>;
+    expect(headers['Content-Type']).toBe('application/pdf');
+    expect(headers['X-CSRFToken']).toBe('tok-1');
   });
 
   it('fetches the CSRF token first when the cookie is absent', async () => {

@@ -31,7 +31,8 @@ import {
  *
  * - a required body or query parameter that is absent rejects before sending
  *   ("Missing the required parameter '{name}' when calling {operationId}");
- * - 60 s time-out; cookies are sent; JSON body; `X-CSRFToken` on state-changing
+ * - 60 s time-out; cookies are sent; JSON body (a file's bytes for an upload
+ *   call, under its media type); `X-CSRFToken` on state-changing
  *   calls (the token is fetched first when the cookie is absent);
  * - GET adds a cache-busting `_` parameter unless `cache: true`;
  * - 204 yields `undefined`; `x-total-count` is read; replies are parsed with the
@@ -284,7 +285,11 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
 
     const headers: Record<string, string> = { Accept: 'application/json' };
     const init: RequestInit = { method: call.method, credentials: 'include', headers };
-    if (call.body) {
+    if (call.body && call.upload !== undefined) {
+      // An upload: the file's bytes as they are, under its media type.
+      headers['Content-Type'] = call.upload;
+      init.body = body as BodyInit;
+    } else if (call.body) {
       headers['Content-Type'] = 'application/json';
       init.body = JSON.stringify(body ?? {});
     }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineCall, DOWNLOAD_MEDIA_TYPES, fileReply } from '../call';
+import { defineCall, DOWNLOAD_MEDIA_TYPES, fileBody, fileReply, UPLOAD_MEDIA_TYPES } from '../call';
 import {
   ZCalibrationCertificate,
   ZCalibrationCertificateLink,
@@ -199,6 +199,27 @@ export const ZCalibrationUploadReply = ZCalibrationCertificateLink.extend({
 }).meta({ id: 'CalibrationUploadReply' });
 export type TCalibrationUploadReply = z.infer<typeof ZCalibrationUploadReply>;
 
+/** Largest calibration lab PDF the server takes (issue 35; docs/decisions/calibration-files.md). */
+export const MAX_CALIBRATION_FILE_BYTES = 10 * 1024 * 1024;
+/** Longest file name kept with a lab PDF. */
+export const MAX_CALIBRATION_FILE_NAME = 200;
+
+/**
+ * The calibration lab's own signed certificate attached to a certificate
+ * (issue 35, ours): the newest one uploaded. Older ones are kept, never
+ * removed (docs/decisions/calibration-files.md).
+ */
+export const ZCalibrationLabPdf = z
+  .object({
+    file_name: z.string(),
+    sha256: z.string().describe('SHA-256 of the file, hex'),
+    size: z.number().int().describe('Bytes'),
+    uploaded_at: z.string(),
+    uploaded_by_name: z.string().describe('Who attached it'),
+  })
+  .meta({ id: 'CalibrationLabPdf' });
+export type TCalibrationLabPdf = z.infer<typeof ZCalibrationLabPdf>;
+
 /** One certificate of a device, as the record page and Configuration list it (ours, beyond the spec). */
 export const ZCalibrationSummary = z
   .object({
@@ -212,6 +233,9 @@ export const ZCalibrationSummary = z
     created: z.string(),
     created_by_name: z.string().describe('Who uploaded the certificate'),
     pdf_url: z.string(),
+    lab_pdf: ZCalibrationLabPdf.nullable().describe(
+      "The calibration lab's PDF attached to the certificate (pdf_url then answers it), or null",
+    ),
   })
   .meta({ id: 'CalibrationSummary' });
 export type TCalibrationSummary = z.infer<typeof ZCalibrationSummary>;
@@ -281,8 +305,10 @@ export const xt1CalibrationPdf = defineCall({
   path: `${XT1}calibration/pdf/`,
   summary: 'A calibration certificate as PDF',
   description:
-    'The certificate calibration_pdf_id for the device device_id (which it must list). ' +
-    "Another organization's certificate or device answers 404.",
+    'The certificate calibration_pdf_id for the device device_id (which it must list): the ' +
+    "calibration lab's PDF last attached to it (xt1CalibrationFileUpload) when there is one, " +
+    "else a PDF drawn from the certificate's data. Another organization's certificate or " +
+    'device answers 404.',
   tag: 'calibration',
   auth: 'session',
   scope: 'organization',
@@ -294,6 +320,41 @@ export const xt1CalibrationPdf = defineCall({
   }),
   reply: fileReply(DOWNLOAD_MEDIA_TYPES.pdf, 'The PDF file'),
   download: DOWNLOAD_MEDIA_TYPES.pdf,
+});
+
+/** The query of the lab PDF upload: the certificate, and the file's name as the user chose it. */
+export const ZCalibrationFileQuery = z.object({
+  calibration_pdf_id: z.string().trim().min(1, 'must name a certificate').max(64),
+  file_name: z
+    .string()
+    .trim()
+    .min(1, 'must not be empty')
+    .max(MAX_CALIBRATION_FILE_NAME, `must be at most ${MAX_CALIBRATION_FILE_NAME} characters`)
+    .optional()
+    .meta({ description: 'The name to keep with the file (default: calibration-certificate.pdf)' }),
+});
+
+export const xt1CalibrationFileUpload = defineCall({
+  operationId: 'xt1CalibrationFileUpload',
+  method: 'POST',
+  path: `${XT1}calibration/file/`,
+  summary: "Attach the calibration lab's signed PDF to a certificate",
+  description:
+    `Needs ${CALIBRATION_UPLOAD_PERMISSION}. The body is the PDF itself (Content-Type ` +
+    `application/pdf, at most ${MAX_CALIBRATION_FILE_BYTES} bytes: 413 PAYLOAD_TOO_LARGE ` +
+    'beyond); a body that does not start with %PDF- answers 400 naming body. Another ' +
+    "organization's certificate answers 404. A later upload replaces it as the certificate's " +
+    'PDF; the earlier ones are kept (append-only). Audited with the SHA-256 of the file.',
+  tag: 'calibration',
+  auth: 'session',
+  scope: 'organization',
+  permission: CALIBRATION_UPLOAD_PERMISSION,
+  query: ZCalibrationFileQuery,
+  body: fileBody(UPLOAD_MEDIA_TYPES.pdf, "The calibration lab's certificate (PDF)"),
+  upload: UPLOAD_MEDIA_TYPES.pdf,
+  reply: z
+    .object({ calibration_pdf_id: z.string(), lab_pdf: ZCalibrationLabPdf })
+    .meta({ id: 'CalibrationFileUploadReply' }),
 });
 
 // ---------------------------------------------------------------- data display rules
@@ -427,6 +488,7 @@ export const reportsCalls = [
   xt1CalibrationUpload,
   xt1CalibrationList,
   xt1CalibrationPdf,
+  xt1CalibrationFileUpload,
   dataDisplayRulesList,
   dataDisplayRulesCreate,
   dataDisplayRulesUpdate,

@@ -4,6 +4,8 @@ import {
   ZSecondFactorConfirm,
   ZSecondFactorEnrolment,
   ZSecondFactorProof,
+  ZSecondFactorReset,
+  ZSecondFactorResetDone,
   ZSecondFactorStart,
   ZSecondFactorStatus,
 } from '../entities/second-factor';
@@ -78,10 +80,28 @@ export const authSecondFactorDisable = defineCall({
   reply: ZSecondFactorStatus,
 });
 
+export const authSecondFactorReset = defineCall({
+  operationId: 'authSecondFactorReset',
+  method: 'POST',
+  path: `${BASE}reset/`,
+  summary:
+    "Remove another person's second factor (server administrators: their own password and a reason), so that someone who lost both their authenticator and their recovery codes can enrol again",
+  description:
+    "Audited in each of the person's organizations with the reason. Signatures given with the " +
+    'removed factor keep saying so. 404 for an unknown user, 409 when none is enrolled.',
+  tag: 'server-admin',
+  auth: 'session',
+  scope: 'server',
+  serverAdmin: 'only',
+  body: ZSecondFactorReset,
+  reply: ZSecondFactorResetDone,
+});
+
 export const secondFactorCalls = [
   authSecondFactorGet,
   authSecondFactorEnrol,
   authSecondFactorConfirm,
   authSecondFactorRecoveryCodes,
   authSecondFactorDisable,
+  authSecondFactorReset,
 ] as const;

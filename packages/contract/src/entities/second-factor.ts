@@ -97,3 +97,22 @@ export const ZSecondFactorProof = z
   .object({ password, code: ZSecondFactorCode })
   .meta({ id: 'SecondFactorProof' });
 export type TSecondFactorProof = z.infer<typeof ZSecondFactorProof>;
+
+/** A server administrator removes another person's factor: whose, why, and their own password. */
+export const ZSecondFactorReset = z
+  .object({
+    user_id: z.string({ error: 'Choose the user' }).min(1, 'Choose the user'),
+    reason: z
+      .string({ error: 'Give the reason' })
+      .trim()
+      .min(1, 'Give the reason')
+      .max(500, 'must be at most 500 characters'),
+    password,
+  })
+  .meta({ id: 'SecondFactorReset' });
+export type TSecondFactorReset = z.infer<typeof ZSecondFactorReset>;
+
+export const ZSecondFactorResetDone = z
+  .object({ user_id: z.string(), username: z.string(), second_factor_removed: z.literal(true) })
+  .meta({ id: 'SecondFactorResetDone' });
+export type TSecondFactorResetDone = z.infer<typeof ZSecondFactorResetDone>;

@@ -50,7 +50,7 @@ const FAILED_SIGNATURE_ACTIONS: ReadonlySet<string> = new Set([
 /** Who may do what, and how they prove it: roles, memberships, locks, second factors, what data is hidden. */
 const ACCESS_ACTION = new RegExp(
   '^(user\\.(role|member\\.add|lock|unlock|suspend|reactivate|invite)|api_key\\.|role\\.|' +
-    'display_rule\\.|second_factor\\.disable|second_factor_for_signers\\.)',
+    'display_rule\\.|second_factor\\.(disable|reset)|second_factor_for_signers\\.)',
 );
 
 /** Work on shipments goes on around the clock; the rest is administration. */

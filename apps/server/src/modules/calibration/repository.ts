@@ -5,7 +5,11 @@ import {
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import type { Page } from '../../kernel/paging';
-import { calibrationCertificateDevices, calibrationCertificates } from '../../db/schema-reports';
+import {
+  calibrationCertificateDevices,
+  calibrationCertificateFiles,
+  calibrationCertificates,
+} from '../../db/schema-reports';
 import { organizationSettings, records, tags } from '../../db/schema-shipments';
 
 /** Calibration certificates and their devices; every query scoped to the organization. */
@@ -114,6 +118,88 @@ export async function findCertificate(db: Db, organizationId: string, id: string
     .where(eq(calibrationCertificateDevices.certificateId, id))
     .orderBy(calibrationCertificateDevices.tagId);
   return { ...row, devices };
+}
+
+/** Whether the certificate `id` is one of the organization's. */
+export async function certificateExists(db: Db, organizationId: string, id: string) {
+  const [row] = await db
+    .select({ id: calibrationCertificates.id })
+    .from(calibrationCertificates)
+    .where(
+      and(
+        eq(calibrationCertificates.organizationId, organizationId),
+        eq(calibrationCertificates.id, id),
+      ),
+    );
+  return row !== undefined;
+}
+
+/** What is said of a lab PDF without its bytes. */
+export interface LabFileFacts {
+  certificateId: string;
+  fileName: string;
+  sha256: string;
+  byteSize: number;
+  uploadedAt: Date;
+  uploadedByName: string;
+}
+const fileFacts = {
+  certificateId: calibrationCertificateFiles.certificateId,
+  fileName: calibrationCertificateFiles.fileName,
+  sha256: calibrationCertificateFiles.sha256,
+  byteSize: calibrationCertificateFiles.byteSize,
+  uploadedAt: calibrationCertificateFiles.uploadedAt,
+  uploadedByName: calibrationCertificateFiles.uploadedByName,
+};
+
+/** Appends a lab PDF (a replacement is a new row: the table is append-only). */
+export async function insertFile(db: Db, file: typeof calibrationCertificateFiles.$inferInsert) {
+  const [row] = await db.insert(calibrationCertificateFiles).values(file).returning(fileFacts);
+  return row!;
+}
+
+/** The certificate's newest lab PDF (highest id), with its bytes when `withContent`. */
+export async function latestFile(
+  db: Db,
+  organizationId: string,
+  certificateId: string,
+  withContent: boolean,
+) {
+  const [row] = await db
+    .select({
+      ...fileFacts,
+      content: withContent ? calibrationCertificateFiles.content : sql<null>`NULL`,
+    })
+    .from(calibrationCertificateFiles)
+    .where(
+      and(
+        eq(calibrationCertificateFiles.organizationId, organizationId),
+        eq(calibrationCertificateFiles.certificateId, certificateId),
+      ),
+    )
+    .orderBy(desc(calibrationCertificateFiles.id))
+    .limit(1);
+  return row;
+}
+
+/** The newest lab PDF of each of the certificates that has one (no bytes), by certificate id. */
+export async function latestFilesOf(
+  db: Db,
+  organizationId: string,
+  certificateIds: readonly string[],
+) {
+  if (certificateIds.length === 0) return new Map<string, LabFileFacts>();
+  const rows = await db
+    .selectDistinctOn([calibrationCertificateFiles.certificateId], fileFacts)
+    .from(calibrationCertificateFiles)
+    .where(
+      and(
+        eq(calibrationCertificateFiles.organizationId, organizationId),
+        inArray(calibrationCertificateFiles.certificateId, [...new Set(certificateIds)]),
+      ),
+    )
+    .orderBy(calibrationCertificateFiles.certificateId, desc(calibrationCertificateFiles.id));
+  return new Map<string, LabFileFacts>(rows.map((r) => [r.certificateId, r]));
 }
 
 /** The organization's calibration settings (the column defaults until the settings were saved). */

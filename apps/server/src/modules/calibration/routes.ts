@@ -1,5 +1,8 @@
 import {
+  MAX_CALIBRATION_FILE_BYTES,
   MAX_PAGE_SIZE,
+  UPLOAD_MEDIA_TYPES,
+  xt1CalibrationFileUpload,
   xt1CalibrationList,
   xt1CalibrationPdf,
   xt1CalibrationUpload,
@@ -9,9 +12,34 @@ import { registerCall } from '../../http/register-call';
 import { contentDisposition } from '../reports';
 import { createCalibrationService } from './service';
 
-/** Calibration certificates: upload, list a tag's, download one as PDF. */
+/** Calibration certificates: upload, list a tag's, download one as PDF, attach the lab's PDF. */
 export async function calibrationRoutes(app: FastifyInstance): Promise<void> {
   const service = createCalibrationService(app.db);
+
+  // The lab's PDF: the raw body, up to MAX_CALIBRATION_FILE_BYTES (413 beyond), in a scope
+  // of its own so that no other route takes a PDF body or the larger limit.
+  await app.register(async (scope) => {
+    scope.addHook('onRoute', (route) => {
+      route.bodyLimit = MAX_CALIBRATION_FILE_BYTES;
+    });
+    scope.addContentTypeParser(
+      UPLOAD_MEDIA_TYPES.pdf,
+      { parseAs: 'buffer', bodyLimit: MAX_CALIBRATION_FILE_BYTES },
+      (_request, body, done) => done(null, body),
+    );
+    registerCall(
+      scope,
+      xt1CalibrationFileUpload,
+      async ({ body, query, request, requirePrincipal }) =>
+        service.attachFile(
+          requirePrincipal(),
+          query.calibration_pdf_id,
+          query.file_name,
+          Buffer.from(body.buffer, body.byteOffset, body.byteLength),
+          request.id,
+        ),
+    );
+  });
 
   registerCall(app, xt1CalibrationUpload, async ({ body, request, requirePrincipal }) =>
     service.upload(requirePrincipal(), body, request.id),

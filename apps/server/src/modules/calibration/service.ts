@@ -1,5 +1,9 @@
+import { createHash } from 'node:crypto';
 import {
   certificateUrl,
+  MAX_CALIBRATION_FILE_BYTES,
+  MAX_CALIBRATION_FILE_NAME,
+  type TCalibrationLabPdf,
   type TCalibrationSummary,
   type TCalibrationUpload,
   type TCalibrationUploadReply,
@@ -21,6 +25,28 @@ import * as repo from './repository';
  * calibrated devices), stored, and rendered as PDF on request for one of
  * their devices. Scoped to the session's organization.
  */
+
+/** The lab PDF as the list and the upload's reply say it. */
+function labPdfOf(file: repo.LabFileFacts): TCalibrationLabPdf {
+  return {
+    file_name: file.fileName,
+    sha256: file.sha256,
+    size: file.byteSize,
+    uploaded_at: file.uploadedAt.toISOString(),
+    uploaded_by_name: file.uploadedByName,
+  };
+}
+
+const PDF_MAGIC = Buffer.from('%PDF-', 'latin1');
+const DEFAULT_FILE_NAME = 'calibration-certificate.pdf';
+
+/** The name to keep: its last path segment (a browser may send C:\fakepath\...), control characters out. */
+export function labFileName(given: string | undefined): string {
+  const base = (given ?? '').split(/[\\/]/).pop() ?? '';
+  // eslint-disable-next-line no-control-regex
+  const clean = base.replace(/[\u0000-\u001f\u007f]+/g, '').trim();
+  return clean === '' ? DEFAULT_FILE_NAME : clean.slice(0, MAX_CALIBRATION_FILE_NAME);
+}
 
 export function createCalibrationService(db: Database) {
   /** The tag `deviceId` of the organization, or 404 naming device_id. */
@@ -112,7 +138,65 @@ export function createCalibrationService(db: Database) {
       return { calibration_pdf_id: certificate.id, pdf_url: devices[0]!.pdf_url, devices };
     },
 
-    /** The tag's certificates; every tag's of the organization without `deviceId`. */
+    /**
+     * Attaches the calibration lab's PDF to the organization's certificate: a
+     * new row (the older ones are kept), audited with its SHA-256.
+     */
+    async attachFile(
+      principal: Principal,
+      certificateId: string,
+      givenName: string | undefined,
+      content: Buffer,
+      requestId: string,
+    ): Promise<{ calibration_pdf_id: string; lab_pdf: TCalibrationLabPdf }> {
+      const organizationId = organizationOf(principal);
+      if (content.length > MAX_CALIBRATION_FILE_BYTES) {
+        throw new AppError(
+          'PAYLOAD_TOO_LARGE',
+          `The PDF is larger than the limit of ${MAX_CALIBRATION_FILE_BYTES} bytes`,
+          { body: `Larger than ${MAX_CALIBRATION_FILE_BYTES} bytes` },
+        );
+      }
+      if (content.length < PDF_MAGIC.length || !content.subarray(0, 5).equals(PDF_MAGIC)) {
+        const message = 'Not a PDF file: the body must start with %PDF-';
+        throw new AppError('VALIDATION_ERROR', message, { body: message });
+      }
+      if (
+        !isUuid(certificateId) ||
+        !(await repo.certificateExists(db, organizationId, certificateId))
+      ) {
+        throw notFound(`Certificate '${certificateId}'`, 'calibration_pdf_id');
+      }
+      const sha256 = createHash('sha256').update(content).digest('hex');
+      const fileName = labFileName(givenName);
+      const file = await db.transaction(async (tx) => {
+        const previous = await repo.latestFile(tx, organizationId, certificateId, false);
+        const row = await repo.insertFile(tx, {
+          organizationId,
+          certificateId,
+          content,
+          sha256,
+          byteSize: content.length,
+          fileName,
+          uploadedByUserId: principal.user.id,
+          uploadedByName: printedName(principal.user),
+        });
+        await recordAudit(tx, { organizationId, actor: actorOf(principal), requestId }, [
+          {
+            action: 'calibration.file.upload',
+            entityType: 'calibration_certificate',
+            entityId: certificateId,
+            oldValue: previous
+              ? { file_name: previous.fileName, sha256: previous.sha256, size: previous.byteSize }
+              : null,
+            newValue: { file_name: fileName, sha256, size: content.length },
+          },
+        ]);
+        return row;
+      });
+      return { calibration_pdf_id: certificateId, lab_pdf: labPdfOf(file) };
+    },
+
     /** One page of the certificates (of one tag, or of every tag), with the total of all. */
     async list(
       principal: Principal,
@@ -127,6 +211,11 @@ export function createCalibrationService(db: Database) {
         deviceId,
         pageOf(paging),
       );
+      const files = await repo.latestFilesOf(
+        db,
+        organizationId,
+        rows.map((r) => r.id),
+      );
       const items = rows.map((r) => ({
         calibration_pdf_id: r.id,
         device_id: r.tagId,
@@ -138,6 +227,7 @@ export function createCalibrationService(db: Database) {
         created: r.created.toISOString(),
         created_by_name: r.createdByName,
         pdf_url: certificateUrl(r.id, r.tagId),
+        lab_pdf: ((file) => (file ? labPdfOf(file) : null))(files.get(r.id)),
       }));
       return { total, items };
     },
@@ -150,6 +240,9 @@ export function createCalibrationService(db: Database) {
       if (!certificate) throw notFound(`Certificate '${certificateId}'`, 'calibration_pdf_id');
       const device = certificate.devices.find((d) => d.tagId === deviceId);
       if (!device) throw notFound(`Tag ${deviceId} on this certificate`, 'device_id');
+      // The lab's own PDF, when one is attached, is the certificate (the newest one).
+      const lab = await repo.latestFile(db, organizationId, certificateId, true);
+      if (lab?.content) return { content: lab.content, fileName: lab.fileName };
       const settings = await displaySettingsOf(db, principal.user.id);
       const content = await renderCertificatePdf({
         organizationName: await organizationNameOf(db, organizationId),

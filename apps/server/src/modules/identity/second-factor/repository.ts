@@ -1,6 +1,6 @@
 import { and, count, eq, inArray, isNull, lt, or } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
-import { memberships } from '../../../db/schema';
+import { memberships, users } from '../../../db/schema';
 import { userRecoveryCodes, userSecondFactors } from '../../../db/schema-second-factor';
 import { organizationSettings } from '../../../db/schema-shipments';
 
@@ -136,4 +136,13 @@ export async function requiringForAdministrators(
       ),
     );
   return rows.map((r) => r.id);
+}
+
+/** The user's name, to say whose factor a server administrator removed (undefined: no such user). */
+export async function findUsername(db: Db, userId: string): Promise<string | undefined> {
+  const [row] = await db
+    .select({ username: users.username })
+    .from(users)
+    .where(eq(users.id, userId));
+  return row?.username;
 }

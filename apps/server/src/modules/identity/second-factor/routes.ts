@@ -4,6 +4,7 @@ import {
   authSecondFactorEnrol,
   authSecondFactorGet,
   authSecondFactorRecoveryCodes,
+  authSecondFactorReset,
 } from '@coldtrace/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { registerCall } from '../../../http/register-call';
@@ -32,5 +33,8 @@ export async function secondFactorRoutes(app: FastifyInstance): Promise<void> {
   );
   registerCall(app, authSecondFactorDisable, async ({ body, request, requirePrincipal }) =>
     service.disable(requirePrincipal(), body, client(request)),
+  );
+  registerCall(app, authSecondFactorReset, async ({ body, request, requirePrincipal }) =>
+    service.resetFor(requirePrincipal(), body, client(request)),
   );
 }

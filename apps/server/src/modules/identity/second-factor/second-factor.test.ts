@@ -226,6 +226,54 @@ describe('second factor for signers [FEAT-SECOND-FACTOR, FEAT-E-SIGNATURE, RULE-
     expect(res.json().message).toMatch(/can no longer be read/);
   });
 
+  it("a server administrator removes a lost factor with a reason and their password; audited in the person's organizations", async () => {
+    const { client, user } = await t.signIn({ role: 'Operator', orgs: [org] });
+    await enrol(client);
+    const { client: serverAdmin, user: adminUser } = await t.signIn({
+      role: 'Administrator',
+      serverAdmin: true,
+    });
+    const reset = (who: TestClient, body: Record<string, unknown>) => who.post(`${SF}reset/`, body);
+    const body = { user_id: user.row.id, reason: 'Phone and codes lost (ticket 42)' };
+
+    // Only a server administrator; an organization's administrator gets 403.
+    expect((await reset(admin, { ...body, password: TEST_PASSWORD })).statusCode).toBe(403);
+    const wrong = await reset(serverAdmin, { ...body, password: 'nope' });
+    expect(wrong.statusCode).toBe(400);
+    expect(Object.keys(wrong.json().fields)).toEqual(['password']);
+    const noReason = await reset(serverAdmin, { ...body, reason: ' ', password: TEST_PASSWORD });
+    expect(noReason.statusCode).toBe(400);
+    expect(Object.keys(noReason.json().fields)).toEqual(['reason']);
+    const nobody = await reset(serverAdmin, {
+      ...body,
+      user_id: '00000000-0000-4000-8000-000000000000',
+      password: TEST_PASSWORD,
+    });
+    expect(nobody.statusCode).toBe(404);
+    expect((await status(client)).enabled).toBe(true);
+
+    const done = await reset(serverAdmin, { ...body, password: TEST_PASSWORD });
+    expect(done.statusCode, done.body).toBe(200);
+    expect(done.json()).toEqual({
+      user_id: user.row.id,
+      username: user.row.username,
+      second_factor_removed: true,
+    });
+    expect((await status(client)).enabled).toBe(false);
+    const [entry] = await audit(user.row.id, 'second_factor.reset');
+    expect(entry).toMatchObject({
+      organizationId: org.id,
+      actorUserId: adminUser.row.id,
+      reason: `Second factor removed by a server administrator: ${body.reason}`,
+    });
+    // Nothing left to remove: 409 naming the user.
+    const again = await reset(serverAdmin, { ...body, password: TEST_PASSWORD });
+    expect(again.statusCode).toBe(409);
+    expect(Object.keys(again.json().fields)).toEqual(['user_id']);
+    // They enrol again.
+    await enrol(client);
+  });
+
   it('a signer who has not enrolled is told to enrol (403), before the password is checked', async () => {
     const { client } = await t.signIn({ role: 'Operator', orgs: [org] });
     await requireFor(admin, { second_factor_for_signers: true });

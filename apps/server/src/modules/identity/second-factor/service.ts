@@ -4,13 +4,15 @@ import {
   type TRecoveryCodes,
   type TSecondFactorEnrolment,
   type TSecondFactorKind,
+  type TSecondFactorReset,
+  type TSecondFactorResetDone,
   type TSecondFactorStatus,
 } from '@coldtrace/contract';
 import type { RuntimeConfig } from '../../../config';
 import type { Database } from '../../../db/client';
 import type { UserRow } from '../../../db/schema';
 import { actorOf, recordAudit, type AuditActor } from '../../../kernel/audit';
-import { AppError } from '../../../kernel/errors';
+import { AppError, notFound } from '../../../kernel/errors';
 import type { Principal } from '../../../kernel/principal';
 import { openSecret, sealSecret } from '../../../kernel/secret-box';
 import { createPasswordGuard, throttledError, type PasswordClient } from '../auth/throttle';
@@ -257,6 +259,40 @@ export function createSecondFactorService({ db, config, passwords }: SecondFacto
       const codes = await newCodes(principal.user.id);
       await audit(context, 'second_factor.recovery_codes.regenerate', 'New recovery codes');
       return codes;
+    },
+
+    /**
+     * A server administrator removes another person's factor (their own password
+     * and a reason), for someone who lost both the authenticator and the recovery
+     * codes. Audited in each of the person's organizations, naming the administrator.
+     */
+    async resetFor(
+      admin: Principal,
+      body: TSecondFactorReset,
+      client: PasswordClient,
+    ): Promise<TSecondFactorResetDone> {
+      const username = await repo.findUsername(db, body.user_id);
+      if (username === undefined) {
+        throw notFound(`User '${body.user_id}'`, 'user_id');
+      }
+      await checkPassword(admin.user, body.password, client);
+      if (!(await repo.findFactor(db, body.user_id))) {
+        throw new AppError('CONFLICT', `${username} has no second factor enrolled.`, {
+          user_id: 'no second factor',
+        });
+      }
+      await repo.deleteFactor(db, body.user_id);
+      await audit(
+        {
+          user: { id: body.user_id },
+          actor: actorOf(admin),
+          organizationIds: await repo.organizationsOf(db, body.user_id),
+          requestId: null,
+        },
+        'second_factor.reset',
+        `Second factor removed by a server administrator: ${body.reason}`,
+      );
+      return { user_id: body.user_id, username, second_factor_removed: true };
     },
 
     /** Removes the factor (password and a current code or a recovery code). */

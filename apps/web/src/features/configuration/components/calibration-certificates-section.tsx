@@ -6,6 +6,7 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
 import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
 import { useMemo, useState } from 'react';
 import type { DataColumn } from '../../../components/data-table';
 import { todayInZone } from '../../../components/server-grid/zoned-day';
@@ -25,6 +26,7 @@ import {
 } from '../calibration-certificate-form';
 import { FormDialog } from '../../../components/form-dialog';
 import { useFormState } from '../use-form-state';
+import { LabPdfDialog } from './calibration-lab-pdf-dialog';
 import { ConfigList, ConfigSection } from './config-list';
 
 const serialOf = (row: TCalibrationSummary) => row.serial_number ?? `Tag ${row.device_id}`;
@@ -56,22 +58,73 @@ function certificateColumns(timeZone: string): DataColumn<TCalibrationSummary>[]
     {
       key: 'pdf',
       header: 'Certificate',
-      nowrap: true,
-      render: (row) => (
-        <Link
-          href={row.pdf_url}
-          target="_blank"
-          rel="noopener"
-          aria-label={`PDF of the certificate of ${serialOf(row)} calibrated on ${formatDate(row.calibration_timestamp, timeZone)}`}
-        >
-          PDF
-        </Link>
-      ),
+      render: (row) => {
+        const of = `the certificate of ${serialOf(row)} calibrated on ${formatDate(row.calibration_timestamp, timeZone)}`;
+        if (!row.lab_pdf) {
+          return (
+            <Link href={row.pdf_url} target="_blank" rel="noopener" aria-label={`PDF of ${of}`}>
+              PDF
+            </Link>
+          );
+        }
+        // The lab's signed PDF is the certificate's PDF once attached.
+        return (
+          <Box sx={{ minWidth: 0 }}>
+            <Link
+              href={row.pdf_url}
+              target="_blank"
+              rel="noopener"
+              aria-label={`Lab PDF of ${of}: ${row.lab_pdf.file_name}`}
+              title={row.lab_pdf.file_name}
+              sx={{
+                display: 'block',
+                maxWidth: 200,
+                overflow: 'hidden',
+                textOverflow: 'ellipsis',
+                whiteSpace: 'nowrap',
+              }}
+            >
+              {row.lab_pdf.file_name}
+            </Link>
+            <Typography
+              variant="caption"
+              color="text.secondary"
+              component="div"
+              sx={{ whiteSpace: 'nowrap' }}
+            >
+              Lab PDF, attached {formatDate(row.lab_pdf.uploaded_at, timeZone)}
+            </Typography>
+          </Box>
+        );
+      },
     },
   ];
 }
 
 type DialogState = { device_id: number | null; model_name: string; serial?: string } | null;
+
+/** Who may attach a lab PDF to a row's certificate: "Attach lab PDF", or "Replace lab PDF". */
+function LabPdfButton({
+  row,
+  timeZone,
+  onClick,
+}: {
+  row: TCalibrationSummary;
+  timeZone: string;
+  onClick: () => void;
+}) {
+  const label = row.lab_pdf ? 'Replace lab PDF' : 'Attach lab PDF';
+  return (
+    <Button
+      size="small"
+      sx={{ whiteSpace: 'nowrap' }}
+      aria-label={`${label} of the certificate of ${serialOf(row)} calibrated on ${formatDate(row.calibration_timestamp, timeZone)}`}
+      onClick={onClick}
+    >
+      {label}
+    </Button>
+  );
+}
 
 /**
  * Calibration certificates of the organization's tags: every one on file (a
@@ -88,12 +141,13 @@ export function CalibrationCertificatesSection({
   const { timeZone } = useAppSettings();
   const query = useCalibrationCertificates();
   const [dialog, setDialog] = useState<DialogState>(null);
+  const [labPdfOf, setLabPdfOf] = useState<TCalibrationSummary | null>(null);
   const columns = useMemo(() => certificateColumns(timeZone), [timeZone]);
 
   return (
     <ConfigSection
       title="Calibration certificates"
-      description="Every certificate on file for your tags, each tag's latest first. A replaced certificate stays in the list: certificates are evidence and are never deleted. The PDF is made from the data entered here."
+      description="Every certificate on file for your tags, each tag's latest first. A replaced certificate stays in the list: certificates are evidence and are never deleted. The PDF is the calibration lab's signed PDF once you attach it, else one made from the data entered here."
       note={
         mayUpload ? null : 'You can view certificates; uploading them needs a configuration role.'
       }
@@ -123,19 +177,22 @@ export function CalibrationCertificatesSection({
         actions={
           mayUpload
             ? (row) => (
-                <Button
-                  size="small"
-                  aria-label={`Replace the certificate of ${serialOf(row)}`}
-                  onClick={() =>
-                    setDialog({
-                      device_id: row.device_id,
-                      model_name: row.model_name,
-                      serial: serialOf(row),
-                    })
-                  }
-                >
-                  Replace
-                </Button>
+                <>
+                  <LabPdfButton row={row} timeZone={timeZone} onClick={() => setLabPdfOf(row)} />
+                  <Button
+                    size="small"
+                    aria-label={`Replace the certificate of ${serialOf(row)}`}
+                    onClick={() =>
+                      setDialog({
+                        device_id: row.device_id,
+                        model_name: row.model_name,
+                        serial: serialOf(row),
+                      })
+                    }
+                  >
+                    Replace
+                  </Button>
+                </>
               )
             : undefined
         }
@@ -148,6 +205,18 @@ export function CalibrationCertificatesSection({
           onSaved={(serial) => {
             setDialog(null);
             onSaved(`Certificate of ${serial} uploaded`);
+          }}
+        />
+      ) : null}
+      {labPdfOf ? (
+        <LabPdfDialog
+          row={labPdfOf}
+          serial={serialOf(labPdfOf)}
+          timeZone={timeZone}
+          onClose={() => setLabPdfOf(null)}
+          onSaved={(message) => {
+            setLabPdfOf(null);
+            onSaved(message);
           }}
         />
       ) : null}

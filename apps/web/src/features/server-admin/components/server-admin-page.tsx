@@ -28,6 +28,7 @@ import { usePublishPrivacyPolicy } from '../api/publish-privacy-policy';
 import { usePublishTerms } from '../api/publish-terms';
 import { lockNotice } from '../lock-notice';
 import { ContentEditor } from './content-editor';
+import { ResetSecondFactorDialog } from './reset-second-factor-dialog';
 import { SectionCard } from '../../../components/section-card';
 
 const pad = { px: { xs: 2, sm: 3 }, pb: 2.5 };
@@ -212,6 +213,7 @@ function UsersSection() {
   const lock = useLockUser();
   const handleError = useErrorHandler();
   const { notice, say, close } = useNotice();
+  const [resetting, setResetting] = useState<TUserSmall | null>(null);
   const names = new Map((orgs.data ?? []).map((o) => [o.id, o.name]));
   const columns: DataColumn<TUserSmall>[] = [
     userColumns.username,
@@ -230,7 +232,7 @@ function UsersSection() {
   return (
     <SectionCard
       title="Users"
-      description="Every user of every organization. Locking an account signs the person out everywhere and keeps them out of every organization; register, suspend and change roles from Manage Users in the organization."
+      description="Every user of every organization. Locking an account signs the person out everywhere and keeps them out of every organization; resetting a second factor lets someone who lost their authenticator and recovery codes enrol again; register, suspend and change roles from Manage Users in the organization."
     >
       {users.isError ? (
         <Box sx={pad}>
@@ -247,28 +249,47 @@ function UsersSection() {
           actions={(u) =>
             // A server administrator does not lock themselves out.
             u.id === me?.id ? null : (
-              <Button
-                size="small"
-                color={u.is_locked ? 'primary' : 'error'}
-                aria-label={`${u.is_locked ? 'Unlock' : 'Lock'} ${u.username}`}
-                disabled={lock.isPending}
-                onClick={() =>
-                  lock.mutate(
-                    { user_id: u.id, is_locked: !u.is_locked },
-                    {
-                      onSuccess: (changed) => say(lockNotice(changed.username, !u.is_locked)),
-                      onError: (error) =>
-                        handleError(error, u.is_locked ? 'Unlocking failed' : 'Locking failed'),
-                    },
-                  )
-                }
-              >
-                {u.is_locked ? 'Unlock' : 'Lock'}
-              </Button>
+              <Stack direction="row" spacing={1}>
+                <Button
+                  size="small"
+                  aria-label={`Reset the second factor of ${u.username}`}
+                  onClick={() => setResetting(u)}
+                >
+                  Reset second factor
+                </Button>
+                <Button
+                  size="small"
+                  color={u.is_locked ? 'primary' : 'error'}
+                  aria-label={`${u.is_locked ? 'Unlock' : 'Lock'} ${u.username}`}
+                  disabled={lock.isPending}
+                  onClick={() =>
+                    lock.mutate(
+                      { user_id: u.id, is_locked: !u.is_locked },
+                      {
+                        onSuccess: (changed) => say(lockNotice(changed.username, !u.is_locked)),
+                        onError: (error) =>
+                          handleError(error, u.is_locked ? 'Unlocking failed' : 'Locking failed'),
+                      },
+                    )
+                  }
+                >
+                  {u.is_locked ? 'Unlock' : 'Lock'}
+                </Button>
+              </Stack>
             )
           }
         />
       )}
+      {resetting ? (
+        <ResetSecondFactorDialog
+          user={resetting}
+          onClose={() => setResetting(null)}
+          onDone={(username) => {
+            setResetting(null);
+            say(`The second factor of ${username} was removed. They can enrol again.`);
+          }}
+        />
+      ) : null}
       <SuccessSnackbar notice={notice} onClose={close} />
     </SectionCard>
   );
