@@ -43,6 +43,14 @@ const sideNavPages: RouteObject[] = [
       (m) => m.WebhooksPage,
     ),
   },
+  {
+    // Ours (issue 37 item 6): the audit-trail review, for administrators (the page checks).
+    path: 'audit-review',
+    lazy: page(
+      () => import('../features/audit-review/routes'),
+      (m) => m.AuditReviewPage,
+    ),
+  },
   { path: 'allrecords', lazy: page(records, (m) => m.AllRecordsPage) },
   {
     path: 'kpis',

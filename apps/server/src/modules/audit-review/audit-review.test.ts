@@ -4,9 +4,10 @@ import {
   ZRole,
   type TAuditReview,
 } from '@coldtrace/contract';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { organizations } from '../../db/schema';
 import { auditEvents } from '../../db/schema-audit';
 import {
   createTestApp,
@@ -56,6 +57,7 @@ describe('audit-trail review (issue 37 item 6) [FEAT-AUDIT-REVIEW]', () => {
   let admin: TestClient;
   let manager: TestClient;
   let stranger: TestClient;
+  let strangerOrg: TestOrg;
   const thisMonth = periodAt(new Date());
   const now = new Date();
   const lastMonth = periodAt(new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1)));
@@ -79,7 +81,9 @@ describe('audit-trail review (issue 37 item 6) [FEAT-AUDIT-REVIEW]', () => {
     org = signedIn.orgs[0]!;
     admin = signedIn.client;
     ({ client: manager } = await t.signIn({ role: 'Manager', orgs: [org] }));
-    ({ client: stranger } = await t.signIn({ role: 'Administrator' }));
+    const other = await t.signIn({ role: 'Administrator' });
+    stranger = other.client;
+    strangerOrg = other.orgs[0]!;
     const theirs = await stranger.post('/api/products/carrier-definitions/', { name: 'Elsewhere' });
     expect(theirs.statusCode, theirs.body).toBe(200);
 
@@ -283,7 +287,17 @@ describe('audit-trail review (issue 37 item 6) [FEAT-AUDIT-REVIEW]', () => {
     expect(audit).toMatchObject({ entityId: lastMonth, reason: `Reviewed: ${sign.comment}` });
   });
 
-  it('lists the last 12 months: this one open, last month closed, older ones overdue', async () => {
+  it('lists the last 12 months since the organization was created: this one open, last month closed, older ones overdue', async () => {
+    // A new organization: no month before it existed is due (the stranger's was created today).
+    const fresh = z
+      .array(ZAuditReviewPeriodSummary)
+      .parse((await stranger.get('/api/audit/reviews/')).json());
+    expect(fresh.map((p) => [p.period, p.state])).toEqual([[thisMonth, 'open']]);
+    // Both, as if created well over a year ago.
+    await t.ownerDb
+      .update(organizations)
+      .set({ created: new Date(Date.UTC(now.getUTCFullYear() - 2, 0, 1)) })
+      .where(inArray(organizations.id, [org.id, strangerOrg.id]));
     const res = await admin.get('/api/audit/reviews/');
     expect(res.statusCode, res.body).toBe(200);
     const periods = z.array(ZAuditReviewPeriodSummary).parse(res.json());
@@ -295,6 +309,7 @@ describe('audit-trail review (issue 37 item 6) [FEAT-AUDIT-REVIEW]', () => {
     const theirs = z
       .array(ZAuditReviewPeriodSummary)
       .parse((await stranger.get('/api/audit/reviews/')).json());
+    expect(theirs).toHaveLength(12);
     expect(theirs[1]!.state).not.toBe('closed');
   });
 });

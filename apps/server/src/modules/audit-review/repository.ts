@@ -2,7 +2,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { auditEvents } from '../../db/schema-audit';
 import { auditReviewClosures, auditReviewMarks } from '../../db/schema-audit-review';
-import { userSettings } from '../../db/schema';
+import { organizations, userSettings } from '../../db/schema';
 import { records } from '../../db/schema-shipments';
 import type { AuditRow } from '../audit';
 
@@ -155,4 +155,13 @@ export async function insertClosure(
     .onConflictDoNothing()
     .returning();
   return row ?? null;
+}
+
+/** When the organization was created: no review is due for the months before. */
+export async function organizationCreated(db: Db, organizationId: string): Promise<Date> {
+  const [row] = await db
+    .select({ created: organizations.created })
+    .from(organizations)
+    .where(eq(organizations.id, organizationId));
+  return row?.created ?? new Date(0);
 }

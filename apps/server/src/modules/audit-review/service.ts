@@ -159,13 +159,18 @@ export function createAuditReviewService(app: FastifyInstance, now: () => Date =
     review: (principal: Principal, period: string, risk?: TAuditReviewRisk) =>
       review(organizationOf(principal), period, risk),
 
-    /** The last 12 months, newest first: the current one is open, the others due, overdue or closed. */
+    /**
+     * The last 12 months, newest first, from the month the organization was
+     * created (none is due before it existed): the current one is open, the
+     * others due, overdue or closed.
+     */
     async periods(principal: Principal): Promise<TAuditReviewPeriodSummary[]> {
       const organizationId = organizationOf(principal);
       const today = now();
+      const created = await repo.organizationCreated(db, organizationId);
       const periods = Array.from({ length: 12 }, (_, k) =>
         periodOf(periodAt(new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() - k, 1)))),
-      );
+      ).filter((p, k) => k === 0 || p.end > created);
       const closures = await repo.closuresOf(
         db,
         organizationId,

@@ -28,11 +28,12 @@ describe('settings menu admin links [SPEC-2.7]', () => {
     expect(linkLabels(user(['sysDataRead']))).toEqual([]);
   });
 
-  it('shows API Keys, Manage Users and Webhooks with sysAdminUser', () => {
+  it('shows API Keys, Manage Users, Webhooks and Audit Trail Review with sysAdminUser', () => {
     expect(linkLabels(user(['sysAdminUser']))).toEqual([
       'API Keys /organization/apikeys',
       'Manage Users /organization/admin',
       'Webhooks /organization/webhooks',
+      'Audit Trail Review /audit-review',
     ]);
   });
 

@@ -1,5 +1,6 @@
 import type { TUser } from '@coldtrace/contract';
 import DnsOutlined from '@mui/icons-material/DnsOutlined';
+import FactCheckOutlined from '@mui/icons-material/FactCheckOutlined';
 import GroupOutlined from '@mui/icons-material/GroupOutlined';
 import WebhookOutlined from '@mui/icons-material/WebhookOutlined';
 import KeyOutlined from '@mui/icons-material/KeyOutlined';
@@ -34,6 +35,7 @@ export function adminLinks(user: TUser): AdminLink[] {
     links.push({ to: '/organization/apikeys', label: 'API Keys', icon: <KeyOutlined /> });
     links.push({ to: '/organization/admin', label: 'Manage Users', icon: <GroupOutlined /> });
     links.push({ to: '/organization/webhooks', label: 'Webhooks', icon: <WebhookOutlined /> });
+    links.push({ to: '/audit-review', label: 'Audit Trail Review', icon: <FactCheckOutlined /> });
   }
   if (hasPermission(user, 'sysAssignTags')) {
     links.push({
