@@ -6,8 +6,12 @@
  *   `http/`, `db/`, `observability/`, `jobs/catalogue.ts`, `jobs/queue.ts`) import
  *   no feature module;
  * - a module (`modules/<name>/`) reaches another only through its entry,
- *   `modules/<other>/index.ts`; so does everything above the modules (`app.ts`,
- *   `server.ts`, `jobs/workers.ts`, `seed/`);
+ *   `modules/<other>/index.ts`, which exports functions and types, never routes,
+ *   workers or services;
+ * - what only the top of the house mounts (routes, job workers, a service the
+ *   seed uses) is in `modules/<m>/plugin.ts`, which only files above the modules
+ *   (`app.ts`, `server.ts`, `workers.ts`, `seed/`) import: importing one function
+ *   of a module then never loads the routes of the whole server;
  * - no import loop between modules (the whole graph is read once per lint run).
  *
  * Relative imports only: the server reaches its own files by relative paths. Test
@@ -34,6 +38,12 @@ function isEntry(rel) {
   return (
     parts[0] === 'modules' && (parts.length === 2 || (parts.length === 3 && parts[2] === 'index'))
   );
+}
+
+/** `modules/<m>/plugin`: what the top of the house mounts (routes, workers). */
+function isPlugin(rel) {
+  const parts = rel.split('/');
+  return parts[0] === 'modules' && parts.length === 3 && parts[2] === 'plugin';
 }
 
 function relOf(file) {
@@ -129,6 +139,13 @@ const moduleImports = {
           node,
           message: `${rel.split('/')[0]}/ sits below the modules: it imports no feature module ('${spec}')`,
         });
+      } else if (isPlugin(target)) {
+        if (from !== null) {
+          context.report({
+            node,
+            message: `modules/${to}/plugin.ts is for app.ts and workers.ts (routes and workers): import modules/${to}/index.ts`,
+          });
+        }
       } else if (!isEntry(target)) {
         context.report({
           node,

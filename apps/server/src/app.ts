@@ -15,33 +15,34 @@ import { securityHeaders } from './http/security-headers';
 import { registerWebApp } from './http/web-app';
 import { createJobQueue, poolOf } from './jobs/queue';
 import { observability } from './observability/plugin';
-import { registerWorkers } from './jobs/workers';
-import { alarmMailModule } from './modules/alarm-mail';
-import { integrationsRoutes } from './modules/integrations';
-import { alarmsRoutes } from './modules/alarms';
-import { auditRoutes } from './modules/audit';
-import { auditReviewRoutes } from './modules/audit-review';
-import { evidenceRoutes } from './modules/evidence';
-import { authRoutes } from './modules/identity';
+import { registerWorkers } from './workers';
+import { alarmMailModule } from './modules/alarm-mail/plugin';
+import { integrationsRoutes } from './modules/integrations/plugin';
+import { alarmsRoutes } from './modules/alarms/plugin';
+import { auditRoutes } from './modules/audit/plugin';
+import { auditReviewRoutes } from './modules/audit-review/plugin';
+import { evidenceRoutes } from './modules/evidence/plugin';
+import { authRoutes } from './modules/identity/plugin';
 import { createPasswordHasher } from './modules/identity';
 import { principalResolver } from './modules/identity';
-import { configurationRoutes } from './modules/configuration';
-import { ingestRoutes, recomputeRecord } from './modules/ingest';
-import { keysRoutes } from './modules/identity';
-import { kpisRoutes } from './modules/kpis';
-import { legalRoutes } from './modules/legal';
+import { configurationRoutes } from './modules/configuration/plugin';
+import { recomputeRecord } from './modules/ingest';
+import { ingestRoutes } from './modules/ingest/plugin';
+import { keysRoutes } from './modules/identity/plugin';
+import { kpisRoutes } from './modules/kpis/plugin';
+import { legalRoutes } from './modules/legal/plugin';
 import { termsGate } from './modules/legal';
-import { notificationsRoutes } from './modules/notifications';
-import { passwordRoutes, secondFactorRoutes } from './modules/identity';
-import { recordsRoutes } from './modules/records';
-import { reportsRoutes } from './modules/reports';
-import { reviewRoutes } from './modules/review';
-import { calibrationRoutes } from './modules/calibration';
-import { displayRulesRoutes } from './modules/display-rules';
-import { healthRoutes } from './modules/health';
-import { tagAssignmentRoutes } from './modules/tag-assignment';
-import { tokenRoutes } from './modules/identity';
-import { usersRoutes } from './modules/users';
+import { notificationsRoutes } from './modules/notifications/plugin';
+import { passwordRoutes, secondFactorRoutes } from './modules/identity/plugin';
+import { recordsRoutes } from './modules/records/plugin';
+import { reportsRoutes } from './modules/reports/plugin';
+import { reviewRoutes } from './modules/review/plugin';
+import { calibrationRoutes } from './modules/calibration/plugin';
+import { displayRulesRoutes } from './modules/display-rules/plugin';
+import { healthRoutes } from './modules/health/plugin';
+import { tagAssignmentRoutes } from './modules/tag-assignment/plugin';
+import { tokenRoutes } from './modules/identity/plugin';
+import { usersRoutes } from './modules/users/plugin';
 
 export interface AppOptions {
   config: RuntimeConfig;
@@ -66,7 +67,7 @@ export const coldtraceApp = fp<AppOptions>(
     // Who is calling: the auth module answers, `registerCall` asks.
     await app.register(principalResolver);
     app.decorate('jobs', createJobQueue(poolOf(db), app.log, jobs));
-    // Every job's worker, from the job catalogue (`jobs/workers.ts`). Workers start
+    // Every job's worker, from the job catalogue (`workers.ts`). Workers start
     // when the app is ready; they stop (finishing the jobs in hand) before the
     // database pool closes.
     registerWorkers(app);

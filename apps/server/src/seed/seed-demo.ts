@@ -24,7 +24,7 @@ import {
   type ShipmentPlan,
 } from '../../../../tools/simulator/src/index';
 import type { Principal } from '../modules/identity';
-import { createConfigurationService } from '../modules/configuration';
+import { createConfigurationService } from '../modules/configuration/plugin';
 import * as ingest from '../modules/ingest';
 import { notifyAlarmsRaised } from '../modules/notifications';
 import type { Database } from '../db/client';

@@ -159,7 +159,7 @@ export async function sendEscalation(
   return 'sent';
 }
 
-/** The `alarm.escalate` worker (registered in `jobs/workers.ts`). */
+/** The `alarm.escalate` worker (registered in `workers.ts`). */
 export function alarmEscalationWorker(app: FastifyInstance) {
   return async (job: EscalationJob): Promise<void> => {
     await app.db.transaction(async (tx) => {

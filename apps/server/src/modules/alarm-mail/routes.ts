@@ -21,7 +21,7 @@ import { createAlarmMailService } from './service';
  * recipients, notification settings, rules and log). The Departure and
  * Arrival e-mails are sent by the `trip.event` worker (`worker.ts`), the alarm
  * e-mails by the `alarm.raised` one (`hooks.ts`); both registered from
- * `jobs/workers.ts`.
+ * `workers.ts`.
  */
 export async function alarmMailModule(app: FastifyInstance): Promise<void> {
   const service = createAlarmMailService(app.db);

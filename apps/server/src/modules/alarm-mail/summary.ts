@@ -136,7 +136,7 @@ export async function sendDueSummaries(
   return outcomes;
 }
 
-/** The `notification.summaries` worker (hourly, registered in `jobs/workers.ts`). */
+/** The `notification.summaries` worker (hourly, registered in `workers.ts`). */
 export function summaryWorker(app: FastifyInstance) {
   return async (): Promise<void> => {
     await sendDueSummaries(app);

@@ -15,5 +15,4 @@ export {
 } from './lifecycle';
 export { recordHasAlarms } from './lifecycle-repository';
 export { DEFAULT_NO_DATA_FACTOR, raiseNoDataAlarms } from './no-data';
-export { alarmsRoutes, type AlarmsRoutesOptions } from './routes';
 export type { RecomputeRecord } from './service';

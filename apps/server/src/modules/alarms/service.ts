@@ -15,6 +15,7 @@ import { actorOf, printedName, recordAudit } from '../../kernel/audit';
 import { organizationOf, type Principal } from '../../kernel/principal';
 import { metrics } from '../../observability/metrics';
 import * as notifications from '../notifications';
+import * as signatures from '../signatures';
 import { presentAlarm } from '../records';
 import * as repo from './repository';
 
@@ -134,7 +135,7 @@ export function createAlarmsService(app: FastifyInstance, recomputeRecord: Recom
       const { principal } = ctx;
       const organizationId = organizationOf(principal);
       const { scope } = await resolveScope(db, organizationId, body);
-      const secondFactor = await notifications.verifySignaturePassword(
+      const secondFactor = await signatures.verifySignaturePassword(
         app,
         principal,
         body.password,
@@ -173,7 +174,7 @@ export function createAlarmsService(app: FastifyInstance, recomputeRecord: Recom
         );
         const reason =
           `${SIGNATURE_MEANING_LABELS[body.meaning]}: ${body.comment}` +
-          notifications.secondFactorNote(secondFactor);
+          signatures.secondFactorNote(secondFactor);
         await recordAudit(
           tx,
           { organizationId, actor: actorOf(principal, body.client_type), requestId: ctx.requestId },

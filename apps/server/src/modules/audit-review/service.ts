@@ -12,7 +12,7 @@ import { actorOf, printedName, recordAudit } from '../../kernel/audit';
 import { AppError, notFoundSaying } from '../../kernel/errors';
 import { organizationOf, type Principal } from '../../kernel/principal';
 import { presentAuditEvent } from '../audit';
-import { secondFactorNote, verifySignaturePassword } from '../notifications';
+import { secondFactorNote, verifySignaturePassword } from '../signatures';
 import { DEVICE_COOKIE } from '../identity';
 import * as repo from './repository';
 import { compareRanked, reasonsOf, riskOf } from './risk';

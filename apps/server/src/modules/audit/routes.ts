@@ -1,4 +1,4 @@
-import { auditCsv, auditList, TOTAL_COUNT_HEADER, type TAuditEvent } from '@coldtrace/contract';
+import { auditCsv, auditList, TOTAL_COUNT_HEADER } from '@coldtrace/contract';
 import { stringify } from 'csv-stringify/sync';
 import { and, asc, desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
@@ -12,6 +12,7 @@ import { auditDisplayer } from '../reports';
 import { contentDisposition, neutralise } from '../reports';
 import { displaySettingsOf } from '../reports';
 import { recordExists } from '../records';
+import { presentAuditEvent } from './presenter';
 
 /**
  * Reading the audit trail (docs/decisions/notifications.md): the
@@ -20,29 +21,8 @@ import { recordExists } from '../records';
  * entries are about.
  */
 
-export type AuditRow = typeof auditEvents.$inferSelect;
-
 /** Most entries one CSV export holds. */
 const MAX_CSV_ROWS = 100_000;
-
-/** An entry as the API gives it (also the audit-trail review's). */
-export function presentAuditEvent(row: AuditRow): TAuditEvent {
-  return {
-    id: String(row.id),
-    occurred_at: row.occurredAt.toISOString(),
-    actor_user_id: row.actorUserId,
-    actor_name: row.actorName,
-    client_type: row.clientType,
-    action: row.action,
-    entity_type: row.entityType,
-    entity_id: row.entityId,
-    record_id: row.recordId === null ? null : String(row.recordId),
-    field: row.field,
-    old_value: row.oldValue ?? null,
-    new_value: row.newValue ?? null,
-    reason: row.reason,
-  };
-}
 
 async function filterOf(
   db: Db,

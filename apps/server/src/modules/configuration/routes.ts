@@ -16,7 +16,7 @@ import type { TSignatureMeaning } from '@coldtrace/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { registerCall } from '../../http/register-call';
 import type { Principal } from '../../kernel/principal';
-import { verifyChangeSignature } from '../notifications';
+import { verifyChangeSignature } from '../signatures';
 import { createConfigurationService, type ReasonedChange } from './service';
 
 /**

@@ -16,7 +16,7 @@ import { actorOf, changedFields as auditChanges, recordAudit } from '../../kerne
 import { parseRowId } from '../../kernel/ids';
 import { organizationOf, type Principal } from '../../kernel/principal';
 import { reevaluateTrips } from '../ingest';
-import type { ChangeSignature } from '../notifications';
+import type { ChangeSignature } from '../signatures';
 import type { AlarmEventSender } from '../../jobs/catalogue';
 import { presentCarrier, presentLocation, presentOrgSettings, presentProduct } from './presenter';
 import * as repo from './repository';

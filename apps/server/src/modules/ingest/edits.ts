@@ -14,7 +14,7 @@ import type { Principal } from '../../kernel/principal';
 import { actorOf, recordAudit } from '../../kernel/audit';
 import type { AlarmEventSender } from '../../jobs/catalogue';
 import { recordHasAlarms } from '../alarms';
-import type { ChangeSignature } from '../notifications';
+import type { ChangeSignature } from '../signatures';
 import { changedFields, recomputeRecord, type AlarmChange } from './reevaluate';
 import * as repo from './repository';
 import {

@@ -8,4 +8,3 @@
 export { recomputeRecord, type RecomputeResult } from './reevaluate';
 export { findRecord, insertTag, refreshTagState } from './repository';
 export * from './service';
-export { ingestRoutes } from './routes';

@@ -26,7 +26,7 @@ import type { TSignatureMeaning } from '@coldtrace/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { registerCall } from '../../http/register-call';
 import type { Principal } from '../../kernel/principal';
-import { verifyChangeSignature } from '../notifications';
+import { verifyChangeSignature } from '../signatures';
 import * as service from './service';
 
 /**

@@ -4,7 +4,7 @@ import type { TagRow } from '../../db/schema-shipments';
 import { invalidField } from '../../kernel/errors';
 import { organizationOf, type Principal } from '../../kernel/principal';
 import type { AlarmEventSender } from '../../jobs/catalogue';
-import type { ChangeSignature } from '../notifications';
+import type { ChangeSignature } from '../signatures';
 import { metrics, type DeviceKind } from '../../observability/metrics';
 import * as repo from './repository';
 import { uploadKey } from './upload-key';

@@ -9,4 +9,3 @@ export {
   type StoredSecretLink,
 } from './scrub';
 export { type SecretLinkRoute } from './secret-links';
-export { mailSendWorker } from './worker';

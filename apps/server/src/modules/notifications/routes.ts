@@ -7,7 +7,7 @@ import { presentAlarm } from '../records';
 import { recordsByIds } from '../records';
 import * as repo from './repository';
 
-/** The bell: GET notifications/ (docs/decisions/notifications.md); its `alarm.raised` worker is in `jobs/workers.ts`. */
+/** The bell: GET notifications/ (docs/decisions/notifications.md); its `alarm.raised` worker is in `workers.ts`. */
 export async function notificationsRoutes(app: FastifyInstance): Promise<void> {
   registerCall(
     app,

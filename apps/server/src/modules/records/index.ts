@@ -28,7 +28,4 @@ export {
   type RunCandidates,
 } from './writes';
 export { recordsByIds, selectAlarmViews } from './repository';
-export { foldPiledCounts } from './statistics';
-export { foldPiledTagSets } from './tag-sets';
 export { createRecordsService } from './service';
-export { recordsRoutes } from './routes';

@@ -17,6 +17,4 @@ export {
   table,
 } from './pdf-layout';
 export { useFont, writeText } from './pdf-fonts';
-export { reportsRoutes } from './routes';
-export { reportWorker } from './worker';
 export { renderRecordPdf } from './record-pdf';

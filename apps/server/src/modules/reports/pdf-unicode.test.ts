@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import type { TRecord } from '@coldtrace/contract';
 import { describe, expect, it } from 'vitest';
-import { renderCertificatePdf } from '../calibration';
+import { renderCertificatePdf } from '../calibration/certificate-pdf';
 import { textRuns } from './pdf-fonts';
 import { printable } from './pdf-layout';
 import { renderPdf } from './render-pdf';

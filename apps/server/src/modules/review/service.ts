@@ -20,7 +20,7 @@ import type { RequestContext } from '../../kernel/context';
 import { AppError, notFound } from '../../kernel/errors';
 import { parseRowId } from '../../kernel/ids';
 import { organizationOf } from '../../kernel/principal';
-import * as notifications from '../notifications';
+import * as signatures from '../signatures';
 import { createRecordsService, findRecordRow, lockRecordsForRecompute } from '../records';
 import * as repo from './repository';
 
@@ -108,7 +108,7 @@ export function createReviewService(app: FastifyInstance) {
         return body.transit_reason;
       };
       await checkRelease(db, found);
-      const secondFactor = await notifications.verifySignaturePassword(
+      const secondFactor = await signatures.verifySignaturePassword(
         app,
         principal,
         body.password,
@@ -150,7 +150,7 @@ export function createReviewService(app: FastifyInstance) {
               reason:
                 `${SIGNATURE_MEANING_LABELS[meaning]}: ${DISPOSITION_DECISION_LABELS[body.decision]}: ${body.comment}` +
                 (transitReason === null ? '' : ` (released in transit: ${transitReason})`) +
-                notifications.secondFactorNote(secondFactor),
+                signatures.secondFactorNote(secondFactor),
             },
           ],
         );

@@ -1,5 +1,4 @@
 /**
  * The users module's entry: the only way in from outside the module (issue 12).
  */
-export { usersRoutes } from './routes';
 export { scrubDeadInvitationLinks } from './invitations';

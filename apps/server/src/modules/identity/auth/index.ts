@@ -21,6 +21,5 @@ export {
 export { constantTimeEqual, isTokenShaped, newToken, sessionIdOf } from './cookies';
 export { generatePassword } from './passwords';
 export { presentUser } from './presenter';
-export { authRoutes } from './routes';
 export { createPasswordHasher, hashPassword } from './passwords';
 export { principalResolver, type Principal } from './principal';

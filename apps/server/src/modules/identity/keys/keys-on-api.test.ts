@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createTestApp, type TestApp, type TestClient } from '../../../../test/helpers';
 import { recordOf, scannedShipment, xt1Body } from '../../../../test/shipment-factories';
-import { API_KEY_CANNOT_SIGN } from '../../notifications';
+import { API_KEY_CANNOT_SIGN } from '../../signatures';
 
 /**
  * Issue 15 item 1: an API key works on every call the contract opens to keys

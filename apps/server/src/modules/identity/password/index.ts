@@ -4,7 +4,5 @@
 export { escapeHtml, htmlMail, queueWelcomeMail } from './welcome';
 export { publicOrigin } from './links';
 export { consumeToken, hashToken, issueToken, revokeUserTokens } from './tokens';
-export { passwordRoutes } from './routes';
 export { deleteExpiredTokens as deleteExpiredPasswordTokens } from './tokens';
-export { passwordResetWorker } from './worker';
 export { passwordProblem } from './rules';

@@ -2,4 +2,3 @@
  * The second-factor module's entry: other modules import it from here only (issue 12).
  */
 export { createSecondFactorService, type SecondFactorService } from './service';
-export { secondFactorRoutes } from './routes';

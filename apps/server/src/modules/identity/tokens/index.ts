@@ -2,5 +2,4 @@
  * The tokens module's entry: other modules import it from here only (issue 12).
  */
 export { revokeUserCredentials, tokenPrincipal } from './service';
-export { tokenRoutes } from './routes';
 export { deleteExpiredTokens as deleteExpiredUserTokens } from './repository';

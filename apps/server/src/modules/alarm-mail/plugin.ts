@@ -1,4 +1,7 @@
-/** The alarm-mail module's entry for other modules: the jobs' workers (`jobs/workers.ts`). */
+/**
+ * What the top of the house mounts from the alarm-mail module (`app.ts`, `workers.ts`):
+ * its routes and job workers. Other modules import its entry, `index.ts`.
+ */
 export { onAlarmRaisedEmail } from './hooks';
 export { tripEventWorker } from './worker';
 export { alarmEscalationWorker } from './escalation';

@@ -4,20 +4,20 @@ import {
   onAlarmRaisedEmail,
   summaryWorker,
   tripEventWorker,
-} from '../modules/alarm-mail';
-import { raiseNoDataAlarms } from '../modules/alarms';
-import { anchorAll, signingKeyFrom } from '../modules/evidence';
-import { mailSendWorker } from '../modules/mail';
-import { notifyAlarmsRaised } from '../modules/notifications';
-import { deleteExpiredPasswordTokens, deleteExpiredUserTokens } from '../modules/identity';
-import { passwordResetWorker } from '../modules/identity';
-import { foldPiledCounts, foldPiledTagSets } from '../modules/records';
-import { reportWorker } from '../modules/reports';
-import { scrubDeadInvitationLinks } from '../modules/users';
-import { webhookDeliverWorker, webhookEventWorker } from '../modules/integrations';
-import { alarmsRaisedNotified } from '../observability/alarm-latency';
-import { jobCatalogue, jobNames, type JobData, type JobName } from './catalogue';
-import type { JobContext } from './queue';
+} from './modules/alarm-mail/plugin';
+import { raiseNoDataAlarms } from './modules/alarms';
+import { anchorAll, signingKeyFrom } from './modules/evidence';
+import { mailSendWorker } from './modules/mail/plugin';
+import { notifyAlarmsRaised } from './modules/notifications';
+import { deleteExpiredPasswordTokens, deleteExpiredUserTokens } from './modules/identity';
+import { passwordResetWorker } from './modules/identity/plugin';
+import { foldPiledCounts, foldPiledTagSets } from './modules/records/plugin';
+import { reportWorker } from './modules/reports/plugin';
+import { scrubDeadInvitationLinks } from './modules/users';
+import { webhookDeliverWorker, webhookEventWorker } from './modules/integrations/plugin';
+import { alarmsRaisedNotified } from './observability/alarm-latency';
+import { jobCatalogue, jobNames, type JobData, type JobName } from './jobs/catalogue';
+import type { JobContext } from './jobs/queue';
 
 /**
  * The worker of every job of the catalogue, registered at start (`app.ts`),

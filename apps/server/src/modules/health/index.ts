@@ -1,4 +1,0 @@
-/**
- * The health module's entry: the only way in from outside the module (issue 12).
- */
-export { healthRoutes } from './routes';

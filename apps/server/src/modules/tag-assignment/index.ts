@@ -1,4 +1,0 @@
-/**
- * The tag-assignment module's entry: the only way in from outside the module (issue 12).
- */
-export { tagAssignmentRoutes } from './routes';

@@ -1,0 +1,5 @@
+/**
+ * What the top of the house mounts from the users module (`app.ts`, `workers.ts`):
+ * its routes and job workers. Other modules import its entry, `index.ts`.
+ */
+export { usersRoutes } from './routes';
