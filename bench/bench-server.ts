@@ -100,21 +100,15 @@ export interface BenchServerProcess {
   close(): Promise<void>;
 }
 
-/**
- * The Node options `npm start` gives the server (apps/server/package.json's
- * start script: `tsx <options> src/server.ts`), so the bench runs the server
- * as it runs in production (a 32 MB young-generation semi-space since the
- * fifteenth pass of docs/decisions/list-performance.md).
- */
+/** The Node flags `npm start` gives the server (apps/server/scripts/node-flags.json). */
 function serverNodeFlags(): string[] {
-  const manifest = JSON.parse(
-    readFileSync(path.join(REPO_ROOT, 'apps/server/package.json'), 'utf8'),
-  ) as { scripts: { start: string } };
-  return manifest.scripts.start.split(/\s+/).filter((word) => word.startsWith('--'));
+  const file = path.join(REPO_ROOT, 'apps/server/scripts/node-flags.json');
+  return JSON.parse(readFileSync(file, 'utf8')) as string[];
 }
 
 /**
- * The real server (`apps/server/src/server.ts`, as `npm start` runs it) on the
+ * The real server (`apps/server/src/server.ts`, as `npm start` runs it, with its
+ * Node flags: docs/decisions/list-performance.md, "Young generation") on the
  * bench's database with WEB_CONCURRENCY=`processes`, on a free port. Resolves
  * once it says it is running (with several processes: once every worker listens).
  */

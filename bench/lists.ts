@@ -40,7 +40,7 @@ import { fmt } from './measure';
  * app's processes open (DATABASE_POOL_SIZE, else config.ts
  * `defaultDatabasePoolSize`). Until 2026-11-30 the default was the cores (at
  * most 2); with PostgreSQL on the same two cores one process now gives every
- * call the lower p99 (list-performance.md, "Twenty-second pass").
+ * call the lower p99 (list-performance.md, "One server process").
  * LISTS_WARMUP_SECONDS (default 10): load on each server before the first
  * call's rounds (1 s before every other call's).
  * LISTS_ROUNDS (default 3): rounds per call, the app and the bare server
@@ -132,7 +132,7 @@ const callsFor = (serials: string[]): Call[] => [
     // Sorted by a column that has an index (a click on the Created header of
     // All Records, newest first). An order no index gives reads every record
     // (0.25 s alone): 50 users at once queue for seconds, and its queries
-    // would still run in the next call's window (list-performance.md, "Twelfth pass").
+    // would still run in the next call's window (list-performance.md, "How it is measured").
     name: 'records list by created',
     paths: ['/api/devices/xt1/records/?page_number=1&page_size=20&order_by=-created'],
     run: (s, p) => s.records(p, { page_number: 1, page_size: 20, order_by: ['-created'] }),
@@ -170,7 +170,7 @@ const callsFor = (serials: string[]): Call[] => [
   {
     // The same month in a zone an hour ahead of UTC (most of Europe in
     // winter): its ends are partial UTC days, whose records are read one by
-    // one for the tags (list-performance.md, "Thirteenth pass").
+    // one for the tags (list-performance.md, "Range statistics").
     name: 'statistics of a month, UTC+1',
     target: { ratio: false },
     paths: [
@@ -503,7 +503,7 @@ export async function listsBench(): Promise<void> {
       for (const [i, call] of CALLS.entries()) {
         const appUrl = call.paths.map((p) => `${server.baseUrl}${p}`);
         const baseUrl = call.paths.map((_, k) => `${baseline.baseUrl}/${i}/${k}`);
-        // Warm-up. The servers start cold: in five runs before the sixteenth pass the
+        // Warm-up. The servers start cold: in five runs without it the
         // first call's first round was its lowest of three every time (by 12-23 %),
         // while V8 still compiled the paths every call shares, so both servers get
         // WARMUP_SECONDS of load on the first call before it is measured.

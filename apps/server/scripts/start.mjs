@@ -8,7 +8,7 @@
 //
 // Plain JavaScript: Node runs it without tsx.
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
@@ -21,8 +21,11 @@ import {
   toolInstalled,
 } from './build.mjs';
 
-/** The flags the server always ran with (a larger young generation: fewer scavenges under load). */
-const NODE_FLAGS = ['--max-semi-space-size=32'];
+/**
+ * The flags the server always runs with (a larger young generation: fewer scavenges under
+ * load), in node-flags.json so that the bench starts the server with the same.
+ */
+const NODE_FLAGS = JSON.parse(readFileSync(new URL('./node-flags.json', import.meta.url), 'utf8'));
 
 async function buildStale() {
   for (const target of TARGETS) {

@@ -119,7 +119,7 @@ export const MAX_WEB_CONCURRENCY = 64;
  * left PostgreSQL's backends and Node taking the cores from each other: with
  * 10 a process, the records list cost PostgreSQL 15 % more CPU a page, and
  * answered fewer pages a second with a longer p99 (docs/decisions/
- * list-performance.md, "Sixteenth pass").
+ * list-performance.md, "Pool size").
  */
 export function defaultDatabasePoolSize(cpus: number, processes: number): number {
   return Math.max(3, Math.ceil((2 * cpus + 1) / processes));

@@ -8,7 +8,7 @@ import { createLogger, LOG_BUFFER_BYTES, LOG_FLUSH_MS, LOG_WRITE_MAX_BYTES } fro
 
 /**
  * The server's log lines are gathered and written in batches
- * (list-performance.md, "Twentieth pass"): none is lost, a request line waits
+ * (list-performance.md, "Log batching"): none is lost, a request line waits
  * about LOG_FLUSH_MS, an error is written at once, and what is gathered is
  * written when the process exits.
  */

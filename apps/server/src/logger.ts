@@ -62,15 +62,15 @@ const serializeReply = (reply: FastifyReply) => ({ statusCode: reply.statusCode 
  * see a request that never completes). Half the log's volume, and each line
  * costs its serialization, the redaction and a write: the server spends
  * 1-3 % less CPU on a records list page (docs/decisions/list-performance.md,
- * "Sixteenth pass"). Errors are logged as before, with the request.
+ * "Request log line"). Errors are logged as before, with the request.
  *
  * The completed line is written by a child of the server's logger without
  * the redaction pass: nothing on it can hold a secret, since its request and
  * reply are serializers' own few fields (no header, no body) and the URL's
  * one-time secret is hidden by `redactUrl`. The pass walked REDACT_PATHS'
  * wildcards through each of the line's objects on every request, a tenth of
- * the CPU of a small call (docs/decisions/list-performance.md, "Seventeenth
- * pass"). Every other line (errors, the incoming line) keeps the redaction.
+ * the CPU of a small call (docs/decisions/list-performance.md,
+ * "Request log line"). Every other line (errors, the incoming line) keeps the redaction.
  */
 export class RequestLog extends LogController {
   private readonly completed: FastifyBaseLogger;
@@ -223,7 +223,7 @@ export function loggerOptions(
  * their lines never interleave mid-line, as when each line was written alone.
  */
 export const LOG_WRITE_MAX_BYTES = 4096;
-/** Bytes of log lines gathered before a write (list-performance.md, "Twentieth pass"). */
+/** Bytes of log lines gathered before a write (list-performance.md, "Log batching"). */
 export const LOG_BUFFER_BYTES = 3584;
 /** How often what is gathered is written (sonic-boom's periodicFlush). */
 export const LOG_FLUSH_MS = 1000;
@@ -233,7 +233,7 @@ export const LOG_FLUSH_MS = 1000;
  * descriptor or a path, for tests) in writes of whole lines, from
  * LOG_BUFFER_BYTES up to LOG_WRITE_MAX_BYTES, off the event loop, instead of
  * one write per line: under load a write was a tenth of a small call's CPU
- * (list-performance.md, "Twentieth pass"). A line waits about LOG_FLUSH_MS
+ * (list-performance.md, "Log batching"). A line waits about LOG_FLUSH_MS
  * (what a write under way at a tick leaves goes at the next); an error or
  * fatal line is written at once with everything before it, or as soon as a
  * write under way is done; the lines still gathered are written when the

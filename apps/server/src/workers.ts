@@ -77,7 +77,7 @@ const workers: { [N in JobName]: WorkerFactory<N> } = {
     );
   },
   /**
-   * The maintained counts (records module, docs/decisions/list-performance.md):
+   * The maintained counts (records module, docs/decisions/list-performance.md, "Kept counts"):
    * each run folds the hours and the tag days touched since this process's
    * last run (all, after a start).
    */

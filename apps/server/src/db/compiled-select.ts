@@ -18,7 +18,7 @@ import { parseTimestamptz } from './timestamptz-text';
 /**
  * A select whose large part (`SELECT <every field> FROM … JOIN …`) is rendered
  * to SQL once, and whose rows are decoded by decoders picked once
- * (docs/decisions/list-performance.md, "the app's own CPU"): per request only
+ * (docs/decisions/list-performance.md, "Compiled select"): per request only
  * the tail (WHERE, ORDER BY, LIMIT, OFFSET) is rendered by Drizzle. Drizzle
  * otherwise renders the whole select again on every call and decodes every
  * value of every row through type checks (`is(field, Column)`, …), which was
@@ -27,7 +27,7 @@ import { parseTimestamptz } from './timestamptz-text';
  * Each row comes as one JSON array of its fields (`json_build_array`), which
  * the driver parses with JSON.parse: one text per row instead of one per
  * field, each through its own type parser, which was half the Node CPU of a
- * records list page (list-performance.md, "Fourteenth pass"). The values are
+ * records list page (list-performance.md, "JSON-array rows"). The values are
  * what the columns' decoders take from the text protocol too (numbers,
  * strings, booleans, arrays and objects); a `timestamp with time zone` column
  * is read by `parseTimestamptz` (either form of its text).
@@ -218,7 +218,7 @@ export function compiledSelect<Row, S extends Selection = Selection>(
    * up by the tail, not the whole text: a template's tail is the same string
    * on every call, whose hash V8 keeps, where the whole text joined anew was
    * hashed on every call (4.5–6.3 kB for a records page or a search: 1.4 ns
-   * a byte, so 6–9 µs a request; list-performance.md, "Twenty-second pass").
+   * a byte, so 6–9 µs a request; list-performance.md, "Named statements").
    * The driver is then handed the same text each time too.
    */
   const named = new Map<string, { text: string; name: string }>();
@@ -288,7 +288,7 @@ export function compiledSelect<Row, S extends Selection = Selection>(
 /**
  * A fragment that binds no value (columns, constants, joins), rendered to SQL
  * text once: per request Drizzle then appends one raw chunk instead of walking
- * the fragment's pieces again (list-performance.md, "Fifteenth pass": the
+ * the fragment's pieces again (list-performance.md, "Rendered tails": the
  * search's text expression and its page's joins were a fifth of a search's
  * Node CPU). The text is what Drizzle renders for it in a statement.
  */
@@ -313,7 +313,7 @@ export interface RenderedTemplate<K extends string> {
 
 /**
  * A fragment whose values are named placeholders (`sql.placeholder('org')`),
- * rendered to SQL text once (list-performance.md, "Nineteenth pass": Drizzle
+ * rendered to SQL text once (list-performance.md, "Rendered tails": Drizzle
  * takes about half a microsecond for every piece of a fragment, and the
  * records page's tail and a search's condition have dozens of pieces, rendered
  * on every request). Per call:

@@ -34,7 +34,8 @@ import { handleStalePostmaster } from './stale-postmaster';
  * Besides TCP on 127.0.0.1 PostgreSQL listens on a Unix socket in the cluster
  * folder, and the URLs with a database name go through it: a loopback TCP
  * round trip costs both processes a little more CPU than a socket's (a few
- * per cent of the lists' throughput, docs/decisions/list-performance.md). A
+ * per cent of the lists' throughput, docs/decisions/list-performance.md,
+ * "Unix socket"). A
  * cluster folder whose socket path would not fit a Unix socket address is
  * reached by TCP only.
  */

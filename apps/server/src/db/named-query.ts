@@ -36,7 +36,7 @@ export async function namedQuery<Row>(db: Db, query: SQL): Promise<Row[]> {
  * cheaper (an empty span, `created >= $a AND created < $a`) keeps it
  * planning the statement on every call. Bind such values with this.
  * Index conditions still take the value; each costs an InitPlan, so bind
- * only those that decide (list-performance.md, "Nineteenth pass").
+ * only those that decide (list-performance.md, "Plan-stable values").
  */
 export const planStableParam = (
   value: unknown,

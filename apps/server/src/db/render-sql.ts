@@ -16,7 +16,7 @@ const dialect = new PgDialect();
  * (`is` checks that walk the class chain), for drivers that send types with
  * the values. node-postgres takes none (Drizzle's own session drops them),
  * and they were two fifths of a search statement's rendering
- * (docs/decisions/list-performance.md, "Nineteenth pass"). The default
+ * (docs/decisions/list-performance.md, "Rendered tails"). The default
  * casing, as the app's Drizzle instances have.
  */
 const config = {

@@ -16,7 +16,7 @@ import { organizations } from './schema';
 
 /**
  * Exact counts per organization without counting a million rows per request
- * (issue 13, docs/decisions/list-performance.md): triggers on records, scans
+ * (issue 13, docs/decisions/list-performance.md, "Kept counts"): triggers on records, scans
  * and tags (migration 0007) insert one row of changes per statement and
  * organization, in the transaction that made them; an organization's counts
  * are the sums of its rows, so every reader sees counts exactly as its own
@@ -53,8 +53,8 @@ export const recordCountDeltas = pgTable(
 
 /**
  * The same counts by the hour the records were created in (UTC hours), for
- * the statistics of a range (docs/decisions/list-performance.md, "Ninth
- * pass"): a range's whole hours are sums of these rows, only its partial
+ * the statistics of a range (docs/decisions/list-performance.md,
+ * "Range statistics"): a range's whole hours are sums of these rows, only its partial
  * first and last hours are counted from the records. Rows of changes written
  * by triggers on records and scans (migration 0024; the inserts and deletes by
  * the same statement triggers as `record_count_deltas`) in the transaction that
@@ -110,14 +110,14 @@ export const recordTagSerials = pgTable(
 /**
  * The latest record of each tag in each organization (the highest id: the
  * last created), for `GET records/?latest=true` (docs/decisions/
- * list-performance.md, "Seventh pass"): one row per (organization, tag), kept
+ * list-performance.md, "Latest records"): one row per (organization, tag), kept
  * by triggers on records (migration 0021) in the transaction that made the
  * record. An insert raises the row to the statement's highest id (an upsert,
  * so two uploads of one tag at once leave the higher); a record moved to
  * another organization or tag (never done by the app) recomputes both.
  * `last_action_taken` is that record's (migration 0022: a change of the
  * record's writes it), so the tag list's default order reads an index of
- * this table instead of every tag's latest record ("Eighth pass").
+ * this table instead of every tag's latest record ("Tag list").
  * Derived data, not evidence.
  */
 export const tagLatestRecords = pgTable(
@@ -150,7 +150,7 @@ export const TAG_SET_BITS = 8192;
 
 /**
  * The tags with a record created on each UTC day, for the running and idle
- * tags of a range (docs/decisions/list-performance.md, "Thirteenth pass"): a
+ * tags of a range (docs/decisions/list-performance.md, "Range statistics"): a
  * distinct count over a month's records no sum of counts gives, but sets
  * unite. One bit per tag (by its id), in sets of TAG_SET_BITS tags
  * (`chunk`). Rows written by triggers on records (migration 0028) in the

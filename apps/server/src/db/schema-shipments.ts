@@ -216,7 +216,7 @@ export const records = pgTable(
     active: boolean('active').notNull().default(true),
   },
   (t) => [
-    // The records list's default order, ties by id (docs/decisions/list-performance.md).
+    // The records list's default order, ties by id (docs/decisions/list-performance.md, "Indexes").
     index('records_org_last_action_idx').on(
       t.organizationId,
       t.lastActionTaken.desc().nullsLast(),
@@ -328,7 +328,7 @@ export const scans = pgTable(
     unique('scans_upload_key').on(t.organizationId, t.uploadKey),
     // A record's scans in order, and the record view's scan ids read from the
     // index alone: in order, no sort, no row read (list-performance.md,
-    // "Twenty-first pass").
+    // "Record view").
     index('scans_record_idx').on(t.recordId, t.timestamp, t.id, t.organizationId),
     index('scans_org_created_idx').on(t.organizationId, t.created),
     index('scans_org_timestamp_idx').on(t.organizationId, t.timestamp),

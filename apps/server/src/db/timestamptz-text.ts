@@ -9,7 +9,7 @@
  *
  * Why: a record list page decodes 240 of them, and `new Date(text)` was a
  * tenth of the app's own CPU for the page (docs/decisions/list-performance.md,
- * "Fourteenth pass"). It also reads years before 100 and after 9999 as
+ * "Timestamps as text"). It also reads years before 100 and after 9999 as
  * written, where the Date parser reads `0099-…` as 1999 and the JSON form of
  * a year after 9999 not at all.
  */

@@ -3,8 +3,8 @@ import { serializerCompiler as zodSerializerCompiler } from 'fastify-type-provid
 import { z } from 'zod';
 
 /**
- * How replies become JSON (docs/decisions/list-performance.md, "the app's own
- * CPU"). A list reply (the contract's reply is an array) is written by
+ * How replies become JSON (docs/decisions/list-performance.md,
+ * "Reply serializer"). A list reply (the contract's reply is an array) is written by
  * fast-json-stringify from the JSON Schema of the contract's own Zod schema
  * (`z.toJSONSchema`, output side: the schema the OpenAPI document publishes),
  * compiled once per call: no Zod pass over every value of every row. Like

@@ -85,7 +85,7 @@ const NOT_HELMET = new Set(['content-type', 'content-length', 'date', 'connectio
  * The headers `@fastify/helmet` writes with our options, asked once of a
  * scratch instance: they are the same on every reply, and the plugin builds
  * helmet's middleware (and parses the CSP) again on every request, a cost per
- * request of every call (docs/decisions/list-performance.md).
+ * request of every call (docs/decisions/list-performance.md, "Security headers").
  */
 async function helmetHeaders(mapTileUrl: string): Promise<Record<string, string>> {
   const probe = Fastify({ logger: false });

@@ -18,11 +18,11 @@ const digit = (d: number): number => 48 + d;
  * `date.toISOString()`, the same text, about three times as fast for years
  * 1000 to 9999 (others, and invalid dates, go to toISOString itself). A list
  * page presents 240 times, and V8's toISOString took 0.4 µs each, a tenth of
- * the presenter's work (docs/decisions/list-performance.md, "Eighth pass").
+ * the presenter's work (docs/decisions/list-performance.md, "ISO times").
  * Written as one flat string of its 24 characters: a template literal built
  * it as a tree of pieces, which the reply's serializer then had to copy into
  * one before reading it, a third of a search page's presenting and
- * serializing (list-performance.md, "Twenty-first pass").
+ * serializing (list-performance.md, "ISO times").
  */
 export function isoString(date: Date): string {
   const year = date.getUTCFullYear();

@@ -15,7 +15,7 @@ const dueSoonDefault = sql.raw(String(Math.trunc(DEFAULT_CALIBRATION_DUE_SOON_DA
  * organization's due-soon window and the instant itself, as three fields of
  * the select (the view's `CalibrationAt`). One JSON object built by a
  * subquery around them cost PostgreSQL 5 µs a row more, a tenth of a records
- * page (list-performance.md, "Fifteenth pass").
+ * page (list-performance.md, "Record view").
  */
 export const calibrationAt = (
   organizationId: SQL | AnyColumn,

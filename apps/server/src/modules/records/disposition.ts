@@ -39,7 +39,7 @@ export interface DispositionJson {
  * (`records_awaiting_decision`, migration 0026). Both kept tables, so the
  * filter costs the records it matches; the latest decision of every record
  * read one by one took 3.2 s for the 489 quarantined of 1,000,000 records
- * (list-performance.md, "Thirteenth pass").
+ * (list-performance.md, "Review filters").
  */
 export function dispositionCondition(
   filter: TDispositionFilter | undefined,

@@ -348,7 +348,7 @@ export function withNeverNull(catalog: Record<string, FieldSpec>, base: Table): 
  * marked `neverNull` is ordered without `NULLS LAST`: the same order, and a
  * btree index on the column serves it in both directions (`DESC NULLS LAST`
  * does not match an ascending index read backwards, so PostgreSQL sorted the
- * whole organization for it: list-performance.md, "Twelfth pass"). Throws a
+ * whole organization for it: list-performance.md, "Never-null orders"). Throws a
  * 400 `VALIDATION_ERROR` whose `fields.order_by` names the entry at fault.
  */
 export function compileOrderBy(
@@ -371,7 +371,7 @@ export function compileOrderBy(
  * The orders compiled so far by catalog and entries, as one raw chunk each
  * (db/compiled-select.ts `renderedOnce`): the same ORDER BY text, without
  * parsing the entries and rendering their terms on every request
- * (list-performance.md, "Nineteenth pass"). Only valid orders are kept (a
+ * (list-performance.md, "Rendered tails"). Only valid orders are kept (a
  * fault throws before), at most MAX_COMPILED_ORDERS a catalog.
  */
 const compiledOrders = new WeakMap<FieldCatalog, Map<string, SQL[]>>();

@@ -110,7 +110,7 @@ describe('the dashboard cards\u2019 filters on All Records [FEAT-KEPT-COUNTS]', 
   });
 
   it("takes a card's first page in one statement, the start of the pages after it", async () => {
-    // The first page in one prepared statement, later pages in two (list-performance.md, "Twentieth pass").
+    // The first page in one prepared statement, later pages in two (list-performance.md, "One-statement pages").
     const rec = recordingRecords(t, org);
     try {
       const ids = async (filter: string, page_number: number, page_size: number) => {

@@ -18,8 +18,8 @@ export const latestOfTag = sql`EXISTS (SELECT 1 FROM ${tagLatestRecords} l WHERE
  * `tag_latest_records` (one per tag with records), kept as a count with the
  * organization's others (`record_count_deltas.tags_with_records`, migration
  * 0025): counting the rows took most of a `latest=true` page's 3.5 ms of
- * PostgreSQL CPU at 50,000 tags (list-performance.md, "Ninth pass"), and a
- * window over the page's scan before that, every latest record ("Seventh pass").
+ * PostgreSQL CPU at 50,000 tags, and a window over the page's scan before
+ * that, every latest record (list-performance.md, "Latest records").
  */
 export function latestCountOf(organizationId: string): SQL<number> {
   return keptCountSumOf(organizationId, recordCountDeltas.tagsWithRecords);
@@ -31,7 +31,7 @@ export function latestCountOf(organizationId: string): SQL<number> {
  * index in that order (migration 0023), the kept action being the record's
  * own, with their count, in one named statement. Ordering them on records
  * merged every latest record of the organization with the records (45 ms a
- * page at 50,000 tags; list-performance.md, "Eighth pass").
+ * page at 50,000 tags; list-performance.md, "Latest records").
  */
 export async function latestRecordIdsByLastAction(
   db: Db,

@@ -7,7 +7,8 @@ import { XT1, seed, total, type World } from './records.fixtures';
 import { COUNT_ROWS_TO_FOLD, type Statistics } from './statistics';
 
 /**
- * The counts kept by triggers (migration 0007, docs/decisions/list-performance.md)
+ * The counts kept by triggers (migration 0007, docs/decisions/list-performance.md,
+ * "Kept counts")
  * answer exactly what count(*) over the rows answers, through inserts, updates
  * that change what is counted, deletes, a tag moving to another organization,
  * the folding of many count rows into one, and an organization's deletion.

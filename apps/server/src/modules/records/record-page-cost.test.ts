@@ -10,7 +10,7 @@ import { joinedRows, rowsRead, type PlanNode } from '../../../test/plans';
  * organization holds (a range: its whole hours' counts, and the records of its partial hours): its review state probes each record's alarms
  * (review-state.ts), where PostgreSQL had answered the EXISTS by hashing
  * every unacknowledged alarm of the organization once per page
- * (docs/decisions/list-performance.md, "Sixth pass").
+ * (docs/decisions/list-performance.md, "Record view").
  */
 
 describe('a page of records costs what its records need [FEAT-PERFORMANCE]', () => {
@@ -78,7 +78,7 @@ describe('a page of records costs what its records need [FEAT-PERFORMANCE]', () 
     // No index gives this order: every record is read once, but the record
     // select (its parties joined) is for the page's 20 only.
     const unindexed = await plans('-tag_serial_number');
-    // The first page in one statement (list-performance.md, "Twentieth pass").
+    // The first page in one statement (list-performance.md, "One-statement pages").
     expect(unindexed).toHaveLength(1);
     for (const plan of unindexed) {
       expect(joinedRows(plan)).toBeLessThanOrEqual(20);

@@ -107,8 +107,8 @@ export async function listRecords(
     // records alone (PostgreSQL leaves out the parties' joins it does not
     // need), then their rows. The large select ordered as a whole evaluated it
     // for every record of the organization before keeping 20 (1.3 s at
-    // 1,000,000 records; list-performance.md, "Twelfth pass"). Its first page
-    // in one prepared statement, the ids as a derived table (the twentieth pass).
+    // 1,000,000 records; list-performance.md, "Page by ids"). Its first page
+    // in one prepared statement, the ids as a derived table ("One-statement pages").
     const firstPage = q.page.offset === 0 ? orderedFirstPageTailOf(db, q) : undefined;
     if (firstPage === undefined) {
       return listMatchingRecords(db, organizationId, q, recordTotalOf(organizationId));
@@ -191,7 +191,7 @@ const orderedViewsCompiled = recordViewsWith(countFields);
  * by it, as it was read for the page in the same statement (the statement's
  * one snapshot), instead of looking its id up in the primary key again:
  * twenty index descents on cold pages were a tenth of the search's time in
- * PostgreSQL (list-performance.md, "Twenty-first pass").
+ * PostgreSQL (list-performance.md, "One-statement pages").
  */
 const TUPLE_ID = sql<string>`${records}.ctid`;
 
@@ -232,7 +232,7 @@ const orderedIdsHeadOf = (db: Db) =>
  * select's rows), joined to the record select with the organization's count,
  * ordered again. One round trip and one plan kept per connection, where the
  * ids' select was planned on every request and the rows came in a second
- * statement (list-performance.md, "Twentieth pass"). Rendered once per order
+ * statement (list-performance.md, "One-statement pages"). Rendered once per order
  * (compileOrderBy answers the same array for the same order) and page size
  * (written as a constant), at most MAX_PREPARED of them in all; undefined for
  * the others, which take two statements as before.
@@ -271,7 +271,7 @@ const cardViewsCompiled = recordViewsWith({ keptTotal: sql<number>`"kept"."total
  * with the card's kept count, ordered again (as `orderedFirstPageTailOf`).
  * One round trip and a plan kept per connection, where the ids were planned
  * on every request and the rows came in a second statement
- * (list-performance.md, "Twentieth pass"). Its tail is rendered per request
+ * (list-performance.md, "One-statement pages"). Its tail is rendered per request
  * (the filter is the request's); undefined when the select has named
  * MAX_PREPARED other texts (then two statements, as before).
  */
@@ -419,7 +419,7 @@ function searchedTailOf(db: Db, orderBy: SQL[]) {
  * select and ordered again (20 rows). PostgreSQL keeps its generic plan, so
  * neither the search nor the large select is planned per request, and the
  * page costs one round trip instead of two (docs/decisions/list-performance.md,
- * "Sixth pass").
+ * "Search statement").
  */
 async function listSearchedRecords(
   db: Db,

@@ -47,7 +47,7 @@ const awaitsAcknowledgement = sql`EXISTS (SELECT 1 FROM ${alarms} a
  * the EXISTS by hashing every unacknowledged alarm of the organization once
  * per statement, so a page of 20 records cost what the organization's open
  * alarms cost (0.5 ms a page with 2,300 no-data alarms; list-performance.md,
- * "Sixth pass"). Null when there is none.
+ * "Record view"). Null when there is none.
  */
 export const alarmAwaitsAcknowledgementOfRow = sql<boolean | null>`(SELECT true FROM ${alarms} a
   WHERE a.record_id = ${records.id} AND a.organization_id = ${records.organizationId}
@@ -57,7 +57,7 @@ export const alarmAwaitsAcknowledgementOfRow = sql<boolean | null>`(SELECT true 
  * The state of a record view from that test and the record's latest decision
  * (the view's `latestDisposition`): the rule above. Computed here rather than
  * by a CASE in the select, which looked the latest decision up a second time
- * (list-performance.md, "Fifteenth pass").
+ * (list-performance.md, "Record view").
  */
 export function reviewStateOf(
   alarmAwaitsAcknowledgement: boolean | null,
@@ -73,7 +73,7 @@ export function reviewStateOf(
  * ids: the rows of `records_awaiting_decision`, kept by triggers (migration
  * 0026), so the filters below cost the records they match. `NOT EXISTS (a
  * decision)` read every record of the organization (2.8 s at 1,000,000
- * records; list-performance.md, "Twelfth pass").
+ * records; list-performance.md, "Review filters").
  */
 const awaitingDecisionIds = (organizationId: string) =>
   sql`SELECT w.record_id FROM ${recordsAwaitingDecision} w WHERE w.organization_id = ${organizationId}`;

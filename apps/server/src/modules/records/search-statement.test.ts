@@ -9,8 +9,8 @@ import { recordingRecords } from '../../../test/recording-records';
  * is answered by one prepared statement with its look-up inside (search.ts
  * `inlineSearchCondition`, repository.ts `listSearchedRecords`), whose words
  * are bound so that PostgreSQL keeps its generic plan instead of planning the
- * page on every request (docs/decisions/list-performance.md, "Sixth pass",
- * "Fourteenth pass"). The service runs on one connection here, so its
+ * page on every request (docs/decisions/list-performance.md, "Search statement",
+ * "Plan-stable values"). The service runs on one connection here, so its
  * prepared statements can be read back.
  */
 
@@ -104,7 +104,7 @@ describe('search page: one prepared statement, one plan [SPEC-5.5, FEAT-PERFORMA
     expect(Number(rows[0]!.generic_plans)).toBeGreaterThanOrEqual(bySerial.size - 5);
     // The look-up of a search whose page is empty (asked again the two-step
     // way) too: with DISTINCT it was planned on every call on the
-    // 1,000,000-record bench (list-performance.md, "Eighth pass").
+    // 1,000,000-record bench (list-performance.md, "Search").
     for (let i = 0; i < bySerial.size; i++) {
       const none = await search(`TRGX${i}`);
       expect(none.total).toBe(0);

@@ -37,8 +37,8 @@ export const MAX_SEARCH_TAGS = 10_000;
  * as arrays). When the condition is `planStable` (see there), its words and
  * tag ids are bound as `(SELECT $n)`: PostgreSQL then plans with the same
  * estimates whatever they are, so the custom plans cost what the generic one
- * does and it keeps the generic plan of a prepared search page (the sixth
- * pass) instead of planning the page on every request.
+ * does and it keeps the generic plan of a prepared search page instead of
+ * planning the page on every request (list-performance.md, "Plan-stable values").
  */
 export async function searchCondition(
   db: Db,
@@ -59,7 +59,7 @@ export async function searchCondition(
   // A tag comes once per suffix a word starts (and per word): made distinct
   // here, as DISTINCT in the statement hashed for the LIMIT's 10,001 rows
   // (1 MB) and kept PostgreSQL planning it on every call (0.32 ms of its CPU
-  // a search against 0.06 ms; list-performance.md, "Eighth pass").
+  // a search against 0.06 ms; list-performance.md, "Search").
   const suffixes = rows.filter((r) => r.kind === 'tag');
   const tooMany = suffixes.length > MAX_SEARCH_TAGS;
   const tags = tooMany ? [] : [...new Set(suffixes.map((r) => Number(r.id)))];
@@ -82,8 +82,8 @@ export async function searchCondition(
 }
 
 /**
- * The search with its look-up inside (list-performance.md, "Fourteenth
- * pass"): the tags whose serial numbers a word starts a suffix of are a
+ * The search with its look-up inside (list-performance.md,
+ * "Search statement"): the tags whose serial numbers a word starts a suffix of are a
  * subquery of the page's condition, so the page costs one statement and one
  * round trip instead of two. It is the condition `searchCondition` makes when
  * that is plan-stable, and exact under the same terms, which its `gate`

@@ -18,7 +18,7 @@ const SPAN = 72 * HOUR;
 /**
  * The statistics of a range read the whole hours of the range from
  * `record_hour_deltas` (migration 0024, docs/decisions/list-performance.md,
- * "Ninth pass") and count only the partial hours at its ends from the
+ * "Range statistics") and count only the partial hours at its ends from the
  * records. They answer exactly what counting the rows answers, for any range
  * (to the millisecond), through inserts, counted changes, records and scans
  * moving hour, record or organization, deletes (a record's scans go with it),
@@ -307,7 +307,7 @@ describe('statistics of a range from hour counts [FEAT-KEPT-COUNTS]', () => {
       // generic plan when it is estimated no dearer. With the empty spans'
       // ends bound as plain parameters, the plans for the values were
       // estimated cheaper, and it planned the statement on every call (0.8 ms
-      // of 2.1 on the 1,000,000-record bench; list-performance.md, "Nineteenth pass").
+      // of 2.1 on the 1,000,000-record bench; list-performance.md, "Plan-stable values").
       const { rows } = await rec.pool.query<{ generic_plans: string; custom_plans: string }>(
         `SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE name = $1`,
         [name],

@@ -100,17 +100,17 @@ interface RangeRecordCounts extends RangeTagColumns {
 /**
  * Everything the statistics of [from, to) count, in one named statement
  * (one text whatever the range, so one plan; list-performance.md,
- * "Thirteenth pass"):
+ * "Range statistics"):
  * - the records created in the range (all, in alarm, active) and their scans
  *   (of the record's organization): the whole hours are sums of
  *   `record_hour_deltas` (one row per hour once folded, read from its index),
  *   the partial hours at the two ends are counted from the records, each
  *   record's scans through scans_record_idx (a scalar subquery per record; a
- *   join made PostgreSQL hash every scan of the organization, "Sixth pass");
+ *   join made PostgreSQL hash every scan of the organization);
  * - the records with a not-dismissed alarm that started in the range;
  * - the tags with a record created in it, and the running ones (`tagsOfRange`).
  * The cost follows the hours and days of the range and the records of its
- * partial hours and days, not every record in it ("Ninth pass").
+ * partial hours and days, not every record in it.
  */
 async function rangeRecordCounts(
   db: Db,

@@ -13,7 +13,7 @@ import { recordingRecords } from '../../../test/recording-records';
  * whatever wrote the records: single and many-row inserts, two uploads of one
  * tag at once, a record moved or deleted, a record's last action changed.
  * `GET records/?latest=true` and the tag list's default order read it
- * (docs/decisions/list-performance.md, "Seventh pass", "Eighth pass").
+ * (docs/decisions/list-performance.md, "Latest records", "Tag list").
  */
 
 /** What the table should say: the highest record id of each (organization, tag) and its last action, from the records. */
@@ -351,7 +351,7 @@ describe('tag_latest_records: the latest record of each tag, kept by the databas
       expect(rows).toHaveLength(1);
       // Five plans for the values, then the generic one: with the page as plain
       // parameters the plans for the values were estimated cheaper, and
-      // PostgreSQL planned it on every call (list-performance.md, "Nineteenth pass").
+      // PostgreSQL planned it on every call (list-performance.md, "Plan-stable values").
       expect(Number(rows[0]!.custom_plans)).toBeLessThanOrEqual(5);
       expect(Number(rows[0]!.generic_plans)).toBeGreaterThanOrEqual(7);
     } finally {

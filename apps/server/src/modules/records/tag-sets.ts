@@ -8,7 +8,7 @@ import { COUNT_ROWS_TO_FOLD, foldTouchedSince, foldUnderLock } from './fold-lock
 /**
  * The running and idle tags of a range from kept bit sets (migration 0028,
  * `tag_day_sets` and `tag_state_sets`; docs/decisions/list-performance.md,
- * "Thirteenth pass"), and their folding.
+ * "Range statistics"), and their folding.
  */
 
 /** The whole UTC days inside [from, to): [first, end), or null when the range holds none. */
@@ -38,7 +38,7 @@ export interface RangeTagColumns {
  * against those sets). Empty spans where the range has no
  * whole day or end, so the text is one whatever the range. The cost follows
  * the range's days and the records of its partial days, not its records
- * (list-performance.md, "Thirteenth pass").
+ * (list-performance.md, "Range statistics").
  */
 export function tagsOfRange(organizationId: string, range: { from: Date; to: Date }) {
   const days = wholeDaysOf(range);

@@ -19,7 +19,7 @@ import { organizationCounts } from './statistics';
  * `last_record` like the alias the tag fields (`TAG_FIELDS`) use. As a join
  * condition (`last_record.id = (SELECT max(id) …)`) the planner hashed every
  * record of the database against the tags: 14–17 s on 1,000,000 records
- * (docs/decisions/list-performance.md, "Fourth pass").
+ * (docs/decisions/list-performance.md, "Tag list").
  */
 const lastRecordLateral = (db: Db) =>
   db
@@ -141,8 +141,8 @@ export async function listTags(
  * tag's latest record and its last action (migration 0022): the page's 20
  * entries of its order index, then their views. Ordering the tags by their
  * latest records took 0.2 s a page at 50,000 tags, as every tag's latest
- * record was read to sort them (docs/decisions/list-performance.md, "Eighth
- * pass"). The total is the maintained count of the organization's tags.
+ * record was read to sort them (docs/decisions/list-performance.md,
+ * "Tag list"). The total is the maintained count of the organization's tags.
  */
 async function listTagsByLastAction(
   db: Db,

@@ -80,7 +80,7 @@ export interface SessionWithUser {
   /**
    * The user has agreed to the active terms of service (the highest active
    * version), or none are published: read with the session so a request makes
-   * one round trip for both (docs/decisions/list-performance.md).
+   * one round trip for both (docs/decisions/list-performance.md, "Session lookup").
    */
   agreedToActiveTerms: boolean;
 }

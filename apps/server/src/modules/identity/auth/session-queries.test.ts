@@ -6,7 +6,7 @@ const SUMMARY = '/api/devices/xt1/records/statistics/summary/';
 
 /**
  * A signed-in request reads its session, user, role and the terms agreement
- * in one query (docs/decisions/list-performance.md); without the principal
+ * in one query (docs/decisions/list-performance.md, "Session lookup"); without the principal
  * cache (PRINCIPAL_CACHE_SECONDS=0, the tests' setting; principal-cache.test.ts
  * tests it) nothing is kept between requests: new terms stop the very next request.
  */
