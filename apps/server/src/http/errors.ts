@@ -10,15 +10,6 @@ import type { z } from 'zod';
 import { isDatabaseUnavailable } from '../db/unavailable';
 import { AppError, serviceUnavailable } from '../kernel/errors';
 
-export {
-  AppError,
-  forbidden,
-  invalidField,
-  notFound,
-  RETRY_AFTER_SECONDS,
-  serviceUnavailable,
-} from '../kernel/errors';
-
 export function sendError(reply: FastifyReply, error: AppError): FastifyReply {
   const body: TErrorReply = { code: error.code, message: error.message };
   if (error.fields && Object.keys(error.fields).length > 0) body.fields = error.fields;

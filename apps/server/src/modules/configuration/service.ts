@@ -11,7 +11,7 @@ import {
   type TTravelLocationUpdate,
 } from '@coldtrace/contract';
 import type { Database, Db } from '../../db/client';
-import { AppError, notFound } from '../../http/errors';
+import { AppError, notFound } from '../../kernel/errors';
 import { actorOf, changedFields as auditChanges, recordAudit } from '../../kernel/audit';
 import { parseRowId } from '../../kernel/ids';
 import { organizationOf, type Principal } from '../../kernel/principal';

@@ -1,7 +1,7 @@
 import { healthGet, type THealth } from '@coldtrace/contract';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { RETRY_AFTER_SECONDS } from '../../http/errors';
+import { RETRY_AFTER_SECONDS } from '../../kernel/errors';
 import { registerCall } from '../../http/register-call';
 
 /** The database must answer `select 1` within this time for the health check to say up. */

@@ -6,7 +6,7 @@ import {
 } from '@coldtrace/contract';
 import type { FastifyInstance } from 'fastify';
 import type { termsOfService } from '../../db/schema';
-import { AppError, notFound } from '../../http/errors';
+import { AppError, notFound } from '../../kernel/errors';
 import { isUuid } from '../../kernel/ids';
 import { registerCall } from '../../http/register-call';
 import type { Principal } from '../../kernel/principal';

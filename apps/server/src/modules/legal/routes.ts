@@ -1,6 +1,6 @@
 import { authPrivacyPolicyGet, authTosGet } from '@coldtrace/contract';
 import type { FastifyInstance } from 'fastify';
-import { notFound } from '../../http/errors';
+import { notFound } from '../../kernel/errors';
 import { registerCall } from '../../http/register-call';
 import { legalPublishRoutes } from './publish-routes';
 import { findActivePrivacyPolicy, findActiveTerms } from './repository';

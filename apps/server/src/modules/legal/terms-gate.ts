@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { AppError } from '../../http/errors';
+import { AppError } from '../../kernel/errors';
 import { hasAgreedToActiveTerms } from './repository';
 
 /**

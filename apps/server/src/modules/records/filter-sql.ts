@@ -8,7 +8,7 @@ import {
 } from '@coldtrace/domain';
 import { Column, is, sql, type SQL, type SQLWrapper, type Table } from 'drizzle-orm';
 import { renderedOnce } from '../../db/compiled-select';
-import { AppError } from '../../http/errors';
+import { AppError } from '../../kernel/errors';
 import { parseInstantRange, sqlTimestamp } from './iso-range';
 
 /**

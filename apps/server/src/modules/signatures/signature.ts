@@ -4,7 +4,7 @@ import {
   type TSignatureMeaning,
 } from '@coldtrace/contract';
 import type { FastifyInstance } from 'fastify';
-import { AppError } from '../../http/errors';
+import { AppError } from '../../kernel/errors';
 import { actorOf, printedName, recordAudit } from '../../kernel/audit';
 import { DEVICE_COOKIE } from '../identity';
 import type { Principal } from '../../kernel/principal';

@@ -2,7 +2,7 @@ import type { TTagAssignmentResult, TTagAssignmentUpload } from '@coldtrace/cont
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Db } from '../../db/client';
 import type { TagRow } from '../../db/schema-shipments';
-import { notFound } from '../../http/errors';
+import { notFound } from '../../kernel/errors';
 import { isUuid } from '../../kernel/ids';
 import { actorOf, recordAudit, type AuditEntry } from '../../kernel/audit';
 import type { Principal } from '../../kernel/principal';

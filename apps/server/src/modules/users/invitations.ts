@@ -10,7 +10,7 @@ import type {
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Db } from '../../db/client';
 import { users, type UserRow } from '../../db/schema';
-import { AppError, notFound } from '../../http/errors';
+import { AppError, notFound } from '../../kernel/errors';
 import { actorOf, printedName, recordAudit, type AuditActor } from '../../kernel/audit';
 import { isUuid } from '../../kernel/ids';
 import { organizationOf, type Principal } from '../../kernel/principal';

@@ -1,6 +1,6 @@
 import type { RuntimeConfig } from '../../../config';
 import type { Db } from '../../../db/client';
-import { AppError } from '../../../http/errors';
+import { AppError } from '../../../kernel/errors';
 import { trustedDeviceId } from './device-cookie';
 import * as repo from './repository';
 

@@ -9,7 +9,7 @@ import { and, eq, isNull } from 'drizzle-orm';
 import type { Database, Db } from '../../../db/client';
 import { organizations, roles, users } from '../../../db/schema';
 import { apiKeys, type ApiKeyRow } from '../../../db/schema-access';
-import { AppError, invalidField, notFound } from '../../../http/errors';
+import { AppError, invalidField, notFound } from '../../../kernel/errors';
 import { isUuid } from '../../../kernel/ids';
 import { constantTimeEqual } from '../auth/cookies';
 import { organizationOf, type Principal } from '../../../kernel/principal';

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { UserRow } from '../../../db/schema';
-import { AppError } from '../../../http/errors';
+import { AppError } from '../../../kernel/errors';
 import { PASSWORD_RESET_JOB, publish } from '../../../jobs/catalogue';
 import { isUuid } from '../../../kernel/ids';
 import {

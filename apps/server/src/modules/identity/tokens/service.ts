@@ -1,7 +1,7 @@
 import type { TSessionToken, TTokenCreate, TTokenInfo } from '@coldtrace/contract';
 import type { RuntimeConfig } from '../../../config';
 import type { Db } from '../../../db/client';
-import { AppError, invalidField, notFound } from '../../../http/errors';
+import { AppError, invalidField, notFound } from '../../../kernel/errors';
 import { isTokenShaped, newToken, sessionIdOf } from '../auth/cookies';
 import { organizationOf, type Principal } from '../../../kernel/principal';
 import * as repo from './repository';
