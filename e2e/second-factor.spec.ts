@@ -134,7 +134,7 @@ test.describe('second factor for signers [FEAT-SECOND-FACTOR, FEAT-E-SIGNATURE]'
         await signIn(admin);
         await admin.goto('/serveradmin');
         await admin
-          .getByRole('button', { name: `Reset the second factor of ${signer.username}` })
+          .getByRole('button', { name: `Reset second factor of ${signer.username}` })
           .click();
         const dialog = admin.getByRole('dialog', {
           name: `Reset the second factor of ${signer.username}`,

@@ -252,7 +252,7 @@ function UsersSection() {
               <Stack direction="row" spacing={1}>
                 <Button
                   size="small"
-                  aria-label={`Reset the second factor of ${u.username}`}
+                  aria-label={`Reset second factor of ${u.username}`}
                   onClick={() => setResetting(u)}
                 >
                   Reset second factor
