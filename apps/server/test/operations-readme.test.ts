@@ -1,9 +1,10 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../src/config';
+import { cleanEnv, startDocServer, stopDocServer, type DocServer } from './doc-blocks';
 import { freePort } from './smtp-sink';
 
 /**
@@ -32,55 +33,13 @@ function shellBlocks(heading: string): string[][] {
   );
 }
 
-/** The environment without npm's own variables and without another database. */
-function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(process.env)) {
-    if (/^npm_/i.test(key) || key === 'INIT_CWD') continue;
-    if (['DATABASE_URL', 'MIGRATION_DATABASE_URL', 'BACKUP_WAL_DIR'].includes(key)) continue;
-    env[key] = value;
-  }
-  return { ...env, NODE_ENV: 'test', LOG_LEVEL: 'warn', ...extra };
-}
-
-/** The server on the sources, as `npm run dev` without the reload. */
-function startServer(env: NodeJS.ProcessEnv): ChildProcess {
-  return spawn(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'apps/server/src/server.ts'], {
-    cwd: REPO_ROOT,
-    env,
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-}
-
-/** Waits until GET /api/health/ answers 200 (polling for presence, never proving an absence). */
-async function healthy(port: number, server: ChildProcess, ms = 60_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    if (server.exitCode !== null) throw new Error(`the server exited (${server.exitCode})`);
-    const ok = await fetch(`http://127.0.0.1:${port}/api/health/`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ok) return;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error(`no health 200 on port ${port} within ${ms} ms`);
-}
-
-async function stop(server: ChildProcess | undefined): Promise<void> {
-  if (!server || server.exitCode !== null) return;
-  const exited = new Promise((resolve) => server.once('exit', resolve));
-  server.kill('SIGTERM');
-  await exited;
-}
-
 describe("the README's backup and restore, followed literally [FEAT-BACKUP-RESTORE]", () => {
   const root = mkdtempSync(path.join(tmpdir(), 'ops-readme-'));
   // As root the embedded PostgreSQL runs as 'postgres', which must enter the folder.
   chmodSync(root, 0o755);
-  const servers: ChildProcess[] = [];
+  const servers: DocServer[] = [];
   afterAll(async () => {
-    for (const server of servers) await stop(server);
+    for (const server of servers) await stopDocServer(server);
     rmSync(root, { recursive: true, force: true });
   });
 
@@ -96,11 +55,11 @@ describe("the README's backup and restore, followed literally [FEAT-BACKUP-RESTO
       await freePort(),
     ];
     const dataDir = path.join(root, 'data');
-    const original = startServer(
-      cleanEnv({ DATA_DIR: dataDir, PORT: String(port), EMBEDDED_PG_PORT: String(pgPort) }),
+    servers.push(
+      await startDocServer(
+        cleanEnv({ DATA_DIR: dataDir, PORT: String(port), EMBEDDED_PG_PORT: String(pgPort) }),
+      ),
     );
-    servers.push(original);
-    await healthy(port, original);
 
     // The example folders, under this test's folder; everything else as written.
     // (One pass: a replacement is never replaced again.)
@@ -137,14 +96,14 @@ describe("the README's backup and restore, followed literally [FEAT-BACKUP-RESTO
     expect(verified).toMatch(/records/i);
     expect(verified).not.toMatch(/missing|mismatch|FAIL/i);
 
-    const restored = startServer(
-      cleanEnv({
-        DATA_DIR: path.join(root, 'restored'),
-        PORT: String(restoredPort),
-        EMBEDDED_PG_PORT: String(restoredPgPort),
-      }),
+    servers.push(
+      await startDocServer(
+        cleanEnv({
+          DATA_DIR: path.join(root, 'restored'),
+          PORT: String(restoredPort),
+          EMBEDDED_PG_PORT: String(restoredPgPort),
+        }),
+      ),
     );
-    servers.push(restored);
-    await healthy(restoredPort, restored);
   }, 180_000);
 });

@@ -1,4 +1,4 @@
-import { AUDIT_REVIEW_COMMENT_MAX_LENGTH, type TAuditReview } from '@coldtrace/contract';
+import { type TAuditReview } from '@coldtrace/contract';
 import { formatDateTime } from '@coldtrace/domain';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -8,15 +8,14 @@ import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
-import TextField from '@mui/material/TextField';
 import { useTheme } from '@mui/material/styles';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { useId, useState, type FormEvent } from 'react';
-import { characterCount } from '../../../components/change-signature';
 import { SignaturePasswordField, SignerNote } from '../../../components/change-signature-fields';
 import { SecondFactorCodeField } from '../../../components/second-factor-field';
 import { useCloseReview } from '../api/close-review';
 import { entriesText, fieldError, periodLabel, refusalText } from '../display';
+import { ReviewCommentField } from './review-comment-field';
 
 /**
  * Close a month's review with an electronic signature (meaning Reviewed): a
@@ -103,27 +102,15 @@ export function CloseReviewDialog({
             </Alert>
           ) : null}
           <Box sx={{ display: 'grid', gap: 2 }}>
-            <TextField
-              label="Comment"
-              name="comment"
+            <ReviewCommentField
               value={comment}
-              onChange={(event) => {
-                setComment(event.target.value);
+              onChange={(next) => {
+                setComment(next);
                 if (commentError !== undefined) close.reset();
               }}
-              required
-              multiline
+              error={commentError}
+              emptyHint="A comment is required, e.g. what the review covered"
               minRows={2}
-              fullWidth
-              autoFocus
-              error={commentError !== undefined}
-              helperText={
-                commentError ??
-                (trimmed === ''
-                  ? 'A comment is required, e.g. what the review covered'
-                  : characterCount(comment, AUDIT_REVIEW_COMMENT_MAX_LENGTH))
-              }
-              slotProps={{ htmlInput: { maxLength: AUDIT_REVIEW_COMMENT_MAX_LENGTH } }}
             />
             <SignaturePasswordField
               value={password}

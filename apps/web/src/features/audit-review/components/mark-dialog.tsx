@@ -1,4 +1,4 @@
-import { AUDIT_REVIEW_COMMENT_MAX_LENGTH, type TAuditReviewEntry } from '@coldtrace/contract';
+import { type TAuditReviewEntry } from '@coldtrace/contract';
 import { auditActionLabel, formatDateTime } from '@coldtrace/domain';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -8,13 +8,12 @@ import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
-import TextField from '@mui/material/TextField';
 import { useTheme } from '@mui/material/styles';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { useId, useState, type FormEvent } from 'react';
-import { characterCount } from '../../../components/change-signature';
 import { useMarkEntries } from '../api/mark-entries';
 import { entriesText, fieldError, periodLabel, refusalText, RISK_LABELS } from '../display';
+import { ReviewCommentField } from './review-comment-field';
 
 function describe(entry: TAuditReviewEntry, timeZone: string): string {
   const { event } = entry;
@@ -80,27 +79,15 @@ export function MarkDialog({
               ? describe(single, timeZone)
               : `Every entry of ${periodLabel(period)} shown and not yet reviewed.`}
           </DialogContentText>
-          <TextField
-            label="Comment"
-            name="comment"
+          <ReviewCommentField
             value={comment}
-            onChange={(event) => {
-              setComment(event.target.value);
+            onChange={(next) => {
+              setComment(next);
               if (commentError !== undefined) mark.reset();
             }}
-            required
-            multiline
+            error={commentError}
+            emptyHint="What did you check? A comment is required"
             minRows={3}
-            fullWidth
-            autoFocus
-            error={commentError !== undefined}
-            helperText={
-              commentError ??
-              (trimmed === ''
-                ? 'What did you check? A comment is required'
-                : characterCount(comment, AUDIT_REVIEW_COMMENT_MAX_LENGTH))
-            }
-            slotProps={{ htmlInput: { maxLength: AUDIT_REVIEW_COMMENT_MAX_LENGTH } }}
           />
           <DialogContentText variant="body2" sx={{ mt: 2 }}>
             Your name, the time and the comment are kept with the {single ? 'entry' : 'entries'} and
