@@ -250,6 +250,16 @@ describe('second factor for signers [FEAT-SECOND-FACTOR, FEAT-E-SIGNATURE, RULE-
       password: TEST_PASSWORD,
     });
     expect(nobody.statusCode).toBe(404);
+    // Not an id at all, or with a NUL byte: 404 or 400 naming the field, never a 500.
+    const malformed = await reset(serverAdmin, {
+      ...body,
+      user_id: 'abc',
+      password: TEST_PASSWORD,
+    });
+    expect(malformed.statusCode).toBe(404);
+    expect(Object.keys(malformed.json().fields)).toEqual(['user_id']);
+    const nul = await reset(serverAdmin, { ...body, reason: 'a\u0000b', password: TEST_PASSWORD });
+    expect(nul.statusCode).toBe(400);
     expect((await status(client)).enabled).toBe(true);
 
     const done = await reset(serverAdmin, { ...body, password: TEST_PASSWORD });

@@ -13,6 +13,7 @@ import type { Database } from '../../../db/client';
 import type { UserRow } from '../../../db/schema';
 import { actorOf, recordAudit, type AuditActor } from '../../../kernel/audit';
 import { AppError, notFound } from '../../../kernel/errors';
+import { isUuid } from '../../../kernel/ids';
 import type { Principal } from '../../../kernel/principal';
 import { openSecret, sealSecret } from '../../../kernel/secret-box';
 import { createPasswordGuard, throttledError, type PasswordClient } from '../auth/throttle';
@@ -271,7 +272,7 @@ export function createSecondFactorService({ db, config, passwords }: SecondFacto
       body: TSecondFactorReset,
       client: PasswordClient,
     ): Promise<TSecondFactorResetDone> {
-      const username = await repo.findUsername(db, body.user_id);
+      const username = isUuid(body.user_id) ? await repo.findUsername(db, body.user_id) : undefined;
       if (username === undefined) {
         throw notFound(`User '${body.user_id}'`, 'user_id');
       }
