@@ -140,6 +140,16 @@ export default tseslint.config(
           ],
         },
       ],
+      'no-restricted-syntax': [
+        'error',
+        {
+          // A Skeleton is a plain span, which may not carry a label (axe:
+          // aria-prohibited-attr, seen on the record page while its chart loaded).
+          selector:
+            "JSXOpeningElement[name.name='Skeleton']:not(:has(JSXAttribute[name.name='role'])) > JSXAttribute[name.name='aria-label']",
+          message: 'a labelled placeholder is a ValueLoading (components/page-loading.tsx)',
+        },
+      ],
     },
   },
 );

@@ -3,7 +3,7 @@ import { formatDateTime, toDisplayUnit } from '@coldtrace/domain';
 import TableChartOutlined from '@mui/icons-material/TableChartOutlined';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Skeleton from '@mui/material/Skeleton';
+import { ValueLoading } from '../../../components/page-loading';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useTheme } from '@mui/material/styles';
@@ -189,7 +189,7 @@ function FullDataTable({
     );
   }
   if (!readings)
-    return <Skeleton variant="rounded" height={200} aria-label="Loading the readings" />;
+    return <ValueLoading variant="rounded" height={200} aria-label="Loading the readings" />;
   return <ChartDataTable id={id} readings={readings} options={options} />;
 }
 
@@ -296,7 +296,7 @@ export function ChartCard({
       />
     );
   } else if (!series) {
-    body = <Skeleton variant="rounded" height={height + 40} aria-label="Loading the chart" />;
+    body = <ValueLoading variant="rounded" height={height + 40} aria-label="Loading the chart" />;
   } else if (series.points === 0) {
     body = (
       <EmptyState>
@@ -312,7 +312,7 @@ export function ChartCard({
         <ChartKey hasHigh={high !== null} hasLow={low !== null} bands={bands} trip={trip} />
         <Suspense
           fallback={
-            <Skeleton variant="rounded" height={height + 40} aria-label="Loading the chart" />
+            <ValueLoading variant="rounded" height={height + 40} aria-label="Loading the chart" />
           }
         >
           <TemperatureChart

@@ -1,7 +1,7 @@
 import type { TDropdownInfo, TNameAddressRef, TRecord } from '@coldtrace/contract';
 import { formatDateTime } from '@coldtrace/domain';
 import Box from '@mui/material/Box';
-import Skeleton from '@mui/material/Skeleton';
+import { ValueLoading } from '../../../components/page-loading';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useTheme } from '@mui/material/styles';
@@ -128,14 +128,14 @@ export function MapCard({
       />
     );
   } else if (!locations.data) {
-    body = <Skeleton variant="rounded" height={height} aria-label="Loading the map" />;
+    body = <ValueLoading variant="rounded" height={height} aria-label="Loading the map" />;
   } else if (!origin && !destination && !last) {
     body = <EmptyState>No positions recorded</EmptyState>;
   } else {
     body = (
       <Box component="figure" sx={{ m: 0 }} aria-label="Map of the record's positions">
         <Suspense
-          fallback={<Skeleton variant="rounded" height={height} aria-label="Loading the map" />}
+          fallback={<ValueLoading variant="rounded" height={height} aria-label="Loading the map" />}
         >
           <LocationsMap
             route={route}

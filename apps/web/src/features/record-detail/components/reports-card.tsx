@@ -9,7 +9,7 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Divider from '@mui/material/Divider';
 import Link from '@mui/material/Link';
-import Skeleton from '@mui/material/Skeleton';
+import { ValueLoading } from '../../../components/page-loading';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
@@ -149,7 +149,7 @@ function CalibrationCertificate({
     );
   } else if (certificates.isPending) {
     body = (
-      <Skeleton variant="text" width="80%" aria-label="Loading the calibration certificates" />
+      <ValueLoading variant="text" width="80%" aria-label="Loading the calibration certificates" />
     );
   } else if (certificates.data.length === 0) {
     body = (

@@ -5,7 +5,7 @@ import Accordion from '@mui/material/Accordion';
 import AccordionDetails from '@mui/material/AccordionDetails';
 import AccordionSummary from '@mui/material/AccordionSummary';
 import Box from '@mui/material/Box';
-import Skeleton from '@mui/material/Skeleton';
+import { ValueLoading } from '../../../components/page-loading';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
@@ -49,7 +49,7 @@ export function ScansCard({
       />
     );
   } else if (!scans) {
-    body = <Skeleton variant="rounded" height={120} aria-label="Loading the scans" />;
+    body = <ValueLoading variant="rounded" height={120} aria-label="Loading the scans" />;
   } else if (scans.length === 0) {
     body = <EmptyState>No scans yet: scan the tag with the phone app.</EmptyState>;
   } else {
