@@ -66,6 +66,8 @@ for (const width of [1280, 375]) {
     });
 
     test('signed in as the administrator, a record page included', async ({ page, request }) => {
+      // Sixteen screens and a dialog, each read by axe: about 25 s, 60 s on a busy machine.
+      test.setTimeout(180_000);
       await apiSignIn(request);
       const ids = (await (await request.get('/api/devices/xt1/record-ids/')).json()) as unknown[];
       expect(ids.length).toBeGreaterThan(0);

@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { planShards, readDurations, specFiles } from './shard-plan.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -31,6 +32,16 @@ for (const name of readdirSync(resultsDir)) {
   if (/^playwright.*\.json$/.test(name)) rmSync(path.join(resultsDir, name));
 }
 
+// The whole suite is split by file, balanced by each file's duration (shard-plan.mjs);
+// with arguments (a spec, --grep) by Playwright's --shard, which counts tests.
+const plan =
+  shards > 1 && args.length === 0
+    ? planShards(specFiles(root), readDurations(root).browser, shards)
+    : undefined;
+
+/** A file argument Playwright matches as a regular expression: this file's path and no other. */
+const exactFile = (file) => `/${file.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}$/`;
+
 const children = [];
 const runs = Array.from({ length: shards }, (_, k) => {
   const i = k + 1;
@@ -40,9 +51,8 @@ const runs = Array.from({ length: shards }, (_, k) => {
     [
       cli,
       'test',
-      ...(sharded
-        ? [`--shard=${i}/${shards}`, '--pass-with-no-tests', `--output=test-results/shard-${i}`]
-        : []),
+      ...(sharded ? ['--pass-with-no-tests', `--output=test-results/shard-${i}`] : []),
+      ...(plan ? plan[k].map(exactFile) : sharded ? [`--shard=${i}/${shards}`] : []),
       ...args,
     ],
     {
