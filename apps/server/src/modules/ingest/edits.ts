@@ -169,6 +169,71 @@ const EDIT_COLUMNS: Record<string, keyof RecordRow> = {
   cumulative_duration_low: 'cumulativeDurationLow',
 };
 
+/** Each field sent needs its permission (403 naming the fields that lack one). */
+function checkEditPermissions(ctx: IngestContext, body: TXt1UpdateShipmentUpload): void {
+  const sent = Object.keys(EDIT_COLUMNS).filter(
+    (field) => (body as Record<string, unknown>)[field] !== undefined,
+  );
+  const denied = sent.filter(
+    (field) => !ctx.principal.permissions.includes(EDIT_PERMISSIONS[field]!),
+  );
+  if (denied.length > 0) {
+    throw new AppError(
+      'FORBIDDEN',
+      `You do not have permission to change ${denied.join(', ')}`,
+      Object.fromEntries(denied.map((f) => [f, `Needs ${EDIT_PERMISSIONS[f]}`])),
+    );
+  }
+}
+
+type FieldChanges = Record<string, { old: unknown; new: unknown }>;
+
+/**
+ * What update-shipment changes on the record (each field sent replaces the
+ * stored one, null clears), refused when the thresholds would cross; with
+ * the old and new value of each changed field, as the action row keeps them.
+ */
+function shipmentEdit(
+  record: RecordRow,
+  body: TXt1UpdateShipmentUpload,
+): { patch: Partial<RecordRow>; changes: FieldChanges } {
+  const next: Partial<RecordRow> = shipmentPatch(record, body, true);
+  Object.assign(
+    next,
+    defined({
+      highThreshold: body.high_threshold,
+      lowThreshold: body.low_threshold,
+      numConsecutiveExcursions: body.num_consecutive_excursions,
+      cumulativeHighThreshold: body.cumulative_high_threshold,
+      cumulativeLowThreshold: body.cumulative_low_threshold,
+      cumulativeDurationHigh: body.cumulative_duration_high,
+      cumulativeDurationLow: body.cumulative_duration_low,
+    }),
+  );
+  const high = next.highThreshold !== undefined ? next.highThreshold : record.highThreshold;
+  const low = next.lowThreshold !== undefined ? next.lowThreshold : record.lowThreshold;
+  if (high !== null && low !== null && low > high) {
+    throw invalidField('low_threshold', `Field 'low_threshold': must not be above high_threshold`);
+  }
+  const patch = changedFields(record, next);
+  const changes: FieldChanges = {};
+  for (const [field, column] of Object.entries(EDIT_COLUMNS)) {
+    if (column in patch) {
+      changes[field] = { old: record[column] ?? null, new: patch[column] ?? null };
+    }
+  }
+  return { patch, changes };
+}
+
+/** The cause of the alarm re-evaluation an edit of these fields brings; null: none. */
+function editCause(fields: readonly string[]): AlarmChange['cause'] | null {
+  if (fields.includes('product_designation')) return 'PRODUCT_CHANGE';
+  if (fields.includes('shipping_reference')) return 'SHIPMENT_CHANGE';
+  if (fields.some((f) => THRESHOLD_FIELDS.has(f))) return 'THRESHOLD_CHANGE';
+  if (fields.some((f) => LOCATION_FIELDS.has(f))) return 'LOCATION_CHANGE';
+  return null;
+}
+
 /**
  * update-shipment-action: a person edits the shipment details, thresholds or
  * cumulative limits. Each field sent replaces the stored one (null clears);
@@ -192,50 +257,10 @@ export async function xt1UpdateShipment(
     );
     const again = await replay();
     if (again) return again;
-
-    const sent = Object.keys(EDIT_COLUMNS).filter(
-      (field) => (body as Record<string, unknown>)[field] !== undefined,
-    );
-    const denied = sent.filter(
-      (field) => !ctx.principal.permissions.includes(EDIT_PERMISSIONS[field]!),
-    );
-    if (denied.length > 0) {
-      throw new AppError(
-        'FORBIDDEN',
-        `You do not have permission to change ${denied.join(', ')}`,
-        Object.fromEntries(denied.map((f) => [f, `Needs ${EDIT_PERMISSIONS[f]}`])),
-      );
-    }
+    checkEditPermissions(ctx, body);
     await checkTravelLocations(tx, caller, body);
 
-    const next: Partial<RecordRow> = shipmentPatch(record, body, true);
-    Object.assign(
-      next,
-      defined({
-        highThreshold: body.high_threshold,
-        lowThreshold: body.low_threshold,
-        numConsecutiveExcursions: body.num_consecutive_excursions,
-        cumulativeHighThreshold: body.cumulative_high_threshold,
-        cumulativeLowThreshold: body.cumulative_low_threshold,
-        cumulativeDurationHigh: body.cumulative_duration_high,
-        cumulativeDurationLow: body.cumulative_duration_low,
-      }),
-    );
-    const high = next.highThreshold !== undefined ? next.highThreshold : record.highThreshold;
-    const low = next.lowThreshold !== undefined ? next.lowThreshold : record.lowThreshold;
-    if (high !== null && low !== null && low > high) {
-      throw invalidField(
-        'low_threshold',
-        `Field 'low_threshold': must not be above high_threshold`,
-      );
-    }
-    const patch = changedFields(record, next);
-    const changes: Record<string, { old: unknown; new: unknown }> = {};
-    for (const [field, column] of Object.entries(EDIT_COLUMNS)) {
-      if (column in patch) {
-        changes[field] = { old: record[column] ?? null, new: patch[column] ?? null };
-      }
-    }
+    const { patch, changes } = shipmentEdit(record, body);
     const updated = await applyPatch(tx, record, patch, now);
     const reply = reference(updated, tag);
     if (key === null && updated === record) return reply;
@@ -250,29 +275,13 @@ export async function xt1UpdateShipment(
       mobileAppVersion: body.mobile_app_version,
       changes,
     });
-    const fields = Object.keys(changes);
-    const cause: AlarmChange['cause'] | null = fields.includes('product_designation')
-      ? 'PRODUCT_CHANGE'
-      : fields.includes('shipping_reference')
-        ? 'SHIPMENT_CHANGE'
-        : fields.some((f) => THRESHOLD_FIELDS.has(f))
-          ? 'THRESHOLD_CHANGE'
-          : fields.some((f) => LOCATION_FIELDS.has(f))
-            ? 'LOCATION_CHANGE'
-            : null;
+    const cause = editCause(Object.keys(changes));
     const change =
       cause === null
         ? undefined
         : await regulatedChange(tx, ctx, updated, cause, body.reason, body.mobile_device_type);
-    await auditEdit(
-      tx,
-      ctx,
-      updated,
-      'record.shipment.update',
-      changes,
-      body.mobile_device_type,
-      change?.reason,
-    );
+    const { mobile_device_type: client } = body;
+    await auditEdit(tx, ctx, updated, 'record.shipment.update', changes, client, change?.reason);
     await recomputeRecord(tx, updated, {
       now,
       jobs: caller.jobs,

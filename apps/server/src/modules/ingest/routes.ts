@@ -40,7 +40,7 @@ export async function ingestRoutes(app: FastifyInstance): Promise<void> {
     route.bodyLimit = INGEST_BODY_LIMIT_BYTES;
   });
 
-  const ctx = (request: FastifyRequest, principal: Principal): service.IngestContext => ({
+  const ctx: ContextOf = (request, principal) => ({
     db: app.db,
     log: request.log,
     principal,
@@ -48,6 +48,15 @@ export async function ingestRoutes(app: FastifyInstance): Promise<void> {
     requestId: request.id,
   });
 
+  xt1Routes(app, ctx);
+  rtRoutes(app, ctx);
+  nanotagRoutes(app, ctx);
+}
+
+/** The request's ingest context: the app's database and jobs, the request's log and id. */
+type ContextOf = (request: FastifyRequest, principal: Principal) => service.IngestContext;
+
+function xt1Routes(app: FastifyInstance, ctx: ContextOf): void {
   registerCall(app, xt1ScanUpload, async ({ request, body, requirePrincipal }) =>
     service.xt1Upload(ctx(request, requirePrincipal()), 'SCAN', body),
   );
@@ -82,7 +91,9 @@ export async function ingestRoutes(app: FastifyInstance): Promise<void> {
   registerCall(app, xt1TripEdit, async ({ request, body, requirePrincipal }) =>
     service.xt1TripEdit(await signed(request, requirePrincipal(), body, undefined), body),
   );
+}
 
+function rtRoutes(app: FastifyInstance, ctx: ContextOf): void {
   registerCall(app, rtConfigureAction, async ({ request, body, requirePrincipal }) =>
     service.rtConfigure(ctx(request, requirePrincipal()), body),
   );
@@ -104,7 +115,9 @@ export async function ingestRoutes(app: FastifyInstance): Promise<void> {
   registerCall(app, rtStopRequest, async ({ request, body, requirePrincipal }) =>
     service.rtRequest(ctx(request, requirePrincipal()), 'stop', body),
   );
+}
 
+function nanotagRoutes(app: FastifyInstance, ctx: ContextOf): void {
   registerCall(app, nanotagGeneralizedData, async ({ request, body, requirePrincipal }) =>
     service.nanotagSettings(ctx(request, requirePrincipal()), body),
   );

@@ -1,5 +1,4 @@
 import type {
-  TRecordReference,
   TRequestResult,
   TRtConfigureUpload,
   TRtPacketUpload,
@@ -7,31 +6,20 @@ import type {
   TRtStartUpload,
   TRtStopUpload,
 } from '@coldtrace/contract';
-import type { RecordRow, TagRow } from '../../db/schema-shipments';
+import type { TagRow } from '../../db/schema-shipments';
 import { AppError, invalidField } from '../../kernel/errors';
-import { checkStartAllowed } from '../calibration';
-import { mergeUpToStop, withSetAside } from './after-stop';
-import { recomputeRecord } from './reevaluate';
+import type { DecodedUpload } from './decoded';
+import { runPipeline } from './pipeline';
 import * as repo from './repository';
-import {
-  applyPatch,
-  configurationSettings,
-  configureRecord,
-  configureTag,
-  fillSettings,
-  finishAction,
-  noRecord,
-  resolveRecord,
-  resolveTag,
-  stopPatch,
-  type RecordSettings,
-} from './runs';
-import { defined, type IngestContext, reference, runUpload } from './upload';
+import { resolveTag, type RecordSettings } from './runs';
+import { defined, type IngestContext, runUpload } from './upload';
 
 /**
  * The rt protocol (tags that report over the network): configure, start and
- * stop actions, packets of points, and the requests a person makes of a tag
- * (kept as its pending command until the tag confirms).
+ * stop actions and packets of points, each decoded into the common upload
+ * shape (`decoded.ts`) that the one pipeline runs (`pipeline.ts`); and the
+ * requests a person makes of a tag (kept as its pending command until the
+ * tag confirms).
  */
 
 export function rtSettings(body: {
@@ -51,55 +39,57 @@ export function rtSettings(body: {
 }
 
 /** rt configure-action: the tag's configuration; a pending record takes it, else one is created. */
-export async function rtConfigure(
-  ctx: IngestContext,
-  body: TRtConfigureUpload,
-): Promise<TRecordReference> {
-  const prologue = {
-    timestamp: (now: Date) => (body.timestamp ? new Date(body.timestamp) : now),
-    key: {
-      kind: 'rt.CONFIGURE',
-      body,
-      identified: body.timestamp !== undefined || body.request_id !== undefined,
+export function decodeRtConfigure(body: TRtConfigureUpload): DecodedUpload {
+  return {
+    upload: 'rt.CONFIGURE',
+    prologue: {
+      timestamp: (now: Date) => (body.timestamp ? new Date(body.timestamp) : now),
+      key: {
+        kind: 'rt.CONFIGURE',
+        body,
+        identified: body.timestamp !== undefined || body.request_id !== undefined,
+      },
     },
+    tag: { ident: body, defaultType: 'XT1_RT', create: true },
+    configure: {
+      settings: {
+        ...rtSettings(body),
+        ...defined({ transmitInterval: body.max_transmit_interval }),
+      },
+      confirms: 'configure',
+    },
+    ...configuresPending,
   };
-  return runUpload(ctx, prologue, async ({ caller, now, timestamp, key }, tx, replay) => {
-    const tag = await resolveTag(tx, caller, body, { create: true, defaultType: 'XT1_RT' });
-    const again = await replay();
-    if (again) return again;
-    const settings = {
-      ...rtSettings(body),
-      ...defined({ transmitInterval: body.max_transmit_interval }),
-    };
-    const configured = await configureTag(tx, caller, tag, settings, 'configure');
-    return configureRecord(
-      tx,
-      caller,
-      configured,
-      { type: 'CONFIGURE', key, timestamp },
-      now,
-      configured !== tag,
-    );
-  });
 }
 
+/**
+ * A configuration reaching the tag's active record, else a new pending one:
+ * a record not started takes the tag's configuration. Without a time or
+ * request id, a configuration that changes nothing is a repeat: no new row.
+ */
+export const configuresPending = {
+  settings: 'configuration',
+  record: { by: 'run', create: true },
+  patch: { pendingTakes: 'configuration' },
+  row: { kind: 'action', type: 'CONFIGURE', unlessUnchanged: 'tag-or-record' },
+} as const satisfies Partial<DecodedUpload>;
+
 /** rt start-action: the tag confirms it started at start_time_seconds. */
-export async function rtStart(ctx: IngestContext, body: TRtStartUpload): Promise<TRecordReference> {
-  const prologue = {
-    timestamp: () =>
-      body.timestamp ? new Date(body.timestamp) : new Date(body.start_time_seconds * 1000),
-    notFuture: [['start_time_seconds', body.start_time_seconds]],
-    key: { kind: 'rt.START', body },
-  } as const;
-  return runUpload(ctx, prologue, async ({ caller, now, timestamp, key }, tx, replay) => {
-    let tag = await resolveTag(tx, caller, body, { create: true, defaultType: 'XT1_RT' });
-    const again = await replay();
-    if (again) return again;
-    tag = await configureTag(tx, caller, tag, rtSettings(body), 'start');
-    const settings = configurationSettings(tag.configuration);
-    const { record } = await resolveRecord(tx, caller, tag, {
+export function decodeRtStart(body: TRtStartUpload): DecodedUpload {
+  return {
+    upload: 'rt.START',
+    prologue: {
+      timestamp: () =>
+        body.timestamp ? new Date(body.timestamp) : new Date(body.start_time_seconds * 1000),
+      notFuture: [['start_time_seconds', body.start_time_seconds]],
+      key: { kind: 'rt.START', body },
+    },
+    tag: { ident: body, defaultType: 'XT1_RT', create: true },
+    configure: { settings: rtSettings(body), confirms: 'start' },
+    settings: 'configuration',
+    record: {
+      by: 'run',
       start: body.start_time_seconds,
-      settings,
       create: true,
       startOverwrites: true,
       missing: () =>
@@ -107,51 +97,44 @@ export async function rtStart(ctx: IngestContext, body: TRtStartUpload): Promise
           'measurement_interval',
           `Field 'measurement_interval': required to start a tag that was not configured`,
         ),
-      now,
-    });
-    await checkStartAllowed(tx, { ...ctx, ...caller, tag, record });
-    const filled = await applyPatch(tx, record, fillSettings(record, settings), now);
-    return finishAction(tx, caller, tag, filled, { type: 'START', key, timestamp }, now);
-  });
+    },
+    checks: { startAllowed: true },
+    patch: { fill: true },
+    row: { kind: 'action', type: 'START' },
+  };
 }
 
 /** rt stop-action: the tag confirms it stopped. */
-export async function rtStop(ctx: IngestContext, body: TRtStopUpload): Promise<TRecordReference> {
-  const prologue = {
-    timestamp: (now: Date) =>
-      body.timestamp
-        ? new Date(body.timestamp)
-        : body.stop_time_seconds
-          ? new Date(body.stop_time_seconds * 1000)
-          : now,
-    notFuture: [['stop_time_seconds', body.stop_time_seconds]],
-    key: {
-      kind: 'rt.STOP',
-      body,
-      identified: [
-        body.timestamp,
-        body.request_id,
-        body.start_time_seconds,
-        body.stop_time_seconds,
-      ].some((v) => v !== undefined),
+export function decodeRtStop(body: TRtStopUpload): DecodedUpload {
+  return {
+    upload: 'rt.STOP',
+    prologue: {
+      timestamp: (now: Date) =>
+        body.timestamp
+          ? new Date(body.timestamp)
+          : body.stop_time_seconds
+            ? new Date(body.stop_time_seconds * 1000)
+            : now,
+      notFuture: [['stop_time_seconds', body.stop_time_seconds]],
+      key: {
+        kind: 'rt.STOP',
+        body,
+        identified: [
+          body.timestamp,
+          body.request_id,
+          body.start_time_seconds,
+          body.stop_time_seconds,
+        ].some((v) => v !== undefined),
+      },
     },
-  } as const;
-  return runUpload(ctx, prologue, async ({ caller, now, timestamp, key }, tx, replay) => {
-    let tag = await resolveTag(tx, caller, body, { create: false, defaultType: 'XT1_RT' });
-    const again = await replay();
-    if (again) return again;
-    tag = await configureTag(tx, caller, tag, {}, 'stop');
-    const { record } = await resolveRecord(tx, caller, tag, {
-      start: body.start_time_seconds,
-      create: false,
-      orLatest: true,
-      now,
-    });
-    const stopAt = body.stop_time_seconds ? new Date(body.stop_time_seconds * 1000) : timestamp;
-    const stopped = await applyPatch(tx, record, stopPatch(record, stopAt), now);
-    if (key === null && stopped === record) return reference(record, tag);
-    return finishAction(tx, caller, tag, stopped, { type: 'STOP', key, timestamp }, now);
-  });
+    tag: { ident: body, defaultType: 'XT1_RT', create: false },
+    configure: { settings: {}, confirms: 'stop' },
+    record: { by: 'run', start: body.start_time_seconds, create: false, orLatest: true },
+    patch: {
+      stop: body.stop_time_seconds ? { at: new Date(body.stop_time_seconds * 1000) } : {},
+    },
+    row: { kind: 'action', type: 'STOP', unlessUnchanged: 'record' },
+  };
 }
 
 /**
@@ -161,58 +144,39 @@ export async function rtStop(ctx: IngestContext, body: TRtStopUpload): Promise<T
  * idempotent by merge-by-index (no upload key). Points timed after a stopped
  * run's stop are set aside (`after-stop.ts`).
  */
-export async function rtPacket(
-  ctx: IngestContext,
-  body: TRtPacketUpload,
-): Promise<TRecordReference> {
-  const prologue = {
-    notFuture: [
-      ['start_time_seconds', body.start_time_seconds],
-      ['packet_end_time_seconds', body.packet_end_time_seconds],
-    ],
-  } as const;
-  return runUpload(ctx, prologue, async ({ caller, now }, tx) => {
-    const tag = await resolveTag(tx, caller, body, { create: false, defaultType: 'XT1_RT' });
-    let record: RecordRow | undefined;
-    let created = false;
-    if (body.start_time_seconds !== undefined) {
-      ({ record, created } = await resolveRecord(tx, caller, tag, {
-        start: body.start_time_seconds,
-        settings: configurationSettings(tag.configuration),
-        create: true,
-        now,
-      }));
-    } else if (body.packet_end_time_seconds !== undefined) {
-      record = await repo.lockRecordCovering(
-        tx,
-        caller.organizationId,
-        tag.id,
-        body.packet_end_time_seconds,
-      );
-    }
-    record ??= await repo.lockActiveRecord(tx, caller.organizationId, tag.id);
-    if (!record) throw noRecord();
-    const { writes, added, setAside } = await mergeUpToStop(tx, ctx, record, created, {
-      upload: 'rt.packet',
-      offset: body.temperatures_offset_index,
-      temps: body.temps,
-    });
-    if (added > 0 || created) {
-      await recomputeRecord(tx, record, {
-        now,
-        seriesChanged: added > 0,
-        writes,
-        jobs: caller.jobs,
-      });
-    } else {
-      await writes.flush();
-    }
-    return withSetAside(reference(record, tag), setAside);
-  });
+export function decodeRtPacket(body: TRtPacketUpload): DecodedUpload {
+  return {
+    upload: 'rt.packet',
+    prologue: {
+      notFuture: [
+        ['start_time_seconds', body.start_time_seconds],
+        ['packet_end_time_seconds', body.packet_end_time_seconds],
+      ],
+    },
+    tag: { ident: body, defaultType: 'XT1_RT', create: false },
+    ...(body.start_time_seconds !== undefined
+      ? {
+          settings: 'configuration',
+          record: { by: 'run', start: body.start_time_seconds, create: true },
+        }
+      : { record: { by: 'covering', at: body.packet_end_time_seconds, orActive: true } }),
+    points: { offset: body.temperatures_offset_index, temps: body.temps },
+  };
 }
 
+export const rtConfigure = (ctx: IngestContext, body: TRtConfigureUpload) =>
+  runPipeline(ctx, decodeRtConfigure(body));
+export const rtStart = (ctx: IngestContext, body: TRtStartUpload) =>
+  runPipeline(ctx, decodeRtStart(body));
+export const rtStop = (ctx: IngestContext, body: TRtStopUpload) =>
+  runPipeline(ctx, decodeRtStop(body));
+export const rtPacket = (ctx: IngestContext, body: TRtPacketUpload) =>
+  runPipeline(ctx, decodeRtPacket(body));
+
 /**
- * rt configure-, start- and stop-request: accepted (reject_reason NA) and
+ * rt configure-, start- and stop-request: not an upload of the tag's data
+ * (no record, no writes but the tag's pending command), so not a decoder:
+ * this small path of its own. Accepted (reject_reason NA) and
  * kept on the tag as its pending command until the tag confirms; rejected
  * with record-missing (unknown tag, or nothing running to stop) or
  * empty-data (no configuration to configure or start with).

@@ -1,18 +1,18 @@
-import type { TRecordActionType, TRecordReference, TTagType } from '@coldtrace/contract';
+import type { TTagType } from '@coldtrace/contract';
 import type { Db } from '../../db/client';
 import type { RecordRow, TagConfiguration, TagRow, records } from '../../db/schema-shipments';
 import { AppError, invalidField, notFound, notFoundSaying } from '../../kernel/errors';
-import { changedFields, recomputeRecord } from './reevaluate';
+import { changedFields } from './record-series';
 import * as repo from './repository';
-import { type Caller, defined, freshKey, reference } from './upload';
-import { writeAction } from './upload-writes';
+import { type Caller, defined } from './upload';
 
 /**
  * Tag-and-run resolution: the tag an upload names (found or created in the
  * caller's organization, locked), its configuration, the record (run) the
  * upload belongs to (found, a pending one started, or created, ending the
- * tag's earlier runs), the patches of a record's settings, shipment fields
- * and stop, and the action that ends a device's upload.
+ * tag's earlier runs), and the patches of a record's settings, shipment
+ * fields and stop: what the pipeline's steps "tag" and "run" call
+ * (`pipeline.ts`).
  */
 
 type RecordInsert = typeof records.$inferInsert;
@@ -427,42 +427,4 @@ export function stopPatch(record: RecordRow, stopAt: Date): Partial<RecordRow> {
       ? record.stopTime
       : stopAt;
   return { active: false, stopTime };
-}
-
-/** An action of a device without a record of its own to create (stop, status): a plain action row. */
-export async function finishAction(
-  tx: Db,
-  caller: Caller,
-  tag: TagRow,
-  record: RecordRow,
-  action: { type: TRecordActionType; key: string | null; timestamp: Date },
-  now: Date,
-  seriesChanged = false,
-): Promise<TRecordReference> {
-  const reply = reference(record, tag);
-  const key = action.key ?? freshKey(action.type);
-  await writeAction(tx, caller, record, tag, { ...action, key, reply });
-  await recomputeRecord(tx, record, { now, seriesChanged, jobs: caller.jobs });
-  return reply;
-}
-
-/** A configuration reaches the tag's pending record (created when there is no active one). */
-export async function configureRecord(
-  tx: Db,
-  caller: Caller,
-  tag: TagRow,
-  action: { type: TRecordActionType; key: string | null; timestamp: Date },
-  now: Date,
-  tagChanged: boolean,
-): Promise<TRecordReference> {
-  const settings = configurationSettings(tag.configuration);
-  const resolved = await resolveRecord(tx, caller, tag, { settings, create: true, now });
-  let record = resolved.record;
-  if (!resolved.created && record.startTimeSeconds === null) {
-    record = await applyPatch(tx, record, settings, now);
-  }
-  // A configuration without a time or request id that changes nothing is a repeat: no new row.
-  const unchanged = !tagChanged && !resolved.created && record === resolved.record;
-  if (action.key === null && unchanged) return reference(record, tag);
-  return finishAction(tx, caller, tag, record, action, now);
 }

@@ -6,7 +6,9 @@
  * - `upload.ts`: the upload pipeline (the one prologue, idempotency, replies);
  * - `runs.ts`: tag-and-run resolution (the tag, its configuration, the record);
  * - `upload-writes.ts`: the writes an upload queues with their in-memory state;
- * - `xt1.ts`, `rt.ts`, `nanotag.ts`: the three device protocols;
+ * - `xt1.ts`, `rt.ts`, `nanotag.ts`: the three device protocols, each a
+ *   decoder into the one upload shape (`decoded.ts`);
+ * - `pipeline.ts`: the one ordered pipeline every decoded upload runs;
  * - `edits.ts`: a person's edits (update-shipment, trip times, trips after a
  *   geo-fence or travel location change);
  * - `reevaluate.ts`: the record recomputed after each of them.

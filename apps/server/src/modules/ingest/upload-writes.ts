@@ -1,5 +1,11 @@
 import { UNKNOWN_LATITUDE, UNKNOWN_LONGITUDE, type TRecordActionType } from '@coldtrace/contract';
-import { isKnownPosition, type SeriesValue } from '@coldtrace/domain';
+import {
+  detectExcursions,
+  isKnownPosition,
+  temperatureSummary,
+  timeBeyond,
+  type SeriesValue,
+} from '@coldtrace/domain';
 import type { Db } from '../../db/client';
 import type { SQL } from 'drizzle-orm';
 import type {
@@ -17,7 +23,9 @@ import {
   type SeriesConflict,
 } from '../../kernel/series-store';
 import * as repo from './repository';
-import type { Caller, IngestLogger } from './upload';
+import type { DecodedScan } from './decoded';
+import { seriesOf, thresholdsOf } from './record-series';
+import type { Caller, IngestLogger, Upload } from './upload';
 import { WriteBatch } from './write-batch';
 
 /** What an action row and a reply need of a tag. */
@@ -219,7 +227,10 @@ function noteSample(state: repo.RecordState, sample: repo.SamplePoint): void {
   state.samples.splice(at, 0, sample);
 }
 
-/** A location sample of the record (an unknown position or an invalid time is not one). */
+/**
+ * A location sample of the record (an unknown position or an invalid time is
+ * not one); false: none was queued.
+ */
 export function addLocationSample(
   writes: UploadWrites,
   record: RecordRow,
@@ -227,9 +238,11 @@ export function addLocationSample(
   longitude: number | undefined,
   timestamp: Date,
   extra: { frameId?: string | undefined; temperature?: number | null } = {},
-): void {
-  if (latitude === undefined || longitude === undefined) return;
-  if (!Number.isFinite(timestamp.getTime()) || !isKnownPosition({ latitude, longitude })) return;
+): boolean {
+  if (latitude === undefined || longitude === undefined) return false;
+  if (!Number.isFinite(timestamp.getTime()) || !isKnownPosition({ latitude, longitude })) {
+    return false;
+  }
   writes.addSample({
     organizationId: record.organizationId,
     recordId: record.id,
@@ -240,6 +253,7 @@ export function addLocationSample(
     frameId: extra.frameId ?? null,
     temperature: extra.temperature ?? null,
   });
+  return true;
 }
 
 /** An action row: queued in the upload's unit of work when given, else written now. */
@@ -285,4 +299,54 @@ export async function writeAction(
   }
 }
 
-// ---------------------------------------------------------------- xt1
+// ---------------------------------------------------------------- scans
+
+/**
+ * A scan row (the tag's report), with the summary of the points it carried
+ * (not of the whole record): highest, lowest, mean kinetic and latest
+ * temperature, time beyond the scan's own thresholds, and its alarm status
+ * (as the tag reported it, else whether the record's alarm rules find an
+ * excursion in these points). `points.temps`: the points of the scan that
+ * belong to the record (none after its stop), from `points.offset`.
+ */
+export function scanRow(
+  upload: Pick<Upload, 'caller' | 'timestamp'> & { key: string },
+  record: RecordRow,
+  tag: TagRef,
+  scan: DecodedScan,
+  points: { offset: number; temps: readonly SeriesValue[] },
+): typeof scans.$inferInsert {
+  const { temps } = points;
+  const { highThreshold, lowThreshold } = scan.reported;
+  const series = seriesOf(record, temps);
+  const shifted = {
+    ...series,
+    startTimeSeconds: series.startTimeSeconds + points.offset * series.intervalSeconds,
+  };
+  const summary = temperatureSummary(shifted);
+  const detected = detectExcursions(shifted, {
+    ...thresholdsOf(record),
+    high_threshold: highThreshold ?? null,
+    low_threshold: lowThreshold ?? null,
+  });
+  return {
+    highestRecordedTemp: summary.highest_recorded_temperature,
+    lowestRecordedTemp: summary.lowest_recorded_temperature,
+    meanKineticTemp: summary.mean_kinetic_temp,
+    latestTemp: temps.at(-1) ?? null,
+    excursionDurationAbove: timeBeyond(shifted, highThreshold ?? null, 'ABOVE'),
+    excursionDurationBelow: timeBeyond(shifted, lowThreshold ?? null, 'BELOW'),
+    numberOfPoints: summary.number_of_points,
+    status: scan.status ?? (detected.length > 0 ? 'Alarm' : 'OK'),
+    organizationId: upload.caller.organizationId,
+    recordId: record.id,
+    tagId: tag.id,
+    tagSerialNumber: tag.serialNumber,
+    timestamp: upload.timestamp,
+    createdByUserId: upload.caller.userId,
+    ...scan.reported,
+    tempsOffsetIndex: points.offset,
+    tempsLength: temps.length,
+    uploadKey: upload.key,
+  };
+}

@@ -7,8 +7,7 @@ import type { AlarmEventSender } from '../../jobs/catalogue';
 import type { ChangeSignature } from '../signatures';
 import { metrics, type DeviceKind } from '../../observability/metrics';
 import * as repo from './repository';
-import { uploadKey } from './upload-key';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 
 /**
  * The upload pipeline: what every upload call of the phone app, rt tags and
@@ -26,9 +25,11 @@ import { randomUUID } from 'node:crypto';
  * - A record is one run of one tag, identified by its start_time_seconds; a
  *   record not started yet (configured, shipment created) is "pending".
  *
- * The calls themselves: `xt1.ts`, `rt.ts`, `nanotag.ts`, `edits.ts`; the tag
- * and record an upload belongs to: `runs.ts`; its writes: `upload-writes.ts`;
- * the record recomputed after it: `reevaluate.ts`.
+ * The calls themselves: the device families' decoders (`xt1.ts`, `rt.ts`,
+ * `nanotag.ts`) into one upload shape (`decoded.ts`), run by one pipeline
+ * (`pipeline.ts`), and a person's edits (`edits.ts`); the tag and record an
+ * upload belongs to: `runs.ts`; its writes: `upload-writes.ts`; the record
+ * recomputed after it: `reevaluate.ts`.
  */
 
 export interface IngestLogger {
@@ -100,6 +101,29 @@ function isUploadKeyViolation(err: unknown): boolean {
     e = e.cause as typeof e;
   }
   return false;
+}
+
+/**
+ * The upload key: SHA-256 of the kind of upload and its canonical body (the
+ * validated body as JSON with sorted keys; absent fields dropped, defaults
+ * applied), so the same upload sent again, in any key order, has the same key.
+ */
+export function uploadKey(kind: string, body: unknown): string {
+  return createHash('sha256').update(kind).update('\n').update(canonicalJson(body)).digest('hex');
+}
+
+/** JSON with object keys sorted at every level; `undefined` members are left out. */
+export function canonicalJson(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  if (Array.isArray(value)) {
+    // Fast path, same text: a list of numbers (an upload's temps) is what JSON.stringify gives.
+    if (value.every((v) => typeof v === 'number')) return JSON.stringify(value);
+    return `[${value.map(canonicalJson).join(',')}]`;
+  }
+  const entries = Object.entries(value as Record<string, unknown>)
+    .filter(([, v]) => v !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
 }
 
 /** The key of an action row whose upload has none: unique, never a replay. */
