@@ -15,7 +15,7 @@ import * as shipmentSchema from '../apps/server/src/db/schema-shipments';
 import * as notificationsSchema from '../apps/server/src/db/schema-notifications';
 import * as reportsSchema from '../apps/server/src/db/schema-reports';
 import type { Principal } from '../apps/server/src/kernel/principal';
-import { createRecordsService } from '../apps/server/src/modules/records/service';
+import { createListsService } from '../apps/server/src/modules/lists/service';
 import { benchUser, startBench, startServerProcess } from './bench-server';
 import { fillRecords } from './fill-records';
 import { fmt } from './measure';
@@ -28,7 +28,7 @@ import { fmt } from './measure';
  * against the real server (`startServerProcess`, WEB_CONCURRENCY
  * processes, logging as in production) and against a bare Fastify + pg server
  * running the very SQL statements the app runs for that page (recorded from
- * the records service; a statement the app prepares, the baseline prepares
+ * the list calls; a statement the app prepares, the baseline prepares
  * under the same name), in the same run: req/s, p50/p99 and the ratio.
  * Before the load, UPLOADED_RECORDS running records are updated as uploads
  * update them, so the search reads a trigram index with pending entries.
@@ -87,14 +87,15 @@ interface Call {
   name: string;
   /**
    * One of the calls the issue's targets name (records list, search, statistics):
-   * 1,000 req/s and a p99 of 100 ms; `ratio`: also 0.5 of the bare server (the records list).
+   * 1,000 req/s (`rps`: the search 500, issue 38) and a p99 of 100 ms; `ratio`:
+   * also 0.5 of the bare server (the records list).
    */
-  target?: { ratio: boolean };
+  target?: { ratio: boolean; rps?: number };
   /** The paths, one per variant; the load cycles through them. */
   paths: string[];
-  /** The records service call of variant `k` whose SQL the baseline replays. */
+  /** The list call of variant `k` whose SQL the baseline replays. */
   run(
-    service: ReturnType<typeof createRecordsService>,
+    service: ReturnType<typeof createListsService>,
     principal: Principal,
     k: number,
   ): Promise<unknown>;
@@ -148,7 +149,7 @@ const callsFor = (serials: string[]): Call[] => [
   },
   {
     name: 'filtered search',
-    target: { ratio: false },
+    target: { ratio: false, rps: 500 },
     paths: serials.map(searchPath),
     run: (s, p, k) =>
       s.records(p, { page_number: 1, page_size: 20, filter: SEARCH_FILTER, search: serials[k] }),
@@ -229,7 +230,7 @@ async function recordStatements(
     permissions: ['sysDataRead'],
     sessionId: null,
   } as unknown as Principal;
-  await call.run(createRecordsService(db), principal, k);
+  await call.run(createListsService(db), principal, k);
   return seen;
 }
 
@@ -573,11 +574,12 @@ export async function listsBench(): Promise<void> {
       const target = CALLS.find((c) => c.name === call)?.target;
       if (!target) continue;
       const ratio = app.rps / base.rps;
+      const rps = target.rps ?? TARGET_RPS;
       console.log(
-        `  ${call.padEnd(30)} ${verdict(app.rps >= TARGET_RPS)} the req/s, ` +
+        `  ${call.padEnd(30)} ${verdict(app.rps >= rps)} the req/s (${fmt(rps, 0)}), ` +
           `${verdict(app.p99 <= TARGET_P99)} the p99` +
           (target.ratio ? `, ${verdict(ratio >= TARGET_RATIO)} the ratio` : '') +
-          `${base.rps < TARGET_RPS || base.p99 > TARGET_P99 ? ' (the bare server misses the req/s or the p99 too)' : ''}`,
+          `${base.rps < rps || base.p99 > TARGET_P99 ? ' (the bare server misses the req/s or the p99 too)' : ''}`,
       );
     }
     console.log(`CPU per request in this process (${seconds} s of load each, 50 connections)`);

@@ -512,72 +512,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/devices/xt1/": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * All sensors: the organization's tags in the extended view
-         * @description All sensors: the organization's tags in the extended view.
-         *
-         *     Credentials: session cookie or user token, or API key (read-only too). Permission: `sysDataRead`. Built-in roles holding it: Administrator, Manager, Operator, Viewer.
-         */
-        get: operations["xt1Sensors"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/devices/xt1/details/": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * All Devices: the organization's tags in the extended view, filtered and paged
-         * @description filter: the table filter grammar (`field__operator=value`, joined by `^` for and or `|` for or) over the fields listed in docs/decisions/record-queries.md; order_by: field names, `-` for descending (default -last_action_taken). Paged: page_number is 1-based (default 1), page_size 1..1000 (default 20); the total number of matching rows is in the x-total-count header.
-         *
-         *     Credentials: session cookie or user token. Permission: `sysAdminUser`. Built-in roles holding it: Administrator.
-         */
-        get: operations["xt1Details"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/devices/xt1/records/": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Records, filtered, searched and paged
-         * @description filter: the table filter grammar (`field__operator=value`, joined by `^` for and or `|` for or) over the fields listed in docs/decisions/record-queries.md; order_by: field names, `-` for descending (default -last_action_taken). search: case-insensitive contains, ORed per whitespace-separated word, over id, tag serial number, references, program name, shipper and receiver names, carrier, product designation and PO number. latest=true keeps the latest record of each tag. Paged: page_number is 1-based (default 1), page_size 1..1000 (default 20); the total number of matching rows is in the x-total-count header.
-         *
-         *     Credentials: session cookie or user token, or API key (read-only too). Permission: `sysDataRead`. Built-in roles holding it: Administrator, Manager, Operator, Viewer.
-         */
-        get: operations["xt1Records"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/devices/xt1/record/": {
         parameters: {
             query?: never;
@@ -688,6 +622,116 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/devices/aggregate/locations/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Known positions of records (never the -91/-181 sentinels), oldest first per record
+         * @description Paged over the records: order_by sorts them by record fields (default: the order of record_ids). Paged: page_number is 1-based (default 1), page_size 1..1000 (default 20); the total number of matching rows is in the x-total-count header.
+         *
+         *     Credentials: session cookie or user token, or API key (read-only too). Permission: `sysDataRead`. Built-in roles holding it: Administrator, Manager, Operator, Viewer.
+         */
+        get: operations["aggregateLocations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/devices/aggregate/record-temperatures/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Temperature series of records with thresholds and trip times (gaps left out)
+         * @description At most 50 record ids per call.
+         *
+         *     Credentials: session cookie or user token, or API key (read-only too). Permission: `sysDataRead`. Built-in roles holding it: Administrator, Manager, Operator, Viewer.
+         */
+        get: operations["aggregateRecordTemperatures"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/devices/xt1/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * All sensors: the organization's tags in the extended view
+         * @description All sensors: the organization's tags in the extended view.
+         *
+         *     Credentials: session cookie or user token, or API key (read-only too). Permission: `sysDataRead`. Built-in roles holding it: Administrator, Manager, Operator, Viewer.
+         */
+        get: operations["xt1Sensors"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/devices/xt1/details/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * All Devices: the organization's tags in the extended view, filtered and paged
+         * @description filter: the table filter grammar (`field__operator=value`, joined by `^` for and or `|` for or) over the fields listed in docs/decisions/record-queries.md; order_by: field names, `-` for descending (default -last_action_taken). Paged: page_number is 1-based (default 1), page_size 1..1000 (default 20); the total number of matching rows is in the x-total-count header.
+         *
+         *     Credentials: session cookie or user token. Permission: `sysAdminUser`. Built-in roles holding it: Administrator.
+         */
+        get: operations["xt1Details"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/devices/xt1/records/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Records, filtered, searched and paged
+         * @description filter: the table filter grammar (`field__operator=value`, joined by `^` for and or `|` for or) over the fields listed in docs/decisions/record-queries.md; order_by: field names, `-` for descending (default -last_action_taken). search: case-insensitive contains, ORed per whitespace-separated word, over id, tag serial number, references, program name, shipper and receiver names, carrier, product designation and PO number. latest=true keeps the latest record of each tag. Paged: page_number is 1-based (default 1), page_size 1..1000 (default 20); the total number of matching rows is in the x-total-count header.
+         *
+         *     Credentials: session cookie or user token, or API key (read-only too). Permission: `sysDataRead`. Built-in roles holding it: Administrator, Manager, Operator, Viewer.
+         */
+        get: operations["xt1Records"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/devices/xt1/records/statistics/summary/": {
         parameters: {
             query?: never;
@@ -776,50 +820,6 @@ export interface paths {
          *     Credentials: session cookie or user token, or API key (not read-only). Permission: `readerScan`. Built-in roles holding it: Administrator, Manager, Operator.
          */
         post: operations["xt1ScanUpload"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/devices/aggregate/locations/": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Known positions of records (never the -91/-181 sentinels), oldest first per record
-         * @description Paged over the records: order_by sorts them by record fields (default: the order of record_ids). Paged: page_number is 1-based (default 1), page_size 1..1000 (default 20); the total number of matching rows is in the x-total-count header.
-         *
-         *     Credentials: session cookie or user token, or API key (read-only too). Permission: `sysDataRead`. Built-in roles holding it: Administrator, Manager, Operator, Viewer.
-         */
-        get: operations["aggregateLocations"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/devices/aggregate/record-temperatures/": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Temperature series of records with thresholds and trip times (gaps left out)
-         * @description At most 50 record ids per call.
-         *
-         *     Credentials: session cookie or user token, or API key (read-only too). Permission: `sysDataRead`. Built-in roles holding it: Administrator, Manager, Operator, Viewer.
-         */
-        get: operations["aggregateRecordTemperatures"];
-        put?: never;
-        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -5718,152 +5718,6 @@ export interface operations {
             };
         };
     };
-    xt1Sensors: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    /** @description The number of matching rows (of every page, for a paged list) */
-                    "x-total-count"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["TagExtended"][];
-                };
-            };
-            /** @description Default Response */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorReply"];
-                };
-            };
-            /** @description Default Response */
-            "5XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorReply"];
-                };
-            };
-        };
-    };
-    xt1Details: {
-        parameters: {
-            query?: {
-                /** @description Table filter: `field__operator=value` items joined by `^` (and) or `|` (or), e.g. `primary_reference__contains=ACME^high_threshold__gte=8` */
-                filter?: string;
-                /** @description Field names, `-` in front for descending; comma-separated or repeated */
-                order_by?: string[] | string;
-                /** @description 1-based page number (default 1) */
-                page_number?: number | string;
-                /** @description Rows per page, 1 to 1000 (default 20) */
-                page_size?: number | string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    /** @description The number of matching rows (of every page, for a paged list) */
-                    "x-total-count"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["TagExtended"][];
-                };
-            };
-            /** @description Default Response */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorReply"];
-                };
-            };
-            /** @description Default Response */
-            "5XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorReply"];
-                };
-            };
-        };
-    };
-    xt1Records: {
-        parameters: {
-            query?: {
-                /** @description Table filter: `field__operator=value` items joined by `^` (and) or `|` (or), e.g. `primary_reference__contains=ACME^high_threshold__gte=8` */
-                filter?: string;
-                /** @description Search box terms, whitespace-separated (at most 20 words) */
-                search?: string;
-                /** @description true: only the latest record of each tag */
-                latest?: boolean | string;
-                /** @description Release decision: RELEASED, QUARANTINED or REJECTED (the current decision), NONE (no decision yet) */
-                disposition?: "RELEASED" | "QUARANTINED" | "REJECTED" | "NONE";
-                /** @description Review state: AWAITING_ACKNOWLEDGEMENT, AWAITING_DECISION, RELEASED, QUARANTINED, REJECTED, or NEEDS_REVIEW (awaiting acknowledgement or decision) */
-                review_state?: "AWAITING_ACKNOWLEDGEMENT" | "AWAITING_DECISION" | "RELEASED" | "QUARANTINED" | "REJECTED" | "NEEDS_REVIEW";
-                /** @description Field names, `-` in front for descending; comma-separated or repeated */
-                order_by?: string[] | string;
-                /** @description 1-based page number (default 1) */
-                page_number?: number | string;
-                /** @description Rows per page, 1 to 1000 (default 20) */
-                page_size?: number | string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    /** @description The number of matching rows (of every page, for a paged list) */
-                    "x-total-count"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Record"][];
-                };
-            };
-            /** @description Default Response */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorReply"];
-                };
-            };
-            /** @description Default Response */
-            "5XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorReply"];
-                };
-            };
-        };
-    };
     xt1Record: {
         parameters: {
             query: {
@@ -6050,6 +5904,244 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Scan"][];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+        };
+    };
+    aggregateLocations: {
+        parameters: {
+            query: {
+                /** @description Record ids, comma-separated or repeated (at most 1000) */
+                record_ids: string[] | string;
+                /** @description Field names, `-` in front for descending; comma-separated or repeated */
+                order_by?: string[] | string;
+                /** @description 1-based page number (default 1) */
+                page_number?: number | string;
+                /** @description Rows per page, 1 to 1000 (default 20) */
+                page_size?: number | string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description The number of matching rows (of every page, for a paged list) */
+                    "x-total-count"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecordLocations"][];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+        };
+    };
+    aggregateRecordTemperatures: {
+        parameters: {
+            query: {
+                /** @description Record ids, comma-separated or repeated (at most 50) */
+                record_ids: string[] | string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description The number of matching rows (of every page, for a paged list) */
+                    "x-total-count"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TripTemperatures"][];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+        };
+    };
+    xt1Sensors: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description The number of matching rows (of every page, for a paged list) */
+                    "x-total-count"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TagExtended"][];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+        };
+    };
+    xt1Details: {
+        parameters: {
+            query?: {
+                /** @description Table filter: `field__operator=value` items joined by `^` (and) or `|` (or), e.g. `primary_reference__contains=ACME^high_threshold__gte=8` */
+                filter?: string;
+                /** @description Field names, `-` in front for descending; comma-separated or repeated */
+                order_by?: string[] | string;
+                /** @description 1-based page number (default 1) */
+                page_number?: number | string;
+                /** @description Rows per page, 1 to 1000 (default 20) */
+                page_size?: number | string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description The number of matching rows (of every page, for a paged list) */
+                    "x-total-count"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TagExtended"][];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorReply"];
+                };
+            };
+        };
+    };
+    xt1Records: {
+        parameters: {
+            query?: {
+                /** @description Table filter: `field__operator=value` items joined by `^` (and) or `|` (or), e.g. `primary_reference__contains=ACME^high_threshold__gte=8` */
+                filter?: string;
+                /** @description Search box terms, whitespace-separated (at most 20 words) */
+                search?: string;
+                /** @description true: only the latest record of each tag */
+                latest?: boolean | string;
+                /** @description Release decision: RELEASED, QUARANTINED or REJECTED (the current decision), NONE (no decision yet) */
+                disposition?: "RELEASED" | "QUARANTINED" | "REJECTED" | "NONE";
+                /** @description Review state: AWAITING_ACKNOWLEDGEMENT, AWAITING_DECISION, RELEASED, QUARANTINED, REJECTED, or NEEDS_REVIEW (awaiting acknowledgement or decision) */
+                review_state?: "AWAITING_ACKNOWLEDGEMENT" | "AWAITING_DECISION" | "RELEASED" | "QUARANTINED" | "REJECTED" | "NEEDS_REVIEW";
+                /** @description Field names, `-` in front for descending; comma-separated or repeated */
+                order_by?: string[] | string;
+                /** @description 1-based page number (default 1) */
+                page_number?: number | string;
+                /** @description Rows per page, 1 to 1000 (default 20) */
+                page_size?: number | string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description The number of matching rows (of every page, for a paged list) */
+                    "x-total-count"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Record"][];
                 };
             };
             /** @description Default Response */
@@ -6264,98 +6356,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RecordReference"];
-                };
-            };
-            /** @description Default Response */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorReply"];
-                };
-            };
-            /** @description Default Response */
-            "5XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorReply"];
-                };
-            };
-        };
-    };
-    aggregateLocations: {
-        parameters: {
-            query: {
-                /** @description Record ids, comma-separated or repeated (at most 1000) */
-                record_ids: string[] | string;
-                /** @description Field names, `-` in front for descending; comma-separated or repeated */
-                order_by?: string[] | string;
-                /** @description 1-based page number (default 1) */
-                page_number?: number | string;
-                /** @description Rows per page, 1 to 1000 (default 20) */
-                page_size?: number | string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    /** @description The number of matching rows (of every page, for a paged list) */
-                    "x-total-count"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["RecordLocations"][];
-                };
-            };
-            /** @description Default Response */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorReply"];
-                };
-            };
-            /** @description Default Response */
-            "5XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorReply"];
-                };
-            };
-        };
-    };
-    aggregateRecordTemperatures: {
-        parameters: {
-            query: {
-                /** @description Record ids, comma-separated or repeated (at most 50) */
-                record_ids: string[] | string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    /** @description The number of matching rows (of every page, for a paged list) */
-                    "x-total-count"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["TripTemperatures"][];
                 };
             };
             /** @description Default Response */

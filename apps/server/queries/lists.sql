@@ -9,9 +9,9 @@ select
     "sessions"."id",
     "sessions"."user_id",
     "sessions"."organization_id",
-    "sessions"."created",
-    "sessions"."expires_at",
-    "sessions"."last_seen_at",
+    "sessions"."created"::text,
+    "sessions"."expires_at"::text,
+    "sessions"."last_seen_at"::text,
     "sessions"."ip",
     "sessions"."user_agent",
     "users"."id",
@@ -22,7 +22,7 @@ select
     "users"."password_hash",
     "users"."is_locked",
     "users"."is_server_admin",
-    "users"."date_joined",
+    "users"."date_joined"::text,
     "users"."last_session_org_id",
     "roles"."permission_names",
     not exists (
@@ -64,10 +64,10 @@ from
 where
   (
     "sessions"."id" = $1
-    and "sessions"."expires_at" > $2
+    and "sessions"."expires_at" > $2::timestamptz
   )
 limit
-  1;
+  $3;
 
 -- All Records, first page (the home list)
 -- GET /api/devices/xt1/records/
@@ -80,9 +80,9 @@ select
     "records"."tag_serial_number",
     "records"."tag_type",
     "records"."tag_status",
-    "records"."created",
-    "records"."last_modified",
-    "records"."temps_last_updated",
+    "records"."created"::text,
+    "records"."last_modified"::text,
+    "records"."temps_last_updated"::text,
     "records"."primary_reference",
     "records"."secondary_reference",
     "records"."shipping_reference",
@@ -100,7 +100,7 @@ select
     "records"."cumulative_duration_low",
     "records"."num_consecutive_excursions",
     "records"."start_time_seconds",
-    "records"."stop_time",
+    "records"."stop_time"::text,
     "records"."measurement_interval",
     "records"."calculated_measurement_interval",
     "records"."transmit_interval",
@@ -108,15 +108,15 @@ select
     "records"."highest_recorded_temperature",
     "records"."lowest_recorded_temperature",
     "records"."mean_kinetic_temp",
-    "records"."first_point",
-    "records"."last_point",
+    "records"."first_point"::text,
+    "records"."last_point"::text,
     "records"."number_of_points",
     "records"."series_length",
     "records"."record_duration",
     "records"."latest_temp",
-    "records"."last_scanned",
+    "records"."last_scanned"::text,
     "records"."last_scanned_user_id",
-    "records"."last_action_taken",
+    "records"."last_action_taken"::text,
     "records"."alarm_recipients",
     "records"."status",
     "records"."computed_status",
@@ -125,14 +125,14 @@ select
     "records"."memory_health",
     "records"."battery_health",
     "records"."calibration_warning",
-    "records"."planned_arrival",
-    "records"."trip_begin_time",
-    "records"."trip_end_time",
+    "records"."planned_arrival"::text,
+    "records"."trip_begin_time"::text,
+    "records"."trip_end_time"::text,
     "records"."trip_status",
     "records"."trip_manual",
     "records"."trip_inputs",
     "records"."report_exists",
-    "records"."health_reported_at",
+    "records"."health_reported_at"::text,
     "records"."active",
     "shipper"."id",
     "shipper"."name",
@@ -177,10 +177,12 @@ select
       limit
         1
     ),
-    coalesce(
-      to_timestamp("records"."start_time_seconds"),
-      now()
-    ),
+    (
+      coalesce(
+        to_timestamp("records"."start_time_seconds"),
+        now()
+      )
+    )::text,
     coalesce(
       (
         select
@@ -193,245 +195,28 @@ select
       30::int
     ),
     (
-      select
-        d.calibration_due
-      from
-        "calibration_certificate_devices" d
-        join "calibration_certificates" c on c.id = d.certificate_id
-        and c.organization_id = d.organization_id
-      where
-        d.organization_id = "records"."organization_id"
-        and d.tag_id = "records"."tag_id"
-        and coalesce(d.calibration_timestamp, c.created) <= coalesce(
-          to_timestamp("records"."start_time_seconds"),
-          now()
-        )
-      order by
-        coalesce(d.calibration_timestamp, c.created) desc,
-        c.created desc,
-        c.id desc
-      limit
-        1
-    ),
-    (
-      select
-        json_build_object(
-          'id',
-          d.id::text,
-          'decision',
-          d.decision,
-          'comment',
-          d.comment,
-          'meaning',
-          d.meaning,
-          'transit_reason',
-          d.transit_reason,
-          'signed_by',
-          d.printed_name,
-          'signed_at',
-          d.signed_at,
-          'second_factor',
-          d.second_factor
-        )
-      from
-        "record_dispositions" d
-      where
-        d.organization_id = "records"."organization_id"
-        and d.record_id = "records"."id"
-      order by
-        d.id desc
-      limit
-        1
-    ),
-    (
-      select
-        true
-      from
-        "alarms" a
-      where
-        a.record_id = "records"."id"
-        and a.organization_id = "records"."organization_id"
-        and not a.acknowledged
-        and not a.dismissed
-        and a.superseded_by is null
-      limit
-        1
-    ),
-    "counts"."records",
-    "counts"."rows"
-  )
-from
-  "records"
-  left join "travel_locations" "shipper" on (
-    "shipper"."id" = "records"."shipper_location_id"
-    and "shipper"."organization_id" = "records"."organization_id"
-  )
-  left join "travel_locations" "receiver" on (
-    "receiver"."id" = "records"."receiver_location_id"
-    and "receiver"."organization_id" = "records"."organization_id"
-  )
-  left join "users" "scanned_by" on "scanned_by"."id" = "records"."last_scanned_user_id"
-  cross join (
-    select
-      coalesce(sum("record_count_deltas"."records"), 0)::int as records,
-      count(*)::int as rows
-    from
-      "record_count_deltas"
-    where
-      "record_count_deltas"."organization_id" = $1
-  ) "counts"
-where
-  "records"."organization_id" = $2
-order by
-  "records"."last_action_taken" desc nulls last,
-  "records"."id" desc
-limit
-  20;
-
--- All Records, second page
--- GET /api/devices/xt1/records/?page_number=2&page_size=2
-
-select
-  json_build_array(
-    "records"."id",
-    "records"."organization_id",
-    "records"."tag_id",
-    "records"."tag_serial_number",
-    "records"."tag_type",
-    "records"."tag_status",
-    "records"."created",
-    "records"."last_modified",
-    "records"."temps_last_updated",
-    "records"."primary_reference",
-    "records"."secondary_reference",
-    "records"."shipping_reference",
-    "records"."program_name",
-    "records"."carrier",
-    "records"."product_designation",
-    "records"."po_number",
-    "records"."shipper_location_id",
-    "records"."receiver_location_id",
-    "records"."high_threshold",
-    "records"."low_threshold",
-    "records"."cumulative_high_threshold",
-    "records"."cumulative_low_threshold",
-    "records"."cumulative_duration_high",
-    "records"."cumulative_duration_low",
-    "records"."num_consecutive_excursions",
-    "records"."start_time_seconds",
-    "records"."stop_time",
-    "records"."measurement_interval",
-    "records"."calculated_measurement_interval",
-    "records"."transmit_interval",
-    "records"."start_delay",
-    "records"."highest_recorded_temperature",
-    "records"."lowest_recorded_temperature",
-    "records"."mean_kinetic_temp",
-    "records"."first_point",
-    "records"."last_point",
-    "records"."number_of_points",
-    "records"."series_length",
-    "records"."record_duration",
-    "records"."latest_temp",
-    "records"."last_scanned",
-    "records"."last_scanned_user_id",
-    "records"."last_action_taken",
-    "records"."alarm_recipients",
-    "records"."status",
-    "records"."computed_status",
-    "records"."last_latitude",
-    "records"."last_longitude",
-    "records"."memory_health",
-    "records"."battery_health",
-    "records"."calibration_warning",
-    "records"."planned_arrival",
-    "records"."trip_begin_time",
-    "records"."trip_end_time",
-    "records"."trip_status",
-    "records"."trip_manual",
-    "records"."trip_inputs",
-    "records"."report_exists",
-    "records"."health_reported_at",
-    "records"."active",
-    "shipper"."id",
-    "shipper"."name",
-    "receiver"."id",
-    "receiver"."name",
-    "scanned_by"."username",
-    ARRAY(
-      select
-        s.id::text
-      from
-        scans s
-      where
-        s.record_id = "records"."id"
-        and s.organization_id = "records"."organization_id"
-      order by
-        s."timestamp",
-        s.id
-    ),
-    (
-      select
-        json_build_object(
-          'certificate_id',
-          c.id::text,
-          'tag_type',
-          d.tag_type,
-          'calibration_timestamp',
-          d.calibration_timestamp,
-          'calibration_due',
+      (
+        select
           d.calibration_due
-        )
-      from
-        "calibration_certificate_devices" d
-        join "calibration_certificates" c on c.id = d.certificate_id
-        and c.organization_id = d.organization_id
-      where
-        d.organization_id = "records"."organization_id"
-        and d.tag_id = "records"."tag_id"
-      order by
-        coalesce(d.calibration_timestamp, c.created) desc,
-        c.created desc,
-        c.id desc
-      limit
-        1
-    ),
-    coalesce(
-      to_timestamp("records"."start_time_seconds"),
-      now()
-    ),
-    coalesce(
-      (
-        select
-          s.calibration_due_soon_days
         from
-          "organization_settings" s
+          "calibration_certificate_devices" d
+          join "calibration_certificates" c on c.id = d.certificate_id
+          and c.organization_id = d.organization_id
         where
-          s.organization_id = "records"."organization_id"
-      ),
-      30::int
-    ),
-    (
-      select
-        d.calibration_due
-      from
-        "calibration_certificate_devices" d
-        join "calibration_certificates" c on c.id = d.certificate_id
-        and c.organization_id = d.organization_id
-      where
-        d.organization_id = "records"."organization_id"
-        and d.tag_id = "records"."tag_id"
-        and coalesce(d.calibration_timestamp, c.created) <= coalesce(
-          to_timestamp("records"."start_time_seconds"),
-          now()
-        )
-      order by
-        coalesce(d.calibration_timestamp, c.created) desc,
-        c.created desc,
-        c.id desc
-      limit
-        1
-    ),
+          d.organization_id = "records"."organization_id"
+          and d.tag_id = "records"."tag_id"
+          and coalesce(d.calibration_timestamp, c.created) <= coalesce(
+            to_timestamp("records"."start_time_seconds"),
+            now()
+          )
+        order by
+          coalesce(d.calibration_timestamp, c.created) desc,
+          c.created desc,
+          c.id desc
+        limit
+          1
+      )
+    )::text,
     (
       select
         json_build_object(
@@ -475,231 +260,10 @@ select
         and a.superseded_by is null
       limit
         1
-    ),
-    "counts"."records",
-    "counts"."rows"
-  )
-from
-  "records"
-  left join "travel_locations" "shipper" on (
-    "shipper"."id" = "records"."shipper_location_id"
-    and "shipper"."organization_id" = "records"."organization_id"
-  )
-  left join "travel_locations" "receiver" on (
-    "receiver"."id" = "records"."receiver_location_id"
-    and "receiver"."organization_id" = "records"."organization_id"
-  )
-  left join "users" "scanned_by" on "scanned_by"."id" = "records"."last_scanned_user_id"
-  cross join (
-    select
-      coalesce(sum("record_count_deltas"."records"), 0)::int as records,
-      count(*)::int as rows
-    from
-      "record_count_deltas"
-    where
-      "record_count_deltas"."organization_id" = $1
-  ) "counts"
-where
-  "records"."organization_id" = $2
-order by
-  "records"."last_action_taken" desc nulls last,
-  "records"."id" desc
-limit
-  $3
-offset
-  $4;
-
--- All Records by creation, oldest first
--- GET /api/devices/xt1/records/?order_by=created
-
-select
-  json_build_array(
-    "records"."id",
-    "records"."organization_id",
-    "records"."tag_id",
-    "records"."tag_serial_number",
-    "records"."tag_type",
-    "records"."tag_status",
-    "records"."created",
-    "records"."last_modified",
-    "records"."temps_last_updated",
-    "records"."primary_reference",
-    "records"."secondary_reference",
-    "records"."shipping_reference",
-    "records"."program_name",
-    "records"."carrier",
-    "records"."product_designation",
-    "records"."po_number",
-    "records"."shipper_location_id",
-    "records"."receiver_location_id",
-    "records"."high_threshold",
-    "records"."low_threshold",
-    "records"."cumulative_high_threshold",
-    "records"."cumulative_low_threshold",
-    "records"."cumulative_duration_high",
-    "records"."cumulative_duration_low",
-    "records"."num_consecutive_excursions",
-    "records"."start_time_seconds",
-    "records"."stop_time",
-    "records"."measurement_interval",
-    "records"."calculated_measurement_interval",
-    "records"."transmit_interval",
-    "records"."start_delay",
-    "records"."highest_recorded_temperature",
-    "records"."lowest_recorded_temperature",
-    "records"."mean_kinetic_temp",
-    "records"."first_point",
-    "records"."last_point",
-    "records"."number_of_points",
-    "records"."series_length",
-    "records"."record_duration",
-    "records"."latest_temp",
-    "records"."last_scanned",
-    "records"."last_scanned_user_id",
-    "records"."last_action_taken",
-    "records"."alarm_recipients",
-    "records"."status",
-    "records"."computed_status",
-    "records"."last_latitude",
-    "records"."last_longitude",
-    "records"."memory_health",
-    "records"."battery_health",
-    "records"."calibration_warning",
-    "records"."planned_arrival",
-    "records"."trip_begin_time",
-    "records"."trip_end_time",
-    "records"."trip_status",
-    "records"."trip_manual",
-    "records"."trip_inputs",
-    "records"."report_exists",
-    "records"."health_reported_at",
-    "records"."active",
-    "shipper"."id",
-    "shipper"."name",
-    "receiver"."id",
-    "receiver"."name",
-    "scanned_by"."username",
-    ARRAY(
-      select
-        s.id::text
-      from
-        scans s
-      where
-        s.record_id = "records"."id"
-        and s.organization_id = "records"."organization_id"
-      order by
-        s."timestamp",
-        s.id
-    ),
-    (
-      select
-        json_build_object(
-          'certificate_id',
-          c.id::text,
-          'tag_type',
-          d.tag_type,
-          'calibration_timestamp',
-          d.calibration_timestamp,
-          'calibration_due',
-          d.calibration_due
-        )
-      from
-        "calibration_certificate_devices" d
-        join "calibration_certificates" c on c.id = d.certificate_id
-        and c.organization_id = d.organization_id
-      where
-        d.organization_id = "records"."organization_id"
-        and d.tag_id = "records"."tag_id"
-      order by
-        coalesce(d.calibration_timestamp, c.created) desc,
-        c.created desc,
-        c.id desc
-      limit
-        1
-    ),
-    coalesce(
-      to_timestamp("records"."start_time_seconds"),
-      now()
-    ),
-    coalesce(
-      (
-        select
-          s.calibration_due_soon_days
-        from
-          "organization_settings" s
-        where
-          s.organization_id = "records"."organization_id"
-      ),
-      30::int
-    ),
-    (
-      select
-        d.calibration_due
-      from
-        "calibration_certificate_devices" d
-        join "calibration_certificates" c on c.id = d.certificate_id
-        and c.organization_id = d.organization_id
-      where
-        d.organization_id = "records"."organization_id"
-        and d.tag_id = "records"."tag_id"
-        and coalesce(d.calibration_timestamp, c.created) <= coalesce(
-          to_timestamp("records"."start_time_seconds"),
-          now()
-        )
-      order by
-        coalesce(d.calibration_timestamp, c.created) desc,
-        c.created desc,
-        c.id desc
-      limit
-        1
-    ),
-    (
-      select
-        json_build_object(
-          'id',
-          d.id::text,
-          'decision',
-          d.decision,
-          'comment',
-          d.comment,
-          'meaning',
-          d.meaning,
-          'transit_reason',
-          d.transit_reason,
-          'signed_by',
-          d.printed_name,
-          'signed_at',
-          d.signed_at,
-          'second_factor',
-          d.second_factor
-        )
-      from
-        "record_dispositions" d
-      where
-        d.organization_id = "records"."organization_id"
-        and d.record_id = "records"."id"
-      order by
-        d.id desc
-      limit
-        1
-    ),
-    (
-      select
-        true
-      from
-        "alarms" a
-      where
-        a.record_id = "records"."id"
-        and a.organization_id = "records"."organization_id"
-        and not a.acknowledged
-        and not a.dismissed
-        and a.superseded_by is null
-      limit
-        1
-    ),
-    "counts"."records",
-    "counts"."rows"
-  )
+    )
+  ),
+  "hits"."total",
+  "hits"."count_rows"
 from
   "records"
   left join "travel_locations" "shipper" on (
@@ -713,8 +277,23 @@ from
   left join "users" "scanned_by" on "scanned_by"."id" = "records"."last_scanned_user_id"
   inner join (
     select
-      "records"."id",
-      "records".ctid as "tid"
+      "records".ctid as "tid",
+      (
+        select
+          coalesce(sum("record_count_deltas"."records"), 0)
+        from
+          "record_count_deltas"
+        where
+          "record_count_deltas"."organization_id" = $1
+      )::int as "total",
+      (
+        select
+          count(*)
+        from
+          "record_count_deltas"
+        where
+          "record_count_deltas"."organization_id" = $2
+      )::int as "count_rows"
     from
       "records"
       left join "travel_locations" "shipper" on (
@@ -727,24 +306,517 @@ from
       )
       left join "users" "scanned_by" on "scanned_by"."id" = "records"."last_scanned_user_id"
     where
-      "records"."organization_id" = $1
+      "records"."organization_id" = $3
+    order by
+      "records"."last_action_taken" desc nulls last,
+      "records"."id" desc
+    limit
+      20
+  ) "hits" on "records".ctid = "hits"."tid"
+where
+  "records"."organization_id" = $4
+order by
+  "records"."last_action_taken" desc nulls last,
+  "records"."id" desc;
+
+-- All Records, second page
+-- GET /api/devices/xt1/records/?page_number=2&page_size=2
+
+select
+  json_build_array(
+    "records"."id",
+    "records"."organization_id",
+    "records"."tag_id",
+    "records"."tag_serial_number",
+    "records"."tag_type",
+    "records"."tag_status",
+    "records"."created"::text,
+    "records"."last_modified"::text,
+    "records"."temps_last_updated"::text,
+    "records"."primary_reference",
+    "records"."secondary_reference",
+    "records"."shipping_reference",
+    "records"."program_name",
+    "records"."carrier",
+    "records"."product_designation",
+    "records"."po_number",
+    "records"."shipper_location_id",
+    "records"."receiver_location_id",
+    "records"."high_threshold",
+    "records"."low_threshold",
+    "records"."cumulative_high_threshold",
+    "records"."cumulative_low_threshold",
+    "records"."cumulative_duration_high",
+    "records"."cumulative_duration_low",
+    "records"."num_consecutive_excursions",
+    "records"."start_time_seconds",
+    "records"."stop_time"::text,
+    "records"."measurement_interval",
+    "records"."calculated_measurement_interval",
+    "records"."transmit_interval",
+    "records"."start_delay",
+    "records"."highest_recorded_temperature",
+    "records"."lowest_recorded_temperature",
+    "records"."mean_kinetic_temp",
+    "records"."first_point"::text,
+    "records"."last_point"::text,
+    "records"."number_of_points",
+    "records"."series_length",
+    "records"."record_duration",
+    "records"."latest_temp",
+    "records"."last_scanned"::text,
+    "records"."last_scanned_user_id",
+    "records"."last_action_taken"::text,
+    "records"."alarm_recipients",
+    "records"."status",
+    "records"."computed_status",
+    "records"."last_latitude",
+    "records"."last_longitude",
+    "records"."memory_health",
+    "records"."battery_health",
+    "records"."calibration_warning",
+    "records"."planned_arrival"::text,
+    "records"."trip_begin_time"::text,
+    "records"."trip_end_time"::text,
+    "records"."trip_status",
+    "records"."trip_manual",
+    "records"."trip_inputs",
+    "records"."report_exists",
+    "records"."health_reported_at"::text,
+    "records"."active",
+    "shipper"."id",
+    "shipper"."name",
+    "receiver"."id",
+    "receiver"."name",
+    "scanned_by"."username",
+    ARRAY(
+      select
+        s.id::text
+      from
+        scans s
+      where
+        s.record_id = "records"."id"
+        and s.organization_id = "records"."organization_id"
+      order by
+        s."timestamp",
+        s.id
+    ),
+    (
+      select
+        json_build_object(
+          'certificate_id',
+          c.id::text,
+          'tag_type',
+          d.tag_type,
+          'calibration_timestamp',
+          d.calibration_timestamp,
+          'calibration_due',
+          d.calibration_due
+        )
+      from
+        "calibration_certificate_devices" d
+        join "calibration_certificates" c on c.id = d.certificate_id
+        and c.organization_id = d.organization_id
+      where
+        d.organization_id = "records"."organization_id"
+        and d.tag_id = "records"."tag_id"
+      order by
+        coalesce(d.calibration_timestamp, c.created) desc,
+        c.created desc,
+        c.id desc
+      limit
+        1
+    ),
+    (
+      coalesce(
+        to_timestamp("records"."start_time_seconds"),
+        now()
+      )
+    )::text,
+    coalesce(
+      (
+        select
+          s.calibration_due_soon_days
+        from
+          "organization_settings" s
+        where
+          s.organization_id = "records"."organization_id"
+      ),
+      30::int
+    ),
+    (
+      (
+        select
+          d.calibration_due
+        from
+          "calibration_certificate_devices" d
+          join "calibration_certificates" c on c.id = d.certificate_id
+          and c.organization_id = d.organization_id
+        where
+          d.organization_id = "records"."organization_id"
+          and d.tag_id = "records"."tag_id"
+          and coalesce(d.calibration_timestamp, c.created) <= coalesce(
+            to_timestamp("records"."start_time_seconds"),
+            now()
+          )
+        order by
+          coalesce(d.calibration_timestamp, c.created) desc,
+          c.created desc,
+          c.id desc
+        limit
+          1
+      )
+    )::text,
+    (
+      select
+        json_build_object(
+          'id',
+          d.id::text,
+          'decision',
+          d.decision,
+          'comment',
+          d.comment,
+          'meaning',
+          d.meaning,
+          'transit_reason',
+          d.transit_reason,
+          'signed_by',
+          d.printed_name,
+          'signed_at',
+          d.signed_at,
+          'second_factor',
+          d.second_factor
+        )
+      from
+        "record_dispositions" d
+      where
+        d.organization_id = "records"."organization_id"
+        and d.record_id = "records"."id"
+      order by
+        d.id desc
+      limit
+        1
+    ),
+    (
+      select
+        true
+      from
+        "alarms" a
+      where
+        a.record_id = "records"."id"
+        and a.organization_id = "records"."organization_id"
+        and not a.acknowledged
+        and not a.dismissed
+        and a.superseded_by is null
+      limit
+        1
+    )
+  ),
+  "hits"."total",
+  "hits"."count_rows"
+from
+  "records"
+  left join "travel_locations" "shipper" on (
+    "shipper"."id" = "records"."shipper_location_id"
+    and "shipper"."organization_id" = "records"."organization_id"
+  )
+  left join "travel_locations" "receiver" on (
+    "receiver"."id" = "records"."receiver_location_id"
+    and "receiver"."organization_id" = "records"."organization_id"
+  )
+  left join "users" "scanned_by" on "scanned_by"."id" = "records"."last_scanned_user_id"
+  inner join (
+    select
+      "records".ctid as "tid",
+      (
+        select
+          coalesce(sum("record_count_deltas"."records"), 0)
+        from
+          "record_count_deltas"
+        where
+          "record_count_deltas"."organization_id" = $1
+      )::int as "total",
+      (
+        select
+          count(*)
+        from
+          "record_count_deltas"
+        where
+          "record_count_deltas"."organization_id" = $2
+      )::int as "count_rows"
+    from
+      "records"
+      left join "travel_locations" "shipper" on (
+        "shipper"."id" = "records"."shipper_location_id"
+        and "shipper"."organization_id" = "records"."organization_id"
+      )
+      left join "travel_locations" "receiver" on (
+        "receiver"."id" = "records"."receiver_location_id"
+        and "receiver"."organization_id" = "records"."organization_id"
+      )
+      left join "users" "scanned_by" on "scanned_by"."id" = "records"."last_scanned_user_id"
+    where
+      "records"."organization_id" = $3
+    order by
+      "records"."last_action_taken" desc nulls last,
+      "records"."id" desc
+    limit
+      2
+    offset
+      $4
+  ) "hits" on "records".ctid = "hits"."tid"
+where
+  "records"."organization_id" = $5
+order by
+  "records"."last_action_taken" desc nulls last,
+  "records"."id" desc;
+
+-- All Records by creation, oldest first
+-- GET /api/devices/xt1/records/?order_by=created
+
+select
+  json_build_array(
+    "records"."id",
+    "records"."organization_id",
+    "records"."tag_id",
+    "records"."tag_serial_number",
+    "records"."tag_type",
+    "records"."tag_status",
+    "records"."created"::text,
+    "records"."last_modified"::text,
+    "records"."temps_last_updated"::text,
+    "records"."primary_reference",
+    "records"."secondary_reference",
+    "records"."shipping_reference",
+    "records"."program_name",
+    "records"."carrier",
+    "records"."product_designation",
+    "records"."po_number",
+    "records"."shipper_location_id",
+    "records"."receiver_location_id",
+    "records"."high_threshold",
+    "records"."low_threshold",
+    "records"."cumulative_high_threshold",
+    "records"."cumulative_low_threshold",
+    "records"."cumulative_duration_high",
+    "records"."cumulative_duration_low",
+    "records"."num_consecutive_excursions",
+    "records"."start_time_seconds",
+    "records"."stop_time"::text,
+    "records"."measurement_interval",
+    "records"."calculated_measurement_interval",
+    "records"."transmit_interval",
+    "records"."start_delay",
+    "records"."highest_recorded_temperature",
+    "records"."lowest_recorded_temperature",
+    "records"."mean_kinetic_temp",
+    "records"."first_point"::text,
+    "records"."last_point"::text,
+    "records"."number_of_points",
+    "records"."series_length",
+    "records"."record_duration",
+    "records"."latest_temp",
+    "records"."last_scanned"::text,
+    "records"."last_scanned_user_id",
+    "records"."last_action_taken"::text,
+    "records"."alarm_recipients",
+    "records"."status",
+    "records"."computed_status",
+    "records"."last_latitude",
+    "records"."last_longitude",
+    "records"."memory_health",
+    "records"."battery_health",
+    "records"."calibration_warning",
+    "records"."planned_arrival"::text,
+    "records"."trip_begin_time"::text,
+    "records"."trip_end_time"::text,
+    "records"."trip_status",
+    "records"."trip_manual",
+    "records"."trip_inputs",
+    "records"."report_exists",
+    "records"."health_reported_at"::text,
+    "records"."active",
+    "shipper"."id",
+    "shipper"."name",
+    "receiver"."id",
+    "receiver"."name",
+    "scanned_by"."username",
+    ARRAY(
+      select
+        s.id::text
+      from
+        scans s
+      where
+        s.record_id = "records"."id"
+        and s.organization_id = "records"."organization_id"
+      order by
+        s."timestamp",
+        s.id
+    ),
+    (
+      select
+        json_build_object(
+          'certificate_id',
+          c.id::text,
+          'tag_type',
+          d.tag_type,
+          'calibration_timestamp',
+          d.calibration_timestamp,
+          'calibration_due',
+          d.calibration_due
+        )
+      from
+        "calibration_certificate_devices" d
+        join "calibration_certificates" c on c.id = d.certificate_id
+        and c.organization_id = d.organization_id
+      where
+        d.organization_id = "records"."organization_id"
+        and d.tag_id = "records"."tag_id"
+      order by
+        coalesce(d.calibration_timestamp, c.created) desc,
+        c.created desc,
+        c.id desc
+      limit
+        1
+    ),
+    (
+      coalesce(
+        to_timestamp("records"."start_time_seconds"),
+        now()
+      )
+    )::text,
+    coalesce(
+      (
+        select
+          s.calibration_due_soon_days
+        from
+          "organization_settings" s
+        where
+          s.organization_id = "records"."organization_id"
+      ),
+      30::int
+    ),
+    (
+      (
+        select
+          d.calibration_due
+        from
+          "calibration_certificate_devices" d
+          join "calibration_certificates" c on c.id = d.certificate_id
+          and c.organization_id = d.organization_id
+        where
+          d.organization_id = "records"."organization_id"
+          and d.tag_id = "records"."tag_id"
+          and coalesce(d.calibration_timestamp, c.created) <= coalesce(
+            to_timestamp("records"."start_time_seconds"),
+            now()
+          )
+        order by
+          coalesce(d.calibration_timestamp, c.created) desc,
+          c.created desc,
+          c.id desc
+        limit
+          1
+      )
+    )::text,
+    (
+      select
+        json_build_object(
+          'id',
+          d.id::text,
+          'decision',
+          d.decision,
+          'comment',
+          d.comment,
+          'meaning',
+          d.meaning,
+          'transit_reason',
+          d.transit_reason,
+          'signed_by',
+          d.printed_name,
+          'signed_at',
+          d.signed_at,
+          'second_factor',
+          d.second_factor
+        )
+      from
+        "record_dispositions" d
+      where
+        d.organization_id = "records"."organization_id"
+        and d.record_id = "records"."id"
+      order by
+        d.id desc
+      limit
+        1
+    ),
+    (
+      select
+        true
+      from
+        "alarms" a
+      where
+        a.record_id = "records"."id"
+        and a.organization_id = "records"."organization_id"
+        and not a.acknowledged
+        and not a.dismissed
+        and a.superseded_by is null
+      limit
+        1
+    )
+  ),
+  "hits"."total",
+  "hits"."count_rows"
+from
+  "records"
+  left join "travel_locations" "shipper" on (
+    "shipper"."id" = "records"."shipper_location_id"
+    and "shipper"."organization_id" = "records"."organization_id"
+  )
+  left join "travel_locations" "receiver" on (
+    "receiver"."id" = "records"."receiver_location_id"
+    and "receiver"."organization_id" = "records"."organization_id"
+  )
+  left join "users" "scanned_by" on "scanned_by"."id" = "records"."last_scanned_user_id"
+  inner join (
+    select
+      "records".ctid as "tid",
+      (
+        select
+          coalesce(sum("record_count_deltas"."records"), 0)
+        from
+          "record_count_deltas"
+        where
+          "record_count_deltas"."organization_id" = $1
+      )::int as "total",
+      (
+        select
+          count(*)
+        from
+          "record_count_deltas"
+        where
+          "record_count_deltas"."organization_id" = $2
+      )::int as "count_rows"
+    from
+      "records"
+      left join "travel_locations" "shipper" on (
+        "shipper"."id" = "records"."shipper_location_id"
+        and "shipper"."organization_id" = "records"."organization_id"
+      )
+      left join "travel_locations" "receiver" on (
+        "receiver"."id" = "records"."receiver_location_id"
+        and "receiver"."organization_id" = "records"."organization_id"
+      )
+      left join "users" "scanned_by" on "scanned_by"."id" = "records"."last_scanned_user_id"
+    where
+      "records"."organization_id" = $3
     order by
       "records"."created" asc,
       "records"."id" desc
     limit
       20
   ) "hits" on "records".ctid = "hits"."tid"
-  cross join (
-    select
-      coalesce(sum("record_count_deltas"."records"), 0)::int as records,
-      count(*)::int as rows
-    from
-      "record_count_deltas"
-    where
-      "record_count_deltas"."organization_id" = $2
-  ) "counts"
 where
-  "records"."organization_id" = $3
+  "records"."organization_id" = $4
 order by
   "records"."created" asc,
   "records"."id" desc;
@@ -760,9 +832,9 @@ select
     "records"."tag_serial_number",
     "records"."tag_type",
     "records"."tag_status",
-    "records"."created",
-    "records"."last_modified",
-    "records"."temps_last_updated",
+    "records"."created"::text,
+    "records"."last_modified"::text,
+    "records"."temps_last_updated"::text,
     "records"."primary_reference",
     "records"."secondary_reference",
     "records"."shipping_reference",
@@ -780,7 +852,7 @@ select
     "records"."cumulative_duration_low",
     "records"."num_consecutive_excursions",
     "records"."start_time_seconds",
-    "records"."stop_time",
+    "records"."stop_time"::text,
     "records"."measurement_interval",
     "records"."calculated_measurement_interval",
     "records"."transmit_interval",
@@ -788,15 +860,15 @@ select
     "records"."highest_recorded_temperature",
     "records"."lowest_recorded_temperature",
     "records"."mean_kinetic_temp",
-    "records"."first_point",
-    "records"."last_point",
+    "records"."first_point"::text,
+    "records"."last_point"::text,
     "records"."number_of_points",
     "records"."series_length",
     "records"."record_duration",
     "records"."latest_temp",
-    "records"."last_scanned",
+    "records"."last_scanned"::text,
     "records"."last_scanned_user_id",
-    "records"."last_action_taken",
+    "records"."last_action_taken"::text,
     "records"."alarm_recipients",
     "records"."status",
     "records"."computed_status",
@@ -805,14 +877,14 @@ select
     "records"."memory_health",
     "records"."battery_health",
     "records"."calibration_warning",
-    "records"."planned_arrival",
-    "records"."trip_begin_time",
-    "records"."trip_end_time",
+    "records"."planned_arrival"::text,
+    "records"."trip_begin_time"::text,
+    "records"."trip_end_time"::text,
     "records"."trip_status",
     "records"."trip_manual",
     "records"."trip_inputs",
     "records"."report_exists",
-    "records"."health_reported_at",
+    "records"."health_reported_at"::text,
     "records"."active",
     "shipper"."id",
     "shipper"."name",
@@ -857,10 +929,12 @@ select
       limit
         1
     ),
-    coalesce(
-      to_timestamp("records"."start_time_seconds"),
-      now()
-    ),
+    (
+      coalesce(
+        to_timestamp("records"."start_time_seconds"),
+        now()
+      )
+    )::text,
     coalesce(
       (
         select
@@ -873,26 +947,28 @@ select
       30::int
     ),
     (
-      select
-        d.calibration_due
-      from
-        "calibration_certificate_devices" d
-        join "calibration_certificates" c on c.id = d.certificate_id
-        and c.organization_id = d.organization_id
-      where
-        d.organization_id = "records"."organization_id"
-        and d.tag_id = "records"."tag_id"
-        and coalesce(d.calibration_timestamp, c.created) <= coalesce(
-          to_timestamp("records"."start_time_seconds"),
-          now()
-        )
-      order by
-        coalesce(d.calibration_timestamp, c.created) desc,
-        c.created desc,
-        c.id desc
-      limit
-        1
-    ),
+      (
+        select
+          d.calibration_due
+        from
+          "calibration_certificate_devices" d
+          join "calibration_certificates" c on c.id = d.certificate_id
+          and c.organization_id = d.organization_id
+        where
+          d.organization_id = "records"."organization_id"
+          and d.tag_id = "records"."tag_id"
+          and coalesce(d.calibration_timestamp, c.created) <= coalesce(
+            to_timestamp("records"."start_time_seconds"),
+            now()
+          )
+        order by
+          coalesce(d.calibration_timestamp, c.created) desc,
+          c.created desc,
+          c.id desc
+        limit
+          1
+      )
+    )::text,
     (
       select
         json_build_object(
@@ -936,9 +1012,10 @@ select
         and a.superseded_by is null
       limit
         1
-    ),
-    "kept"."total"
-  )
+    )
+  ),
+  "hits"."total",
+  "hits"."count_rows"
 from
   "records"
   left join "travel_locations" "shipper" on (
@@ -952,8 +1029,16 @@ from
   left join "users" "scanned_by" on "scanned_by"."id" = "records"."last_scanned_user_id"
   inner join (
     select
-      "records"."id",
-      "records".ctid as "tid"
+      "records".ctid as "tid",
+      (
+        select
+          coalesce(sum("record_count_deltas"."alarm_records"), 0)
+        from
+          "record_count_deltas"
+        where
+          "record_count_deltas"."organization_id" = $1
+      )::int as "total",
+      0 as "count_rows"
     from
       "records"
       left join "travel_locations" "shipper" on (
@@ -966,27 +1051,14 @@ from
       )
       left join "users" "scanned_by" on "scanned_by"."id" = "records"."last_scanned_user_id"
     where
-      (
-        "records"."organization_id" = $1
-        and (COALESCE("records"."computed_status" = $2, false))
-      )
+      "records"."organization_id" = $2
+      and (COALESCE("records"."computed_status" = $3, false))
     order by
       "records"."last_action_taken" desc nulls last,
       "records"."id" desc
     limit
       20
   ) "hits" on "records".ctid = "hits"."tid"
-  cross join (
-    select
-      (
-        select
-          coalesce(sum("record_count_deltas"."alarm_records"), 0)
-        from
-          "record_count_deltas"
-        where
-          "record_count_deltas"."organization_id" = $3
-      )::int as total
-  ) "kept"
 where
   "records"."organization_id" = $4
 order by
@@ -997,26 +1069,32 @@ order by
 -- GET /api/devices/xt1/records/?latest=true
 
 select
-  "tag_latest_records"."record_id" as id,
+  "q"."id",
+  "q"."total"
+from
   (
     select
-      coalesce(sum("record_count_deltas"."tags_with_records"), 0)
+      "tag_latest_records"."record_id" as id,
+      (
+        select
+          coalesce(sum("record_count_deltas"."tags_with_records"), 0)
+        from
+          "record_count_deltas"
+        where
+          "record_count_deltas"."organization_id" = $1
+      )::int as total
     from
-      "record_count_deltas"
+      "tag_latest_records"
     where
-      "record_count_deltas"."organization_id" = $1
-  )::int as total
-from
-  "tag_latest_records"
-where
-  "tag_latest_records"."organization_id" = $2
-order by
-  "tag_latest_records"."last_action_taken" desc nulls last,
-  "tag_latest_records"."record_id" desc nulls last
-limit
-  $3
-offset
-  $4;
+      "tag_latest_records"."organization_id" = $2
+    order by
+      "tag_latest_records"."last_action_taken" desc nulls last,
+      "tag_latest_records"."record_id" desc nulls last
+    limit
+      $3
+    offset
+      $4
+  ) "q";
 
 select
   json_build_array(
@@ -1026,9 +1104,9 @@ select
     "records"."tag_serial_number",
     "records"."tag_type",
     "records"."tag_status",
-    "records"."created",
-    "records"."last_modified",
-    "records"."temps_last_updated",
+    "records"."created"::text,
+    "records"."last_modified"::text,
+    "records"."temps_last_updated"::text,
     "records"."primary_reference",
     "records"."secondary_reference",
     "records"."shipping_reference",
@@ -1046,7 +1124,7 @@ select
     "records"."cumulative_duration_low",
     "records"."num_consecutive_excursions",
     "records"."start_time_seconds",
-    "records"."stop_time",
+    "records"."stop_time"::text,
     "records"."measurement_interval",
     "records"."calculated_measurement_interval",
     "records"."transmit_interval",
@@ -1054,15 +1132,15 @@ select
     "records"."highest_recorded_temperature",
     "records"."lowest_recorded_temperature",
     "records"."mean_kinetic_temp",
-    "records"."first_point",
-    "records"."last_point",
+    "records"."first_point"::text,
+    "records"."last_point"::text,
     "records"."number_of_points",
     "records"."series_length",
     "records"."record_duration",
     "records"."latest_temp",
-    "records"."last_scanned",
+    "records"."last_scanned"::text,
     "records"."last_scanned_user_id",
-    "records"."last_action_taken",
+    "records"."last_action_taken"::text,
     "records"."alarm_recipients",
     "records"."status",
     "records"."computed_status",
@@ -1071,14 +1149,14 @@ select
     "records"."memory_health",
     "records"."battery_health",
     "records"."calibration_warning",
-    "records"."planned_arrival",
-    "records"."trip_begin_time",
-    "records"."trip_end_time",
+    "records"."planned_arrival"::text,
+    "records"."trip_begin_time"::text,
+    "records"."trip_end_time"::text,
     "records"."trip_status",
     "records"."trip_manual",
     "records"."trip_inputs",
     "records"."report_exists",
-    "records"."health_reported_at",
+    "records"."health_reported_at"::text,
     "records"."active",
     "shipper"."id",
     "shipper"."name",
@@ -1123,10 +1201,12 @@ select
       limit
         1
     ),
-    coalesce(
-      to_timestamp("records"."start_time_seconds"),
-      now()
-    ),
+    (
+      coalesce(
+        to_timestamp("records"."start_time_seconds"),
+        now()
+      )
+    )::text,
     coalesce(
       (
         select
@@ -1139,26 +1219,28 @@ select
       30::int
     ),
     (
-      select
-        d.calibration_due
-      from
-        "calibration_certificate_devices" d
-        join "calibration_certificates" c on c.id = d.certificate_id
-        and c.organization_id = d.organization_id
-      where
-        d.organization_id = "records"."organization_id"
-        and d.tag_id = "records"."tag_id"
-        and coalesce(d.calibration_timestamp, c.created) <= coalesce(
-          to_timestamp("records"."start_time_seconds"),
-          now()
-        )
-      order by
-        coalesce(d.calibration_timestamp, c.created) desc,
-        c.created desc,
-        c.id desc
-      limit
-        1
-    ),
+      (
+        select
+          d.calibration_due
+        from
+          "calibration_certificate_devices" d
+          join "calibration_certificates" c on c.id = d.certificate_id
+          and c.organization_id = d.organization_id
+        where
+          d.organization_id = "records"."organization_id"
+          and d.tag_id = "records"."tag_id"
+          and coalesce(d.calibration_timestamp, c.created) <= coalesce(
+            to_timestamp("records"."start_time_seconds"),
+            now()
+          )
+        order by
+          coalesce(d.calibration_timestamp, c.created) desc,
+          c.created desc,
+          c.id desc
+        limit
+          1
+      )
+    )::text,
     (
       select
         json_build_object(
@@ -1204,27 +1286,6 @@ select
         1
     )
   )
-from
-  "records"
-  left join "travel_locations" "shipper" on (
-    "shipper"."id" = "records"."shipper_location_id"
-    and "shipper"."organization_id" = "records"."organization_id"
-  )
-  left join "travel_locations" "receiver" on (
-    "receiver"."id" = "records"."receiver_location_id"
-    and "receiver"."organization_id" = "records"."organization_id"
-  )
-  left join "users" "scanned_by" on "scanned_by"."id" = "records"."last_scanned_user_id"
-where
-  "records"."organization_id" = $1
-  and "records"."id" = any ($2::bigint[]);
-
--- A table filter: product and high threshold
--- GET /api/devices/xt1/records/?filter=product_designation__contains%3Dvacc%5Ehigh_threshold__gte%3D8
-
-select
-  "records"."id",
-  (count(*) over ())::int as "total"
 from
   "records"
   left join "travel_locations" "shipper" on (
@@ -1239,22 +1300,11 @@ from
 where
   (
     "records"."organization_id" = $1
-    and (
-      COALESCE("records"."product_designation" ilike $2, false)
-      and COALESCE(
-        "records"."high_threshold" >= $3::double precision,
-        false
-      )
-    )
-  )
-order by
-  "records"."last_action_taken" desc nulls last,
-  "records"."id" desc
-limit
-  $4;
+    and "records"."id" = any ($2::bigint[])
+  );
 
--- The search box: a serial number
--- GET /api/devices/xt1/records/?search=QSQL
+-- A table filter: product and high threshold
+-- GET /api/devices/xt1/records/?filter=product_designation__contains%3Dvacc%5Ehigh_threshold__gte%3D8
 
 select
   json_build_array(
@@ -1264,9 +1314,9 @@ select
     "records"."tag_serial_number",
     "records"."tag_type",
     "records"."tag_status",
-    "records"."created",
-    "records"."last_modified",
-    "records"."temps_last_updated",
+    "records"."created"::text,
+    "records"."last_modified"::text,
+    "records"."temps_last_updated"::text,
     "records"."primary_reference",
     "records"."secondary_reference",
     "records"."shipping_reference",
@@ -1284,7 +1334,7 @@ select
     "records"."cumulative_duration_low",
     "records"."num_consecutive_excursions",
     "records"."start_time_seconds",
-    "records"."stop_time",
+    "records"."stop_time"::text,
     "records"."measurement_interval",
     "records"."calculated_measurement_interval",
     "records"."transmit_interval",
@@ -1292,15 +1342,15 @@ select
     "records"."highest_recorded_temperature",
     "records"."lowest_recorded_temperature",
     "records"."mean_kinetic_temp",
-    "records"."first_point",
-    "records"."last_point",
+    "records"."first_point"::text,
+    "records"."last_point"::text,
     "records"."number_of_points",
     "records"."series_length",
     "records"."record_duration",
     "records"."latest_temp",
-    "records"."last_scanned",
+    "records"."last_scanned"::text,
     "records"."last_scanned_user_id",
-    "records"."last_action_taken",
+    "records"."last_action_taken"::text,
     "records"."alarm_recipients",
     "records"."status",
     "records"."computed_status",
@@ -1309,14 +1359,14 @@ select
     "records"."memory_health",
     "records"."battery_health",
     "records"."calibration_warning",
-    "records"."planned_arrival",
-    "records"."trip_begin_time",
-    "records"."trip_end_time",
+    "records"."planned_arrival"::text,
+    "records"."trip_begin_time"::text,
+    "records"."trip_end_time"::text,
     "records"."trip_status",
     "records"."trip_manual",
     "records"."trip_inputs",
     "records"."report_exists",
-    "records"."health_reported_at",
+    "records"."health_reported_at"::text,
     "records"."active",
     "shipper"."id",
     "shipper"."name",
@@ -1361,10 +1411,12 @@ select
       limit
         1
     ),
-    coalesce(
-      to_timestamp("records"."start_time_seconds"),
-      now()
-    ),
+    (
+      coalesce(
+        to_timestamp("records"."start_time_seconds"),
+        now()
+      )
+    )::text,
     coalesce(
       (
         select
@@ -1377,26 +1429,28 @@ select
       30::int
     ),
     (
-      select
-        d.calibration_due
-      from
-        "calibration_certificate_devices" d
-        join "calibration_certificates" c on c.id = d.certificate_id
-        and c.organization_id = d.organization_id
-      where
-        d.organization_id = "records"."organization_id"
-        and d.tag_id = "records"."tag_id"
-        and coalesce(d.calibration_timestamp, c.created) <= coalesce(
-          to_timestamp("records"."start_time_seconds"),
-          now()
-        )
-      order by
-        coalesce(d.calibration_timestamp, c.created) desc,
-        c.created desc,
-        c.id desc
-      limit
-        1
-    ),
+      (
+        select
+          d.calibration_due
+        from
+          "calibration_certificate_devices" d
+          join "calibration_certificates" c on c.id = d.certificate_id
+          and c.organization_id = d.organization_id
+        where
+          d.organization_id = "records"."organization_id"
+          and d.tag_id = "records"."tag_id"
+          and coalesce(d.calibration_timestamp, c.created) <= coalesce(
+            to_timestamp("records"."start_time_seconds"),
+            now()
+          )
+        order by
+          coalesce(d.calibration_timestamp, c.created) desc,
+          c.created desc,
+          c.id desc
+        limit
+          1
+      )
+    )::text,
     (
       select
         json_build_object(
@@ -1440,9 +1494,10 @@ select
         and a.superseded_by is null
       limit
         1
-    ),
-    "hits"."total"
-  )
+    )
+  ),
+  "hits"."total",
+  "hits"."count_rows"
 from
   "records"
   left join "travel_locations" "shipper" on (
@@ -1456,9 +1511,9 @@ from
   left join "users" "scanned_by" on "scanned_by"."id" = "records"."last_scanned_user_id"
   inner join (
     select
-      "records"."id",
       "records".ctid as "tid",
-      (count(*) over ())::int as "total"
+      (count(*) over ())::int as "total",
+      0 as "count_rows"
     from
       "records"
       left join "travel_locations" "shipper" on (
@@ -1471,82 +1526,297 @@ from
       )
       left join "users" "scanned_by" on "scanned_by"."id" = "records"."last_scanned_user_id"
     where
-      (
-        "records"."organization_id" = $1
-        and (
-          (
-            "records"."id"::text || E'\n' || "records"."primary_reference" || E'\n' || "records"."secondary_reference" || E'\n' || "records"."shipping_reference" || E'\n' || "records"."program_name" || E'\n' || "records"."carrier" || E'\n' || "records"."product_designation" || E'\n' || "records"."po_number"
-          ) ilike (
-            select
-              $2::text
-          )::text
-          or (
-            "records"."tag_id" = any (
-              (
-                select
-                  array_agg(s.tag_id)
-                from
-                  (
-                    select
-                      "record_tag_serials"."tag_id"
-                    from
-                      unnest($3::text[]) as w (word)
-                      join "record_tag_serials" on "record_tag_serials"."organization_id" = $4
-                      and "record_tag_serials"."suffix" >= lower(w.word)
-                      and "record_tag_serials"."suffix" < lower(w.word) || chr(1114111)
-                    limit
-                      10001
-                  ) s
-              )::bigint[]
-            )
-            and "records"."tag_serial_number" ilike (
-              select
-                $5::text
-            )::text
-          )
+      "records"."organization_id" = $1
+      and (
+        COALESCE("records"."product_designation" ilike $2, false)
+        and COALESCE(
+          "records"."high_threshold" >= $3::double precision,
+          false
         )
-        and not exists (
-          select
-            1
-          from
-            "travel_locations"
-          where
-            "travel_locations"."organization_id" = $6
-            and "travel_locations"."name" ilike any ($7::text[])
-        )
-        and (
-          select
-            count(*)
-          from
-            (
-              select
-                1
-              from
-                unnest($8::text[]) as w (word)
-                join "record_tag_serials" on "record_tag_serials"."organization_id" = $9
-                and "record_tag_serials"."suffix" >= lower(w.word)
-                and "record_tag_serials"."suffix" < lower(w.word) || chr(1114111)
-              limit
-                10001
-            ) s
-        ) <= 10000
       )
     order by
       "records"."last_action_taken" desc nulls last,
       "records"."id" desc
     limit
-      (
-        select
-          $10::bigint
-      )
-    offset
-      (
-        select
-          $11::bigint
-      )
+      20
   ) "hits" on "records".ctid = "hits"."tid"
 where
-  "records"."organization_id" = $12
+  "records"."organization_id" = $4
+order by
+  "records"."last_action_taken" desc nulls last,
+  "records"."id" desc;
+
+-- The search box: a serial number
+-- GET /api/devices/xt1/records/?search=QSQL
+
+select
+  "q"."kind",
+  "q"."id"
+from
+  (
+    (
+      select
+        'location' as kind,
+        "travel_locations"."id"::text as id
+      from
+        "travel_locations"
+      where
+        "travel_locations"."organization_id" = $1
+        and "travel_locations"."name" ilike any ($2::text[])
+    )
+    union all
+    (
+      select
+        'tag',
+        "record_tag_serials"."tag_id"::text
+      from
+        unnest($3::text[]) as w (word)
+        join "record_tag_serials" on "record_tag_serials"."organization_id" = $4
+        and "record_tag_serials"."suffix" >= lower(w.word)
+        and "record_tag_serials"."suffix" < lower(w.word) || chr(1114111)
+      limit
+        10001
+    )
+  ) "q";
+
+select
+  json_build_array(
+    "records"."id",
+    "records"."organization_id",
+    "records"."tag_id",
+    "records"."tag_serial_number",
+    "records"."tag_type",
+    "records"."tag_status",
+    "records"."created"::text,
+    "records"."last_modified"::text,
+    "records"."temps_last_updated"::text,
+    "records"."primary_reference",
+    "records"."secondary_reference",
+    "records"."shipping_reference",
+    "records"."program_name",
+    "records"."carrier",
+    "records"."product_designation",
+    "records"."po_number",
+    "records"."shipper_location_id",
+    "records"."receiver_location_id",
+    "records"."high_threshold",
+    "records"."low_threshold",
+    "records"."cumulative_high_threshold",
+    "records"."cumulative_low_threshold",
+    "records"."cumulative_duration_high",
+    "records"."cumulative_duration_low",
+    "records"."num_consecutive_excursions",
+    "records"."start_time_seconds",
+    "records"."stop_time"::text,
+    "records"."measurement_interval",
+    "records"."calculated_measurement_interval",
+    "records"."transmit_interval",
+    "records"."start_delay",
+    "records"."highest_recorded_temperature",
+    "records"."lowest_recorded_temperature",
+    "records"."mean_kinetic_temp",
+    "records"."first_point"::text,
+    "records"."last_point"::text,
+    "records"."number_of_points",
+    "records"."series_length",
+    "records"."record_duration",
+    "records"."latest_temp",
+    "records"."last_scanned"::text,
+    "records"."last_scanned_user_id",
+    "records"."last_action_taken"::text,
+    "records"."alarm_recipients",
+    "records"."status",
+    "records"."computed_status",
+    "records"."last_latitude",
+    "records"."last_longitude",
+    "records"."memory_health",
+    "records"."battery_health",
+    "records"."calibration_warning",
+    "records"."planned_arrival"::text,
+    "records"."trip_begin_time"::text,
+    "records"."trip_end_time"::text,
+    "records"."trip_status",
+    "records"."trip_manual",
+    "records"."trip_inputs",
+    "records"."report_exists",
+    "records"."health_reported_at"::text,
+    "records"."active",
+    "shipper"."id",
+    "shipper"."name",
+    "receiver"."id",
+    "receiver"."name",
+    "scanned_by"."username",
+    ARRAY(
+      select
+        s.id::text
+      from
+        scans s
+      where
+        s.record_id = "records"."id"
+        and s.organization_id = "records"."organization_id"
+      order by
+        s."timestamp",
+        s.id
+    ),
+    (
+      select
+        json_build_object(
+          'certificate_id',
+          c.id::text,
+          'tag_type',
+          d.tag_type,
+          'calibration_timestamp',
+          d.calibration_timestamp,
+          'calibration_due',
+          d.calibration_due
+        )
+      from
+        "calibration_certificate_devices" d
+        join "calibration_certificates" c on c.id = d.certificate_id
+        and c.organization_id = d.organization_id
+      where
+        d.organization_id = "records"."organization_id"
+        and d.tag_id = "records"."tag_id"
+      order by
+        coalesce(d.calibration_timestamp, c.created) desc,
+        c.created desc,
+        c.id desc
+      limit
+        1
+    ),
+    (
+      coalesce(
+        to_timestamp("records"."start_time_seconds"),
+        now()
+      )
+    )::text,
+    coalesce(
+      (
+        select
+          s.calibration_due_soon_days
+        from
+          "organization_settings" s
+        where
+          s.organization_id = "records"."organization_id"
+      ),
+      30::int
+    ),
+    (
+      (
+        select
+          d.calibration_due
+        from
+          "calibration_certificate_devices" d
+          join "calibration_certificates" c on c.id = d.certificate_id
+          and c.organization_id = d.organization_id
+        where
+          d.organization_id = "records"."organization_id"
+          and d.tag_id = "records"."tag_id"
+          and coalesce(d.calibration_timestamp, c.created) <= coalesce(
+            to_timestamp("records"."start_time_seconds"),
+            now()
+          )
+        order by
+          coalesce(d.calibration_timestamp, c.created) desc,
+          c.created desc,
+          c.id desc
+        limit
+          1
+      )
+    )::text,
+    (
+      select
+        json_build_object(
+          'id',
+          d.id::text,
+          'decision',
+          d.decision,
+          'comment',
+          d.comment,
+          'meaning',
+          d.meaning,
+          'transit_reason',
+          d.transit_reason,
+          'signed_by',
+          d.printed_name,
+          'signed_at',
+          d.signed_at,
+          'second_factor',
+          d.second_factor
+        )
+      from
+        "record_dispositions" d
+      where
+        d.organization_id = "records"."organization_id"
+        and d.record_id = "records"."id"
+      order by
+        d.id desc
+      limit
+        1
+    ),
+    (
+      select
+        true
+      from
+        "alarms" a
+      where
+        a.record_id = "records"."id"
+        and a.organization_id = "records"."organization_id"
+        and not a.acknowledged
+        and not a.dismissed
+        and a.superseded_by is null
+      limit
+        1
+    )
+  ),
+  "hits"."total",
+  "hits"."count_rows"
+from
+  "records"
+  left join "travel_locations" "shipper" on (
+    "shipper"."id" = "records"."shipper_location_id"
+    and "shipper"."organization_id" = "records"."organization_id"
+  )
+  left join "travel_locations" "receiver" on (
+    "receiver"."id" = "records"."receiver_location_id"
+    and "receiver"."organization_id" = "records"."organization_id"
+  )
+  left join "users" "scanned_by" on "scanned_by"."id" = "records"."last_scanned_user_id"
+  inner join (
+    select
+      "records".ctid as "tid",
+      (count(*) over ())::int as "total",
+      0 as "count_rows"
+    from
+      "records"
+      left join "travel_locations" "shipper" on (
+        "shipper"."id" = "records"."shipper_location_id"
+        and "shipper"."organization_id" = "records"."organization_id"
+      )
+      left join "travel_locations" "receiver" on (
+        "receiver"."id" = "records"."receiver_location_id"
+        and "receiver"."organization_id" = "records"."organization_id"
+      )
+      left join "users" "scanned_by" on "scanned_by"."id" = "records"."last_scanned_user_id"
+    where
+      "records"."organization_id" = $1
+      and (
+        (
+          "records"."id"::text || E'\n' || "records"."primary_reference" || E'\n' || "records"."secondary_reference" || E'\n' || "records"."shipping_reference" || E'\n' || "records"."program_name" || E'\n' || "records"."carrier" || E'\n' || "records"."product_designation" || E'\n' || "records"."po_number"
+        ) ilike $2::text
+        or (
+          "records"."tag_id" = any ($3::bigint[])
+          and "records"."tag_serial_number" ilike $4::text
+        )
+      )
+    order by
+      "records"."last_action_taken" desc nulls last,
+      "records"."id" desc
+    limit
+      20
+  ) "hits" on "records".ctid = "hits"."tid"
+where
+  "records"."organization_id" = $5
 order by
   "records"."last_action_taken" desc nulls last,
   "records"."id" desc;
@@ -1956,22 +2226,17 @@ order by
 -- GET /api/devices/xt1/scans/
 
 select
-  json_build_array(
-    count(*)::int,
-    coalesce(sum("record_count_deltas"."records"), 0)::int,
-    coalesce(sum("record_count_deltas"."alarm_records"), 0)::int,
-    coalesce(sum("record_count_deltas"."active_records"), 0)::int,
-    coalesce(sum("record_count_deltas"."scans"), 0)::int,
-    coalesce(sum("record_count_deltas"."tags"), 0)::int,
-    coalesce(sum("record_count_deltas"."running_tags"), 0)::int,
-    coalesce(sum("record_count_deltas"."tags_with_records"), 0)::int,
-    coalesce(sum("record_count_deltas"."released_records"), 0)::int,
-    coalesce(
-      sum("record_count_deltas"."quarantined_records"),
-      0
-    )::int,
-    coalesce(sum("record_count_deltas"."rejected_records"), 0)::int
-  )
+  count(*)::int,
+  coalesce(sum("records"), 0)::int,
+  coalesce(sum("alarm_records"), 0)::int,
+  coalesce(sum("active_records"), 0)::int,
+  coalesce(sum("scans"), 0)::int,
+  coalesce(sum("tags"), 0)::int,
+  coalesce(sum("running_tags"), 0)::int,
+  coalesce(sum("tags_with_records"), 0)::int,
+  coalesce(sum("released_records"), 0)::int,
+  coalesce(sum("quarantined_records"), 0)::int,
+  coalesce(sum("rejected_records"), 0)::int
 from
   "record_count_deltas"
 where
@@ -2127,8 +2392,8 @@ from
   "records"
 where
   (
-    "records"."organization_id" = $1
-    and "records"."id" in ($2)
+    "records"."id" = $1
+    and "records"."organization_id" = $2
   );
 
 select
@@ -2138,14 +2403,14 @@ select
     "alarms"."record_id",
     "alarms"."tag_id",
     "alarms"."tag_serial_number",
-    "alarms"."created",
+    "alarms"."created"::text,
     "alarms"."kind",
     "alarms"."above_or_below",
     "alarms"."first_point_idx",
     "alarms"."last_point_idx",
     "alarms"."degree_minutes",
-    "alarms"."start_time",
-    "alarms"."end_time",
+    "alarms"."start_time"::text,
+    "alarms"."end_time"::text,
     "alarms"."duration",
     "alarms"."high_threshold",
     "alarms"."low_threshold",
@@ -2153,7 +2418,7 @@ select
     "alarms"."lowest_recorded_temperature",
     "alarms"."number_of_points",
     "alarms"."state",
-    "alarms"."closed_at",
+    "alarms"."closed_at"::text,
     "alarms"."closed_by_user_id",
     "alarms"."close_cause",
     "alarms"."close_reason",
@@ -2161,12 +2426,12 @@ select
     "alarms"."expected_interval",
     "alarms"."acknowledged",
     "alarms"."acknowledged_by_user_id",
-    "alarms"."acknowledged_at",
+    "alarms"."acknowledged_at"::text,
     "alarms"."acknowledge_comment",
     "alarms"."acknowledge_client_type",
     "alarms"."dismissed",
     "alarms"."dismissed_by_user_id",
-    "alarms"."dismissed_at",
+    "alarms"."dismissed_at"::text,
     "alarms"."dismiss_reason",
     "acknowledged_by"."username",
     "dismissed_by"."username",
@@ -2177,7 +2442,7 @@ select
     "ack_signature"."record_id",
     "ack_signature"."user_id",
     "ack_signature"."printed_name",
-    "ack_signature"."signed_at",
+    "ack_signature"."signed_at"::text,
     "ack_signature"."meaning",
     "ack_signature"."comment",
     "ack_signature"."client_type",
@@ -2189,7 +2454,7 @@ select
     "close_signature"."record_id",
     "close_signature"."user_id",
     "close_signature"."printed_name",
-    "close_signature"."signed_at",
+    "close_signature"."signed_at"::text,
     "close_signature"."meaning",
     "close_signature"."comment",
     "close_signature"."client_type",
@@ -2224,22 +2489,17 @@ order by
 -- GET /api/devices/xt1/records/statistics/summary/
 
 select
-  json_build_array(
-    count(*)::int,
-    coalesce(sum("record_count_deltas"."records"), 0)::int,
-    coalesce(sum("record_count_deltas"."alarm_records"), 0)::int,
-    coalesce(sum("record_count_deltas"."active_records"), 0)::int,
-    coalesce(sum("record_count_deltas"."scans"), 0)::int,
-    coalesce(sum("record_count_deltas"."tags"), 0)::int,
-    coalesce(sum("record_count_deltas"."running_tags"), 0)::int,
-    coalesce(sum("record_count_deltas"."tags_with_records"), 0)::int,
-    coalesce(sum("record_count_deltas"."released_records"), 0)::int,
-    coalesce(
-      sum("record_count_deltas"."quarantined_records"),
-      0
-    )::int,
-    coalesce(sum("record_count_deltas"."rejected_records"), 0)::int
-  )
+  count(*)::int,
+  coalesce(sum("records"), 0)::int,
+  coalesce(sum("alarm_records"), 0)::int,
+  coalesce(sum("active_records"), 0)::int,
+  coalesce(sum("scans"), 0)::int,
+  coalesce(sum("tags"), 0)::int,
+  coalesce(sum("running_tags"), 0)::int,
+  coalesce(sum("tags_with_records"), 0)::int,
+  coalesce(sum("released_records"), 0)::int,
+  coalesce(sum("quarantined_records"), 0)::int,
+  coalesce(sum("rejected_records"), 0)::int
 from
   "record_count_deltas"
 where
@@ -2248,229 +2508,244 @@ where
 -- Statistics of a month
 -- GET /api/devices/xt1/records/statistics/filtered/?start_date=2026-11-01T00:00:00Z&end_date=2026-12-01T00:00:00Z
 
-with
-  tag_union as (
-    select
-      d.chunk,
-      bit_or(d.bits) as bits,
-      count(*) - count(distinct d.day) as piled
-    from
-      "tag_day_sets" d
-    where
-      d.organization_id = $1
-      and d.day >= $2::date
-      and d.day < $3::date
-    group by
-      d.chunk
-  ),
-  tag_states as (
-    select
-      chunk,
-      bit_xor(bits) filter (
-        where
-          kind = 'tags'
-      ) as tags,
-      bit_xor(bits) filter (
-        where
-          kind = 'running'
-      ) as running,
-      count(*) - count(distinct kind) as piled
-    from
-      "tag_state_sets"
-    where
-      organization_id = $4
-    group by
-      chunk
-  ),
-  tag_partial as (
-    select
-      count(*) as tags,
-      count(*) filter (
-        where
-          get_bit(s.running, p.at) = 1
-      ) as running
-    from
-      (
-        select
-          t.tag_id,
-          tag_set_of (t.tag_id) as chunk,
-          (t.tag_id & 8191)::int as at
-        from
-          (
-            select
-              r.tag_id
-            from
-              "records" r
-            where
-              r.organization_id = $5
-              and r.created >= (
-                select
-                  $6::timestamptz
-              )
-              and r.created < (
-                select
-                  $7::timestamptz
-              )
-            union
-            select
-              r.tag_id
-            from
-              "records" r
-            where
-              r.organization_id = $8
-              and r.created >= (
-                select
-                  $9::timestamptz
-              )
-              and r.created < (
-                select
-                  $10::timestamptz
-              )
-          ) t
-      ) p
-      join tag_states s on s.chunk = p.chunk
-      left join tag_union u on u.chunk = p.chunk
-    where
-      get_bit(s.tags, p.at) = 1
-      and (
-        u.bits is null
-        or get_bit(u.bits, p.at) = 0
-      )
-  )
 select
-  (h.records + e.records)::int as "all",
-  (h.alarm + e.alarm)::int as alarm,
-  (h.active + e.active)::int as active,
-  (h.scans + e.scans)::int as scans,
-  h.rows::int as rows,
-  h.hours::int as hours,
-  (
-    select
-      count(distinct a.record_id)
-    from
-      "alarms" a
-    where
-      a.organization_id = $11
-      and a.dismissed = false
-      and a.start_time >= $12::timestamptz
-      and a.start_time < $13::timestamptz
-  )::int as "alarmStarted",
-  (
-    coalesce(
-      (
-        select
-          sum(bit_count(u.bits & s.tags))
-        from
-          tag_union u
-          join tag_states s using (chunk)
-      ),
-      0
-    ) + (
-      select
-        tags
-      from
-        tag_partial
-    )
-  )::int as tags,
-  (
-    coalesce(
-      (
-        select
-          sum(bit_count(u.bits & s.tags & s.running))
-        from
-          tag_union u
-          join tag_states s using (chunk)
-      ),
-      0
-    ) + (
-      select
-        running
-      from
-        tag_partial
-    )
-  )::int as running,
-  coalesce(
-    (
-      select
-        sum(piled)
-      from
-        tag_union
-    ),
-    0
-  )::int as "piledDays",
-  coalesce(
-    (
-      select
-        sum(piled)
-      from
-        tag_states
-    ),
-    0
-  )::int as "piledStates"
+  "q"."all",
+  "q"."alarm",
+  "q"."active",
+  "q"."scans",
+  "q"."rows",
+  "q"."hours",
+  "q"."alarmStarted",
+  "q"."tags",
+  "q"."running",
+  "q"."piledDays",
+  "q"."piledStates"
 from
   (
-    select
-      coalesce(sum(h.records), 0) as records,
-      coalesce(sum(h.alarm_records), 0) as alarm,
-      coalesce(sum(h.active_records), 0) as active,
-      coalesce(sum(h.scans), 0) as scans,
-      count(*) as rows,
-      count(distinct h.hour) as hours
-    from
-      "record_hour_deltas" h
-    where
-      h.organization_id = $14
-      and h.hour >= $15::timestamptz
-      and h.hour < $16::timestamptz
-  ) h,
-  (
-    select
-      count(*) as records,
-      count(*) filter (
+    with
+      tag_union as (
+        select
+          d.chunk,
+          bit_or(d.bits) as bits,
+          count(*) - count(distinct d.day) as piled
+        from
+          "tag_day_sets" d
         where
-          r.computed_status = 'Alarm'
-      ) as alarm,
-      count(*) filter (
+          d.organization_id = $1
+          and d.day >= $2::date
+          and d.day < $3::date
+        group by
+          d.chunk
+      ),
+      tag_states as (
+        select
+          chunk,
+          bit_xor(bits) filter (
+            where
+              kind = 'tags'
+          ) as tags,
+          bit_xor(bits) filter (
+            where
+              kind = 'running'
+          ) as running,
+          count(*) - count(distinct kind) as piled
+        from
+          "tag_state_sets"
         where
-          r.active
-      ) as active,
-      coalesce(
-        sum(
+          organization_id = $4
+        group by
+          chunk
+      ),
+      tag_partial as (
+        select
+          count(*) as tags,
+          count(*) filter (
+            where
+              get_bit(s.running, p.at) = 1
+          ) as running
+        from
           (
             select
-              count(*)
+              t.tag_id,
+              tag_set_of (t.tag_id) as chunk,
+              (t.tag_id & 8191)::int as at
             from
-              "scans" s
-            where
-              s.record_id = r.id
-              and s.organization_id = r.organization_id
+              (
+                select
+                  r.tag_id
+                from
+                  "records" r
+                where
+                  r.organization_id = $5
+                  and r.created >= (
+                    select
+                      $6::timestamptz
+                  )
+                  and r.created < (
+                    select
+                      $7::timestamptz
+                  )
+                union
+                select
+                  r.tag_id
+                from
+                  "records" r
+                where
+                  r.organization_id = $8
+                  and r.created >= (
+                    select
+                      $9::timestamptz
+                  )
+                  and r.created < (
+                    select
+                      $10::timestamptz
+                  )
+              ) t
+          ) p
+          join tag_states s on s.chunk = p.chunk
+          left join tag_union u on u.chunk = p.chunk
+        where
+          get_bit(s.tags, p.at) = 1
+          and (
+            u.bits is null
+            or get_bit(u.bits, p.at) = 0
           )
+      )
+    select
+      (h.records + e.records)::int as "all",
+      (h.alarm + e.alarm)::int as alarm,
+      (h.active + e.active)::int as active,
+      (h.scans + e.scans)::int as scans,
+      h.rows::int as rows,
+      h.hours::int as hours,
+      (
+        select
+          count(distinct a.record_id)
+        from
+          "alarms" a
+        where
+          a.organization_id = $11
+          and a.dismissed = false
+          and a.start_time >= $12::timestamptz
+          and a.start_time < $13::timestamptz
+      )::int as "alarmStarted",
+      (
+        coalesce(
+          (
+            select
+              sum(bit_count(u.bits & s.tags))
+            from
+              tag_union u
+              join tag_states s using (chunk)
+          ),
+          0
+        ) + (
+          select
+            tags
+          from
+            tag_partial
+        )
+      )::int as tags,
+      (
+        coalesce(
+          (
+            select
+              sum(bit_count(u.bits & s.tags & s.running))
+            from
+              tag_union u
+              join tag_states s using (chunk)
+          ),
+          0
+        ) + (
+          select
+            running
+          from
+            tag_partial
+        )
+      )::int as running,
+      coalesce(
+        (
+          select
+            sum(piled)
+          from
+            tag_union
         ),
         0
-      ) as scans
+      )::int as "piledDays",
+      coalesce(
+        (
+          select
+            sum(piled)
+          from
+            tag_states
+        ),
+        0
+      )::int as "piledStates"
     from
-      "records" r
-    where
-      r.organization_id = $17
-      and (
-        r.created >= (
-          select
-            $18::timestamptz
-        )
-        and r.created < (
-          select
-            $19::timestamptz
-        )
-        or r.created >= (
-          select
-            $20::timestamptz
-        )
-        and r.created < (
-          select
-            $21::timestamptz
-        )
-      )
-  ) e;
+      (
+        select
+          coalesce(sum(h.records), 0) as records,
+          coalesce(sum(h.alarm_records), 0) as alarm,
+          coalesce(sum(h.active_records), 0) as active,
+          coalesce(sum(h.scans), 0) as scans,
+          count(*) as rows,
+          count(distinct h.hour) as hours
+        from
+          "record_hour_deltas" h
+        where
+          h.organization_id = $14
+          and h.hour >= $15::timestamptz
+          and h.hour < $16::timestamptz
+      ) h,
+      (
+        select
+          count(*) as records,
+          count(*) filter (
+            where
+              r.computed_status = 'Alarm'
+          ) as alarm,
+          count(*) filter (
+            where
+              r.active
+          ) as active,
+          coalesce(
+            sum(
+              (
+                select
+                  count(*)
+                from
+                  "scans" s
+                where
+                  s.record_id = r.id
+                  and s.organization_id = r.organization_id
+              )
+            ),
+            0
+          ) as scans
+        from
+          "records" r
+        where
+          r.organization_id = $17
+          and (
+            r.created >= (
+              select
+                $18::timestamptz
+            )
+            and r.created < (
+              select
+                $19::timestamptz
+            )
+            or r.created >= (
+              select
+                $20::timestamptz
+            )
+            and r.created < (
+              select
+                $21::timestamptz
+            )
+          )
+      ) e
+  ) "q";
 
 -- A record's compact series (the chart)
 -- GET /api/devices/aggregate/record-series/?record_id=:id

@@ -35,6 +35,7 @@ import { termsGate } from './modules/legal';
 import { notificationsRoutes } from './modules/notifications/plugin';
 import { passwordRoutes, secondFactorRoutes } from './modules/identity/plugin';
 import { recordsRoutes } from './modules/records/plugin';
+import { listsRoutes } from './modules/lists/plugin';
 import { reportsRoutes } from './modules/reports/plugin';
 import { reviewRoutes } from './modules/review/plugin';
 import { calibrationRoutes } from './modules/calibration/plugin';
@@ -112,6 +113,7 @@ export const coldtraceApp = fp<AppOptions>(
     await app.register(passwordRoutes);
     await app.register(secondFactorRoutes);
     await app.register(recordsRoutes);
+    await app.register(listsRoutes);
     await app.register(configurationRoutes);
     await app.register(ingestRoutes);
     await app.register(tokenRoutes);

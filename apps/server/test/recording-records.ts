@@ -3,7 +3,7 @@ import pg from 'pg';
 import { inject } from 'vitest';
 import type { Database } from '../src/db/client';
 import type { Principal } from '../src/kernel/principal';
-import { createRecordsService } from '../src/modules/records/service';
+import { createListsService } from '../src/modules/lists/service';
 import type { TestApp, TestOrg } from './helpers';
 
 /** A statement the service sent: its text, values and name (a prepared statement's). */
@@ -14,7 +14,7 @@ export interface SentStatement {
 }
 
 /**
- * The records service of `org`'s reader on one connection of its own, which
+ * The list calls of `org`'s reader on one connection of its own, which
  * records every statement it sends (`sent`, emptied with `clear()`): its
  * prepared statements can be read back in pg_prepared_statements, and a
  * statement explained with the values it was sent with.
@@ -44,7 +44,7 @@ export function recordingRecords(t: TestApp, org: TestOrg) {
     pool,
     sent,
     principal,
-    service: createRecordsService(drizzle({ client: recording }) as unknown as Database),
+    service: createListsService(drizzle({ client: recording }) as unknown as Database),
     clear: () => void sent.splice(0),
     /** EXPLAIN (`options`, FORMAT JSON) of a statement sent, with its values: the plan's root. */
     async explain<Node>(statement: SentStatement, options = ''): Promise<Node> {

@@ -1,31 +1,43 @@
 import { sql, type SQL } from 'drizzle-orm';
-import type { PreparedQueryConfig } from 'drizzle-orm/pg-core';
 import type { Db } from './client';
-import { statementNames } from './compiled-select';
-import { renderSql } from './render-sql';
-
-/** Most texts named here; the others go unnamed (each connection keeps every text it has prepared). */
-export const MAX_NAMED_QUERIES = 64;
-
-const nameOf = statementNames('nq', MAX_NAMED_QUERIES);
 
 /**
- * The rows of `query` sent as a named (server-side) prepared statement, so
- * each connection parses it once and PostgreSQL may keep one plan for it
- * instead of planning it on every call. Only for a text whose plan holds for
- * any value bound (write lists as one array parameter, not one parameter
- * each, so the text stays the same).
+ * Named statements (docs/decisions/list-performance.md, "Named statements"):
+ * a statement sent under a name is parsed once per connection, and
+ * PostgreSQL may keep one generic plan for it instead of planning it on every
+ * call. Only for a text whose plan holds for any value bound (ids, an
+ * organization; page sizes written as constants, lists as one array). They
+ * go through Drizzle's own `.prepare(name)`, with `sql.placeholder(…)` for
+ * the values; one name is always one text.
  */
-export async function namedQuery<Row>(db: Db, query: SQL): Promise<Row[]> {
-  const { sql: text, params } = renderSql(query);
-  const statement = db._.session.prepareQuery<PreparedQueryConfig & { execute: { rows: Row[] } }>(
-    { sql: text, params },
-    undefined,
-    nameOf(text),
-    false,
-  );
-  return (await statement.execute()).rows;
+
+/**
+ * A statement prepared once per database handle (a Drizzle prepared query is
+ * bound to the handle's pool or transaction): `build(db)` is the query with
+ * its `.prepare(name)`; run it with `.execute({ …placeholders })`.
+ */
+export function preparedOnce<P>(build: (db: Db) => P): (db: Db) => P {
+  const byDb = new WeakMap<Db, P>();
+  return (db) => {
+    let prepared = byDb.get(db);
+    if (prepared === undefined) {
+      prepared = build(db);
+      byDb.set(db, prepared);
+    }
+    return prepared;
+  };
 }
+
+/**
+ * A statement of raw SQL as a select Drizzle can prepare: `select <fields>
+ * from (<query>) "q"`, each field a column of `query` (`q."name"`).
+ */
+export function selectFrom<F extends Record<string, SQL>>(db: Db, fields: F, query: SQL) {
+  return db.select(fields).from(sql`(${query}) "q"`);
+}
+
+/** Column `name` of `selectFrom`'s query, typed. */
+export const column = <T>(name: string) => sql<T>`"q".${sql.identifier(name)}`;
 
 /**
  * A value bound as `(SELECT $n::type)`, for a named statement whose plan

@@ -1,7 +1,8 @@
-import { and, eq, sql } from 'drizzle-orm';
-import { alias } from 'drizzle-orm/pg-core';
+import { and, desc, eq, sql, type Placeholder } from 'drizzle-orm';
+import { alias, type SelectedFields } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client';
-import { compiledSelect } from '../../db/compiled-select';
+import { jsonRow } from '../../db/json-rows';
+import { preparedOnce } from '../../db/named-query';
 import { users } from '../../db/schema';
 import { alarmSignatures } from '../../db/schema-notifications';
 import { alarms } from '../../db/schema-shipments';
@@ -32,40 +33,49 @@ const alarmViewSelection = {
   closeSignature,
 };
 
+const ackSignatureOfAlarm = and(
+  eq(ackSignature.alarmId, alarms.id),
+  sql`${ackSignature.purpose} = 'ACKNOWLEDGE'`,
+);
+const closeSignatureOfAlarm = and(
+  eq(closeSignature.alarmId, alarms.id),
+  sql`${closeSignature.purpose} = 'CLOSE'`,
+);
+
 /** Alarms with the usernames of who acknowledged and dismissed them (add `.where(...)`). */
-export function selectAlarmViews(db: Db, selection = alarmViewSelection) {
+export function selectAlarmViews(db: Db) {
   return db
-    .select(selection)
+    .select(alarmViewSelection)
     .from(alarms)
     .leftJoin(acknowledgedBy, eq(acknowledgedBy.id, alarms.acknowledgedByUserId))
     .leftJoin(dismissedBy, eq(dismissedBy.id, alarms.dismissedByUserId))
     .leftJoin(closedBy, eq(closedBy.id, alarms.closedByUserId))
-    .leftJoin(
-      ackSignature,
-      // Constants in the text (no bound parameter): the list renders this select once.
-      and(eq(ackSignature.alarmId, alarms.id), sql`${ackSignature.purpose} = 'ACKNOWLEDGE'`),
-    )
-    .leftJoin(
-      closeSignature,
-      and(eq(closeSignature.alarmId, alarms.id), sql`${closeSignature.purpose} = 'CLOSE'`),
-    );
+    .leftJoin(ackSignature, ackSignatureOfAlarm)
+    .leftJoin(closeSignature, closeSignatureOfAlarm);
 }
 
 type AlarmViewRow = Awaited<ReturnType<typeof selectAlarmViews>>[number];
 
-/** The same select, rendered once (the list: only its WHERE and order per request). */
-const alarmViewsCompiled = compiledSelect<AlarmViewRow, typeof alarmViewSelection>(
+/** The alarm view as one JSON array a row (db/json-rows.ts). */
+const alarmViewRow = jsonRow<AlarmViewRow>(
   alarmViewSelection,
-  selectAlarmViews,
-  {
-    nullable: ['signature', 'closeSignature'],
-  },
+  ((db: Db, fields: SelectedFields) =>
+    db
+      .select(fields)
+      .from(alarms)
+      .leftJoin(acknowledgedBy, eq(acknowledgedBy.id, alarms.acknowledgedByUserId))
+      .leftJoin(dismissedBy, eq(dismissedBy.id, alarms.dismissedByUserId))
+      .leftJoin(closedBy, eq(closedBy.id, alarms.closedByUserId))
+      .leftJoin(ackSignature, ackSignatureOfAlarm)
+      .leftJoin(closeSignature, closeSignatureOfAlarm)) as never,
+  { nullable: ['signature', 'closeSignature'] },
 );
 
-export async function listAlarms(db: Db, organizationId: string, q: AlarmQuery) {
-  // The flags as constants (the partial index of the default list is chosen by
-  // them), the organization and record as parameters: a prepared statement per
-  // combination, planned once by PostgreSQL.
+/**
+ * The alarm list's select: the flags as constants (the partial index of the
+ * default list is chosen by them), the organization and record as values.
+ */
+function alarmList(db: Db, q: AlarmQuery, organizationId: string | Placeholder) {
   const where = and(
     eq(alarms.organizationId, organizationId),
     q.recordId === undefined ? undefined : eq(alarms.recordId, q.recordId),
@@ -73,9 +83,47 @@ export async function listAlarms(db: Db, organizationId: string, q: AlarmQuery) 
     q.includeDismissed ? undefined : sql`${alarms.dismissed} = false`,
     q.includeClosed ? undefined : sql`${alarms.state} = 'OPEN'`,
   );
-  return alarmViewsCompiled.run(
-    db,
-    sql`where ${where} order by ${alarms.startTime} DESC NULLS LAST, ${alarms.id} desc`,
-    { prepared: true },
-  );
+  return db
+    .select({ row: alarmViewRow })
+    .from(alarms)
+    .leftJoin(acknowledgedBy, eq(acknowledgedBy.id, alarms.acknowledgedByUserId))
+    .leftJoin(dismissedBy, eq(dismissedBy.id, alarms.dismissedByUserId))
+    .leftJoin(closedBy, eq(closedBy.id, alarms.closedByUserId))
+    .leftJoin(ackSignature, ackSignatureOfAlarm)
+    .leftJoin(closeSignature, closeSignatureOfAlarm)
+    .where(where)
+    .orderBy(sql`${alarms.startTime} DESC NULLS LAST`, desc(alarms.id));
+}
+
+/** A name for each combination of the flags (one text each). */
+const alarmListName = (q: AlarmQuery) =>
+  [
+    'alarm_list',
+    q.recordId === undefined ? 'all' : 'record',
+    q.includeAcknowledged ? 'ack' : '',
+    q.includeDismissed ? 'dismissed' : '',
+    q.includeClosed ? 'closed' : '',
+  ].join('_');
+
+/** The default list (the alarm page's): prepared once. */
+const DEFAULT_ALARMS: AlarmQuery = {
+  includeAcknowledged: false,
+  includeDismissed: false,
+  includeClosed: true,
+};
+const defaultAlarmList = preparedOnce((db) =>
+  alarmList(db, DEFAULT_ALARMS, sql.placeholder('org')).prepare(alarmListName(DEFAULT_ALARMS)),
+);
+
+/** The organization's alarms `q` asks for, newest first: a named statement per combination of the flags. */
+export async function listAlarms(db: Db, organizationId: string, q: AlarmQuery) {
+  const isDefault =
+    q.recordId === undefined &&
+    q.includeAcknowledged === DEFAULT_ALARMS.includeAcknowledged &&
+    q.includeDismissed === DEFAULT_ALARMS.includeDismissed &&
+    q.includeClosed === DEFAULT_ALARMS.includeClosed;
+  const rows = await (isDefault
+    ? defaultAlarmList(db).execute({ org: organizationId })
+    : alarmList(db, q, organizationId).prepare(alarmListName(q)).execute());
+  return rows.map((r) => r.row);
 }

@@ -159,8 +159,9 @@ describe('records awaiting a decision [FEAT-REVIEW-QUEUE]', () => {
             .filter((s) => s.text.includes('"records"'))
             .map((s) => rec.explain<PlanNode>(s, 'ANALYZE')),
         );
+        // The page in one statement: each match read for its hits, then its row by row version.
         for (const plan of plans) {
-          expect(rowsRead(plan, 'records'), state).toBeLessThanOrEqual(matches);
+          expect(rowsRead(plan, 'records'), state).toBeLessThanOrEqual(2 * matches);
         }
       }
     } finally {

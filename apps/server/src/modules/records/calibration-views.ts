@@ -3,9 +3,9 @@ import { DEFAULT_CALIBRATION_DUE_SOON_DAYS } from '@coldtrace/domain';
 import { calibrationCertificateDevices, calibrationCertificates } from '../../db/schema-reports';
 import { organizationSettings } from '../../db/schema-shipments';
 
-/** A tag's calibration in the record and tag views (repository.ts, tag-views.ts). */
+/** A tag's calibration in the record and tag views (record-views.ts, lists/tags-list.ts). */
 
-/** A constant in the SQL text, not a bound parameter (the record select is rendered once: compiled-select.ts). */
+/** A constant in the SQL text, not a bound parameter (a named page statement's text holds its values as placeholders). */
 const dueSoonDefault = sql.raw(String(Math.trunc(DEFAULT_CALIBRATION_DUE_SOON_DAYS)));
 
 /**

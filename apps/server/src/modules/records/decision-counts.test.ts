@@ -6,7 +6,7 @@ import { createTestApp, type TestApp, type TestOrg } from '../../../test/helpers
 import { rowsRead, type PlanNode } from '../../../test/plans';
 import { recordFactories } from '../../../test/record-factories';
 import { recordingRecords } from '../../../test/recording-records';
-import { foldCounts } from './statistics';
+import { foldCounts } from './kept-counts';
 
 type Decision = TDispositionDecision;
 const DECISIONS = DISPOSITION_DECISIONS;

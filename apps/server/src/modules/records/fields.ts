@@ -8,7 +8,6 @@ import {
 } from '@coldtrace/contract';
 import { and, eq, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import { renderedOnce } from '../../db/compiled-select';
 import { users } from '../../db/schema';
 import { records, tags, travelLocations } from '../../db/schema-shipments';
 import { withNeverNull, type FieldCatalog } from './filter-sql';
@@ -109,23 +108,21 @@ export const RECORD_FIELDS: FieldCatalog = withNeverNull(
  * references, program name, carrier, product designation and PO number as one
  * text, one field a line (all are NOT NULL), exactly the expression of the
  * trigram index `records_search_fields_idx` (migration 0017); and the tag
- * serial number, the shipper and receiver names (repository.ts `searchCondition`).
+ * serial number, the shipper and receiver names (lists/search.ts `searchCondition`).
  */
-export const RECORD_SEARCH_TEXT = renderedOnce(
-  sql`(${sql.join(
-    [
-      sql`${records.id}::text`,
-      records.primaryReference,
-      records.secondaryReference,
-      records.shippingReference,
-      records.programName,
-      records.carrier,
-      records.productDesignation,
-      records.poNumber,
-    ],
-    sql.raw(` || E'\\n' || `),
-  )})`,
-);
+export const RECORD_SEARCH_TEXT = sql`(${sql.join(
+  [
+    sql`${records.id}::text`,
+    records.primaryReference,
+    records.secondaryReference,
+    records.shippingReference,
+    records.programName,
+    records.carrier,
+    records.productDesignation,
+    records.poNumber,
+  ],
+  sql.raw(` || E'\\n' || `),
+)})`;
 
 /** Fields of `GET details/` (tags in the extended view; references come from the latest record). */
 export const TAG_FIELDS: FieldCatalog = withNeverNull(

@@ -7,7 +7,6 @@ import {
   type FilterOperator,
 } from '@coldtrace/domain';
 import { Column, is, sql, type SQL, type SQLWrapper, type Table } from 'drizzle-orm';
-import { renderedOnce } from '../../db/compiled-select';
 import { AppError } from '../../kernel/errors';
 import { parseInstantRange, sqlTimestamp } from './iso-range';
 
@@ -356,28 +355,8 @@ export function compileOrderBy(
   catalog: FieldCatalog,
   fallback: readonly string[],
 ): SQL[] {
-  const key = orderKey(entries, fallback);
-  let memo = compiledOrders.get(catalog);
-  if (memo === undefined) compiledOrders.set(catalog, (memo = new Map()));
-  let compiled = memo.get(key);
-  if (compiled === undefined) {
-    compiled = [renderedOnce(sql.join(orderTerms(entries, catalog, fallback), sql`, `))];
-    if (memo.size < MAX_COMPILED_ORDERS) memo.set(key, compiled);
-  }
-  return compiled;
+  return orderTerms(entries, catalog, fallback);
 }
-
-/**
- * The orders compiled so far by catalog and entries, as one raw chunk each
- * (db/compiled-select.ts `renderedOnce`): the same ORDER BY text, without
- * parsing the entries and rendering their terms on every request
- * (list-performance.md, "Rendered tails"). Only valid orders are kept (a
- * fault throws before), at most MAX_COMPILED_ORDERS a catalog.
- */
-const compiledOrders = new WeakMap<FieldCatalog, Map<string, SQL[]>>();
-const MAX_COMPILED_ORDERS = 256;
-const orderKey = (entries: readonly string[] | undefined, fallback: readonly string[]) =>
-  JSON.stringify([entries ?? [], fallback]);
 
 function orderTerms(
   entries: readonly string[] | undefined,

@@ -3,5 +3,5 @@
  * its routes and job workers (the folds of piled counts and tag sets). Other modules import its entry, `index.ts`.
  */
 export { recordsRoutes } from './routes';
-export { foldPiledCounts } from './statistics';
+export { foldPiledCounts } from './kept-counts';
 export { foldPiledTagSets } from './tag-sets';

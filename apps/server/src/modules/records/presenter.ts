@@ -33,7 +33,6 @@ import type {
   TagRow,
 } from '../../db/schema-shipments';
 import { roundStored } from '../../kernel/series-store';
-import { isoString } from '../../kernel/series-times';
 import { presentDisposition, type DispositionJson } from './disposition';
 
 /**
@@ -43,7 +42,11 @@ import { presentDisposition, type DispositionJson } from './disposition';
  * enumeration is left out rather than failing the reply.
  */
 
-export const iso = (d: Date | null | undefined): string | null => (d ? isoString(d) : null);
+/** A time as the API writes it (ISO 8601 in UTC, milliseconds). */
+const isoOf = (d: Date): string => d.toISOString();
+
+/** The same, or null. */
+export const iso = (d: Date | null | undefined): string | null => (d ? isoOf(d) : null);
 
 /** A temperature, or a value computed from temperatures, at the series' precision (no float noise). */
 function temp<T extends number | null | undefined>(v: T): T {
@@ -117,7 +120,7 @@ function tagCalibration(view: RecordView): TRecord['tag_calibration'] {
     calibration_timestamp: iso(c.calibrationTimestamp),
     calibration_pdf_id: c.certificateId,
     pdf_url: certificateUrl(c.certificateId, view.record.tagId),
-    ...(c.calibrationDue ? { calibration_due: isoString(c.calibrationDue) } : {}),
+    ...(c.calibrationDue ? { calibration_due: isoOf(c.calibrationDue) } : {}),
   };
 }
 
@@ -131,8 +134,8 @@ export function presentRecord(view: RecordView): TRecord {
     tag_type: member(TAG_TYPES, r.tagType),
     tag_status: member(TAG_STATUSES, r.tagStatus),
     tag_calibration: tagCalibration(view),
-    created: isoString(r.created),
-    last_modified: isoString(r.lastModified),
+    created: isoOf(r.created),
+    last_modified: isoOf(r.lastModified),
     temps_last_updated: iso(r.tempsLastUpdated),
     primary_reference: r.primaryReference,
     secondary_reference: r.secondaryReference,
@@ -203,7 +206,7 @@ export function presentRecord(view: RecordView): TRecord {
 /** Unix seconds to ISO 8601 (null when out of the Date range). */
 export function secondsIso(seconds: number): string | null {
   const d = new Date(seconds * 1000);
-  return Number.isNaN(d.getTime()) ? null : isoString(d);
+  return Number.isNaN(d.getTime()) ? null : isoOf(d);
 }
 
 /** A tag with its latest record in the organization (null when it has none). */
@@ -220,7 +223,7 @@ export function presentTag(view: TagView): TTagExtended {
   const { tag, last } = view;
   return {
     id: tag.id,
-    created: isoString(tag.created),
+    created: isoOf(tag.created),
     serial_number: tag.serialNumber,
     belongs_to: tag.organizationId,
     primary_reference: last?.primaryReference ?? null,
@@ -292,7 +295,7 @@ export function presentAction({ action: a, createdByUser }: ActionView): TRecord
     action_type_display: actionTypeDisplay(a.actionType),
     latitude: a.latitude,
     longitude: a.longitude,
-    timestamp: isoString(a.timestamp),
+    timestamp: isoOf(a.timestamp),
     created_by_user: createdByUser,
     tag_type: member(TAG_TYPES, a.tagType),
     mobile_device_type: member(CLIENT_TYPES, a.mobileDeviceType),
@@ -350,8 +353,8 @@ export function presentScan(view: ScanView): TScan {
     tag_id: String(s.tagId),
     tag_serial_number: s.tagSerialNumber,
     record: s.recordId === null ? null : String(s.recordId),
-    timestamp: isoString(s.timestamp),
-    created: isoString(s.created),
+    timestamp: isoOf(s.timestamp),
+    created: isoOf(s.created),
     created_by_user: createdByUser,
     latitude: position?.latitude ?? null,
     longitude: position?.longitude ?? null,
@@ -394,7 +397,7 @@ export function presentSignature(s: AlarmSignatureRow): TAlarmSignature {
   return {
     user_id: s.userId,
     printed_name: s.printedName,
-    signed_at: isoString(s.signedAt),
+    signed_at: isoOf(s.signedAt),
     meaning: member(SIGNATURE_MEANINGS, s.meaning) ?? 'REVIEWED',
     comment: s.comment,
     client_type: member(CLIENT_TYPES, s.clientType) ?? 'WEB',
@@ -422,7 +425,7 @@ export function presentAlarm({
     id: String(a.id),
     record_id: String(a.recordId),
     tag_id: a.tagId,
-    created: isoString(a.created),
+    created: isoOf(a.created),
     tag_serial_number: a.tagSerialNumber,
     above_or_below: a.aboveOrBelow,
     first_point_idx: a.firstPointIdx,

@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp, type TestClient } from '../../../test/helpers';
 import { recordFactories } from '../../../test/record-factories';
 import { XT1, seed, total, type World } from './records.fixtures';
-import { COUNT_ROWS_TO_FOLD, type Statistics } from './statistics';
+import type { Statistics } from '../lists/statistics';
+import { COUNT_ROWS_TO_FOLD } from './kept-counts';
 
 /**
  * The counts kept by triggers (migration 0007, docs/decisions/list-performance.md,

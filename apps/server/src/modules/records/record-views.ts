@@ -1,6 +1,7 @@
-import { and, desc, eq, or, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, or, sql } from 'drizzle-orm';
+import type { SelectedFields } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client';
-import { compiledSelect } from '../../db/compiled-select';
+import { jsonRow } from '../../db/json-rows';
 import { calibrationCertificateDevices, calibrationCertificates } from '../../db/schema-reports';
 import { records } from '../../db/schema-shipments';
 import { calibrationAt } from './calibration-views';
@@ -10,10 +11,10 @@ import type { RecordView } from './presenter';
 import { alarmAwaitsAcknowledgementOfRow, reviewStateOf } from './review-state';
 
 /**
- * The record view the read side selects (repository.ts): a record with its
+ * The record view the read side selects (the record calls, the lists): a record with its
  * parties and last scanning user, its scan ids, calibration, release decision
- * and review state, every table scoped to the record's organization; and the
- * compiled selects of it the lists run.
+ * and review state, every table scoped to the record's organization; and its
+ * JSON-array form the lists select.
  */
 
 /** A record's parties (travel locations of its own organization only) and last scanning user. */
@@ -62,9 +63,9 @@ const recordViewSelection = {
 };
 
 /** Records joined with their parties and last scanning user, their scan ids and calibration. */
-export function selectRecordViews(db: Db, selection = recordViewSelection) {
+export function selectRecordViews(db: Db) {
   return db
-    .select(selection)
+    .select(recordViewSelection)
     .from(records)
     .leftJoin(shipper, shipperOfRecord)
     .leftJoin(receiver, receiverOfRecord)
@@ -76,25 +77,20 @@ export type RecordViewRow = Awaited<
   ReturnType<ReturnType<typeof selectRecordViews>['execute']>
 >[number];
 
-/** The same select, rendered once (the list's page: only its WHERE, order and page per request). */
-export const recordViewsCompiled = compiledSelect<RecordViewRow, typeof recordViewSelection>(
-  recordViewSelection,
-  selectRecordViews,
-);
-
 /**
- * The same select with numbers read from a derived table the tail joins
- * (the page's hits, the organization's counts), rendered once.
+ * The record view as one JSON array a row (db/json-rows.ts): the lists select
+ * it as `row` (list-performance.md, "JSON-array rows").
  */
-export function recordViewsWith<Extra extends Record<string, SQL<number>>>(extra: Extra) {
-  const selection = { ...recordViewSelection, ...extra };
-  // Typed as the plain select's (Drizzle's types do not carry a generic
-  // selection through the joins); it renders every field of `selection`.
-  return compiledSelect<RecordViewRow & { [K in keyof Extra]: number }, typeof selection>(
-    selection,
-    (db, fields) => selectRecordViews(db, fields),
-  );
-}
+export const recordViewRow = jsonRow<RecordViewRow>(recordViewSelection, ((
+  db: Db,
+  fields: SelectedFields,
+) =>
+  db
+    .select(fields)
+    .from(records)
+    .leftJoin(shipper, shipperOfRecord)
+    .leftJoin(receiver, receiverOfRecord)
+    .leftJoin(scannedBy, scannerOfRecord)) as never);
 
 /** The same joins for counting (the filter may name a party or the scanning user). */
 export function countRecords(db: Db) {

@@ -10,7 +10,7 @@ import { recordLatestDecisions, recordsAwaitingDecision } from '../../db/schema-
 import { recordCountDeltas } from '../../db/schema-record-counts';
 import { alarms, records } from '../../db/schema-shipments';
 import type { Db } from '../../db/client';
-import { keptCountSumOf, organizationCounts } from './statistics';
+import { keptCountSumOf, organizationCounts } from './kept-counts';
 
 /**
  * The record's review state (issue 14 item 1, docs/decisions/review-queue.md),

@@ -2,12 +2,10 @@ import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { users } from '../../db/schema';
 import { recordActions, records, scans } from '../../db/schema-shipments';
+import { readSeries } from '../../kernel/series-store';
 import type { ActionView, ScanView } from './presenter';
-import type { Page } from '../../kernel/paging';
-import type { Paged } from './paged';
-import { organizationCounts } from './statistics';
 
-/** The records' actions and scans (the records module's repository re-exports them). */
+/** The records' actions and scans. */
 
 export async function listActions(
   db: Db,
@@ -28,7 +26,8 @@ export async function listActions(
   return rows;
 }
 
-function selectScanViews(db: Db) {
+/** Scans with their creators and records (add `.where(…)`). */
+export function selectScanViews(db: Db) {
   return db
     .select({
       scan: scans,
@@ -68,19 +67,30 @@ export async function listScansOfRecords(
     .orderBy(desc(scans.timestamp), desc(scans.id));
 }
 
-export async function listScans(
-  db: Db,
-  organizationId: string,
-  page: Page,
-): Promise<Paged<ScanView>> {
-  const where = eq(scans.organizationId, organizationId);
-  // Every scan of the organization: the maintained count (exact), not a count(*).
-  const total = (await organizationCounts(db, organizationId)).scans;
-  if (total === 0 || page.offset >= total) return { total, rows: [] };
-  const rows = await selectScanViews(db)
-    .where(where)
-    .orderBy(desc(scans.timestamp), desc(scans.id))
-    .limit(page.size)
-    .offset(page.offset);
-  return { total, rows };
+/**
+ * The scans with the points each brought: one read per record, of the range
+ * its listed scans cover, from the record of the scan's own organization.
+ */
+export async function withScanTemperatures(db: Db, views: ScanView[]): Promise<ScanView[]> {
+  const ranges = new Map<number, { from: number; to: number }>();
+  for (const v of views) {
+    const { tempsOffsetIndex: from, tempsLength: length } = v.scan;
+    if (v.seriesRecordId == null || length <= 0) continue;
+    const to = from + length - 1;
+    const range = ranges.get(v.seriesRecordId);
+    ranges.set(
+      v.seriesRecordId,
+      range ? { from: Math.min(range.from, from), to: Math.max(range.to, to) } : { from, to },
+    );
+  }
+  const series = new Map<number, { from: number; values: (number | null)[] }>();
+  for (const [recordId, range] of ranges) {
+    series.set(recordId, { from: range.from, values: await readSeries(db, recordId, range) });
+  }
+  return views.map((v) => {
+    const read = v.seriesRecordId == null ? undefined : series.get(v.seriesRecordId);
+    if (!read) return { ...v, temperatures: [] };
+    const start = v.scan.tempsOffsetIndex - read.from;
+    return { ...v, temperatures: read.values.slice(start, start + v.scan.tempsLength) };
+  });
 }

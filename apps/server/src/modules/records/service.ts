@@ -1,6 +1,4 @@
 import {
-  type TDispositionFilter,
-  type TReviewStateFilter,
   type TRecordLocations,
   type TTripTemperatures,
   type TTemperaturePoint,
@@ -9,40 +7,32 @@ import { effectiveInterval, pointTime } from '@coldtrace/domain';
 import type { Database } from '../../db/client';
 import type { RecordRow } from '../../db/schema-shipments';
 import type { AppError } from '../../kernel/errors';
-import { invalidField, notFound, notFoundSaying } from '../../kernel/errors';
+import { notFound, notFoundSaying } from '../../kernel/errors';
 import { parseRowId } from '../../kernel/ids';
 import { pageOf, type Listed, type PageQuery } from '../../kernel/paging';
 import { organizationOf, type Principal } from '../../kernel/principal';
 import { readSeries } from '../../kernel/series-store';
-import { DEFAULT_ORDER_BY, RECORD_FIELDS, TAG_FIELDS } from './fields';
-import { dispositionCondition } from './disposition';
-import { keptDecisionTotalOf, reviewStateCondition } from './review-state';
-import { compileFilter, compileOrderBy, isFallbackOrder } from './filter-sql';
-import { parseInstantRange } from './iso-range';
+import { DEFAULT_ORDER_BY, RECORD_FIELDS } from './fields';
+import { compileOrderBy } from './filter-sql';
 import {
   presentAction,
   presentAlarm,
   presentRecord,
   presentScan,
-  presentTag,
   type RecordView,
-  type ScanView,
   secondsIso,
   iso,
 } from './presenter';
 import { stabilityBudgetOf } from '../budget';
 import * as repo from './repository';
-import { inlineSearchCondition, searchCondition } from './search';
+import { withScanTemperatures } from './scan-views';
 
 /**
- * The read side of the shipment data (docs/decisions/record-queries.md):
- * every function works in the principal's organization; ids of another
+ * The record calls of the read side (docs/decisions/record-queries.md; the
+ * lists are the lists module's): every function works in the principal's organization; ids of another
  * organization (or ids that cannot name a record) answer 404 naming the
  * parameter, never data.
  */
-
-/** Most words the search box may send. */
-export const MAX_SEARCH_WORDS = 20;
 
 export type { Listed } from '../../kernel/paging';
 
@@ -52,34 +42,6 @@ function recordsNotFound(field: string, missing: readonly string[]): AppError {
 }
 
 export function createRecordsService(db: Database) {
-  /**
-   * The scans with the points each brought: one read per record, of the range
-   * its listed scans cover, from the record of the scan's own organization.
-   */
-  async function withScanTemperatures(views: ScanView[]): Promise<ScanView[]> {
-    const ranges = new Map<number, { from: number; to: number }>();
-    for (const v of views) {
-      const { tempsOffsetIndex: from, tempsLength: length } = v.scan;
-      if (v.seriesRecordId == null || length <= 0) continue;
-      const to = from + length - 1;
-      const range = ranges.get(v.seriesRecordId);
-      ranges.set(
-        v.seriesRecordId,
-        range ? { from: Math.min(range.from, from), to: Math.max(range.to, to) } : { from, to },
-      );
-    }
-    const series = new Map<number, { from: number; values: (number | null)[] }>();
-    for (const [recordId, range] of ranges) {
-      series.set(recordId, { from: range.from, values: await readSeries(db, recordId, range) });
-    }
-    return views.map((v) => {
-      const read = v.seriesRecordId == null ? undefined : series.get(v.seriesRecordId);
-      if (!read) return { ...v, temperatures: [] };
-      const start = v.scan.tempsOffsetIndex - read.from;
-      return { ...v, temperatures: read.values.slice(start, start + v.scan.tempsLength) };
-    });
-  }
-
   /** The single-record reply: the record with its stability budget across the shipment's legs. */
   async function withBudget(view: RecordView) {
     return { ...presentRecord(view), stability_budget: await stabilityBudgetOf(db, view.record) };
@@ -103,73 +65,6 @@ export function createRecordsService(db: Database) {
   }
 
   return {
-    async sensors(principal: Principal) {
-      const { rows } = await repo.listTags(db, organizationOf(principal), {
-        orderBy: compileOrderBy(undefined, TAG_FIELDS, DEFAULT_ORDER_BY),
-      });
-      return rows.map(presentTag);
-    },
-
-    async details(
-      principal: Principal,
-      q: PageQuery & { filter?: string | undefined; order_by?: string[] | undefined },
-    ) {
-      const organizationId = organizationOf(principal);
-      const { total, rows } = await repo.listTags(db, organizationId, {
-        condition: compileFilter(q.filter, TAG_FIELDS),
-        orderBy: compileOrderBy(q.order_by, TAG_FIELDS, DEFAULT_ORDER_BY),
-        byLastAction: isFallbackOrder(q.order_by, DEFAULT_ORDER_BY),
-        page: pageOf(q),
-      });
-      return { total, items: rows.map(presentTag) };
-    },
-
-    async records(
-      principal: Principal,
-      q: PageQuery & {
-        filter?: string | undefined;
-        search?: string | undefined;
-        latest?: boolean | undefined;
-        disposition?: TDispositionFilter | undefined;
-        review_state?: TReviewStateFilter | undefined;
-        order_by?: string[] | undefined;
-      },
-    ) {
-      const organizationId = organizationOf(principal);
-      const words = (q.search ?? '').split(/\s+/).filter((w) => w !== '');
-      if (words.length > MAX_SEARCH_WORDS) {
-        throw invalidField('search', `must have at most ${MAX_SEARCH_WORDS} words`);
-      }
-      const filter = compileFilter(q.filter, RECORD_FIELDS);
-      // A filter alone that the kept counts count (a dashboard card's link),
-      // or a decision alone: its total from the kept counts.
-      const kept =
-        words.length === 0 && !q.latest ? await keptTotalOf(db, q, organizationId) : undefined;
-      const query = {
-        conditions: [
-          filter,
-          dispositionCondition(q.disposition, organizationId),
-          reviewStateCondition(q.review_state, organizationId),
-        ],
-        keptTotal: kept?.total,
-        cardFilter: kept?.cardFilter,
-        latest: q.latest,
-        orderBy: compileOrderBy(q.order_by, RECORD_FIELDS, DEFAULT_ORDER_BY),
-        byLastAction: isFallbackOrder(q.order_by, DEFAULT_ORDER_BY),
-        page: pageOf(q),
-      };
-      // A search in one statement when it can be (its look-up inside), else
-      // (or when that page is empty) with its look-up first (search.ts).
-      const inline = inlineSearchCondition(organizationId, words);
-      const listed =
-        (inline && (await repo.listRecords(db, organizationId, { ...query, search: inline }))) ||
-        (await repo.listRecords(db, organizationId, {
-          ...query,
-          search: await searchCondition(db, organizationId, words),
-        }));
-      return { total: listed.total, items: listed.rows.map(presentRecord) };
-    },
-
     async record(principal: Principal, recordIdText: string) {
       const organizationId = organizationOf(principal);
       const id = parseRowId(recordIdText);
@@ -218,23 +113,7 @@ export function createRecordsService(db: Database) {
         rows.map((r) => r.id),
         latest,
       );
-      return (await withScanTemperatures(views)).map(presentScan);
-    },
-
-    async summary(principal: Principal) {
-      return repo.statistics(db, organizationOf(principal));
-    },
-
-    async filteredStatistics(principal: Principal, startDate: string, endDate: string) {
-      const start = parseInstantRange(startDate);
-      if (!start) throw invalidField('start_date', 'must be an ISO 8601 date or date-time');
-      const end = parseInstantRange(endDate);
-      if (!end) throw invalidField('end_date', 'must be an ISO 8601 date or date-time');
-      // Both name spans (a date is its whole day): the range is from the start of one to the end of the other.
-      if (start.from.getTime() >= end.to.getTime()) {
-        throw invalidField('end_date', 'must not be before start_date');
-      }
-      return repo.statistics(db, organizationOf(principal), { from: start.from, to: end.to });
+      return (await withScanTemperatures(db, views)).map(presentScan);
     },
 
     async alarms(
@@ -259,11 +138,6 @@ export function createRecordsService(db: Database) {
         includeClosed: q.include_closed ?? true,
       });
       return rows.map(presentAlarm);
-    },
-
-    async scans(principal: Principal, q: PageQuery) {
-      const { total, rows } = await repo.listScans(db, organizationOf(principal), pageOf(q));
-      return { total, items: (await withScanTemperatures(rows)).map(presentScan) };
     },
 
     async locations(
@@ -344,28 +218,3 @@ export function createRecordsService(db: Database) {
 }
 
 export type RecordsService = ReturnType<typeof createRecordsService>;
-
-/**
- * The number of matches of the list's filters from the kept counts, when
- * they are one the counts give: a dashboard card's filter alone
- * (`keptCountOfFilter`; `cardFilter`: its page reads the same way for any
- * value, repository.ts `listCardPage`), or a broad decision alone
- * (`keptDecisionTotalOf`). Undefined otherwise (the matches are counted).
- */
-async function keptTotalOf(
-  db: Database,
-  q: {
-    filter?: string | undefined;
-    disposition?: TDispositionFilter | undefined;
-    review_state?: TReviewStateFilter | undefined;
-  },
-  organizationId: string,
-) {
-  if (!q.disposition && !q.review_state) {
-    const kept = repo.keptCountOfFilter(q.filter);
-    return kept && { total: repo.keptFilterTotalOf(organizationId, kept), cardFilter: true };
-  }
-  if (q.filter !== undefined) return undefined;
-  const total = await keptDecisionTotalOf(db, q, organizationId);
-  return total && { total, cardFilter: false };
-}

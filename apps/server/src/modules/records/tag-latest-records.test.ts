@@ -246,7 +246,7 @@ describe('tag_latest_records: the latest record of each tag, kept by the databas
         page_size: 20,
       });
       expect(filtered.total).toBe(1);
-      expect(rec.sent.at(-2)!.text).toContain('over ()');
+      expect(rec.sent.at(-1)!.text).toContain('over ()');
       expect(filtered.items.map((r) => r.id)).toEqual([String(tag3)]);
     } finally {
       await rec.pool.end();

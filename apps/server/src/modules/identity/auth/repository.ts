@@ -1,5 +1,7 @@
 import { and, asc, eq, gt, inArray, lt, or, sql } from 'drizzle-orm';
-import { compiledSelect } from '../../../db/compiled-select';
+import { jsonRow } from '../../../db/json-rows';
+import { preparedOnce } from '../../../db/named-query';
+import type { SelectedFields } from 'drizzle-orm/pg-core';
 import type { Db } from '../../../db/client';
 import {
   loginAttempts,
@@ -97,24 +99,39 @@ const liveSessionSelection = {
   agreedToActiveTerms,
 };
 
-const selectLiveSessions = (db: Db, selection = liveSessionSelection) =>
+const membershipOfSession = and(
+  eq(memberships.userId, sessions.userId),
+  eq(memberships.organizationId, sessions.organizationId),
+);
+
+/** The session's select (for the JSON-array rows' test: the named statement below joins alike). */
+const selectLiveSessions = (db: Db, fields: SelectedFields) =>
   db
-    .select(selection)
+    .select(fields)
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
-    .leftJoin(
-      memberships,
-      and(
-        eq(memberships.userId, sessions.userId),
-        eq(memberships.organizationId, sessions.organizationId),
-      ),
-    )
+    .leftJoin(memberships, membershipOfSession)
     .leftJoin(roles, eq(roles.id, memberships.roleId));
 
-/** Rendered once (every signed-in request asks it): only its WHERE per request (db/compiled-select.ts). */
-const liveSessionsCompiled = compiledSelect<SessionWithUser, typeof liveSessionSelection>(
-  liveSessionSelection,
-  selectLiveSessions,
+/** The session with its user as one JSON array a row (db/json-rows.ts). */
+const liveSessionRow = jsonRow<SessionWithUser>(liveSessionSelection, selectLiveSessions as never);
+
+/** A named statement (every signed-in request asks it; list-performance.md, "Session lookup"). */
+const liveSession = preparedOnce((db) =>
+  db
+    .select({ row: liveSessionRow })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .leftJoin(memberships, membershipOfSession)
+    .leftJoin(roles, eq(roles.id, memberships.roleId))
+    .where(
+      and(
+        eq(sessions.id, sql.placeholder('session')),
+        sql`${sessions.expiresAt} > ${sql.placeholder('now')}::timestamptz`,
+      ),
+    )
+    .limit(1)
+    .prepare('live_session'),
 );
 
 export async function findLiveSession(
@@ -122,12 +139,8 @@ export async function findLiveSession(
   sessionId: string,
   now: Date,
 ): Promise<SessionWithUser | undefined> {
-  const rows = await liveSessionsCompiled.run(
-    db,
-    sql`where ${and(eq(sessions.id, sessionId), gt(sessions.expiresAt, now))} limit 1`,
-    { prepared: true },
-  );
-  return rows[0];
+  const rows = await liveSession(db).execute({ session: sessionId, now: now.toISOString() });
+  return rows[0]?.row;
 }
 
 export async function insertSession(db: Db, row: typeof sessions.$inferInsert): Promise<void> {

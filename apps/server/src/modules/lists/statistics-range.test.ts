@@ -6,9 +6,10 @@ import type { RecordRow, TagRow } from '../../db/schema-shipments';
 import { createTestApp, type TestApp, type TestClient, type TestOrg } from '../../../test/helpers';
 import { recordFactories } from '../../../test/record-factories';
 import { recordingRecords } from '../../../test/recording-records';
-import { XT1 } from './records.fixtures';
+import { XT1 } from '../records/records.fixtures';
 import { FOLD_COUNTS_JOB } from '../../jobs/catalogue';
-import { COUNT_ROWS_TO_FOLD, wholeHoursOf } from './statistics';
+import { wholeHoursOf } from './statistics';
+import { COUNT_ROWS_TO_FOLD } from '../records/kept-counts';
 
 const HOUR = 3_600_000;
 const BASE = Date.parse('2025-06-01T00:00:00Z');

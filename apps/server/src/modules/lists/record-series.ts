@@ -8,8 +8,7 @@ import { registerCall } from '../../http/register-call';
 import { invalidField, notFound } from '../../kernel/errors';
 import { parseRowId } from '../../kernel/ids';
 import { parseRealArray, readSeries, SERIES_CHUNK_SIZE } from '../../kernel/series-store';
-import { parseInstantRange } from './iso-range';
-import { iso, secondsIso } from './presenter';
+import { iso, parseInstantRange, secondsIso } from '../records';
 
 /**
  * GET /api/devices/aggregate/record-series/: one record's series in the
@@ -240,7 +239,7 @@ async function seriesPart(
   return part;
 }
 
-/** Registers the call (one line in routes.ts). */
+/** Registers the call (one line in plugin.ts). */
 export function registerRecordSeries(app: FastifyInstance): void {
   const cache = new SeriesCache();
   registerCall(app, aggregateRecordSeries, async ({ query, organizationId }) =>

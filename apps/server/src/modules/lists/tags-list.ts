@@ -1,17 +1,30 @@
 import { and, count, desc, eq, isNotNull, notExists, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { inOrderOf, type Page } from '../../kernel/paging';
+import type { TTagExtended } from '@coldtrace/contract';
+import { inOrderOf, pageOf, type Listed, type Page, type PageQuery } from '../../kernel/paging';
 import { tagLatestRecords } from '../../db/schema-record-counts';
 import { records, tags } from '../../db/schema-shipments';
-import { compiledSelect } from '../../db/compiled-select';
-import { namedQuery, planStableParam } from '../../db/named-query';
-import { calibrationAt } from './calibration-views';
-import { lastReceiver, lastRecord, lastShipper, partyOf } from './fields';
-import type { TagView } from './presenter';
+import type { SelectedFields } from 'drizzle-orm/pg-core';
+import { jsonRow } from '../../db/json-rows';
+import { column, planStableParam, preparedOnce, selectFrom } from '../../db/named-query';
+import {
+  calibrationAt,
+  compileFilter,
+  compileOrderBy,
+  DEFAULT_ORDER_BY,
+  isFallbackOrder,
+  presentTag,
+  TAG_FIELDS,
+  lastReceiver,
+  lastRecord,
+  lastShipper,
+  organizationCounts,
+  partyOf,
+  type TagView,
+} from '../records';
 import type { Paged } from './paged';
-import { organizationCounts } from './statistics';
 
-/** The tag list (`GET details/`, `GET sensors/`): tags with their latest record. */
+/** The tag lists (`GET details/`, `GET sensors/`): tags with their latest record. */
 
 /**
  * The latest record of the tag in its organization (the highest id), for the
@@ -28,8 +41,7 @@ const lastRecordLateral = (db: Db) =>
     .where(and(eq(records.tagId, tags.id), eq(records.organizationId, tags.organizationId)))
     // As the index orders it (NULLS LAST): with `id DESC` alone (NULLS FIRST) the
     // planner read every record of the tag and sorted them (1.5 s for 50,000 tags).
-    // The LIMIT written as a constant, not bound: the views' select is rendered
-    // once (compiled-select.ts takes no bound parameter in it).
+    // The LIMIT written as a constant: the views' select holds no bound value.
     .orderBy(sql`${records.id} DESC NULLS LAST LIMIT 1`)
     .as('last_record');
 const shipperOfLastRecord = partyOf(lastShipper, lastRecord.shipperLocationId, tags.organizationId);
@@ -49,9 +61,9 @@ const tagViewSelection = {
   calibrationNow: calibrationAt(tags.organizationId, tags.id, sql`now()`),
 };
 
-function selectTagViews(db: Db, selection = tagViewSelection) {
+function selectTagViews(db: Db) {
   return db
-    .select(selection)
+    .select(tagViewSelection)
     .from(tags)
     .leftJoinLateral(lastRecordLateral(db), sql`true`)
     .leftJoin(lastShipper, shipperOfLastRecord)
@@ -59,17 +71,36 @@ function selectTagViews(db: Db, selection = tagViewSelection) {
     .$dynamic();
 }
 
-/**
- * The same select rendered once, for a page's tags by id: one prepared
- * statement (its ids bound as one array), not rendered by Drizzle and planned
- * by PostgreSQL on every request. `last` is null for a tag without a record.
- */
-const tagViewsCompiled = compiledSelect<TagViewRow, typeof tagViewSelection>(
+type TagViewRow = Awaited<ReturnType<ReturnType<typeof selectTagViews>['execute']>>[number];
+
+/** The tag view as one JSON array a row (db/json-rows.ts); `last` is null for a tag without a record. */
+const tagViewRow = jsonRow<TagViewRow>(
   tagViewSelection,
-  selectTagViews,
-  {
-    nullable: ['last'],
-  },
+  ((db: Db, fields: SelectedFields) =>
+    db
+      .select(fields)
+      .from(tags)
+      .leftJoinLateral(lastRecordLateral(db), sql`true`)
+      .leftJoin(lastShipper, shipperOfLastRecord)
+      .leftJoin(lastReceiver, receiverOfLastRecord)) as never,
+  { nullable: ['last'] },
+);
+
+/** A page's tags by id: one named statement (its ids bound as one array). */
+const tagViewsByIds = preparedOnce((db) =>
+  db
+    .select({ row: tagViewRow })
+    .from(tags)
+    .leftJoinLateral(lastRecordLateral(db), sql`true`)
+    .leftJoin(lastShipper, shipperOfLastRecord)
+    .leftJoin(lastReceiver, receiverOfLastRecord)
+    .where(
+      and(
+        eq(tags.organizationId, sql.placeholder('org')),
+        sql`${tags.id} = any(${sql.placeholder('ids')}::bigint[])`,
+      ),
+    )
+    .prepare('tag_views_by_ids'),
 );
 
 /** The tags a condition keeps; without one, the organization's tags alone (no join to count through). */
@@ -84,8 +115,6 @@ function countTags(db: Db, condition: SQL | undefined) {
     .leftJoin(lastShipper, shipperOfLastRecord)
     .leftJoin(lastReceiver, receiverOfLastRecord);
 }
-
-type TagViewRow = Awaited<ReturnType<ReturnType<typeof selectTagViews>['execute']>>[number];
 
 function toTagView(row: TagViewRow): TagView {
   return {
@@ -153,15 +182,32 @@ async function listTagsByLastAction(
   if (total === 0 || page.offset >= total) return { total, rows: [] };
   const ids = await tagIdsByLastAction(db, organizationId, page);
   if (ids.length === 0) return { total, rows: [] };
-  const rows = await tagViewsCompiled.run(
-    db,
-    sql`where ${tags.organizationId} = ${organizationId} and ${tags.id} = any(${sql.param(ids)}::bigint[])`,
-    { prepared: true },
-  );
-  return { total, rows: inOrderOf(ids, rows, (r) => r.tag.id).map(toTagView) };
+  const rows = await tagViewsByIds(db).execute({ org: organizationId, ids });
+  return {
+    total,
+    rows: inOrderOf(ids, rows, (r) => r.row.tag.id).map((r) => toTagView(r.row)),
+  };
 }
 
 const latest = tagLatestRecords;
+
+/**
+ * The page's tags with a last action, named (one plan: the index in order,
+ * whatever the page), and ordered as the index is (NULLS LAST on both), so
+ * PostgreSQL reads it in order. The page bound plan-stable: a known LIMIT
+ * made the plans for the values cheaper than the generic one, and it planned
+ * the statement on every call (list-performance.md, "Plan-stable values").
+ */
+const tagIdsWithAction = preparedOnce((db) =>
+  selectFrom(
+    db,
+    { id: column<string>('id') },
+    sql`select ${latest.tagId} as id from ${latest}
+      where ${latest.organizationId} = ${sql.placeholder('org')} and ${latest.lastActionTaken} is not null
+      order by ${latest.lastActionTaken} DESC NULLS LAST, ${latest.tagId} DESC NULLS LAST
+      limit ${planStableParam(sql.placeholder('size'), 'bigint')} offset ${planStableParam(sql.placeholder('offset'), 'bigint')}`,
+  ).prepare('tag_ids_by_last_action'),
+);
 
 /**
  * The page's tag ids in the default order: first the tags whose latest record
@@ -174,16 +220,11 @@ async function tagIdsByLastAction(db: Db, organizationId: string, page: Page): P
     eq(latest.organizationId, organizationId),
     isNotNull(latest.lastActionTaken),
   );
-  // Named (one plan: the index in order, whatever the page), and ordered as the
-  // index is (NULLS LAST on both), so PostgreSQL reads it in order. The page
-  // bound plan-stable: a known LIMIT made the plans for the values cheaper
-  // than the generic one, and it planned the statement on every call.
-  const first = await namedQuery<{ id: string }>(
-    db,
-    sql`select ${latest.tagId} as id from ${latest} where ${withAction}
-      order by ${latest.lastActionTaken} DESC NULLS LAST, ${latest.tagId} DESC NULLS LAST
-      limit ${planStableParam(page.size, 'bigint')} offset ${planStableParam(page.offset, 'bigint')}`,
-  );
+  const first = await tagIdsWithAction(db).execute({
+    org: organizationId,
+    size: page.size,
+    offset: page.offset,
+  });
   const ids = first.map((r) => Number(r.id));
   if (ids.length === page.size) return ids;
   const [counted] = await db.select({ n: count() }).from(latest).where(withAction);
@@ -206,4 +247,27 @@ async function tagIdsByLastAction(db: Db, organizationId: string, page: Page): P
     .limit(page.size - ids.length)
     .offset(Math.max(0, page.offset - withActionCount));
   return [...ids, ...rest.map((r) => r.id)];
+}
+
+/** `GET sensors/`: every tag, in the default order. */
+export async function sensorsCall(db: Db, organizationId: string): Promise<TTagExtended[]> {
+  const { rows } = await listTags(db, organizationId, {
+    orderBy: compileOrderBy(undefined, TAG_FIELDS, DEFAULT_ORDER_BY),
+  });
+  return rows.map(presentTag);
+}
+
+/** `GET details/`: a page of tags, filtered and ordered. */
+export async function detailsCall(
+  db: Db,
+  organizationId: string,
+  q: PageQuery & { filter?: string | undefined; order_by?: string[] | undefined },
+): Promise<Listed<TTagExtended>> {
+  const { total, rows } = await listTags(db, organizationId, {
+    condition: compileFilter(q.filter, TAG_FIELDS),
+    orderBy: compileOrderBy(q.order_by, TAG_FIELDS, DEFAULT_ORDER_BY),
+    byLastAction: isFallbackOrder(q.order_by, DEFAULT_ORDER_BY),
+    page: pageOf(q),
+  });
+  return { total, items: rows.map(presentTag) };
 }
