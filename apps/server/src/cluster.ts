@@ -40,20 +40,109 @@ export class WorkersStopped extends Error {
 const LONG_LIVED_MS = 30_000;
 const MAX_RESPAWN_DELAY_MS = 30_000;
 
-/** Forks `count` workers with `env` added to theirs (call in the primary only). */
-export function startWorkers(opts: {
+interface WorkerOptions {
   count: number;
   env: Record<string, string>;
   log: ClusterLogger;
-}): WorkerPool {
-  const { count, env, log } = opts;
-  const live = new Set<Worker>();
-  const bornAt = new Map<Worker, number>();
-  let listening = 0;
-  let isReady = false;
-  let stopping: Promise<void> | undefined;
-  let respawnDelay = 0;
-  let respawnTimer: NodeJS.Timeout | undefined;
+}
+
+/** The workers of a pool and where the pool stands (ready, stopping, a respawn pending). */
+interface PoolState {
+  readonly opts: WorkerOptions;
+  readonly live: Set<Worker>;
+  readonly bornAt: Map<Worker, number>;
+  listening: number;
+  isReady: boolean;
+  stopping: Promise<void> | undefined;
+  respawnDelay: number;
+  respawnTimer: NodeJS.Timeout | undefined;
+  resolveReady: (port: number) => void;
+  rejectReady: (err: Error) => void;
+}
+
+function fork(state: PoolState): void {
+  const { count, env, log } = state.opts;
+  const worker = cluster.fork(env);
+  state.live.add(worker);
+  state.bornAt.set(worker, Date.now());
+  worker.once('listening', (address) => {
+    if (state.isReady) {
+      log.info(`replacement worker ${worker.process.pid} is listening`);
+      return;
+    }
+    state.listening += 1;
+    if (state.listening === count) {
+      state.isReady = true;
+      state.resolveReady(address.port);
+    }
+  });
+  worker.once('exit', (code, signal) =>
+    exited(state, worker, signal ? `signal ${signal}` : `code ${code}`),
+  );
+}
+
+/**
+ * A worker exited: during start-up the pool fails; later another is started, at
+ * once after a long life, else after a delay that doubles (up to 30 s).
+ */
+function exited(state: PoolState, worker: Worker, how: string): void {
+  state.live.delete(worker);
+  const lived = Date.now() - (state.bornAt.get(worker) ?? 0);
+  state.bornAt.delete(worker);
+  if (state.stopping) return;
+  if (!state.isReady) {
+    state.rejectReady(new Error(`worker ${worker.process.pid} exited during start-up (${how})`));
+    return;
+  }
+  const respawnDelay =
+    lived >= LONG_LIVED_MS
+      ? 0
+      : Math.min(MAX_RESPAWN_DELAY_MS, Math.max(1_000, state.respawnDelay * 2));
+  state.respawnDelay = respawnDelay;
+  state.opts.log.error(
+    `worker ${worker.process.pid} exited unexpectedly (${how}): starting another` +
+      (respawnDelay > 0 ? ` in ${respawnDelay / 1000} s` : ''),
+  );
+  if (respawnDelay === 0) fork(state);
+  else
+    state.respawnTimer = setTimeout(() => {
+      state.respawnTimer = undefined;
+      if (!state.stopping) fork(state);
+    }, respawnDelay);
+}
+
+const exitOf = (worker: Worker) =>
+  new Promise<void>((resolve) => {
+    if (worker.isDead()) resolve();
+    else worker.once('exit', () => resolve());
+  });
+
+async function stopWorkers(state: PoolState, graceMs: number): Promise<void> {
+  clearTimeout(state.respawnTimer);
+  if (!state.isReady) state.rejectReady(new WorkersStopped());
+  const workers = [...state.live];
+  for (const worker of workers) worker.process.kill('SIGTERM');
+  const all = Promise.all(workers.map(exitOf));
+  let timer: NodeJS.Timeout | undefined;
+  const late = await Promise.race([
+    all.then(() => false),
+    new Promise<boolean>((resolve) => {
+      timer = setTimeout(() => resolve(true), graceMs);
+    }),
+  ]);
+  clearTimeout(timer);
+  if (late) {
+    const left = workers.filter((w) => !w.isDead());
+    state.opts.log.warn(
+      `${left.length} worker(s) still running after ${graceMs / 1000} s: killing them`,
+    );
+    for (const worker of left) worker.process.kill('SIGKILL');
+    await all;
+  }
+}
+
+/** Forks `count` workers with `env` added to theirs (call in the primary only). */
+export function startWorkers(opts: WorkerOptions): WorkerPool {
   let resolveReady!: (port: number) => void;
   let rejectReady!: (err: Error) => void;
   const ready = new Promise<number>((resolve, reject) => {
@@ -62,84 +151,26 @@ export function startWorkers(opts: {
   });
   // Nobody may be waiting on it when stop() rejects it.
   ready.catch(() => undefined);
-
-  const fork = (): void => {
-    const worker = cluster.fork(env);
-    live.add(worker);
-    bornAt.set(worker, Date.now());
-    worker.once('listening', (address) => {
-      if (isReady) {
-        log.info(`replacement worker ${worker.process.pid} is listening`);
-        return;
-      }
-      listening += 1;
-      if (listening === count) {
-        isReady = true;
-        resolveReady(address.port);
-      }
-    });
-    worker.once('exit', (code, signal) => {
-      live.delete(worker);
-      const lived = Date.now() - (bornAt.get(worker) ?? 0);
-      bornAt.delete(worker);
-      if (stopping) return;
-      const how = signal ? `signal ${signal}` : `code ${code}`;
-      if (!isReady) {
-        rejectReady(new Error(`worker ${worker.process.pid} exited during start-up (${how})`));
-        return;
-      }
-      respawnDelay =
-        lived >= LONG_LIVED_MS
-          ? 0
-          : Math.min(MAX_RESPAWN_DELAY_MS, Math.max(1_000, respawnDelay * 2));
-      log.error(
-        `worker ${worker.process.pid} exited unexpectedly (${how}): starting another` +
-          (respawnDelay > 0 ? ` in ${respawnDelay / 1000} s` : ''),
-      );
-      if (respawnDelay === 0) fork();
-      else
-        respawnTimer = setTimeout(() => {
-          respawnTimer = undefined;
-          if (!stopping) fork();
-        }, respawnDelay);
-    });
+  const state: PoolState = {
+    opts,
+    live: new Set(),
+    bornAt: new Map(),
+    listening: 0,
+    isReady: false,
+    stopping: undefined,
+    respawnDelay: 0,
+    respawnTimer: undefined,
+    resolveReady,
+    rejectReady,
   };
 
-  for (let i = 0; i < count; i++) fork();
-
-  const exitOf = (worker: Worker) =>
-    new Promise<void>((resolve) => {
-      if (worker.isDead()) resolve();
-      else worker.once('exit', () => resolve());
-    });
+  for (let i = 0; i < opts.count; i++) fork(state);
 
   return {
     ready,
     stop(graceMs = 15_000) {
-      stopping ??= (async () => {
-        clearTimeout(respawnTimer);
-        if (!isReady) rejectReady(new WorkersStopped());
-        const workers = [...live];
-        for (const worker of workers) worker.process.kill('SIGTERM');
-        const all = Promise.all(workers.map(exitOf));
-        let timer: NodeJS.Timeout | undefined;
-        const late = await Promise.race([
-          all.then(() => false),
-          new Promise<boolean>((resolve) => {
-            timer = setTimeout(() => resolve(true), graceMs);
-          }),
-        ]);
-        clearTimeout(timer);
-        if (late) {
-          const left = workers.filter((w) => !w.isDead());
-          log.warn(
-            `${left.length} worker(s) still running after ${graceMs / 1000} s: killing them`,
-          );
-          for (const worker of left) worker.process.kill('SIGKILL');
-          await all;
-        }
-      })();
-      return stopping;
+      state.stopping ??= stopWorkers(state, graceMs);
+      return state.stopping;
     },
   };
 }

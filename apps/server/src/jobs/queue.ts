@@ -143,12 +143,137 @@ export async function installJobQueueSchema(db: Db): Promise<void> {
   await boss.stop({ graceful: false, wait: true });
 }
 
-export function createJobQueue(
-  pool: pg.Pool,
-  log: QueueLogger,
-  options: { pollingIntervalSeconds?: number; runWorkers?: boolean } = {},
-): JobQueue {
-  const executor = poolExecutor(pool);
+interface QueueOptions {
+  pollingIntervalSeconds?: number;
+  runWorkers?: boolean;
+}
+
+/** One queue instance: its pg-boss, the registered workers and schedules, and where it stands. */
+interface QueueState {
+  readonly pool: pg.Pool;
+  readonly log: QueueLogger;
+  readonly options: QueueOptions;
+  readonly executor: ReturnType<typeof poolExecutor>;
+  readonly boss: PgBoss;
+  readonly workers: Map<string, { handler: JobHandler<object>; settings: QueueSettings }>;
+  readonly schedules: Map<string, string>;
+  started: Promise<void> | undefined;
+  stopped: boolean;
+  running: boolean;
+}
+
+const sendOptions = (settings: QueueSettings) => ({
+  retryLimit: settings.retryLimit ?? 10,
+  retryDelay: settings.retryDelay ?? 15,
+  retryBackoff: settings.retryBackoff ?? true,
+  expireInSeconds: settings.expireInSeconds ?? 300,
+});
+
+/**
+ * The queues this process works that the database lacks, created. Processes
+ * starting together (WEB_CONCURRENCY, several instances) create them one after
+ * the other: two createQueue at once deadlock in PostgreSQL. A start that finds
+ * them all takes no lock.
+ */
+async function createMissingQueues(state: QueueState): Promise<void> {
+  const { boss, workers } = state;
+  // In one read.
+  const missing = async () => {
+    const existing = new Set((await boss.getQueues()).map((q) => q.name));
+    return [...workers.keys()].filter((name) => !existing.has(name));
+  };
+  if ((await missing()).length > 0) {
+    await withStartupLock(state.pool, async () => {
+      for (const name of await missing()) await boss.createQueue(name, { name });
+    });
+  }
+}
+
+/** One queue's worker: batches fetched, each job completed or failed on its own. */
+async function startWorker(
+  state: QueueState,
+  name: string,
+  { handler, settings }: { handler: JobHandler<object>; settings: QueueSettings },
+): Promise<void> {
+  const { boss, log } = state;
+  const batchSize = settings.batchSize ?? 5;
+  const worker: { id?: string } = {};
+  worker.id = await boss.work<object>(
+    name,
+    {
+      batchSize,
+      pollingIntervalSeconds: state.options.pollingIntervalSeconds ?? 2,
+      includeMetadata: true,
+    },
+    async (jobs) => {
+      // A full batch: more may be waiting, fetch again without the polling pause.
+      if (jobs.length === batchSize && worker.id !== undefined) boss.notifyWorker(worker.id);
+      // One by one, each completed or failed on its own: a failure retries only its job.
+      for (const job of jobs) {
+        if (state.stopped) throw new Error('job queue stopping');
+        try {
+          const context = { id: job.id, retryCount: job.retryCount };
+          await inJobSpan(name, context, () => handler(job.data, context));
+        } catch (err) {
+          log.warn({ err, job: job.id, queue: name }, 'job failed; it will be retried');
+          await boss.fail(name, job.id, { message: String(err) });
+          continue;
+        }
+        await boss.complete(name, job.id);
+      }
+    },
+  );
+}
+
+async function startQueue(state: QueueState): Promise<void> {
+  const { boss, workers } = state;
+  // Sending needs the queue rows; a stopped instance (tests, CLI) still sends.
+  await boss.start();
+  await createMissingQueues(state);
+  for (const [name, cron] of state.schedules) {
+    await boss.schedule(name, cron, {}, { tz: 'UTC', ...sendOptions(workers.get(name)!.settings) });
+  }
+  if (state.options.runWorkers === false) {
+    state.running = true;
+    return;
+  }
+  for (const [name, worker] of workers) await startWorker(state, name, worker);
+  state.running = true;
+}
+
+async function stopQueue(state: QueueState, timeoutMs: number): Promise<void> {
+  if (!state.started || state.stopped) return;
+  state.stopped = true;
+  state.running = false;
+  await state.started.catch(() => undefined);
+  await state.boss.stop({ graceful: true, wait: true, timeout: timeoutMs, close: false });
+  // pg-boss's stop does not wait for a fetch already in flight: its jobs then
+  // arrive after the stop, our worker refuses them, and pg-boss fails them
+  // without awaiting. Wait until no statement of the queue has been in flight
+  // for two checks in a row, so none touches the pool after it is closed
+  // (the follow-up statements are issued within microtasks of the last one).
+  const drainUntil = Date.now() + timeoutMs;
+  for (let quiet = 0; quiet < 2 && Date.now() < drainUntil;) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    quiet = state.executor.inFlight === 0 ? quiet + 1 : 0;
+  }
+}
+
+async function waitForIdle(pool: pg.Pool, names: string[], timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const { rows } = await pool.query<{ n: string }>(
+      `SELECT count(*)::text AS n FROM ${JOB_SCHEMA}.job
+        WHERE name = ANY($1) AND state IN ('created', 'retry', 'active')`,
+      [names],
+    );
+    if (rows[0]!.n === '0') return;
+    if (Date.now() > deadline) throw new Error(`jobs still pending after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+function newBoss(executor: PgBoss.Db, log: QueueLogger, options: QueueOptions): PgBoss {
   const boss = new PgBoss({
     db: executor,
     schema: JOB_SCHEMA,
@@ -159,31 +284,42 @@ export function createJobQueue(
     migrate: false,
   });
   boss.on('error', (err) => log.error({ err }, 'job queue error'));
-  const workers = new Map<string, { handler: JobHandler<object>; settings: QueueSettings }>();
-  const schedules = new Map<string, string>();
-  const sendOptions = (settings: QueueSettings) => ({
-    retryLimit: settings.retryLimit ?? 10,
-    retryDelay: settings.retryDelay ?? 15,
-    retryBackoff: settings.retryBackoff ?? true,
-    expireInSeconds: settings.expireInSeconds ?? 300,
-  });
-  let started: Promise<void> | undefined;
-  let stopped = false;
-  let running = false;
+  return boss;
+}
+
+export function createJobQueue(
+  pool: pg.Pool,
+  log: QueueLogger,
+  options: QueueOptions = {},
+): JobQueue {
+  const executor = poolExecutor(pool);
+  const state: QueueState = {
+    pool,
+    log,
+    options,
+    executor,
+    boss: newBoss(executor, log, options),
+    workers: new Map(),
+    schedules: new Map(),
+    started: undefined,
+    stopped: false,
+    running: false,
+  };
+  const { boss, workers, schedules } = state;
 
   const queue: JobQueue = {
     get names() {
       return [...workers.keys()];
     },
     get running() {
-      return running;
+      return state.running;
     },
     work(name, handler, settings = {}) {
-      if (started) throw new Error(`job queue already started; register '${name}' earlier`);
+      if (state.started) throw new Error(`job queue already started; register '${name}' earlier`);
       workers.set(name, { handler: handler as JobHandler<object>, settings });
     },
     schedule(name, cron) {
-      if (started) throw new Error(`job queue already started; schedule '${name}' earlier`);
+      if (state.started) throw new Error(`job queue already started; schedule '${name}' earlier`);
       if (!workers.has(name)) throw new Error(`no worker registered for job '${name}'`);
       schedules.set(name, cron);
     },
@@ -198,98 +334,11 @@ export function createJobQueue(
       });
     },
     start() {
-      started ??= (async () => {
-        // Sending needs the queue rows; a stopped instance (tests, CLI) still sends.
-        await boss.start();
-        // The queues this process works that the database lacks, in one read.
-        const missing = async () => {
-          const existing = new Set((await boss.getQueues()).map((q) => q.name));
-          return [...workers.keys()].filter((name) => !existing.has(name));
-        };
-        // Processes starting together (WEB_CONCURRENCY, several instances) create them one
-        // after the other: two createQueue at once deadlock in PostgreSQL. A start that
-        // finds them all takes no lock.
-        if ((await missing()).length > 0) {
-          await withStartupLock(pool, async () => {
-            for (const name of await missing()) await boss.createQueue(name, { name });
-          });
-        }
-        for (const [name, cron] of schedules) {
-          await boss.schedule(
-            name,
-            cron,
-            {},
-            { tz: 'UTC', ...sendOptions(workers.get(name)!.settings) },
-          );
-        }
-        if (options.runWorkers === false) {
-          running = true;
-          return;
-        }
-        for (const [name, { handler, settings }] of workers) {
-          const batchSize = settings.batchSize ?? 5;
-          const worker: { id?: string } = {};
-          worker.id = await boss.work<object>(
-            name,
-            {
-              batchSize,
-              pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2,
-              includeMetadata: true,
-            },
-            async (jobs) => {
-              // A full batch: more may be waiting, fetch again without the polling pause.
-              if (jobs.length === batchSize && worker.id !== undefined)
-                boss.notifyWorker(worker.id);
-              // One by one, each completed or failed on its own: a failure retries only its job.
-              for (const job of jobs) {
-                if (stopped) throw new Error('job queue stopping');
-                try {
-                  const context = { id: job.id, retryCount: job.retryCount };
-                  await inJobSpan(name, context, () => handler(job.data, context));
-                } catch (err) {
-                  log.warn({ err, job: job.id, queue: name }, 'job failed; it will be retried');
-                  await boss.fail(name, job.id, { message: String(err) });
-                  continue;
-                }
-                await boss.complete(name, job.id);
-              }
-            },
-          );
-        }
-        running = true;
-      })();
-      return started;
+      state.started ??= startQueue(state);
+      return state.started;
     },
-    async stop(timeoutMs = 10_000) {
-      if (!started || stopped) return;
-      stopped = true;
-      running = false;
-      await started.catch(() => undefined);
-      await boss.stop({ graceful: true, wait: true, timeout: timeoutMs, close: false });
-      // pg-boss's stop does not wait for a fetch already in flight: its jobs then
-      // arrive after the stop, our worker refuses them, and pg-boss fails them
-      // without awaiting. Wait until no statement of the queue has been in flight
-      // for two checks in a row, so none touches the pool after it is closed
-      // (the follow-up statements are issued within microtasks of the last one).
-      const drainUntil = Date.now() + timeoutMs;
-      for (let quiet = 0; quiet < 2 && Date.now() < drainUntil;) {
-        await new Promise((resolve) => setTimeout(resolve, 20));
-        quiet = executor.inFlight === 0 ? quiet + 1 : 0;
-      }
-    },
-    async waitForIdle(names, timeoutMs = 30_000) {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const { rows } = await pool.query<{ n: string }>(
-          `SELECT count(*)::text AS n FROM ${JOB_SCHEMA}.job
-            WHERE name = ANY($1) AND state IN ('created', 'retry', 'active')`,
-          [names],
-        );
-        if (rows[0]!.n === '0') return;
-        if (Date.now() > deadline) throw new Error(`jobs still pending after ${timeoutMs} ms`);
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-    },
+    stop: (timeoutMs = 10_000) => stopQueue(state, timeoutMs),
+    waitForIdle: (names, timeoutMs = 30_000) => waitForIdle(pool, names, timeoutMs),
   };
   return queue;
 }

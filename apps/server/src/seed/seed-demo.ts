@@ -108,33 +108,47 @@ async function upload(ctx: ingest.IngestContext, call: CallDef, body: unknown): 
 }
 
 /** The demo configuration the organization lacks (matched by name); answers the location ids. */
-async function ensureConfiguration(db: Database, principal: Principal): Promise<LocationIds> {
+async function ensureConfiguration(
+  db: Database,
+  organizationId: string,
+  principal: Principal,
+): Promise<LocationIds> {
   const config = createConfigurationService({ db, jobs: null });
-  const locations = await config.listLocations(principal);
+  const locations = await config.listLocations(organizationId);
   const ids: Partial<Record<PlaceKey, string>> = {};
   for (const place of PLACES) {
     let found = locations.find((l) => l.name === place.name);
     found ??= await config.createLocation(
+      organizationId,
       principal,
       ZTravelLocationCreate.parse(travelLocationBody(place)),
     );
     if (found.id !== undefined) ids[place.key] = found.id;
   }
-  const products = await config.listProducts(principal);
+  const products = await config.listProducts(organizationId);
   for (const p of PRODUCTS) {
     if (products.some((d) => d.product_name === p.name)) continue;
-    await config.createProduct(principal, ZProductDefinitionCreate.parse(productDefinitionBody(p)));
+    await config.createProduct(
+      organizationId,
+      principal,
+      ZProductDefinitionCreate.parse(productDefinitionBody(p)),
+    );
   }
-  const carriers = await config.listCarriers(principal);
+  const carriers = await config.listCarriers(organizationId);
   for (const name of ALL_CARRIERS) {
     if (carriers.some((c) => c.name?.toLowerCase() === name.toLowerCase())) continue;
-    await config.createCarrier(principal, ZCarrierDefinitionForm.parse({ name }));
+    await config.createCarrier(organizationId, principal, ZCarrierDefinitionForm.parse({ name }));
   }
-  await config.updateOrgSettings(principal, ZGeoFenceSettingsUpdate.parse(DEMO_GEO_FENCE), {
-    requestId: 'seed',
-    reason: 'Demo configuration',
-    signature: null,
-  });
+  await config.updateOrgSettings(
+    organizationId,
+    principal,
+    ZGeoFenceSettingsUpdate.parse(DEMO_GEO_FENCE),
+    {
+      requestId: 'seed',
+      reason: 'Demo configuration',
+      signature: null,
+    },
+  );
   return ids;
 }
 
@@ -192,7 +206,7 @@ export async function seedDemoRecords(
     permissions: [...(BUILT_IN_ROLES.Administrator ?? [])],
     sessionId: null,
   };
-  const ids = await ensureConfiguration(db, principal);
+  const ids = await ensureConfiguration(db, organizationId, principal);
   const ctx: ingest.IngestContext = {
     db: options.pool ?? db,
     principal,

@@ -11,6 +11,7 @@ import {
   renderTemplate,
   subjectLine,
   type PersonSource,
+  type PlannedMessage,
   type SettingSource,
 } from './compose';
 import { scheduleEscalations } from './escalation';
@@ -99,54 +100,51 @@ async function alarmPeople(tx: Db, record: RecordRow): Promise<PersonSource[]> {
   return people;
 }
 
-/** Process a locked, pending event (see the module comment). */
-export async function processEvent(
+/**
+ * The alarms of an Alarm event this event announces: those not announced yet,
+ * claimed by it (another event may have claimed some first).
+ */
+async function claimedAlarms(
+  tx: Db,
+  event: AlarmMailEventRow,
+  record: RecordRow,
+): Promise<AlarmRow[]> {
+  const candidates = await repo.alarmsToAnnounce(
+    tx,
+    event.organizationId,
+    record.id,
+    event.alarmIds,
+  );
+  const claimed = new Set(
+    await repo.claimAlarms(
+      tx,
+      event.id,
+      candidates.map((a) => a.id),
+    ),
+  );
+  return candidates.filter((a) => claimed.has(a.id));
+}
+
+/** A matching setting as the message planner reads it. */
+const settingSource = (s: NotificationSettingRow): SettingSource => ({
+  id: s.id,
+  status: s.status === 'Test' ? 'Test' : 'Enabled',
+  to: s.toList,
+  cc: s.ccList,
+  bcc: s.bccList,
+  subjectTemplate: s.customTemplateSubject,
+  bodyTemplate: s.customTemplateEmail,
+});
+
+/** Each planned message: logged once (its key), and queued as mail unless it is a test. */
+async function sendMessages(
   app: FastifyInstance,
   tx: Db,
   event: AlarmMailEventRow,
+  record: RecordRow,
+  messages: readonly PlannedMessage[],
+  alarms: readonly AlarmRow[],
 ): Promise<void> {
-  const done = () => repo.markEventProcessed(tx, event.id);
-  const record = await repo.findRecord(tx, event.organizationId, event.recordId);
-  if (!record) return done();
-
-  let alarms: AlarmRow[] = [];
-  if (event.notificationType === 'Alarm') {
-    const candidates = await repo.alarmsToAnnounce(
-      tx,
-      event.organizationId,
-      record.id,
-      event.alarmIds,
-    );
-    const claimed = new Set(
-      await repo.claimAlarms(
-        tx,
-        event.id,
-        candidates.map((a) => a.id),
-      ),
-    );
-    alarms = candidates.filter((a) => claimed.has(a.id));
-    // Every alarm was already announced by another event: nothing to send.
-    if (alarms.length === 0) return done();
-  }
-
-  const matching = (
-    await repo.activeSettings(tx, event.organizationId, event.notificationType)
-  ).filter((s) => settingMatches(s, record));
-  // Escalation (issue 14): reminders and escalations of these alarms, at their times.
-  if (alarms.length > 0) await scheduleEscalations(app, tx, alarms, matching);
-  const settings: SettingSource[] = matching.map((s) => ({
-    id: s.id,
-    status: s.status === 'Test' ? 'Test' : 'Enabled',
-    to: s.toList,
-    cc: s.ccList,
-    bcc: s.bccList,
-    subjectTemplate: s.customTemplateSubject,
-    bodyTemplate: s.customTemplateEmail,
-  }));
-  const people = event.notificationType === 'Alarm' ? await alarmPeople(tx, record) : [];
-  const messages = planMessages(settings, people);
-  if (messages.length === 0) return done();
-
   const locationIds = [record.shipperLocationId, record.receiverLocationId].filter(
     (id): id is number => id !== null,
   );
@@ -195,5 +193,33 @@ export async function processEvent(
       dedupeKey: `alarm-mail:${event.id}:${message.key}`,
     });
   }
+}
+
+/** Process a locked, pending event (see the module comment). */
+export async function processEvent(
+  app: FastifyInstance,
+  tx: Db,
+  event: AlarmMailEventRow,
+): Promise<void> {
+  const done = () => repo.markEventProcessed(tx, event.id);
+  const record = await repo.findRecord(tx, event.organizationId, event.recordId);
+  if (!record) return done();
+
+  let alarms: AlarmRow[] = [];
+  if (event.notificationType === 'Alarm') {
+    alarms = await claimedAlarms(tx, event, record);
+    // Every alarm was already announced by another event: nothing to send.
+    if (alarms.length === 0) return done();
+  }
+
+  const matching = (
+    await repo.activeSettings(tx, event.organizationId, event.notificationType)
+  ).filter((s) => settingMatches(s, record));
+  // Escalation (issue 14): reminders and escalations of these alarms, at their times.
+  if (alarms.length > 0) await scheduleEscalations(app, tx, alarms, matching);
+  const people = event.notificationType === 'Alarm' ? await alarmPeople(tx, record) : [];
+  const messages = planMessages(matching.map(settingSource), people);
+  if (messages.length === 0) return done();
+  await sendMessages(app, tx, event, record, messages, alarms);
   return done();
 }

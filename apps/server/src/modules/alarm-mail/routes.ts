@@ -13,8 +13,7 @@ import {
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { registerCall } from '../../http/register-call';
 import type { Principal } from '../../kernel/principal';
-import type { RequestContext } from '../../kernel/context';
-import { createAlarmMailService } from './service';
+import { createAlarmMailService, type OrganizationRequest } from './service';
 
 /**
  * E-mail notifications (docs/decisions/alarm-mail.md): the calls (alarm
@@ -25,47 +24,84 @@ import { createAlarmMailService } from './service';
  */
 export async function alarmMailModule(app: FastifyInstance): Promise<void> {
   const service = createAlarmMailService(app.db);
-  const ctx = (request: FastifyRequest, principal: Principal): RequestContext => ({
+  const ctx = (
+    request: FastifyRequest,
+    organizationId: string,
+    principal: Principal,
+  ): OrganizationRequest => ({
+    organizationId,
     principal,
     requestId: request.id,
   });
 
-  registerCall(app, xt1AlarmRecipients, async ({ request, body, requirePrincipal }) =>
-    service.setAlarmRecipients(ctx(request, requirePrincipal()), body),
+  registerCall(
+    app,
+    xt1AlarmRecipients,
+    async ({ request, body, organizationId, requirePrincipal }) =>
+      service.setAlarmRecipients(ctx(request, organizationId(), requirePrincipal()), body),
   );
 
-  registerCall(app, notificationSettingsList, async ({ request, requirePrincipal }) =>
-    service.listSettings(ctx(request, requirePrincipal())),
+  registerCall(
+    app,
+    notificationSettingsList,
+    async ({ request, organizationId, requirePrincipal }) =>
+      service.listSettings(ctx(request, organizationId(), requirePrincipal())),
   );
-  registerCall(app, notificationSettingsCreate, async ({ request, body, requirePrincipal }) =>
-    service.createSetting(ctx(request, requirePrincipal()), body),
+  registerCall(
+    app,
+    notificationSettingsCreate,
+    async ({ request, body, organizationId, requirePrincipal }) =>
+      service.createSetting(ctx(request, organizationId(), requirePrincipal()), body),
   );
   registerCall(
     app,
     notificationSettingsUpdate,
-    async ({ request, body, query, requirePrincipal }) =>
-      service.updateSetting(ctx(request, requirePrincipal()), query.setting_id, body),
+    async ({ request, body, query, organizationId, requirePrincipal }) =>
+      service.updateSetting(
+        ctx(request, organizationId(), requirePrincipal()),
+        query.setting_id,
+        body,
+      ),
   );
-  registerCall(app, notificationSettingsDelete, async ({ request, query, requirePrincipal }) =>
-    service.deleteSetting(ctx(request, requirePrincipal()), query.setting_id),
-  );
-
-  registerCall(app, notificationRulesList, async ({ request, requirePrincipal }) =>
-    service.listRules(ctx(request, requirePrincipal())),
-  );
-  registerCall(app, notificationRulesCreate, async ({ request, body, requirePrincipal }) =>
-    service.createRule(ctx(request, requirePrincipal()), body),
-  );
-  registerCall(app, notificationRulesUpdate, async ({ request, body, query, requirePrincipal }) =>
-    service.updateRule(ctx(request, requirePrincipal()), query.rule_id, body),
-  );
-  registerCall(app, notificationRulesDelete, async ({ request, query, requirePrincipal }) =>
-    service.deleteRule(ctx(request, requirePrincipal()), query.rule_id),
+  registerCall(
+    app,
+    notificationSettingsDelete,
+    async ({ request, query, organizationId, requirePrincipal }) =>
+      service.deleteSetting(ctx(request, organizationId(), requirePrincipal()), query.setting_id),
   );
 
-  registerCall(app, notificationLogList, async ({ request, reply, query, requirePrincipal }) => {
-    const { entries, total } = await service.listLog(ctx(request, requirePrincipal()), query);
-    void reply.header('x-total-count', String(total));
-    return entries;
-  });
+  registerCall(app, notificationRulesList, async ({ request, organizationId, requirePrincipal }) =>
+    service.listRules(ctx(request, organizationId(), requirePrincipal())),
+  );
+  registerCall(
+    app,
+    notificationRulesCreate,
+    async ({ request, body, organizationId, requirePrincipal }) =>
+      service.createRule(ctx(request, organizationId(), requirePrincipal()), body),
+  );
+  registerCall(
+    app,
+    notificationRulesUpdate,
+    async ({ request, body, query, organizationId, requirePrincipal }) =>
+      service.updateRule(ctx(request, organizationId(), requirePrincipal()), query.rule_id, body),
+  );
+  registerCall(
+    app,
+    notificationRulesDelete,
+    async ({ request, query, organizationId, requirePrincipal }) =>
+      service.deleteRule(ctx(request, organizationId(), requirePrincipal()), query.rule_id),
+  );
+
+  registerCall(
+    app,
+    notificationLogList,
+    async ({ request, reply, query, organizationId, requirePrincipal }) => {
+      const { entries, total } = await service.listLog(
+        ctx(request, organizationId(), requirePrincipal()),
+        query,
+      );
+      void reply.header('x-total-count', String(total));
+      return entries;
+    },
+  );
 }

@@ -15,7 +15,6 @@ import { actorOf, changedFields, recordAudit, type AuditContext } from '../../ke
 import type { RequestContext } from '../../kernel/context';
 import { AppError, notFound } from '../../kernel/errors';
 import { pageOf } from '../../kernel/paging';
-import { organizationOf } from '../../kernel/principal';
 import { addressKey } from './compose';
 import { presentLogEntry, presentRule, presentSetting } from './presenter';
 import * as repo from './repository';
@@ -24,12 +23,17 @@ import * as repo from './repository';
  * The calls of the alarm-mail module (docs/decisions/alarm-mail.md): alarm
  * recipients of a record, notification settings and rules (every change
  * audited in the same transaction), and the notification log. Everything in
- * the principal's organization; another organization's id answers 404.
+ * the organization the call works in; another organization's id answers 404.
  */
 
-function auditContext(ctx: RequestContext): AuditContext {
+/** A request that works in one organization (the route's): who, which request, where. */
+export interface OrganizationRequest extends RequestContext {
+  organizationId: string;
+}
+
+function auditContext(ctx: OrganizationRequest): AuditContext {
   return {
-    organizationId: organizationOf(ctx.principal),
+    organizationId: ctx.organizationId,
     actor: actorOf(ctx.principal),
     requestId: ctx.requestId,
   };
@@ -217,10 +221,12 @@ const RULES: AuditedRows<NotificationRuleRow, TNotificationRule, repo.RuleValues
 };
 
 /** Create, update and delete of audited rows: one audit entry per change, in the same transaction. */
+type AuditedWrites = ReturnType<typeof auditedWrites>;
+
 function auditedWrites(db: Database) {
   return {
     async create<Row, View extends { id?: string | undefined }, Values>(
-      ctx: RequestContext,
+      ctx: OrganizationRequest,
       e: AuditedRows<Row, View, Values>,
       values: Values,
     ): Promise<View> {
@@ -240,7 +246,7 @@ function auditedWrites(db: Database) {
     },
 
     async update<Row, View extends Record<string, unknown>, Values>(
-      ctx: RequestContext,
+      ctx: OrganizationRequest,
       e: AuditedRows<Row, View, Values>,
       id: string,
       values: Partial<Values>,
@@ -266,7 +272,7 @@ function auditedWrites(db: Database) {
     },
 
     async delete<Row, View, Values>(
-      ctx: RequestContext,
+      ctx: OrganizationRequest,
       e: AuditedRows<Row, View, Values>,
       id: string,
     ): Promise<void> {
@@ -288,145 +294,181 @@ function auditedWrites(db: Database) {
   };
 }
 
+// ------------------------------------------------------------ alarm recipients
+async function setAlarmRecipients(
+  db: Database,
+  ctx: OrganizationRequest,
+  body: TAlarmRecipientsUpload,
+): Promise<TAlarmRecipients> {
+  const audit = auditContext(ctx);
+  const recipients = uniqueAddresses(body.alarm_recipients);
+  return db.transaction(async (tx) => {
+    const record = await repo.lockRecordRecipients(
+      tx,
+      audit.organizationId,
+      Number(body.record_id),
+    );
+    if (!record) throw notFound(`Record '${body.record_id}'`, 'record_id');
+    await repo.setAlarmRecipients(tx, audit.organizationId, record.id, recipients);
+    await recordAudit(
+      tx,
+      audit,
+      changedFields(
+        { alarm_recipients: record.alarmRecipients },
+        { alarm_recipients: recipients },
+        {
+          action: 'record.alarm_recipients.update',
+          entityType: 'record',
+          entityId: record.id,
+          recordId: record.id,
+        },
+      ),
+    );
+    return { record_id: String(record.id), alarm_recipients: recipients };
+  });
+}
+
+// ------------------------------------------------------------ settings
+async function listSettings(
+  db: Database,
+  ctx: OrganizationRequest,
+): Promise<TNotificationSetting[]> {
+  return (await repo.listSettings(db, ctx.organizationId)).map(presentSetting);
+}
+
+async function createSetting(
+  db: Database,
+  audited: AuditedWrites,
+  ctx: OrganizationRequest,
+  body: TNotificationSettingCreate,
+): Promise<TNotificationSetting> {
+  const values = settingValues(body, ctx.principal.user.id) as repo.SettingValues;
+  checkEscalation({
+    notificationType: values.notificationType,
+    remindAfterMinutes: values.remindAfterMinutes ?? null,
+    escalateAfterMinutes: values.escalateAfterMinutes ?? null,
+    escalationEmails: values.escalationEmails ?? [],
+  });
+  checkSchedule({
+    notificationType: values.notificationType,
+    schedule: values.schedule ?? null,
+  });
+  await checkLocations(db, ctx.organizationId, values);
+  return audited.create(ctx, SETTINGS, values);
+}
+
+async function updateSetting(
+  db: Database,
+  audited: AuditedWrites,
+  ctx: OrganizationRequest,
+  id: string,
+  body: TNotificationSettingUpdate,
+): Promise<TNotificationSetting> {
+  const values = settingValues(body);
+  if ([...ESCALATION_KEYS, 'schedule' as const].some((key) => body[key] !== undefined)) {
+    // Checked against the setting as it will be (another organization's id: 404 below).
+    const before = await repo.settingRows.find(db, ctx.organizationId, Number(id));
+    if (before) {
+      checkEscalation({ ...before, ...values });
+      checkSchedule({ ...before, ...values });
+    }
+  }
+  await checkLocations(db, ctx.organizationId, values);
+  return audited.update(ctx, SETTINGS, id, values);
+}
+
+async function deleteSetting(
+  audited: AuditedWrites,
+  ctx: OrganizationRequest,
+  id: string,
+): Promise<void> {
+  await audited.delete(ctx, SETTINGS, id);
+}
+
+// ------------------------------------------------------------ rules
+async function listRules(db: Database, ctx: OrganizationRequest): Promise<TNotificationRule[]> {
+  return (await repo.listRules(db, ctx.organizationId)).map(presentRule);
+}
+
+async function createRule(
+  db: Database,
+  audited: AuditedWrites,
+  ctx: OrganizationRequest,
+  body: TNotificationRuleCreate,
+): Promise<TNotificationRule> {
+  const users = [...new Set(body.users)];
+  await checkRuleUsers(db, ctx.organizationId, users);
+  return audited.create(ctx, RULES, {
+    name: body.name,
+    userIds: users,
+    rootRule: body.root_rule,
+  });
+}
+
+async function updateRule(
+  db: Database,
+  audited: AuditedWrites,
+  ctx: OrganizationRequest,
+  id: string,
+  body: TNotificationRuleUpdate,
+): Promise<TNotificationRule> {
+  const users = body.users === undefined ? undefined : [...new Set(body.users)];
+  await checkRuleUsers(db, ctx.organizationId, users);
+  return audited.update(ctx, RULES, id, {
+    ...(body.name !== undefined ? { name: body.name } : {}),
+    ...(users !== undefined ? { userIds: users } : {}),
+    ...(body.root_rule !== undefined ? { rootRule: body.root_rule } : {}),
+  });
+}
+
+async function deleteRule(
+  audited: AuditedWrites,
+  ctx: OrganizationRequest,
+  id: string,
+): Promise<void> {
+  await audited.delete(ctx, RULES, id);
+}
+
+// ------------------------------------------------------------ log
+async function listLog(
+  db: Database,
+  ctx: OrganizationRequest,
+  query: { page_number?: number; page_size?: number; record_id?: string },
+): Promise<{ entries: TNotificationLogEntry[]; total: number }> {
+  const organizationId = ctx.organizationId;
+  const page = pageOf(query);
+  if (query.record_id !== undefined) {
+    const record = await repo.findRecord(db, organizationId, Number(query.record_id));
+    if (!record) throw notFound(`Record '${query.record_id}'`, 'record_id');
+  }
+  const { rows, total } = await repo.listLog(db, organizationId, {
+    ...(query.record_id !== undefined ? { recordId: Number(query.record_id) } : {}),
+    limit: page.size,
+    offset: page.offset,
+  });
+  return { entries: rows.map(presentLogEntry), total };
+}
+
 export function createAlarmMailService(db: Database) {
   const audited = auditedWrites(db);
   return {
-    // ------------------------------------------------------------ alarm recipients
-
-    async setAlarmRecipients(
-      ctx: RequestContext,
-      body: TAlarmRecipientsUpload,
-    ): Promise<TAlarmRecipients> {
-      const audit = auditContext(ctx);
-      const recipients = uniqueAddresses(body.alarm_recipients);
-      return db.transaction(async (tx) => {
-        const record = await repo.lockRecordRecipients(
-          tx,
-          audit.organizationId,
-          Number(body.record_id),
-        );
-        if (!record) throw notFound(`Record '${body.record_id}'`, 'record_id');
-        await repo.setAlarmRecipients(tx, audit.organizationId, record.id, recipients);
-        await recordAudit(
-          tx,
-          audit,
-          changedFields(
-            { alarm_recipients: record.alarmRecipients },
-            { alarm_recipients: recipients },
-            {
-              action: 'record.alarm_recipients.update',
-              entityType: 'record',
-              entityId: record.id,
-              recordId: record.id,
-            },
-          ),
-        );
-        return { record_id: String(record.id), alarm_recipients: recipients };
-      });
-    },
-
-    // ------------------------------------------------------------ settings
-
-    async listSettings(ctx: RequestContext): Promise<TNotificationSetting[]> {
-      return (await repo.listSettings(db, organizationOf(ctx.principal))).map(presentSetting);
-    },
-
-    async createSetting(
-      ctx: RequestContext,
-      body: TNotificationSettingCreate,
-    ): Promise<TNotificationSetting> {
-      const values = settingValues(body, ctx.principal.user.id) as repo.SettingValues;
-      checkEscalation({
-        notificationType: values.notificationType,
-        remindAfterMinutes: values.remindAfterMinutes ?? null,
-        escalateAfterMinutes: values.escalateAfterMinutes ?? null,
-        escalationEmails: values.escalationEmails ?? [],
-      });
-      checkSchedule({
-        notificationType: values.notificationType,
-        schedule: values.schedule ?? null,
-      });
-      await checkLocations(db, organizationOf(ctx.principal), values);
-      return audited.create(ctx, SETTINGS, values);
-    },
-
-    async updateSetting(
-      ctx: RequestContext,
-      id: string,
-      body: TNotificationSettingUpdate,
-    ): Promise<TNotificationSetting> {
-      const values = settingValues(body);
-      if ([...ESCALATION_KEYS, 'schedule' as const].some((key) => body[key] !== undefined)) {
-        // Checked against the setting as it will be (another organization's id: 404 below).
-        const before = await repo.settingRows.find(db, organizationOf(ctx.principal), Number(id));
-        if (before) {
-          checkEscalation({ ...before, ...values });
-          checkSchedule({ ...before, ...values });
-        }
-      }
-      await checkLocations(db, organizationOf(ctx.principal), values);
-      return audited.update(ctx, SETTINGS, id, values);
-    },
-
-    async deleteSetting(ctx: RequestContext, id: string): Promise<void> {
-      await audited.delete(ctx, SETTINGS, id);
-    },
-
-    // ------------------------------------------------------------ rules
-
-    async listRules(ctx: RequestContext): Promise<TNotificationRule[]> {
-      return (await repo.listRules(db, organizationOf(ctx.principal))).map(presentRule);
-    },
-
-    async createRule(
-      ctx: RequestContext,
-      body: TNotificationRuleCreate,
-    ): Promise<TNotificationRule> {
-      const users = [...new Set(body.users)];
-      await checkRuleUsers(db, organizationOf(ctx.principal), users);
-      return audited.create(ctx, RULES, {
-        name: body.name,
-        userIds: users,
-        rootRule: body.root_rule,
-      });
-    },
-
-    async updateRule(
-      ctx: RequestContext,
-      id: string,
-      body: TNotificationRuleUpdate,
-    ): Promise<TNotificationRule> {
-      const users = body.users === undefined ? undefined : [...new Set(body.users)];
-      await checkRuleUsers(db, organizationOf(ctx.principal), users);
-      return audited.update(ctx, RULES, id, {
-        ...(body.name !== undefined ? { name: body.name } : {}),
-        ...(users !== undefined ? { userIds: users } : {}),
-        ...(body.root_rule !== undefined ? { rootRule: body.root_rule } : {}),
-      });
-    },
-
-    async deleteRule(ctx: RequestContext, id: string): Promise<void> {
-      await audited.delete(ctx, RULES, id);
-    },
-
-    // ------------------------------------------------------------ log
-
-    async listLog(
-      ctx: RequestContext,
+    setAlarmRecipients: (ctx: OrganizationRequest, body: TAlarmRecipientsUpload) =>
+      setAlarmRecipients(db, ctx, body),
+    listSettings: (ctx: OrganizationRequest) => listSettings(db, ctx),
+    createSetting: (ctx: OrganizationRequest, body: TNotificationSettingCreate) =>
+      createSetting(db, audited, ctx, body),
+    updateSetting: (ctx: OrganizationRequest, id: string, body: TNotificationSettingUpdate) =>
+      updateSetting(db, audited, ctx, id, body),
+    deleteSetting: (ctx: OrganizationRequest, id: string) => deleteSetting(audited, ctx, id),
+    listRules: (ctx: OrganizationRequest) => listRules(db, ctx),
+    createRule: (ctx: OrganizationRequest, body: TNotificationRuleCreate) =>
+      createRule(db, audited, ctx, body),
+    updateRule: (ctx: OrganizationRequest, id: string, body: TNotificationRuleUpdate) =>
+      updateRule(db, audited, ctx, id, body),
+    deleteRule: (ctx: OrganizationRequest, id: string) => deleteRule(audited, ctx, id),
+    listLog: (
+      ctx: OrganizationRequest,
       query: { page_number?: number; page_size?: number; record_id?: string },
-    ): Promise<{ entries: TNotificationLogEntry[]; total: number }> {
-      const organizationId = organizationOf(ctx.principal);
-      const page = pageOf(query);
-      if (query.record_id !== undefined) {
-        const record = await repo.findRecord(db, organizationId, Number(query.record_id));
-        if (!record) throw notFound(`Record '${query.record_id}'`, 'record_id');
-      }
-      const { rows, total } = await repo.listLog(db, organizationId, {
-        ...(query.record_id !== undefined ? { recordId: Number(query.record_id) } : {}),
-        limit: page.size,
-        offset: page.offset,
-      });
-      return { entries: rows.map(presentLogEntry), total };
-    },
+    ) => listLog(db, ctx, query),
   };
 }

@@ -27,6 +27,46 @@ import * as repo from './summary-repository';
 
 export type SummaryOutcome = 'sent' | 'test' | 'already';
 
+type PeriodShipment = Awaited<ReturnType<typeof repo.periodShipments>>[number];
+
+/**
+ * The PDFs of the shipments in alarm, when there are few enough; none when they
+ * are too heavy together (links only: a partial set would look complete).
+ */
+async function summaryAttachments(
+  app: FastifyInstance,
+  setting: NotificationSettingRow,
+  owner: { degreesUnit: 'C' | 'F'; timeZone: string },
+  inAlarm: readonly PeriodShipment[],
+): Promise<{ attachments: MailAttachment[]; attached: Set<number> }> {
+  const none = { attachments: [], attached: new Set<number>() };
+  if (inAlarm.length === 0 || inAlarm.length > SUMMARY_MAX_ATTACHMENTS) return none;
+  const attachments: MailAttachment[] = [];
+  const attached = new Set<number>();
+  let bytes = 0;
+  for (const s of inAlarm) {
+    const pdf = await renderRecordPdf(app.db, app.jobs, app.log, {
+      organizationId: setting.organizationId,
+      recordId: s.recordId,
+      tagSerialNumber: s.tagSerialNumber,
+      timeZone: owner.timeZone,
+      degreesUnit: owner.degreesUnit,
+      userId: setting.createdByUserId,
+      retentionHours: app.config.reportRetentionHours,
+      secretKey: app.config.secretKey,
+    });
+    if (!pdf) continue; // Its link stays.
+    bytes += pdf.content.length;
+    attached.add(s.recordId);
+    attachments.push({
+      filename: pdf.fileName,
+      contentType: 'application/pdf',
+      content: pdf.content.toString('base64'),
+    });
+  }
+  return bytes > SUMMARY_MAX_ATTACHMENT_BYTES ? none : { attachments, attached };
+}
+
 export async function sendSummary(
   app: FastifyInstance,
   setting: NotificationSettingRow,
@@ -41,36 +81,9 @@ export async function sendSummary(
   const shipments = await repo.periodShipments(app.db, setting, period.from, period.to);
   const inAlarm = shipments.filter((s) => s.alarms > 0);
   const test = setting.status === 'Test';
-  let attachments: MailAttachment[] = [];
-  let attached = new Set<number>();
-  if (!test && inAlarm.length > 0 && inAlarm.length <= SUMMARY_MAX_ATTACHMENTS) {
-    let bytes = 0;
-    for (const s of inAlarm) {
-      const pdf = await renderRecordPdf(app.db, app.jobs, app.log, {
-        organizationId: setting.organizationId,
-        recordId: s.recordId,
-        tagSerialNumber: s.tagSerialNumber,
-        timeZone: owner.timeZone,
-        degreesUnit: owner.degreesUnit,
-        userId: setting.createdByUserId,
-        retentionHours: app.config.reportRetentionHours,
-        secretKey: app.config.secretKey,
-      });
-      if (!pdf) continue; // Its link stays.
-      bytes += pdf.content.length;
-      attached.add(s.recordId);
-      attachments.push({
-        filename: pdf.fileName,
-        contentType: 'application/pdf',
-        content: pdf.content.toString('base64'),
-      });
-    }
-    // Too heavy together: links only (a partial set would look complete).
-    if (bytes > SUMMARY_MAX_ATTACHMENT_BYTES) {
-      attachments = [];
-      attached = new Set();
-    }
-  }
+  const { attachments, attached } = test
+    ? { attachments: [], attached: new Set<number>() }
+    : await summaryAttachments(app, setting, owner, inAlarm);
   const origin = publicOrigin(app.config);
   const mail = composeSummary({
     period,

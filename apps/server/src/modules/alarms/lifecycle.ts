@@ -167,6 +167,117 @@ export interface EvaluatedAlarms {
 /** The reason of a no_data alarm closed by new data (docs/decisions/no-data-alarm.md). */
 const DATA_RESUMED_REASON = 'Data arrived again; the gap stays in the series.';
 
+/** What {@link evaluateAlarms} reconciles. */
+export interface AlarmEvaluation {
+  /** The series' times (its start, delay and interval). */
+  series: Series;
+  started: boolean;
+  trip: TripWindow;
+  /** The alarms found (step "series"). */
+  detected: readonly DetectedAlarm[];
+  openAlarms: readonly AlarmRow[];
+  /** The open alarms `detected` is reconciled with; the others hold as stored. */
+  inScope: (alarm: AlarmKeyFields) => boolean;
+  change: AlarmChange | undefined;
+  now: Date;
+  /** The series gained points in this evaluation: open no_data alarms close (DATA_RESUMED). */
+  dataArrived?: boolean;
+  /** Stability budget alarms to raise and to close (the budget module's step "budget"). */
+  budget?: {
+    raise: readonly DetectedAlarm[];
+    closing: readonly { row: AlarmRow; reason: string }[];
+  };
+}
+
+/** A detected alarm with its times as stored. */
+const withStoredTimes = (alarm: DetectedAlarm): DetectedAlarm => ({
+  ...alarm,
+  start_time: asStoredTime(alarm.start_time),
+  end_time: asStoredTime(alarm.end_time),
+});
+
+/**
+ * The open alarms by what happens to them: excursions in scope (reconciled), those
+ * out of scope (final, they hold), no-data alarms closed by new data (resumed) or
+ * held (silent), and the budget alarms the budget step closes, holds or raises.
+ */
+function sortOpenAlarms(input: AlarmEvaluation) {
+  const existing: StoredAlarm[] = [];
+  const final: AlarmRow[] = [];
+  // No-data alarms are not excursions: never reconciled, closed only by new data.
+  const noData = input.openAlarms.filter((row) => row.kind === 'no_data');
+  const resumed = input.dataArrived ? noData : [];
+  const silent = input.dataArrived ? [] : noData;
+  for (const row of input.openAlarms.filter(isExcursion)) {
+    const alarm = storedAlarm(row, input.series, input.started);
+    if (input.inScope(alarm)) existing.push(alarm);
+    else final.push(row);
+  }
+  // Budget alarms are not excursions either: raised and closed by the budget step only.
+  const budgetClosed = [...(input.budget?.closing ?? [])];
+  const closingBudget = new Set(budgetClosed.map((c) => c.row.id));
+  const budgetHeld = input.openAlarms.filter(
+    (row) => row.kind === 'budget' && !closingBudget.has(row.id),
+  );
+  const budgetRaised = (input.budget?.raise ?? []).map(withStoredTimes);
+  return { existing, final, resumed, silent, budgetClosed, budgetHeld, budgetRaised };
+}
+
+/** Closing alarms needs the signature of the person whose change closes them: 400 otherwise. */
+function requireCloseSignature(closing: number, change: AlarmChange | undefined): void {
+  if (closing > 0 && change !== undefined && change.signature === null) {
+    const message = `This change closes ${closing} alarm${closing === 1 ? '' : 's'}: sign it with your password and its meaning`;
+    throw new AppError('SIGNATURE_REQUIRED', message, { password: message });
+  }
+}
+
+/** The closings, queued: absorbed runs with their survivor, the others with the cause and reason. */
+function queueClosings(
+  db: Db,
+  writes: QueuedWrites,
+  input: AlarmEvaluation,
+  closed: Pick<EvaluatedAlarms, 'closing' | 'superseded' | 'cause' | 'closeReason' | 'resumed'> &
+    Pick<EvaluatedAlarms, 'budgetClosed'>,
+): void {
+  const { change, now } = input;
+  const { closing, superseded, cause, closeReason, resumed, budgetClosed } = closed;
+  const absorbed = new Set(superseded.map((s) => s.row.id));
+  for (const [survivorId, ids] of bySurvivor(superseded, null)) {
+    writes.addDerived(closeSupersededSql(db, ids, survivorId, now)!);
+  }
+  const statements = [
+    repo.closeAlarmsSql(
+      db,
+      closing.filter((row) => !absorbed.has(row.id)).map((row) => row.id),
+      {
+        closedAt: now,
+        closedByUserId: change?.actor.userId ?? null,
+        closeCause: cause,
+        closeReason,
+      },
+    ),
+    repo.closeAlarmsSql(
+      db,
+      resumed.map((row) => row.id),
+      {
+        closedAt: now,
+        closedByUserId: null,
+        closeCause: 'DATA_RESUMED',
+        closeReason: DATA_RESUMED_REASON,
+      },
+    ),
+    ...budgetClosed.map(({ row, reason }) =>
+      repo.closeAlarmsSql(db, [row.id], {
+        closedAt: now,
+        closedByUserId: change?.actor.userId ?? null,
+        closeCause: change?.cause ?? 'BUDGET_CHANGE',
+        closeReason: change?.reason ?? reason,
+      }),
+    ),
+  ];
+  for (const statement of statements) if (statement) writes.addDerived(statement);
+}
+
 /**
  * Step "alarms" of the recomputation: the excursions found over the
  * evaluation window (the trip window when the trip began; ingest's step "series",
@@ -181,111 +292,33 @@ export function evaluateAlarms(
   db: Db,
   writes: QueuedWrites,
   record: RecordRow,
-  input: {
-    /** The series' times (its start, delay and interval). */
-    series: Series;
-    started: boolean;
-    trip: TripWindow;
-    /** The alarms found (step "series"). */
-    detected: readonly DetectedAlarm[];
-    openAlarms: readonly AlarmRow[];
-    /** The open alarms `detected` is reconciled with; the others hold as stored. */
-    inScope: (alarm: AlarmKeyFields) => boolean;
-    change: AlarmChange | undefined;
-    now: Date;
-    /** The series gained points in this evaluation: open no_data alarms close (DATA_RESUMED). */
-    dataArrived?: boolean;
-    /** Stability budget alarms to raise and to close (the budget module's step "budget"). */
-    budget?: {
-      raise: readonly DetectedAlarm[];
-      closing: readonly { row: AlarmRow; reason: string }[];
-    };
-  },
+  input: AlarmEvaluation,
 ): EvaluatedAlarms {
-  const { series, started, trip, change } = input;
-  const detected = input.detected.map((alarm) => ({
-    ...alarm,
-    start_time: asStoredTime(alarm.start_time),
-    end_time: asStoredTime(alarm.end_time),
-  }));
-  const existing: StoredAlarm[] = [];
-  const final: AlarmRow[] = [];
-  // No-data alarms are not excursions: never reconciled, closed only by new data.
-  const noData = input.openAlarms.filter((row) => row.kind === 'no_data');
-  const resumed = input.dataArrived ? noData : [];
-  const silent = input.dataArrived ? [] : noData;
-  for (const row of input.openAlarms.filter(isExcursion)) {
-    const alarm = storedAlarm(row, series, started);
-    if (input.inScope(alarm)) existing.push(alarm);
-    else final.push(row);
-  }
-  const plan = reconcileAlarms(existing, detected);
-  // Budget alarms are not excursions either: raised and closed by the budget step only.
-  const budgetClosed = [...(input.budget?.closing ?? [])];
-  const closingBudget = new Set(budgetClosed.map((c) => c.row.id));
-  const budgetHeld = input.openAlarms.filter(
-    (row) => row.kind === 'budget' && !closingBudget.has(row.id),
-  );
-  const budgetRaised = (input.budget?.raise ?? []).map((alarm) => ({
-    ...alarm,
-    start_time: asStoredTime(alarm.start_time),
-    end_time: asStoredTime(alarm.end_time),
-  }));
+  const { started, trip, change } = input;
+  const detected = input.detected.map(withStoredTimes);
+  const open = sortOpenAlarms(input);
+  const { final, resumed, silent, budgetClosed, budgetHeld, budgetRaised } = open;
+  const plan = reconcileAlarms(open.existing, detected);
   for (const update of plan.update) {
     const next = update.next as unknown as DetectedAlarm;
     writes.addDerived(repo.updateAlarmSql(db, update.existing.row.id, alarmColumns(next, started)));
   }
   const closing = plan.resolved.map((alarm) => alarm.row);
-  if (
-    closing.length + budgetClosed.length > 0 &&
-    change !== undefined &&
-    change.signature === null
-  ) {
-    const n = closing.length + budgetClosed.length;
-    const message = `This change closes ${n} alarm${n === 1 ? '' : 's'}: sign it with your password and its meaning`;
-    throw new AppError('SIGNATURE_REQUIRED', message, { password: message });
-  }
+  requireCloseSignature(closing.length + budgetClosed.length, change);
   const tripMoved =
     toSeconds(record.tripBeginTime) !== trip.begin || toSeconds(record.tripEndTime) !== trip.end;
   const cause: TAlarmCloseCause = change?.cause ?? (tripMoved ? 'TRIP_WINDOW' : 'DATA_CHANGE');
   const closeReason = change?.reason ?? systemReason(cause, toDate(trip.begin), toDate(trip.end));
   // Only the data's own change merges runs: a person's change or a moved trip window closes as before.
   const superseded = cause === 'DATA_CHANGE' ? absorbedAlarms(closing, survivingRuns(plan)) : [];
-  const absorbed = new Set(superseded.map((s) => s.row.id));
-  for (const [survivorId, ids] of bySurvivor(superseded, null)) {
-    writes.addDerived(closeSupersededSql(db, ids, survivorId, input.now)!);
-  }
-  const closed = repo.closeAlarmsSql(
-    db,
-    closing.filter((row) => !absorbed.has(row.id)).map((row) => row.id),
-    {
-      closedAt: input.now,
-      closedByUserId: change?.actor.userId ?? null,
-      closeCause: cause,
-      closeReason,
-    },
-  );
-  if (closed) writes.addDerived(closed);
-  const closedResumed = repo.closeAlarmsSql(
-    db,
-    resumed.map((row) => row.id),
-    {
-      closedAt: input.now,
-      closedByUserId: null,
-      closeCause: 'DATA_RESUMED',
-      closeReason: DATA_RESUMED_REASON,
-    },
-  );
-  if (closedResumed) writes.addDerived(closedResumed);
-  for (const { row, reason } of budgetClosed) {
-    const statement = repo.closeAlarmsSql(db, [row.id], {
-      closedAt: input.now,
-      closedByUserId: change?.actor.userId ?? null,
-      closeCause: change?.cause ?? 'BUDGET_CHANGE',
-      closeReason: change?.reason ?? reason,
-    });
-    if (statement) writes.addDerived(statement);
-  }
+  queueClosings(db, writes, input, {
+    closing,
+    superseded,
+    cause,
+    closeReason,
+    resumed,
+    budgetClosed,
+  });
   const holding = [
     ...budgetHeld.map((row) => ({ dismissed: row.dismissed })),
     ...budgetRaised.map(() => ({ dismissed: false })),
@@ -332,30 +365,56 @@ export function insertAlarmsSql(
   );
 }
 
+/** What {@link auditAlarms} audits. */
+export interface AlarmAudit {
+  raised: readonly number[];
+  closed: readonly AlarmRow[];
+  /** No-data alarms closed by new data (audited by the system, cause DATA_RESUMED). */
+  resumed?: readonly AlarmRow[];
+  /** Budget alarms whose band is no longer used up: a person's change closes them like `closed`. */
+  budgetClosed?: readonly { row: AlarmRow; reason: string }[];
+  /** Those of `closed` a grown run absorbed ({@link EvaluatedAlarms.superseded}). */
+  superseded?: readonly SupersededAlarm[];
+  cause: TAlarmCloseCause;
+  closeReason: string;
+  change: AlarmChange | undefined;
+  requestId: string | null;
+  at: Date;
+}
+
+/** The CLOSE signatures of a signed change, one per alarm it closed. */
+async function signClosings(
+  db: Db,
+  record: RecordRow,
+  closedAlarms: readonly AlarmRow[],
+  what: AlarmAudit,
+): Promise<void> {
+  const change = what.change;
+  if (!change?.signature || closedAlarms.length === 0) return;
+  const signature = change.signature;
+  await repo.insertCloseSignatures(
+    db,
+    closedAlarms.map((alarm) => ({
+      organizationId: record.organizationId,
+      alarmId: alarm.id,
+      recordId: record.id,
+      userId: change.actor.userId,
+      printedName: signature.printedName,
+      signedAt: what.at,
+      meaning: signature.meaning,
+      comment: what.closeReason,
+      clientType: signature.clientType,
+      secondFactor: signature.secondFactor ?? null,
+    })),
+  );
+}
+
 /**
  * The audit entries of raised and closed alarms (`alarm.raise`, `alarm.close`),
  * and the CLOSE signatures of a signed change. One statement each, only when
  * something was raised or closed.
  */
-export async function auditAlarms(
-  db: Db,
-  record: RecordRow,
-  what: {
-    raised: readonly number[];
-    closed: readonly AlarmRow[];
-    /** No-data alarms closed by new data (audited by the system, cause DATA_RESUMED). */
-    resumed?: readonly AlarmRow[];
-    /** Budget alarms whose band is no longer used up: a person's change closes them like `closed`. */
-    budgetClosed?: readonly { row: AlarmRow; reason: string }[];
-    /** Those of `closed` a grown run absorbed ({@link EvaluatedAlarms.superseded}). */
-    superseded?: readonly SupersededAlarm[];
-    cause: TAlarmCloseCause;
-    closeReason: string;
-    change: AlarmChange | undefined;
-    requestId: string | null;
-    at: Date;
-  },
-): Promise<void> {
+export async function auditAlarms(db: Db, record: RecordRow, what: AlarmAudit): Promise<void> {
   const base = { entityType: 'alarm', recordId: record.id, field: 'state' } as const;
   const budgetClosed = what.budgetClosed ?? [];
   const superseded = what.superseded ?? [];
@@ -370,6 +429,14 @@ export async function auditAlarms(
     actor,
     requestId: what.requestId,
   });
+  const close = (id: number, reason: string) => ({
+    ...base,
+    action: 'alarm.close',
+    entityId: id,
+    oldValue: 'OPEN',
+    newValue: 'CLOSED',
+    reason,
+  });
   await recordAudit(
     db,
     context(SYSTEM_ACTOR),
@@ -379,57 +446,22 @@ export async function auditAlarms(
   await recordAudit(
     db,
     context(what.change?.actor ?? SYSTEM_ACTOR),
-    closedAlarms.map((alarm) => ({
-      ...base,
-      action: 'alarm.close',
-      entityId: alarm.id,
-      oldValue: 'OPEN',
-      newValue: 'CLOSED',
-      reason,
-    })),
+    closedAlarms.map((alarm) => close(alarm.id, reason)),
   );
   await recordAudit(
     db,
     context(SYSTEM_ACTOR),
-    (what.change ? [] : budgetClosed).map(({ row, reason: why }) => ({
-      ...base,
-      action: 'alarm.close',
-      entityId: row.id,
-      oldValue: 'OPEN',
-      newValue: 'CLOSED',
-      reason: `${ALARM_CLOSE_CAUSE_LABELS.BUDGET_CHANGE}: ${why}`,
-    })),
+    (what.change ? [] : budgetClosed).map(({ row, reason: why }) =>
+      close(row.id, `${ALARM_CLOSE_CAUSE_LABELS.BUDGET_CHANGE}: ${why}`),
+    ),
   );
   await recordAudit(
     db,
     context(SYSTEM_ACTOR),
-    (what.resumed ?? []).map((alarm) => ({
-      ...base,
-      action: 'alarm.close',
-      entityId: alarm.id,
-      oldValue: 'OPEN',
-      newValue: 'CLOSED',
-      reason: `${ALARM_CLOSE_CAUSE_LABELS.DATA_RESUMED}: ${DATA_RESUMED_REASON}`,
-    })),
+    (what.resumed ?? []).map((alarm) =>
+      close(alarm.id, `${ALARM_CLOSE_CAUSE_LABELS.DATA_RESUMED}: ${DATA_RESUMED_REASON}`),
+    ),
   );
   await closeSuperseded(db, record, superseded, what.raised, what.at, context(SYSTEM_ACTOR));
-  const change = what.change;
-  if (change?.signature && closedAlarms.length > 0) {
-    const signature = change.signature;
-    await repo.insertCloseSignatures(
-      db,
-      closedAlarms.map((alarm) => ({
-        organizationId: record.organizationId,
-        alarmId: alarm.id,
-        recordId: record.id,
-        userId: change.actor.userId,
-        printedName: signature.printedName,
-        signedAt: what.at,
-        meaning: signature.meaning,
-        comment: what.closeReason,
-        clientType: signature.clientType,
-        secondFactor: signature.secondFactor ?? null,
-      })),
-    );
-  }
+  await signClosings(db, record, closedAlarms, what);
 }

@@ -17,18 +17,26 @@ export async function alarmsRoutes(
   options: AlarmsRoutesOptions,
 ): Promise<void> {
   const service = createAlarmsService(app, options.recomputeRecord);
-  const ctx = (request: FastifyRequest, principal: Principal): ActionContext => ({
+  const ctx = (
+    request: FastifyRequest,
+    organizationId: string,
+    principal: Principal,
+  ): ActionContext => ({
+    organizationId,
     principal,
     requestId: request.id,
     clientIp: request.ip,
     deviceCookie: request.cookies[DEVICE_COOKIE],
   });
 
-  registerCall(app, xt1AlarmAcknowledge, async ({ body, request, requirePrincipal }) =>
-    service.acknowledge(ctx(request, requirePrincipal()), body),
+  registerCall(
+    app,
+    xt1AlarmAcknowledge,
+    async ({ body, request, organizationId, requirePrincipal }) =>
+      service.acknowledge(ctx(request, organizationId(), requirePrincipal()), body),
   );
 
-  registerCall(app, xt1AlarmDismiss, async ({ body, request, requirePrincipal }) =>
-    service.dismiss(ctx(request, requirePrincipal()), body),
+  registerCall(app, xt1AlarmDismiss, async ({ body, request, organizationId, requirePrincipal }) =>
+    service.dismiss(ctx(request, organizationId(), requirePrincipal()), body),
   );
 }

@@ -12,7 +12,7 @@ import type { RequestContext } from '../../kernel/context';
 import { publishWebhookEvent } from '../../jobs/catalogue';
 import { AppError, notFound } from '../../kernel/errors';
 import { actorOf, printedName, recordAudit } from '../../kernel/audit';
-import { organizationOf, type Principal } from '../../kernel/principal';
+import type { Principal } from '../../kernel/principal';
 import { metrics } from '../../observability/metrics';
 import * as notifications from '../notifications';
 import * as signatures from '../signatures';
@@ -21,8 +21,8 @@ import * as repo from './repository';
 
 /**
  * Acknowledging and dismissing alarms (docs/decisions/alarm-actions.md).
- * Everything works in the principal's organization: an id of another
- * organization answers 404 naming the list it came in, never data.
+ * Everything works in the route's organization (`ActionContext.organizationId`):
+ * an id of another organization answers 404 naming the list it came in, never data.
  */
 
 function missingIds(field: 'record_ids' | 'alarm_ids', missing: readonly string[]): AppError {
@@ -92,6 +92,8 @@ const permitsAlarmActions = (principal: Principal) =>
 
 /** Where a change comes from: the request's principal, client type and id (for the audit trail). */
 export interface ActionContext extends RequestContext {
+  /** The organization the call works in (the route's). */
+  organizationId: string;
   clientIp: string;
   /** The `deviceid` cookie (a known browser is not subject to the account's password throttling). */
   deviceCookie?: string | undefined;
@@ -118,168 +120,179 @@ async function publishAcknowledged(
   }
 }
 
+/**
+ * Acknowledges the covered alarms that are not acknowledged yet with an
+ * electronic signature: the re-entered password is verified (throttled),
+ * then, in one transaction, who, when (server time), comment and client
+ * type go into the alarm, the signature (printed name, meaning) into
+ * alarm_signatures and one audit entry per alarm into the audit trail.
+ */
+async function acknowledge(
+  app: FastifyInstance,
+  db: Database,
+  ctx: ActionContext,
+  body: TAlarmAcknowledgeUpload,
+): Promise<TExcursionAlarm[]> {
+  const { principal, organizationId } = ctx;
+  const { scope } = await resolveScope(db, organizationId, body);
+  const secondFactor = await signatures.verifySignaturePassword(
+    app,
+    principal,
+    body.password,
+    ctx.clientIp,
+    ctx.deviceCookie,
+    { code: body.second_factor_code, requestId: ctx.requestId },
+  );
+  const at = new Date();
+  const name = printedName(principal.user);
+  // The alarms they absorbed come with them: one signature covers a merged excursion.
+  let coveredIds: number[] = [];
+  const acknowledgedCount = await db.transaction(async (tx) => {
+    const named = await repo.coveredIds(tx, organizationId, scope);
+    coveredIds = await repo.withSuperseded(tx, organizationId, named);
+    const covered = { kind: 'alarms', alarmIds: coveredIds } as const;
+    const acknowledged = await repo.acknowledge(tx, organizationId, covered, {
+      userId: principal.user.id,
+      at,
+      comment: body.comment,
+      clientType: body.client_type,
+    });
+    await repo.insertSignatures(
+      tx,
+      acknowledged.map((a) => ({
+        organizationId,
+        alarmId: a.id,
+        recordId: a.recordId,
+        userId: principal.user.id,
+        printedName: name,
+        signedAt: at,
+        meaning: body.meaning,
+        comment: body.comment,
+        clientType: body.client_type,
+        secondFactor,
+      })),
+    );
+    const reason =
+      `${SIGNATURE_MEANING_LABELS[body.meaning]}: ${body.comment}` +
+      signatures.secondFactorNote(secondFactor);
+    await recordAudit(
+      tx,
+      { organizationId, actor: actorOf(principal, body.client_type), requestId: ctx.requestId },
+      acknowledged.map((a) => ({
+        action: 'alarm.acknowledge',
+        entityType: 'alarm',
+        entityId: a.id,
+        recordId: a.recordId,
+        field: 'acknowledged',
+        oldValue: false,
+        newValue: true,
+        reason:
+          a.supersededBy === null
+            ? reason
+            : `${reason} (with alarm ${a.supersededBy}, which absorbed it)`,
+      })),
+    );
+    await publishAcknowledged(app, tx, organizationId, acknowledged, at);
+    // Acknowledged: the alarm leaves every user's bell (docs/decisions/notifications.md).
+    await notifications.clearForAlarms(tx, organizationId, coveredIds, at);
+    return acknowledged.length;
+  });
+  metrics.alarmsAcknowledged(acknowledgedCount);
+  const rows = await repo.listCovered(db, organizationId, {
+    kind: 'alarms',
+    alarmIds: coveredIds,
+  });
+  return rows.map(presentAlarm);
+}
+
+/**
+ * Scope ORGANIZATION (default): dismisses the covered alarms for the
+ * organization, audits it, dismisses the caller's own notifications of
+ * them, then recomputes their records (computed_status leaves dismissed
+ * alarms out), in one transaction with the records locked as an upload
+ * locks them. Scope NOTIFICATIONS: only the caller's notifications.
+ */
+async function dismiss(
+  app: FastifyInstance,
+  db: Database,
+  recomputeRecord: RecomputeRecord,
+  ctx: ActionContext,
+  body: TAlarmDismissUpload,
+): Promise<TExcursionAlarm[]> {
+  const { principal, organizationId } = ctx;
+  const forOrganization = body.scope !== 'NOTIFICATIONS';
+  if (forOrganization && !permitsAlarmActions(principal)) {
+    throw new AppError(
+      'FORBIDDEN',
+      `Dismissing alarms for the organization needs ${ALARM_ACTION_PERMISSIONS.join(' or ')}.`,
+    );
+  }
+  const { scope, recordIds } = await resolveScope(db, organizationId, body);
+  const now = new Date();
+  if (!forOrganization) {
+    const dismissed = await notifications.dismissForUser(
+      db,
+      organizationId,
+      principal.user.id,
+      scope.kind === 'alarms' ? { alarmIds: scope.alarmIds } : { recordIds: scope.recordIds },
+      now,
+    );
+    if (dismissed.length === 0) return [];
+    const rows = await repo.listCovered(db, organizationId, {
+      kind: 'alarms',
+      alarmIds: dismissed,
+    });
+    return rows.map(presentAlarm);
+  }
+  await db.transaction(async (tx) => {
+    const locked = await repo.lockRecords(tx, organizationId, recordIds);
+    // The contract requires the reason with scope ORGANIZATION.
+    const reason = body.reason ?? '';
+    const changed = await repo.dismiss(tx, organizationId, scope, {
+      userId: principal.user.id,
+      at: now,
+      reason,
+    });
+    await notifications.dismissForUser(
+      tx,
+      organizationId,
+      principal.user.id,
+      { alarmIds: await repo.coveredIds(tx, organizationId, scope) },
+      now,
+    );
+    if (changed.length === 0) return;
+    await recordAudit(
+      tx,
+      {
+        organizationId,
+        actor: actorOf(principal, body.client_type),
+        requestId: ctx.requestId,
+      },
+      changed.map((a) => ({
+        action: 'alarm.dismiss',
+        entityType: 'alarm',
+        entityId: a.id,
+        recordId: a.recordId,
+        field: 'dismissed',
+        oldValue: false,
+        newValue: true,
+        reason,
+      })),
+    );
+    for (const record of locked) {
+      await recomputeRecord(tx, record, { now, jobs: app.jobs, requestId: ctx.requestId });
+    }
+  });
+  const rows = await repo.listCovered(db, organizationId, scope);
+  return rows.map(presentAlarm);
+}
+
 export function createAlarmsService(app: FastifyInstance, recomputeRecord: RecomputeRecord) {
   const db = app.db;
   return {
-    /**
-     * Acknowledges the covered alarms that are not acknowledged yet with an
-     * electronic signature: the re-entered password is verified (throttled),
-     * then, in one transaction, who, when (server time), comment and client
-     * type go into the alarm, the signature (printed name, meaning) into
-     * alarm_signatures and one audit entry per alarm into the audit trail.
-     */
-    async acknowledge(
-      ctx: ActionContext,
-      body: TAlarmAcknowledgeUpload,
-    ): Promise<TExcursionAlarm[]> {
-      const { principal } = ctx;
-      const organizationId = organizationOf(principal);
-      const { scope } = await resolveScope(db, organizationId, body);
-      const secondFactor = await signatures.verifySignaturePassword(
-        app,
-        principal,
-        body.password,
-        ctx.clientIp,
-        ctx.deviceCookie,
-        { code: body.second_factor_code, requestId: ctx.requestId },
-      );
-      const at = new Date();
-      const name = printedName(principal.user);
-      // The alarms they absorbed come with them: one signature covers a merged excursion.
-      let coveredIds: number[] = [];
-      const acknowledgedCount = await db.transaction(async (tx) => {
-        const named = await repo.coveredIds(tx, organizationId, scope);
-        coveredIds = await repo.withSuperseded(tx, organizationId, named);
-        const covered = { kind: 'alarms', alarmIds: coveredIds } as const;
-        const acknowledged = await repo.acknowledge(tx, organizationId, covered, {
-          userId: principal.user.id,
-          at,
-          comment: body.comment,
-          clientType: body.client_type,
-        });
-        await repo.insertSignatures(
-          tx,
-          acknowledged.map((a) => ({
-            organizationId,
-            alarmId: a.id,
-            recordId: a.recordId,
-            userId: principal.user.id,
-            printedName: name,
-            signedAt: at,
-            meaning: body.meaning,
-            comment: body.comment,
-            clientType: body.client_type,
-            secondFactor,
-          })),
-        );
-        const reason =
-          `${SIGNATURE_MEANING_LABELS[body.meaning]}: ${body.comment}` +
-          signatures.secondFactorNote(secondFactor);
-        await recordAudit(
-          tx,
-          { organizationId, actor: actorOf(principal, body.client_type), requestId: ctx.requestId },
-          acknowledged.map((a) => ({
-            action: 'alarm.acknowledge',
-            entityType: 'alarm',
-            entityId: a.id,
-            recordId: a.recordId,
-            field: 'acknowledged',
-            oldValue: false,
-            newValue: true,
-            reason:
-              a.supersededBy === null
-                ? reason
-                : `${reason} (with alarm ${a.supersededBy}, which absorbed it)`,
-          })),
-        );
-        await publishAcknowledged(app, tx, organizationId, acknowledged, at);
-        // Acknowledged: the alarm leaves every user's bell (docs/decisions/notifications.md).
-        await notifications.clearForAlarms(tx, organizationId, coveredIds, at);
-        return acknowledged.length;
-      });
-      metrics.alarmsAcknowledged(acknowledgedCount);
-      const rows = await repo.listCovered(db, organizationId, {
-        kind: 'alarms',
-        alarmIds: coveredIds,
-      });
-      return rows.map(presentAlarm);
-    },
-
-    /**
-     * Scope ORGANIZATION (default): dismisses the covered alarms for the
-     * organization, audits it, dismisses the caller's own notifications of
-     * them, then recomputes their records (computed_status leaves dismissed
-     * alarms out), in one transaction with the records locked as an upload
-     * locks them. Scope NOTIFICATIONS: only the caller's notifications.
-     */
-    async dismiss(ctx: ActionContext, body: TAlarmDismissUpload): Promise<TExcursionAlarm[]> {
-      const { principal } = ctx;
-      const organizationId = organizationOf(principal);
-      const forOrganization = body.scope !== 'NOTIFICATIONS';
-      if (forOrganization && !permitsAlarmActions(principal)) {
-        throw new AppError(
-          'FORBIDDEN',
-          `Dismissing alarms for the organization needs ${ALARM_ACTION_PERMISSIONS.join(' or ')}.`,
-        );
-      }
-      const { scope, recordIds } = await resolveScope(db, organizationId, body);
-      const now = new Date();
-      if (!forOrganization) {
-        const dismissed = await notifications.dismissForUser(
-          db,
-          organizationId,
-          principal.user.id,
-          scope.kind === 'alarms' ? { alarmIds: scope.alarmIds } : { recordIds: scope.recordIds },
-          now,
-        );
-        if (dismissed.length === 0) return [];
-        const rows = await repo.listCovered(db, organizationId, {
-          kind: 'alarms',
-          alarmIds: dismissed,
-        });
-        return rows.map(presentAlarm);
-      }
-      await db.transaction(async (tx) => {
-        const locked = await repo.lockRecords(tx, organizationId, recordIds);
-        // The contract requires the reason with scope ORGANIZATION.
-        const reason = body.reason ?? '';
-        const changed = await repo.dismiss(tx, organizationId, scope, {
-          userId: principal.user.id,
-          at: now,
-          reason,
-        });
-        await notifications.dismissForUser(
-          tx,
-          organizationId,
-          principal.user.id,
-          { alarmIds: await repo.coveredIds(tx, organizationId, scope) },
-          now,
-        );
-        if (changed.length === 0) return;
-        await recordAudit(
-          tx,
-          {
-            organizationId,
-            actor: actorOf(principal, body.client_type),
-            requestId: ctx.requestId,
-          },
-          changed.map((a) => ({
-            action: 'alarm.dismiss',
-            entityType: 'alarm',
-            entityId: a.id,
-            recordId: a.recordId,
-            field: 'dismissed',
-            oldValue: false,
-            newValue: true,
-            reason,
-          })),
-        );
-        for (const record of locked) {
-          await recomputeRecord(tx, record, { now, jobs: app.jobs, requestId: ctx.requestId });
-        }
-      });
-      const rows = await repo.listCovered(db, organizationId, scope);
-      return rows.map(presentAlarm);
-    },
+    acknowledge: (ctx: ActionContext, body: TAlarmAcknowledgeUpload) =>
+      acknowledge(app, db, ctx, body),
+    dismiss: (ctx: ActionContext, body: TAlarmDismissUpload) =>
+      dismiss(app, db, recomputeRecord, ctx, body),
   };
 }

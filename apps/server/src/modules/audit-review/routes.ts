@@ -12,16 +12,22 @@ import { createAuditReviewService, requestOf } from './service';
 export async function auditReviewRoutes(app: FastifyInstance): Promise<void> {
   const service = createAuditReviewService(app);
 
-  registerCall(app, auditReviewPeriods, async ({ requirePrincipal }) =>
-    service.periods(requirePrincipal()),
+  registerCall(app, auditReviewPeriods, async ({ organizationId }) =>
+    service.periods(organizationId()),
   );
-  registerCall(app, auditReviewGet, async ({ query, requirePrincipal }) =>
-    service.review(requirePrincipal(), query.period, query.risk),
+  registerCall(app, auditReviewGet, async ({ query, organizationId }) =>
+    service.review(organizationId(), query.period, query.risk),
   );
-  registerCall(app, auditReviewMark, async ({ body, request, requirePrincipal }) =>
-    service.mark({ principal: requirePrincipal(), ...requestOf(request) }, body),
+  registerCall(app, auditReviewMark, async ({ body, request, organizationId, requirePrincipal }) =>
+    service.mark(
+      { organizationId: organizationId(), principal: requirePrincipal(), ...requestOf(request) },
+      body,
+    ),
   );
-  registerCall(app, auditReviewClose, async ({ body, request, requirePrincipal }) =>
-    service.close({ principal: requirePrincipal(), ...requestOf(request) }, body),
+  registerCall(app, auditReviewClose, async ({ body, request, organizationId, requirePrincipal }) =>
+    service.close(
+      { organizationId: organizationId(), principal: requirePrincipal(), ...requestOf(request) },
+      body,
+    ),
   );
 }

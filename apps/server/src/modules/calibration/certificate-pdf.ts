@@ -39,6 +39,75 @@ function difference(celsius: number, unit: TDegreesUnit): string {
   return (unit === 'F' ? Math.round(celsius * 18) / 10 : Math.round(celsius * 10) / 10).toFixed(1);
 }
 
+/** The certificate's PDF document. */
+type Doc = PDFKit.PDFDocument;
+
+/** A time in the reader's zone, as the certificate prints it. */
+type WallTime = (d: Date | null) => string;
+
+function deviceSection(doc: Doc, data: CertificateData, at: WallTime, zone: string): void {
+  const c = data.certificate;
+  section(doc, 'Device');
+  keyValueGrid(
+    doc,
+    [
+      { label: 'Serial number', value: data.device.serialNumber ?? MISSING_VALUE },
+      { label: 'Tag id', value: String(data.device.tagId) },
+      { label: 'Tag type', value: (data.device.tagType ?? MISSING_VALUE).replace(/_/g, ' ') },
+      { label: 'Calibrated', value: at(data.device.calibrationTimestamp) },
+      { label: 'Next calibration due', value: at(data.device.calibrationDue) },
+      { label: 'Model', value: c.modelName },
+      { label: 'Uploaded', value: `${at(c.created)} by ${c.createdByName}` },
+    ],
+    zone,
+    2,
+  );
+}
+
+function specificationsSection(doc: Doc, data: CertificateData): void {
+  const c = data.certificate;
+  const u = `°${data.unit}`;
+  const temperature = (v: number | undefined) =>
+    v === undefined ? MISSING_VALUE : `${toDisplayUnit(v, data.unit).toFixed(1)} ${u}`;
+  section(doc, 'Specifications');
+  table(
+    doc,
+    [
+      { title: 'Range low', width: 1 },
+      { title: 'Range high', width: 1 },
+      { title: 'Device-under-test error', width: 1 },
+    ],
+    c.specifications.map((s) => [
+      temperature(s.temperature_range_low),
+      temperature(s.temperature_range_high),
+      s.dut_error === undefined ? MISSING_VALUE : `± ${difference(s.dut_error, data.unit)} ${u}`,
+    ]),
+    'No specifications listed.',
+  );
+}
+
+function devicesSection(doc: Doc, data: CertificateData, at: WallTime): void {
+  section(doc, 'Devices on this certificate');
+  table(
+    doc,
+    [
+      { title: 'Serial number', width: 1 },
+      { title: 'Tag id', width: 1 },
+      { title: 'Tag type', width: 1 },
+      { title: 'Calibrated', width: 1 },
+      { title: 'Due', width: 1 },
+    ],
+    data.devices.map((d) => [
+      d.serialNumber ?? MISSING_VALUE,
+      String(d.tagId),
+      (d.tagType ?? MISSING_VALUE).replace(/_/g, ' '),
+      at(d.calibrationTimestamp),
+      at(d.calibrationDue),
+    ]),
+    'No devices listed.',
+  );
+}
+
 /**
  * The calibration certificate of one device as PDF: the device and the
  * certificate, the reference equipment, the specifications (ranges in the
@@ -64,21 +133,7 @@ export async function renderCertificatePdf(data: CertificateData): Promise<Buffe
   useFont(doc, '');
   doc.text(`Times in ${zone}, temperatures in ${u}`, { width: CONTENT_WIDTH });
 
-  section(doc, 'Device');
-  keyValueGrid(
-    doc,
-    [
-      { label: 'Serial number', value: data.device.serialNumber ?? MISSING_VALUE },
-      { label: 'Tag id', value: String(data.device.tagId) },
-      { label: 'Tag type', value: (data.device.tagType ?? MISSING_VALUE).replace(/_/g, ' ') },
-      { label: 'Calibrated', value: at(data.device.calibrationTimestamp) },
-      { label: 'Next calibration due', value: at(data.device.calibrationDue) },
-      { label: 'Model', value: c.modelName },
-      { label: 'Uploaded', value: `${at(c.created)} by ${c.createdByName}` },
-    ],
-    zone,
-    2,
-  );
+  deviceSection(doc, data, at, zone);
 
   section(doc, 'Reference equipment');
   table(
@@ -98,43 +153,8 @@ export async function renderCertificatePdf(data: CertificateData): Promise<Buffe
     'No reference equipment listed.',
   );
 
-  const temperature = (v: number | undefined) =>
-    v === undefined ? MISSING_VALUE : `${toDisplayUnit(v, data.unit).toFixed(1)} ${u}`;
-  section(doc, 'Specifications');
-  table(
-    doc,
-    [
-      { title: 'Range low', width: 1 },
-      { title: 'Range high', width: 1 },
-      { title: 'Device-under-test error', width: 1 },
-    ],
-    c.specifications.map((s) => [
-      temperature(s.temperature_range_low),
-      temperature(s.temperature_range_high),
-      s.dut_error === undefined ? MISSING_VALUE : `± ${difference(s.dut_error, data.unit)} ${u}`,
-    ]),
-    'No specifications listed.',
-  );
-
-  section(doc, 'Devices on this certificate');
-  table(
-    doc,
-    [
-      { title: 'Serial number', width: 1 },
-      { title: 'Tag id', width: 1 },
-      { title: 'Tag type', width: 1 },
-      { title: 'Calibrated', width: 1 },
-      { title: 'Due', width: 1 },
-    ],
-    data.devices.map((d) => [
-      d.serialNumber ?? MISSING_VALUE,
-      String(d.tagId),
-      (d.tagType ?? MISSING_VALUE).replace(/_/g, ' '),
-      at(d.calibrationTimestamp),
-      at(d.calibrationDue),
-    ]),
-    'No devices listed.',
-  );
+  specificationsSection(doc, data);
+  devicesSection(doc, data, at);
 
   return finish(
     doc,

@@ -30,8 +30,9 @@ export async function calibrationRoutes(app: FastifyInstance): Promise<void> {
     registerCall(
       scope,
       xt1CalibrationFileUpload,
-      async ({ body, query, request, requirePrincipal }) =>
+      async ({ body, query, request, organizationId, requirePrincipal }) =>
         service.attachFile(
+          organizationId(),
           requirePrincipal(),
           query.calibration_pdf_id,
           query.file_name,
@@ -41,12 +42,15 @@ export async function calibrationRoutes(app: FastifyInstance): Promise<void> {
     );
   });
 
-  registerCall(app, xt1CalibrationUpload, async ({ body, request, requirePrincipal }) =>
-    service.upload(requirePrincipal(), body, request.id),
+  registerCall(
+    app,
+    xt1CalibrationUpload,
+    async ({ body, request, organizationId, requirePrincipal }) =>
+      service.upload(organizationId(), requirePrincipal(), body, request.id),
   );
 
-  registerCall(app, xt1CalibrationList, async ({ query, reply, requirePrincipal }) => {
-    const { total, items } = await service.list(requirePrincipal(), query.device_id, {
+  registerCall(app, xt1CalibrationList, async ({ query, reply, organizationId }) => {
+    const { total, items } = await service.list(organizationId(), query.device_id, {
       page_number: query.page_number,
       page_size: query.page_size ?? MAX_PAGE_SIZE,
     });
@@ -54,13 +58,22 @@ export async function calibrationRoutes(app: FastifyInstance): Promise<void> {
     return items;
   });
 
-  registerCall(app, xt1CalibrationPdf, async ({ query, reply, requirePrincipal }) => {
-    const file = await service.pdf(requirePrincipal(), query.calibration_pdf_id, query.device_id);
-    void reply
-      .header('content-type', 'application/pdf')
-      .header('content-disposition', contentDisposition(file.fileName))
-      .header('cache-control', 'private, no-store');
-    // A Buffer bypasses the reply schema's serializer.
-    return reply.send(file.content) as unknown as string;
-  });
+  registerCall(
+    app,
+    xt1CalibrationPdf,
+    async ({ query, reply, organizationId, requirePrincipal }) => {
+      const file = await service.pdf(
+        organizationId(),
+        requirePrincipal(),
+        query.calibration_pdf_id,
+        query.device_id,
+      );
+      void reply
+        .header('content-type', 'application/pdf')
+        .header('content-disposition', contentDisposition(file.fileName))
+        .header('cache-control', 'private, no-store');
+      // A Buffer bypasses the reply schema's serializer.
+      return reply.send(file.content) as unknown as string;
+    },
+  );
 }

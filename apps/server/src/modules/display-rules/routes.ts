@@ -11,13 +11,19 @@ import { createDisplayRulesService } from './service';
 export async function displayRulesRoutes(app: FastifyInstance): Promise<void> {
   const service = createDisplayRulesService(app.db);
 
-  registerCall(app, dataDisplayRulesList, async ({ requirePrincipal }) =>
-    service.list(requirePrincipal()),
+  registerCall(app, dataDisplayRulesList, async ({ organizationId, requirePrincipal }) =>
+    service.list(organizationId(), requirePrincipal()),
   );
-  registerCall(app, dataDisplayRulesCreate, async ({ body, request, requirePrincipal }) =>
-    service.create(requirePrincipal(), body, request.id),
+  registerCall(
+    app,
+    dataDisplayRulesCreate,
+    async ({ body, request, organizationId, requirePrincipal }) =>
+      service.create(organizationId(), requirePrincipal(), body, request.id),
   );
-  registerCall(app, dataDisplayRulesUpdate, async ({ body, request, requirePrincipal }) =>
-    service.update(requirePrincipal(), body, request.id),
+  registerCall(
+    app,
+    dataDisplayRulesUpdate,
+    async ({ body, request, organizationId, requirePrincipal }) =>
+      service.update(organizationId(), requirePrincipal(), body, request.id),
   );
 }

@@ -7,7 +7,7 @@ import type { Database } from '../../db/client';
 import { AppError, notFound } from '../../kernel/errors';
 import { isUuid } from '../../kernel/ids';
 import { actorOf, changedFields, recordAudit } from '../../kernel/audit';
-import { organizationOf, type Principal } from '../../kernel/principal';
+import type { Principal } from '../../kernel/principal';
 import * as repo from './repository';
 
 /**
@@ -60,12 +60,16 @@ export async function effectiveDisplayRule(
 
 export function createDisplayRulesService(db: Database) {
   return {
-    async list(principal: Principal) {
-      return rulesFor(db, organizationOf(principal), principal.user.id);
+    async list(organizationId: string, principal: Principal) {
+      return rulesFor(db, organizationId, principal.user.id);
     },
 
-    async create(principal: Principal, body: TDataDisplayRuleUpload, requestId: string) {
-      const organizationId = organizationOf(principal);
+    async create(
+      organizationId: string,
+      principal: Principal,
+      body: TDataDisplayRuleUpload,
+      requestId: string,
+    ) {
       const roleId = body.role_id ?? null;
       if (
         roleId !== null &&
@@ -101,8 +105,12 @@ export function createDisplayRulesService(db: Database) {
       });
     },
 
-    async update(principal: Principal, body: TDataDisplayRulePatch, requestId: string) {
-      const organizationId = organizationOf(principal);
+    async update(
+      organizationId: string,
+      principal: Principal,
+      body: TDataDisplayRulePatch,
+      requestId: string,
+    ) {
       const ruleNotFound = () => notFound(`Rule '${body.rule_id}'`, 'rule_id');
       if (!isUuid(body.rule_id)) throw ruleNotFound();
       return db.transaction(async (tx) => {

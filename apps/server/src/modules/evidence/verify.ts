@@ -228,13 +228,15 @@ function anchoredHeadProblems(
     }));
 }
 
-async function verifyIn(
-  db: Db,
-  organizationId: string,
-  { trustedKeys, now = new Date() }: VerifyOptions,
-): Promise<TEvidenceVerification> {
-  const anchors = await readAnchors(db, organizationId, trustedKeys);
-  const problems: TEvidenceProblem[] = [...anchors.problems];
+type Anchors = Awaited<ReturnType<typeof readAnchors>>;
+
+/**
+ * Every chain of the organization walked: its entries, the rows' last states,
+ * the problems of each chain (in order) and the record chains the organization's
+ * chain opened.
+ */
+async function walkChains(db: Db, organizationId: string, anchors: Anchors) {
+  const problems: TEvidenceProblem[] = [];
   const rows = new Map<string, RowState>();
   const opened = new Set<string>();
   let entries = 0;
@@ -259,8 +261,16 @@ async function verifyIn(
       });
     }
   }
+  return { chains, entries, rows, opened, problems };
+}
 
-  const walked = new Set(chains);
+/** Chains an anchor signed or the organization's chain opened that have no entry left. */
+function missingChainProblems(
+  walked: ReadonlySet<string>,
+  anchors: Anchors,
+  opened: ReadonlySet<string>,
+): TEvidenceProblem[] {
+  const problems: TEvidenceProblem[] = [];
   for (const [chain, heads] of anchors.heads) {
     if (!walked.has(chain)) problems.push(...anchoredHeadProblems(chain, [], heads));
   }
@@ -275,7 +285,12 @@ async function verifyIn(
       message: `${chain} was opened in the organization's chain but has no entry left`,
     });
   }
+  return problems;
+}
 
+/** Each current row of every source against its last state in the chains: untracked or edited. */
+async function compareRows(db: Db, organizationId: string, rows: ReadonlyMap<string, RowState>) {
+  const problems: TEvidenceProblem[] = [];
   let compared = 0;
   const seen = new Set<string>();
   for (const source of SOURCES) {
@@ -307,14 +322,32 @@ async function verifyIn(
       }
     }
   }
-  problems.push(...(await removedRows(db, rows, seen)));
+  return { compared, seen, problems };
+}
+
+async function verifyIn(
+  db: Db,
+  organizationId: string,
+  { trustedKeys, now = new Date() }: VerifyOptions,
+): Promise<TEvidenceVerification> {
+  const anchors = await readAnchors(db, organizationId, trustedKeys);
+  const walked = await walkChains(db, organizationId, anchors);
+  const { chains, entries, rows, opened } = walked;
+  const compared = await compareRows(db, organizationId, rows);
+  const problems: TEvidenceProblem[] = [
+    ...anchors.problems,
+    ...walked.problems,
+    ...missingChainProblems(new Set(chains), anchors, opened),
+    ...compared.problems,
+    ...(await removedRows(db, rows, compared.seen)),
+  ];
 
   return {
     verified: problems.length === 0,
     checked_at: now.toISOString(),
     chains: chains.length,
     entries,
-    rows: compared,
+    rows: compared.compared,
     anchors: anchors.count,
     last_anchor: anchors.lastPayload
       ? {

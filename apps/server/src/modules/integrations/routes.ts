@@ -8,43 +8,62 @@ import {
 } from '@coldtrace/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { registerCall } from '../../http/register-call';
-import type { RequestContext } from '../../kernel/context';
 import type { Principal } from '../../kernel/principal';
-import { createIntegrationsService } from './service';
+import { createIntegrationsService, type OrganizationRequest } from './service';
 
 /** Webhooks (docs/decisions/webhooks.md): the calls of the Webhooks page. */
 export async function integrationsRoutes(app: FastifyInstance): Promise<void> {
   const service = createIntegrationsService(app);
-  const ctx = (request: FastifyRequest, principal: Principal): RequestContext => ({
+  const ctx = (
+    request: FastifyRequest,
+    organizationId: string,
+    principal: Principal,
+  ): OrganizationRequest => ({
+    organizationId,
     principal,
     requestId: request.id,
   });
 
-  registerCall(app, integrationsWebhooksList, async ({ request, requirePrincipal }) =>
-    service.list(ctx(request, requirePrincipal())),
+  registerCall(
+    app,
+    integrationsWebhooksList,
+    async ({ request, organizationId, requirePrincipal }) =>
+      service.list(ctx(request, organizationId(), requirePrincipal())),
   );
-  registerCall(app, integrationsWebhooksCreate, async ({ request, body, requirePrincipal }) =>
-    service.create(ctx(request, requirePrincipal()), body),
+  registerCall(
+    app,
+    integrationsWebhooksCreate,
+    async ({ request, body, organizationId, requirePrincipal }) =>
+      service.create(ctx(request, organizationId(), requirePrincipal()), body),
   );
   registerCall(
     app,
     integrationsWebhooksUpdate,
-    async ({ request, body, query, requirePrincipal }) =>
-      service.update(ctx(request, requirePrincipal()), query.webhook_id, body),
+    async ({ request, body, query, organizationId, requirePrincipal }) =>
+      service.update(ctx(request, organizationId(), requirePrincipal()), query.webhook_id, body),
   );
-  registerCall(app, integrationsWebhooksDelete, async ({ request, query, requirePrincipal }) =>
-    service.remove(ctx(request, requirePrincipal()), query.webhook_id),
+  registerCall(
+    app,
+    integrationsWebhooksDelete,
+    async ({ request, query, organizationId, requirePrincipal }) =>
+      service.remove(ctx(request, organizationId(), requirePrincipal()), query.webhook_id),
   );
   registerCall(
     app,
     integrationsWebhookDeliveries,
-    async ({ request, reply, query, requirePrincipal }) => {
-      const { total, items } = await service.deliveries(ctx(request, requirePrincipal()), query);
+    async ({ request, reply, query, organizationId, requirePrincipal }) => {
+      const { total, items } = await service.deliveries(
+        ctx(request, organizationId(), requirePrincipal()),
+        query,
+      );
       void reply.header('x-total-count', String(total));
       return items;
     },
   );
-  registerCall(app, integrationsWebhookRedeliver, async ({ request, body, requirePrincipal }) =>
-    service.redeliver(ctx(request, requirePrincipal()), body.delivery_id),
+  registerCall(
+    app,
+    integrationsWebhookRedeliver,
+    async ({ request, body, organizationId, requirePrincipal }) =>
+      service.redeliver(ctx(request, organizationId(), requirePrincipal()), body.delivery_id),
   );
 }

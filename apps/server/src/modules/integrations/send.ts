@@ -18,6 +18,31 @@ export interface SendResult {
   error: string | null;
 }
 
+/** A lookup that answers only the checked addresses: every one (happy eyeballs tries them in turn), or the first. */
+function pinnedLookup(addresses: readonly { address: string; family: number }[]): LookupFunction {
+  const pinned = addresses[0]!;
+  return (_host, options, callback) => {
+    if ((options as { all?: boolean }).all)
+      (callback as unknown as (e: null, a: typeof addresses) => void)(null, addresses);
+    else callback(null, pinned.address, pinned.family);
+  };
+}
+
+/** The request's headers: the event, the delivery id and the body's signatures (plain and timestamped). */
+function signedHeaders(input: { secret: string; event: string; deliveryId: string; body: string }) {
+  const timestamp = String(Math.floor(Date.now() / 1000));
+  return {
+    'content-type': 'application/json',
+    'content-length': String(Buffer.byteLength(input.body)),
+    'user-agent': WEBHOOK_USER_AGENT,
+    'x-coldtrace-event': input.event,
+    'x-coldtrace-delivery': input.deliveryId,
+    'x-coldtrace-signature': signature(input.secret, input.body),
+    'x-coldtrace-timestamp': timestamp,
+    'x-coldtrace-timestamp-signature': signature(input.secret, `${timestamp}.${input.body}`),
+  };
+}
+
 /**
  * One attempt: the host is resolved and checked again (a name that turned
  * private since it was saved is refused) and the connection goes to the
@@ -59,24 +84,8 @@ export async function sendDelivery(input: {
   }
   if (checked === null) return done(timedOut());
   const { url, addresses } = checked;
-  // Only the checked addresses: every one (happy eyeballs tries them in turn), or the first.
-  const pinned = addresses[0]!;
-  const lookup: LookupFunction = (_host, options, callback) => {
-    if ((options as { all?: boolean }).all)
-      (callback as unknown as (e: null, a: typeof addresses) => void)(null, addresses);
-    else callback(null, pinned.address, pinned.family);
-  };
-  const timestamp = String(Math.floor(Date.now() / 1000));
-  const headers = {
-    'content-type': 'application/json',
-    'content-length': String(Buffer.byteLength(input.body)),
-    'user-agent': WEBHOOK_USER_AGENT,
-    'x-coldtrace-event': input.event,
-    'x-coldtrace-delivery': input.deliveryId,
-    'x-coldtrace-signature': signature(input.secret, input.body),
-    'x-coldtrace-timestamp': timestamp,
-    'x-coldtrace-timestamp-signature': signature(input.secret, `${timestamp}.${input.body}`),
-  };
+  const lookup = pinnedLookup(addresses);
+  const headers = signedHeaders(input);
   const client = url.protocol === 'https:' ? https : http;
   return new Promise<SendResult>((resolve) => {
     let settled = false;

@@ -9,7 +9,7 @@ import type {
   TWebhookWithSecret,
 } from '@coldtrace/contract';
 import type { FastifyInstance } from 'fastify';
-import type { Db } from '../../db/client';
+import type { Database, Db } from '../../db/client';
 import type {
   WebhookDeliveryAttemptRow,
   WebhookDeliveryRow,
@@ -27,7 +27,6 @@ import { actorOf, recordAudit } from '../../kernel/audit';
 import type { RequestContext } from '../../kernel/context';
 import { notFound } from '../../kernel/errors';
 import { pageOf, type PageQuery } from '../../kernel/paging';
-import { organizationOf } from '../../kernel/principal';
 import { metrics } from '../../observability/metrics';
 import { checkWebhookUrl } from './addresses';
 import * as repo from './repository';
@@ -75,148 +74,181 @@ function presentDelivery(
 
 const webhookMissing = (id: string) => notFound(`Webhook '${id}'`, 'webhook_id');
 
+/** A request that works in one organization (the route's): who, which request, where. */
+export interface OrganizationRequest extends RequestContext {
+  organizationId: string;
+}
+
+const audit = (ctx: OrganizationRequest, tx: Db, action: string, id: string, newValue: unknown) =>
+  recordAudit(
+    tx,
+    {
+      organizationId: ctx.organizationId,
+      actor: actorOf(ctx.principal, 'WEB'),
+      requestId: ctx.requestId,
+    },
+    [{ action, entityType: 'webhook', entityId: id, newValue }],
+  );
+
+// Never the secret in the audit trail.
+const audited = (row: WebhookRow) => ({
+  url: row.url,
+  events: row.events,
+  active: row.active,
+  description: row.description,
+});
+
+async function list(db: Database, ctx: OrganizationRequest): Promise<TWebhook[]> {
+  return (await repo.listWebhooks(db, ctx.organizationId)).map(present);
+}
+
+async function create(
+  app: FastifyInstance,
+  db: Database,
+  allowPrivate: () => boolean,
+  ctx: OrganizationRequest,
+  body: TWebhookCreate,
+): Promise<TWebhookWithSecret> {
+  const { organizationId } = ctx;
+  await checkWebhookUrl(body.url, allowPrivate());
+  const secret = newWebhookSecret();
+  const row = await db.transaction(async (tx) => {
+    const row = await repo.insertWebhook(tx, {
+      organizationId,
+      url: body.url,
+      events: [...new Set(body.events)],
+      active: body.active ?? true,
+      description: body.description ?? '',
+      secretEncrypted: encryptSecret(app.config.secretKey, secret),
+      createdByUserId: ctx.principal.user.id,
+    });
+    await audit(ctx, tx, 'webhook.create', row.id, audited(row));
+    return row;
+  });
+  return { ...present(row), secret };
+}
+
+async function update(
+  app: FastifyInstance,
+  db: Database,
+  allowPrivate: () => boolean,
+  ctx: OrganizationRequest,
+  id: string,
+  body: TWebhookUpdate,
+): Promise<TWebhook & { secret?: string }> {
+  const { organizationId } = ctx;
+  if (body.url !== undefined) await checkWebhookUrl(body.url, allowPrivate());
+  const secret = body.rotate_secret ? newWebhookSecret() : undefined;
+  const row = await db.transaction(async (tx) => {
+    const row = await repo.updateWebhook(tx, organizationId, id, {
+      ...(body.url !== undefined ? { url: body.url } : {}),
+      ...(body.events !== undefined ? { events: [...new Set(body.events)] } : {}),
+      ...(body.active !== undefined ? { active: body.active } : {}),
+      ...(body.description !== undefined ? { description: body.description } : {}),
+      ...(secret ? { secretEncrypted: encryptSecret(app.config.secretKey, secret) } : {}),
+      updated: new Date(),
+    });
+    if (!row) throw webhookMissing(id);
+    await audit(ctx, tx, 'webhook.update', row.id, {
+      ...audited(row),
+      ...(secret ? { secret_rotated: true } : {}),
+    });
+    return row;
+  });
+  return { ...present(row), ...(secret ? { secret } : {}) };
+}
+
+/** Soft delete: nothing more is sent to it; its deliveries stay as evidence. */
+async function remove(db: Database, ctx: OrganizationRequest, id: string): Promise<void> {
+  const { organizationId } = ctx;
+  await db.transaction(async (tx) => {
+    const now = new Date();
+    const row = await repo.updateWebhook(tx, organizationId, id, {
+      deletedAt: now,
+      active: false,
+      updated: now,
+    });
+    if (!row) throw webhookMissing(id);
+    await audit(ctx, tx, 'webhook.delete', row.id, null);
+  });
+}
+
+async function deliveries(
+  db: Database,
+  ctx: OrganizationRequest,
+  query: PageQuery & { webhook_id: string },
+): Promise<{ total: number; items: TWebhookDelivery[] }> {
+  const { organizationId } = ctx;
+  // A deleted webhook's log stays readable (evidence), by its id.
+  const hook = await repo.findWebhook(db, organizationId, query.webhook_id, {
+    deletedToo: true,
+  });
+  if (!hook) throw webhookMissing(query.webhook_id);
+  const { total, rows } = await repo.listDeliveries(
+    db,
+    organizationId,
+    query.webhook_id,
+    pageOf(query),
+  );
+  const attempts = await repo.attemptsOf(
+    db,
+    organizationId,
+    rows.map((r) => r.id),
+  );
+  return {
+    total,
+    items: rows.map((r) =>
+      presentDelivery(
+        r,
+        attempts.filter((a) => a.deliveryId === r.id),
+      ),
+    ),
+  };
+}
+
+/** The same body and delivery id, queued again (its webhook must still exist). */
+async function redeliver(
+  app: FastifyInstance,
+  db: Database,
+  ctx: OrganizationRequest,
+  deliveryId: string,
+): Promise<TWebhookDelivery> {
+  const { organizationId } = ctx;
+  const delivery = await db.transaction(async (tx) => {
+    // Locked: an attempt in flight ends first, so `attempts` is the one the job will find.
+    const delivery = await repo.findDelivery(tx, organizationId, deliveryId, { lock: true });
+    if (!delivery || !(await repo.findWebhook(tx, organizationId, delivery.webhookId)))
+      throw notFound(`Delivery '${deliveryId}'`, 'delivery_id');
+    await repo.setDeliveryStatus(tx, organizationId, deliveryId, 'pending');
+    await publish(
+      app.jobs,
+      WEBHOOK_DELIVER_JOB,
+      { deliveryId, attempts: delivery.attempts },
+      { tx },
+    );
+    await audit(ctx, tx, 'webhook.redeliver', delivery.webhookId, { delivery_id: deliveryId });
+    return { ...delivery, status: 'pending' as const };
+  });
+  const attempts = await repo.attemptsOf(db, organizationId, [deliveryId]);
+  return presentDelivery(delivery, attempts);
+}
+
 /** The calls of the Webhooks page (administrators of the organization). */
 export function createIntegrationsService(app: FastifyInstance) {
   const db = app.db;
   const allowPrivate = () => app.config.webhooks.allowPrivate;
-  const audit = (ctx: RequestContext, tx: Db, action: string, id: string, newValue: unknown) =>
-    recordAudit(
-      tx,
-      {
-        organizationId: organizationOf(ctx.principal),
-        actor: actorOf(ctx.principal, 'WEB'),
-        requestId: ctx.requestId,
-      },
-      [{ action, entityType: 'webhook', entityId: id, newValue }],
-    );
-  // Never the secret in the audit trail.
-  const audited = (row: WebhookRow) => ({
-    url: row.url,
-    events: row.events,
-    active: row.active,
-    description: row.description,
-  });
 
   return {
-    async list(ctx: RequestContext): Promise<TWebhook[]> {
-      return (await repo.listWebhooks(db, organizationOf(ctx.principal))).map(present);
-    },
-
-    async create(ctx: RequestContext, body: TWebhookCreate): Promise<TWebhookWithSecret> {
-      const organizationId = organizationOf(ctx.principal);
-      await checkWebhookUrl(body.url, allowPrivate());
-      const secret = newWebhookSecret();
-      const row = await db.transaction(async (tx) => {
-        const row = await repo.insertWebhook(tx, {
-          organizationId,
-          url: body.url,
-          events: [...new Set(body.events)],
-          active: body.active ?? true,
-          description: body.description ?? '',
-          secretEncrypted: encryptSecret(app.config.secretKey, secret),
-          createdByUserId: ctx.principal.user.id,
-        });
-        await audit(ctx, tx, 'webhook.create', row.id, audited(row));
-        return row;
-      });
-      return { ...present(row), secret };
-    },
-
-    async update(
-      ctx: RequestContext,
-      id: string,
-      body: TWebhookUpdate,
-    ): Promise<TWebhook & { secret?: string }> {
-      const organizationId = organizationOf(ctx.principal);
-      if (body.url !== undefined) await checkWebhookUrl(body.url, allowPrivate());
-      const secret = body.rotate_secret ? newWebhookSecret() : undefined;
-      const row = await db.transaction(async (tx) => {
-        const row = await repo.updateWebhook(tx, organizationId, id, {
-          ...(body.url !== undefined ? { url: body.url } : {}),
-          ...(body.events !== undefined ? { events: [...new Set(body.events)] } : {}),
-          ...(body.active !== undefined ? { active: body.active } : {}),
-          ...(body.description !== undefined ? { description: body.description } : {}),
-          ...(secret ? { secretEncrypted: encryptSecret(app.config.secretKey, secret) } : {}),
-          updated: new Date(),
-        });
-        if (!row) throw webhookMissing(id);
-        await audit(ctx, tx, 'webhook.update', row.id, {
-          ...audited(row),
-          ...(secret ? { secret_rotated: true } : {}),
-        });
-        return row;
-      });
-      return { ...present(row), ...(secret ? { secret } : {}) };
-    },
-
-    /** Soft delete: nothing more is sent to it; its deliveries stay as evidence. */
-    async remove(ctx: RequestContext, id: string): Promise<void> {
-      const organizationId = organizationOf(ctx.principal);
-      await db.transaction(async (tx) => {
-        const now = new Date();
-        const row = await repo.updateWebhook(tx, organizationId, id, {
-          deletedAt: now,
-          active: false,
-          updated: now,
-        });
-        if (!row) throw webhookMissing(id);
-        await audit(ctx, tx, 'webhook.delete', row.id, null);
-      });
-    },
-
-    async deliveries(
-      ctx: RequestContext,
-      query: PageQuery & { webhook_id: string },
-    ): Promise<{ total: number; items: TWebhookDelivery[] }> {
-      const organizationId = organizationOf(ctx.principal);
-      // A deleted webhook's log stays readable (evidence), by its id.
-      const hook = await repo.findWebhook(db, organizationId, query.webhook_id, {
-        deletedToo: true,
-      });
-      if (!hook) throw webhookMissing(query.webhook_id);
-      const { total, rows } = await repo.listDeliveries(
-        db,
-        organizationId,
-        query.webhook_id,
-        pageOf(query),
-      );
-      const attempts = await repo.attemptsOf(
-        db,
-        organizationId,
-        rows.map((r) => r.id),
-      );
-      return {
-        total,
-        items: rows.map((r) =>
-          presentDelivery(
-            r,
-            attempts.filter((a) => a.deliveryId === r.id),
-          ),
-        ),
-      };
-    },
-
-    /** The same body and delivery id, queued again (its webhook must still exist). */
-    async redeliver(ctx: RequestContext, deliveryId: string): Promise<TWebhookDelivery> {
-      const organizationId = organizationOf(ctx.principal);
-      const delivery = await db.transaction(async (tx) => {
-        // Locked: an attempt in flight ends first, so `attempts` is the one the job will find.
-        const delivery = await repo.findDelivery(tx, organizationId, deliveryId, { lock: true });
-        if (!delivery || !(await repo.findWebhook(tx, organizationId, delivery.webhookId)))
-          throw notFound(`Delivery '${deliveryId}'`, 'delivery_id');
-        await repo.setDeliveryStatus(tx, organizationId, deliveryId, 'pending');
-        await publish(
-          app.jobs,
-          WEBHOOK_DELIVER_JOB,
-          { deliveryId, attempts: delivery.attempts },
-          { tx },
-        );
-        await audit(ctx, tx, 'webhook.redeliver', delivery.webhookId, { delivery_id: deliveryId });
-        return { ...delivery, status: 'pending' as const };
-      });
-      const attempts = await repo.attemptsOf(db, organizationId, [deliveryId]);
-      return presentDelivery(delivery, attempts);
-    },
+    list: (ctx: OrganizationRequest) => list(db, ctx),
+    create: (ctx: OrganizationRequest, body: TWebhookCreate) =>
+      create(app, db, allowPrivate, ctx, body),
+    update: (ctx: OrganizationRequest, id: string, body: TWebhookUpdate) =>
+      update(app, db, allowPrivate, ctx, id, body),
+    remove: (ctx: OrganizationRequest, id: string) => remove(db, ctx, id),
+    deliveries: (ctx: OrganizationRequest, query: PageQuery & { webhook_id: string }) =>
+      deliveries(db, ctx, query),
+    redeliver: (ctx: OrganizationRequest, deliveryId: string) =>
+      redeliver(app, db, ctx, deliveryId),
   };
 }
 

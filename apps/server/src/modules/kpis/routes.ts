@@ -8,12 +8,12 @@ import { createKpisService } from './service';
 export async function kpisRoutes(app: FastifyInstance): Promise<void> {
   const service = createKpisService(app.db);
 
-  registerCall(app, kpisLanes, async ({ query, requirePrincipal }) =>
-    service.report(requirePrincipal(), query),
+  registerCall(app, kpisLanes, async ({ query, organizationId }) =>
+    service.report(organizationId(), query),
   );
 
-  registerCall(app, kpisLanesCsv, async ({ query, reply, requirePrincipal }) => {
-    const file = await service.csv(requirePrincipal(), query);
+  registerCall(app, kpisLanesCsv, async ({ query, reply, organizationId }) => {
+    const file = await service.csv(organizationId(), query);
     void reply
       .header('content-type', 'text/csv; charset=utf-8')
       .header('content-disposition', contentDisposition(file.fileName))

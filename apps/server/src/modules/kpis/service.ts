@@ -10,7 +10,6 @@ import { roundHalfAwayFromZero } from '@coldtrace/domain';
 import { stringify } from 'csv-stringify/sync';
 import type { Db } from '../../db/client';
 import { invalidField } from '../../kernel/errors';
-import { organizationOf, type Principal } from '../../kernel/principal';
 import { roundStored } from '../../kernel/series-store';
 import { neutralise } from '../reports';
 import { kpiSums, locationNames, type KpiSums } from './repository';
@@ -102,110 +101,113 @@ const EMPTY: KpiSums = {
   rejected: 0,
 };
 
-export function createKpisService(db: Db) {
-  async function report(principal: Principal, q: KpiQuery): Promise<TKpiReport> {
-    const organizationId = organizationOf(principal);
-    const { from, to } = periodOf(q);
-    const groupBy = q.group_by ?? 'lane';
-    const days = (to - from) / DAY_MS + 1;
-    const interval = days <= KPI_WEEKLY_MAX_DAYS ? 'week' : 'month';
-    const sums = await kpiSums(db, {
-      organizationId,
-      fromSeconds: from / 1000,
-      toSeconds: (to + DAY_MS) / 1000,
-      groupBy,
-      interval,
-      product: q.product,
-    });
-    const groups = sums.filter((s) => s.kind === 'group');
-    const ids = new Set<string>();
-    for (const g of groups) {
-      if (g.originId) ids.add(g.originId);
-      if (g.destinationId) ids.add(g.destinationId);
-    }
-    const names = new Map(
-      (await locationNames(db, organizationId, [...ids])).map((l) => [l.id, l.name]),
-    );
-    const location = (id: string | null) =>
-      id === null ? null : { id, name: names.get(id) ?? '' };
-    const rows: TKpiRow[] = groups
-      .map((g) =>
-        groupBy === 'lane'
-          ? { origin: location(g.originId), destination: location(g.destinationId), ...measures(g) }
-          : { carrier: g.carrier ?? '', ...measures(g) },
-      )
-      .sort(
-        (a, b) =>
-          b.shipments - a.shipments ||
-          Number(unnamed(a)) - Number(unnamed(b)) ||
-          label(a).localeCompare(label(b), 'en', { numeric: true }),
-      );
-    const perBucket = new Map(sums.filter((s) => s.kind === 'bucket').map((s) => [s.bucket, s]));
-    const series = bucketsOf(from, to, interval).map((start) => {
-      const s = perBucket.get(start) ?? EMPTY;
-      return {
-        period_start: start,
-        shipments: s.shipments,
-        shipments_with_excursion: s.withExcursion,
-        excursion_rate: rate(s.withExcursion, s.shipments),
-      };
-    });
-    const total = sums.find((s) => s.kind === 'total') ?? EMPTY;
-    return {
-      from: isoDay(from),
-      to: isoDay(to),
-      group_by: groupBy,
-      interval,
-      rows,
-      totals: measures(total),
-      series,
-    };
+async function report(db: Db, organizationId: string, q: KpiQuery): Promise<TKpiReport> {
+  const { from, to } = periodOf(q);
+  const groupBy = q.group_by ?? 'lane';
+  const days = (to - from) / DAY_MS + 1;
+  const interval = days <= KPI_WEEKLY_MAX_DAYS ? 'week' : 'month';
+  const sums = await kpiSums(db, {
+    organizationId,
+    fromSeconds: from / 1000,
+    toSeconds: (to + DAY_MS) / 1000,
+    groupBy,
+    interval,
+    product: q.product,
+  });
+  const groups = sums.filter((s) => s.kind === 'group');
+  const ids = new Set<string>();
+  for (const g of groups) {
+    if (g.originId) ids.add(g.originId);
+    if (g.destinationId) ids.add(g.destinationId);
   }
-
+  const names = new Map(
+    (await locationNames(db, organizationId, [...ids])).map((l) => [l.id, l.name]),
+  );
+  const location = (id: string | null) => (id === null ? null : { id, name: names.get(id) ?? '' });
+  const rows: TKpiRow[] = groups
+    .map((g) =>
+      groupBy === 'lane'
+        ? { origin: location(g.originId), destination: location(g.destinationId), ...measures(g) }
+        : { carrier: g.carrier ?? '', ...measures(g) },
+    )
+    .sort(
+      (a, b) =>
+        b.shipments - a.shipments ||
+        Number(unnamed(a)) - Number(unnamed(b)) ||
+        label(a).localeCompare(label(b), 'en', { numeric: true }),
+    );
+  const perBucket = new Map(sums.filter((s) => s.kind === 'bucket').map((s) => [s.bucket, s]));
+  const series = bucketsOf(from, to, interval).map((start) => {
+    const s = perBucket.get(start) ?? EMPTY;
+    return {
+      period_start: start,
+      shipments: s.shipments,
+      shipments_with_excursion: s.withExcursion,
+      excursion_rate: rate(s.withExcursion, s.shipments),
+    };
+  });
+  const total = sums.find((s) => s.kind === 'total') ?? EMPTY;
   return {
-    report,
+    from: isoDay(from),
+    to: isoDay(to),
+    group_by: groupBy,
+    interval,
+    rows,
+    totals: measures(total),
+    series,
+  };
+}
 
-    /** The report as CSV: one row per lane or carrier, text cells neutralised. */
-    async csv(principal: Principal, q: KpiQuery): Promise<{ fileName: string; content: Buffer }> {
-      const r = await report(principal, q);
-      const head = r.group_by === 'lane' ? ['Origin', 'Destination'] : ['Carrier'];
-      const records: (string | number)[][] = [
-        [
-          ...head,
-          'Shipments',
-          'Shipments with excursion',
-          'Excursion rate',
-          'Degree-minutes',
-          'Mean minutes to acknowledge',
-          'Released share',
-          'Rejected share',
-        ],
-      ];
-      // Half away from zero on the decimal the figure shows, as the domain rounds (not toFixed's binary).
-      const num = (v: number | null, digits: number) =>
-        v === null ? '' : roundHalfAwayFromZero(v, digits).toFixed(digits);
-      for (const row of r.rows) {
-        const keys =
-          r.group_by === 'lane'
-            ? [neutralise(row.origin?.name ?? ''), neutralise(row.destination?.name ?? '')]
-            : [neutralise(row.carrier ?? '')];
-        records.push([
-          ...keys,
-          row.shipments,
-          row.shipments_with_excursion,
-          num(row.excursion_rate, 4),
-          num(row.degree_minutes, 1),
-          num(row.mean_minutes_to_acknowledge, 1),
-          num(row.released_share, 4),
-          num(row.rejected_share, 4),
-        ]);
-      }
-      const content = Buffer.concat([
-        Buffer.from('\uFEFF', 'utf8'),
-        Buffer.from(stringify(records), 'utf8'),
-      ]);
-      return { fileName: `kpis-${r.group_by}-${r.from}-${r.to}.csv`, content };
-    },
+/** The report as CSV: one row per lane or carrier, text cells neutralised. */
+async function csv(
+  db: Db,
+  organizationId: string,
+  q: KpiQuery,
+): Promise<{ fileName: string; content: Buffer }> {
+  const r = await report(db, organizationId, q);
+  const head = r.group_by === 'lane' ? ['Origin', 'Destination'] : ['Carrier'];
+  const records: (string | number)[][] = [
+    [
+      ...head,
+      'Shipments',
+      'Shipments with excursion',
+      'Excursion rate',
+      'Degree-minutes',
+      'Mean minutes to acknowledge',
+      'Released share',
+      'Rejected share',
+    ],
+  ];
+  // Half away from zero on the decimal the figure shows, as the domain rounds (not toFixed's binary).
+  const num = (v: number | null, digits: number) =>
+    v === null ? '' : roundHalfAwayFromZero(v, digits).toFixed(digits);
+  for (const row of r.rows) {
+    const keys =
+      r.group_by === 'lane'
+        ? [neutralise(row.origin?.name ?? ''), neutralise(row.destination?.name ?? '')]
+        : [neutralise(row.carrier ?? '')];
+    records.push([
+      ...keys,
+      row.shipments,
+      row.shipments_with_excursion,
+      num(row.excursion_rate, 4),
+      num(row.degree_minutes, 1),
+      num(row.mean_minutes_to_acknowledge, 1),
+      num(row.released_share, 4),
+      num(row.rejected_share, 4),
+    ]);
+  }
+  const content = Buffer.concat([
+    Buffer.from('\uFEFF', 'utf8'),
+    Buffer.from(stringify(records), 'utf8'),
+  ]);
+  return { fileName: `kpis-${r.group_by}-${r.from}-${r.to}.csv`, content };
+}
+
+export function createKpisService(db: Db) {
+  return {
+    report: (organizationId: string, q: KpiQuery) => report(db, organizationId, q),
+    csv: (organizationId: string, q: KpiQuery) => csv(db, organizationId, q),
   };
 }
 

@@ -41,36 +41,37 @@ function recordsNotFound(field: string, missing: readonly string[]): AppError {
   return notFound(missing.length === 1 ? `Record ${names}` : `Records ${names}`, field);
 }
 
+/** The single-record reply: the record with its stability budget across the shipment's legs. */
+async function withBudget(db: Database, view: RecordView) {
+  return { ...presentRecord(view), stability_budget: await stabilityBudgetOf(db, view.record) };
+}
+
+/** The organization's records named by `texts`, in the order given; 404 naming `field` otherwise. */
+async function recordsOf(
+  db: Database,
+  principal: Principal,
+  texts: readonly string[],
+  field: string,
+): Promise<RecordRow[]> {
+  const organizationId = organizationOf(principal);
+  const ids = texts.map(parseRowId);
+  const malformed = texts.filter((_, i) => ids[i] === undefined);
+  if (malformed.length > 0) throw recordsNotFound(field, malformed);
+  const rows = await repo.recordsByIds(db, organizationId, ids as number[]);
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const missing = texts.filter((_, i) => !byId.has(ids[i]!));
+  if (missing.length > 0) throw recordsNotFound(field, missing);
+  return (ids as number[]).map((id) => byId.get(id)!);
+}
+
 export function createRecordsService(db: Database) {
-  /** The single-record reply: the record with its stability budget across the shipment's legs. */
-  async function withBudget(view: RecordView) {
-    return { ...presentRecord(view), stability_budget: await stabilityBudgetOf(db, view.record) };
-  }
-
-  /** The organization's records named by `texts`, in the order given; 404 naming `field` otherwise. */
-  async function recordsOf(
-    principal: Principal,
-    texts: readonly string[],
-    field: string,
-  ): Promise<RecordRow[]> {
-    const organizationId = organizationOf(principal);
-    const ids = texts.map(parseRowId);
-    const malformed = texts.filter((_, i) => ids[i] === undefined);
-    if (malformed.length > 0) throw recordsNotFound(field, malformed);
-    const rows = await repo.recordsByIds(db, organizationId, ids as number[]);
-    const byId = new Map(rows.map((r) => [r.id, r]));
-    const missing = texts.filter((_, i) => !byId.has(ids[i]!));
-    if (missing.length > 0) throw recordsNotFound(field, missing);
-    return (ids as number[]).map((id) => byId.get(id)!);
-  }
-
   return {
     async record(principal: Principal, recordIdText: string) {
       const organizationId = organizationOf(principal);
       const id = parseRowId(recordIdText);
       const view = id === undefined ? undefined : await repo.findRecord(db, organizationId, id);
       if (!view) throw recordsNotFound('record_id', [recordIdText]);
-      return withBudget(view);
+      return withBudget(db, view);
     },
 
     async recordIds(principal: Principal) {
@@ -92,11 +93,11 @@ export function createRecordsService(db: Database) {
         const message = `No record of a tag '${tagIdOrSerialNumber}'`;
         throw notFoundSaying(message, 'tag_id_or_serial_number');
       }
-      return withBudget(view);
+      return withBudget(db, view);
     },
 
     async actions(principal: Principal, recordIds: readonly string[]) {
-      const rows = await recordsOf(principal, recordIds, 'record_ids');
+      const rows = await recordsOf(db, principal, recordIds, 'record_ids');
       const views = await repo.listActions(
         db,
         organizationOf(principal),
@@ -106,7 +107,7 @@ export function createRecordsService(db: Database) {
     },
 
     async scansOfRecords(principal: Principal, recordIds: readonly string[], latest: boolean) {
-      const rows = await recordsOf(principal, recordIds, 'record_ids');
+      const rows = await recordsOf(db, principal, recordIds, 'record_ids');
       const views = await repo.listScansOfRecords(
         db,
         organizationOf(principal),
@@ -116,104 +117,122 @@ export function createRecordsService(db: Database) {
       return (await withScanTemperatures(db, views)).map(presentScan);
     },
 
-    async alarms(
-      principal: Principal,
-      q: {
-        record_id?: string | undefined;
-        include_acknowledged?: boolean | undefined;
-        include_dismissed?: boolean | undefined;
-        include_closed?: boolean | undefined;
-      },
-    ) {
-      const organizationId = organizationOf(principal);
-      let recordId: number | undefined;
-      if (q.record_id !== undefined) {
-        const [row] = await recordsOf(principal, [q.record_id], 'record_id');
-        recordId = row!.id;
-      }
-      const rows = await repo.listAlarms(db, organizationId, {
-        recordId,
-        includeAcknowledged: q.include_acknowledged ?? false,
-        includeDismissed: q.include_dismissed ?? false,
-        includeClosed: q.include_closed ?? true,
-      });
-      return rows.map(presentAlarm);
-    },
+    alarms: (principal: Principal, q: AlarmsQuery) => alarmsOf(db, principal, q),
 
-    async locations(
-      principal: Principal,
-      q: PageQuery & { record_ids: string[]; order_by?: string[] | undefined },
-    ): Promise<Listed<TRecordLocations>> {
-      const organizationId = organizationOf(principal);
-      // Check the order first: a bad order_by is a 400 whatever the ids.
-      const orderBy =
-        q.order_by && q.order_by.length > 0
-          ? compileOrderBy(q.order_by, RECORD_FIELDS, DEFAULT_ORDER_BY)
-          : null;
-      const rows = await recordsOf(principal, q.record_ids, 'record_ids');
-      let ids = rows.map((r) => r.id);
-      if (orderBy) ids = await repo.orderRecordIds(db, organizationId, ids, orderBy);
-      const page = pageOf(q);
-      const pageIds = ids.slice((page.number - 1) * page.size, page.number * page.size);
-      const samples = await repo.listLocations(db, organizationId, pageIds);
-      const byRecord = new Map<number, TRecordLocations['locations']>(
-        pageIds.map((id) => [id, []]),
-      );
-      for (const s of samples) {
-        byRecord.get(s.recordId)?.push({
-          latitude: s.latitude,
-          longitude: s.longitude,
-          timestamp: s.timestamp.toISOString(),
-        });
-      }
-      return {
-        total: ids.length,
-        items: pageIds.map((id) => ({ record_id: String(id), locations: byRecord.get(id)! })),
-      };
-    },
+    locations: (principal: Principal, q: LocationsQuery) => locationsOf(db, principal, q),
 
     async temperatures(
       principal: Principal,
       recordIds: readonly string[],
     ): Promise<TTripTemperatures[]> {
-      const rows = await recordsOf(principal, recordIds, 'record_ids');
+      const rows = await recordsOf(db, principal, recordIds, 'record_ids');
       const out: TTripTemperatures[] = [];
-      for (const r of rows) {
-        const temps = await readSeries(db, r.id);
-        const interval = effectiveInterval({
-          measurement_interval: r.measurementInterval,
-          calculated_measurement_interval: r.calculatedMeasurementInterval,
-        });
-        const timing =
-          r.startTimeSeconds === null || interval === null
-            ? null
-            : {
-                startTimeSeconds: r.startTimeSeconds,
-                startDelay: r.startDelay,
-                intervalSeconds: interval,
-              };
-        const temperatures: TTemperaturePoint[] = [];
-        temps.forEach((temperature, index) => {
-          if (temperature === null) return;
-          const point: TTemperaturePoint = { temperature, index };
-          const at = timing ? secondsIso(pointTime(timing, index)) : null;
-          if (at !== null) point.timestamp = at;
-          temperatures.push(point);
-        });
-        out.push({
-          record_id: String(r.id),
-          high_threshold: r.highThreshold,
-          low_threshold: r.lowThreshold,
-          cumulative_high_threshold: r.cumulativeHighThreshold,
-          cumulative_low_threshold: r.cumulativeLowThreshold,
-          trip_begin_time: iso(r.tripBeginTime),
-          trip_end_time: iso(r.tripEndTime),
-          start_time: r.startTimeSeconds === null ? null : secondsIso(r.startTimeSeconds),
-          temperatures,
-        });
-      }
+      for (const r of rows) out.push(await tripTemperatures(db, r));
       return out;
     },
+  };
+}
+
+interface AlarmsQuery {
+  record_id?: string | undefined;
+  include_acknowledged?: boolean | undefined;
+  include_dismissed?: boolean | undefined;
+  include_closed?: boolean | undefined;
+}
+
+/** A record's alarms, or the organization's, with the states asked for. */
+async function alarmsOf(db: Database, principal: Principal, q: AlarmsQuery) {
+  const organizationId = organizationOf(principal);
+  let recordId: number | undefined;
+  if (q.record_id !== undefined) {
+    const [row] = await recordsOf(db, principal, [q.record_id], 'record_id');
+    recordId = row!.id;
+  }
+  const rows = await repo.listAlarms(db, organizationId, {
+    recordId,
+    includeAcknowledged: q.include_acknowledged ?? false,
+    includeDismissed: q.include_dismissed ?? false,
+    includeClosed: q.include_closed ?? true,
+  });
+  return rows.map(presentAlarm);
+}
+
+type LocationsQuery = PageQuery & { record_ids: string[]; order_by?: string[] | undefined };
+
+/** The records' location samples, a page of records in the order asked for. */
+async function locationsOf(
+  db: Database,
+  principal: Principal,
+  q: LocationsQuery,
+): Promise<Listed<TRecordLocations>> {
+  const organizationId = organizationOf(principal);
+  // Check the order first: a bad order_by is a 400 whatever the ids.
+  const orderBy =
+    q.order_by && q.order_by.length > 0
+      ? compileOrderBy(q.order_by, RECORD_FIELDS, DEFAULT_ORDER_BY)
+      : null;
+  const rows = await recordsOf(db, principal, q.record_ids, 'record_ids');
+  let ids = rows.map((r) => r.id);
+  if (orderBy) ids = await repo.orderRecordIds(db, organizationId, ids, orderBy);
+  return locationsPage(db, organizationId, ids, pageOf(q));
+}
+
+/** One page of the records' location samples, `ids` in their order. */
+async function locationsPage(
+  db: Database,
+  organizationId: string,
+  ids: number[],
+  page: { number: number; size: number },
+): Promise<Listed<TRecordLocations>> {
+  const pageIds = ids.slice((page.number - 1) * page.size, page.number * page.size);
+  const samples = await repo.listLocations(db, organizationId, pageIds);
+  const byRecord = new Map<number, TRecordLocations['locations']>(pageIds.map((id) => [id, []]));
+  for (const s of samples) {
+    byRecord.get(s.recordId)?.push({
+      latitude: s.latitude,
+      longitude: s.longitude,
+      timestamp: s.timestamp.toISOString(),
+    });
+  }
+  return {
+    total: ids.length,
+    items: pageIds.map((id) => ({ record_id: String(id), locations: byRecord.get(id)! })),
+  };
+}
+
+/** A record's points with their times (when it has started) and its thresholds and trip. */
+async function tripTemperatures(db: Database, r: RecordRow): Promise<TTripTemperatures> {
+  const temps = await readSeries(db, r.id);
+  const interval = effectiveInterval({
+    measurement_interval: r.measurementInterval,
+    calculated_measurement_interval: r.calculatedMeasurementInterval,
+  });
+  const timing =
+    r.startTimeSeconds === null || interval === null
+      ? null
+      : {
+          startTimeSeconds: r.startTimeSeconds,
+          startDelay: r.startDelay,
+          intervalSeconds: interval,
+        };
+  const temperatures: TTemperaturePoint[] = [];
+  temps.forEach((temperature, index) => {
+    if (temperature === null) return;
+    const point: TTemperaturePoint = { temperature, index };
+    const at = timing ? secondsIso(pointTime(timing, index)) : null;
+    if (at !== null) point.timestamp = at;
+    temperatures.push(point);
+  });
+  return {
+    record_id: String(r.id),
+    high_threshold: r.highThreshold,
+    low_threshold: r.lowThreshold,
+    cumulative_high_threshold: r.cumulativeHighThreshold,
+    cumulative_low_threshold: r.cumulativeLowThreshold,
+    trip_begin_time: iso(r.tripBeginTime),
+    trip_end_time: iso(r.tripEndTime),
+    start_time: r.startTimeSeconds === null ? null : secondsIso(r.startTimeSeconds),
+    temperatures,
   };
 }
 

@@ -42,11 +42,11 @@ function registerReportCalls(
   create: typeof xt1ReportPdfCreate,
   get: typeof xt1ReportPdfGet,
 ): void {
-  registerCall(app, create, async ({ body, requirePrincipal }) =>
-    service.generate(requirePrincipal(), kind, body.record_id),
+  registerCall(app, create, async ({ body, organizationId, requirePrincipal }) =>
+    service.generate(organizationId(), requirePrincipal(), kind, body.record_id),
   );
-  registerCall(app, get, async ({ query, reply, requirePrincipal }) => {
-    const file = await service.download(requirePrincipal(), kind, query.report_id);
+  registerCall(app, get, async ({ query, reply, organizationId }) => {
+    const file = await service.download(organizationId(), kind, query.report_id);
     void reply
       .header('content-type', file.contentType)
       .header('content-disposition', contentDisposition(file.fileName))

@@ -8,19 +8,23 @@ import { createReviewService } from './service';
 export async function reviewRoutes(app: FastifyInstance): Promise<void> {
   const service = createReviewService(app);
 
-  registerCall(app, xt1RecordDisposition, async ({ body, request, requirePrincipal }) =>
-    service.decide(
-      {
-        principal: requirePrincipal(),
-        requestId: request.id,
-        clientIp: request.ip,
-        deviceCookie: request.cookies[DEVICE_COOKIE],
-      },
-      body,
-    ),
+  registerCall(
+    app,
+    xt1RecordDisposition,
+    async ({ body, request, organizationId, requirePrincipal }) =>
+      service.decide(
+        {
+          organizationId: organizationId(),
+          principal: requirePrincipal(),
+          requestId: request.id,
+          clientIp: request.ip,
+          deviceCookie: request.cookies[DEVICE_COOKIE],
+        },
+        body,
+      ),
   );
 
-  registerCall(app, xt1RecordDispositions, async ({ query, request, requirePrincipal }) =>
-    service.history({ principal: requirePrincipal(), requestId: request.id }, query.record_id),
+  registerCall(app, xt1RecordDispositions, async ({ query, organizationId }) =>
+    service.history(organizationId(), query.record_id),
   );
 }

@@ -23,28 +23,30 @@ export async function usersRoutes(app: FastifyInstance): Promise<void> {
   const service = createUsersService(app);
   const { invitations } = service;
 
-  registerCall(app, authUsersList, async ({ query, requirePrincipal }) =>
-    service.list(requirePrincipal(), query.server_admin ?? false),
-  );
+  registerCall(app, authUsersList, async ({ query, organizationId, requirePrincipal }) => {
+    const serverAdmin = query.server_admin ?? false;
+    // Every user of the server is no organization's list: a server administrator needs none for it.
+    return service.list(serverAdmin ? null : organizationId(), requirePrincipal(), serverAdmin);
+  });
 
   registerCall(app, authUsersRegister, async ({ request, body, requirePrincipal }) =>
     service.register(request, requirePrincipal(), body),
   );
 
-  registerCall(app, authUserRoles, async ({ request, body, requirePrincipal }) =>
-    service.changeRole(request, requirePrincipal(), body),
+  registerCall(app, authUserRoles, async ({ request, body, organizationId, requirePrincipal }) =>
+    service.changeRole(request, organizationId(), requirePrincipal(), body),
   );
 
-  registerCall(app, authUserSuspend, async ({ request, body, requirePrincipal }) =>
-    service.setSuspended(request, requirePrincipal(), body),
+  registerCall(app, authUserSuspend, async ({ request, body, organizationId, requirePrincipal }) =>
+    service.setSuspended(request, organizationId(), requirePrincipal(), body),
   );
 
   registerCall(app, authUserLock, async ({ request, body, requirePrincipal }) =>
     service.setLocked(request, requirePrincipal(), body),
   );
 
-  registerCall(app, authRolePermissions, async ({ requirePrincipal }) =>
-    service.roles(requirePrincipal()),
+  registerCall(app, authRolePermissions, async ({ organizationId }) =>
+    service.roles(organizationId()),
   );
 
   registerCall(app, authOrgsCreate, async ({ body, requirePrincipal }) =>
@@ -53,12 +55,15 @@ export async function usersRoutes(app: FastifyInstance): Promise<void> {
 
   registerCall(app, serverAdminOrgs, async () => service.organizationSummaries());
 
-  registerCall(app, authInvitationsList, async ({ requirePrincipal }) =>
-    invitations.list(requirePrincipal()),
+  registerCall(app, authInvitationsList, async ({ organizationId }) =>
+    invitations.list(organizationId()),
   );
 
-  registerCall(app, authInvitationRevoke, async ({ request, body, requirePrincipal }) =>
-    invitations.revoke(request, requirePrincipal(), body.invitation_id),
+  registerCall(
+    app,
+    authInvitationRevoke,
+    async ({ request, body, organizationId, requirePrincipal }) =>
+      invitations.revoke(request, organizationId(), requirePrincipal(), body.invitation_id),
   );
 
   registerCall(app, authInvitationValidate, async ({ body }) => invitations.view(body));

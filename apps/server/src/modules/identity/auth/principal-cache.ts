@@ -50,68 +50,111 @@ interface CacheLogger {
   warn(obj: object, msg: string): void;
 }
 
-export function createPrincipalCache(opts: {
+interface CacheOptions {
   ttlMs: number;
   /** A new client on the application's database (not from the pool: it stays connected). */
   connect: () => pg.Client;
   log: CacheLogger;
-}): PrincipalCache {
-  const entries = new Map<string, { found: SessionWithUser; at: number }>();
-  let generation = 0;
-  let listening = false;
-  let closed = false;
-  let client: pg.Client | undefined;
-  let retryMs = RECONNECT_MS.first;
-  let retryTimer: NodeJS.Timeout | undefined;
-  let readyWaiters: (() => void)[] = [];
+}
 
-  const clear = () => {
-    generation += 1;
-    entries.clear();
-  };
+/** What a cache holds and where its listening connection stands. */
+interface CacheState {
+  readonly opts: CacheOptions;
+  readonly entries: Map<string, { found: SessionWithUser; at: number }>;
+  generation: number;
+  listening: boolean;
+  closed: boolean;
+  client: pg.Client | undefined;
+  retryMs: number;
+  retryTimer: NodeJS.Timeout | undefined;
+  readyWaiters: (() => void)[];
+}
 
-  const lost = (current: pg.Client) => {
-    if (client !== current) return;
-    client = undefined;
-    listening = false;
-    clear();
-    void current.end().catch(() => undefined);
-    if (closed) return;
-    retryTimer = setTimeout(() => void listen(), retryMs);
-    retryTimer.unref();
-    retryMs = Math.min(retryMs * 2, RECONNECT_MS.max);
-  };
+function clearEntries(state: CacheState): void {
+  state.generation += 1;
+  state.entries.clear();
+}
 
-  const listen = async () => {
-    if (closed) return;
-    const current = opts.connect();
-    client = current;
-    current.on('notification', clear);
-    current.on('error', (err) => {
-      opts.log.warn({ err }, 'principal cache: listening connection failed; not caching');
-      lost(current);
+/** The listening connection failed or ended: nothing is served until it is back (retried with a backoff). */
+function lost(state: CacheState, current: pg.Client): void {
+  if (state.client !== current) return;
+  state.client = undefined;
+  state.listening = false;
+  clearEntries(state);
+  void current.end().catch(() => undefined);
+  if (state.closed) return;
+  state.retryTimer = setTimeout(() => void listen(state), state.retryMs);
+  state.retryTimer.unref();
+  state.retryMs = Math.min(state.retryMs * 2, RECONNECT_MS.max);
+}
+
+/** Connect and LISTEN; every notification empties the cache. */
+async function listen(state: CacheState): Promise<void> {
+  if (state.closed) return;
+  const { opts } = state;
+  const current = opts.connect();
+  state.client = current;
+  current.on('notification', () => clearEntries(state));
+  current.on('error', (err) => {
+    opts.log.warn({ err }, 'principal cache: listening connection failed; not caching');
+    lost(state, current);
+  });
+  current.on('end', () => lost(state, current));
+  try {
+    await current.connect();
+    await current.query(`LISTEN ${PRINCIPALS_CHANNEL}`);
+  } catch (err) {
+    opts.log.warn({ err }, 'principal cache: cannot listen; not caching');
+    lost(state, current);
+    return;
+  }
+  if (state.client !== current || state.closed) return;
+  clearEntries(state);
+  state.listening = true;
+  state.retryMs = RECONNECT_MS.first;
+  for (const resolve of state.readyWaiters) resolve();
+  state.readyWaiters = [];
+}
+
+function readyOf(state: CacheState, timeoutMs: number): Promise<void> {
+  if (state.listening) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('principal cache not listening')), timeoutMs);
+    state.readyWaiters.push(() => {
+      clearTimeout(timer);
+      resolve();
     });
-    current.on('end', () => lost(current));
-    try {
-      await current.connect();
-      await current.query(`LISTEN ${PRINCIPALS_CHANNEL}`);
-    } catch (err) {
-      opts.log.warn({ err }, 'principal cache: cannot listen; not caching');
-      lost(current);
-      return;
-    }
-    if (client !== current || closed) return;
-    clear();
-    listening = true;
-    retryMs = RECONNECT_MS.first;
-    for (const resolve of readyWaiters) resolve();
-    readyWaiters = [];
+  });
+}
+
+async function closeCache(state: CacheState): Promise<void> {
+  state.closed = true;
+  state.listening = false;
+  clearEntries(state);
+  if (state.retryTimer) clearTimeout(state.retryTimer);
+  const current = state.client;
+  state.client = undefined;
+  await current?.end().catch(() => undefined);
+}
+
+export function createPrincipalCache(opts: CacheOptions): PrincipalCache {
+  const state: CacheState = {
+    opts,
+    entries: new Map(),
+    generation: 0,
+    listening: false,
+    closed: false,
+    client: undefined,
+    retryMs: RECONNECT_MS.first,
+    retryTimer: undefined,
+    readyWaiters: [],
   };
-  void listen();
+  const { entries } = state;
+  void listen(state);
 
   return {
     get(sessionId, now) {
-      if (!listening) return undefined;
+      if (!state.listening) return undefined;
       const entry = entries.get(sessionId);
       if (!entry) return undefined;
       const t = now.getTime();
@@ -121,41 +164,21 @@ export function createPrincipalCache(opts: {
       }
       return entry.found;
     },
-    generation: () => generation,
+    generation: () => state.generation,
     set(sessionId, found, taken, now) {
-      if (!listening || taken !== generation) return;
+      if (!state.listening || taken !== state.generation) return;
       if (entries.size >= MAX_ENTRIES && !entries.has(sessionId)) {
         const oldest = entries.keys().next().value;
         if (oldest !== undefined) entries.delete(oldest);
       }
       entries.set(sessionId, { found, at: now.getTime() });
     },
-    clear,
+    clear: () => clearEntries(state),
     get listening() {
-      return listening;
+      return state.listening;
     },
-    ready(timeoutMs = 10_000) {
-      if (listening) return Promise.resolve();
-      return new Promise((resolve, reject) => {
-        const timer = setTimeout(
-          () => reject(new Error('principal cache not listening')),
-          timeoutMs,
-        );
-        readyWaiters.push(() => {
-          clearTimeout(timer);
-          resolve();
-        });
-      });
-    },
-    async close() {
-      closed = true;
-      listening = false;
-      clear();
-      if (retryTimer) clearTimeout(retryTimer);
-      const current = client;
-      client = undefined;
-      await current?.end().catch(() => undefined);
-    },
+    ready: (timeoutMs = 10_000) => readyOf(state, timeoutMs),
+    close: () => closeCache(state),
   };
 }
 

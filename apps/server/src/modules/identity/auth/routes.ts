@@ -92,7 +92,7 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
     service.updateSettings(requirePrincipal(), body),
   );
 
-  registerCall(app, authUserOrgSettings, async ({ body, requirePrincipal }) =>
-    presentOrgSettings(await service.updateOrgSettings(requirePrincipal(), body)),
+  registerCall(app, authUserOrgSettings, async ({ body, organizationId, requirePrincipal }) =>
+    presentOrgSettings(await service.updateOrgSettings(organizationId(), requirePrincipal(), body)),
   );
 }

@@ -12,7 +12,7 @@ import { apiKeys, type ApiKeyRow } from '../../../db/schema-access';
 import { AppError, invalidField, notFound } from '../../../kernel/errors';
 import { isUuid } from '../../../kernel/ids';
 import { constantTimeEqual } from '../auth/cookies';
-import { organizationOf, type Principal } from '../../../kernel/principal';
+import type { Principal } from '../../../kernel/principal';
 import { permissionsIn } from '../auth/repository';
 
 /**
@@ -44,11 +44,11 @@ const presentKey = (row: ApiKeyRow): TApiKey => ({
   last_used: row.lastUsedAt?.toISOString() ?? null,
 });
 
-export async function listKeys(db: Db, principal: Principal): Promise<TApiKey[]> {
+export async function listKeys(db: Db, organizationId: string): Promise<TApiKey[]> {
   const rows = await db
     .select()
     .from(apiKeys)
-    .where(and(eq(apiKeys.organizationId, organizationOf(principal)), isNull(apiKeys.revokedAt)))
+    .where(and(eq(apiKeys.organizationId, organizationId), isNull(apiKeys.revokedAt)))
     .orderBy(apiKeys.created);
   return rows.map(presentKey);
 }
@@ -60,13 +60,13 @@ export async function listKeys(db: Db, principal: Principal): Promise<TApiKey[]>
  */
 export async function generateKey(
   db: Database,
+  organizationId: string,
   principal: Principal,
   body: TApiKeyGenerate,
 ): Promise<TApiKeyCreated> {
   if (principal.kind !== 'session') {
     throw new AppError('FORBIDDEN', 'API keys are generated from a signed-in session.');
   }
-  const organizationId = organizationOf(principal);
   let permissionNames = [...principal.permissions];
   if (body.role_id !== undefined) {
     const [role] = isUuid(body.role_id)
@@ -95,14 +95,14 @@ export async function generateKey(
   return { ...presentKey(row!), private_key: key };
 }
 
-export async function revokeKey(db: Db, principal: Principal, prefix: string): Promise<void> {
+export async function revokeKey(db: Db, organizationId: string, prefix: string): Promise<void> {
   const revoked = await db
     .update(apiKeys)
     .set({ revokedAt: new Date() })
     .where(
       and(
         eq(apiKeys.prefix, prefix),
-        eq(apiKeys.organizationId, organizationOf(principal)),
+        eq(apiKeys.organizationId, organizationId),
         isNull(apiKeys.revokedAt),
       ),
     )
@@ -147,9 +147,9 @@ export async function apiKeyPrincipal(db: Db, key: string, now: Date): Promise<P
 /** The reply of POST /api/keys/authenticate/: who the credentials are. */
 export async function describeCredentials(
   db: Db,
+  organizationId: string,
   principal: Principal,
 ): Promise<TKeyAuthentication> {
-  const organizationId = organizationOf(principal);
   const [org] = await db
     .select({ id: organizations.id, name: organizations.name })
     .from(organizations)

@@ -16,8 +16,8 @@ import { endOtherSessions, issueToken, listTokens, revokeToken } from './service
 export async function tokenRoutes(app: FastifyInstance): Promise<void> {
   const ttl = app.config.tokenTtlDays;
 
-  registerCall(app, authTokenCreate, async ({ body, requirePrincipal }) =>
-    issueToken(app.db, requirePrincipal(), body, ttl),
+  registerCall(app, authTokenCreate, async ({ body, organizationId, requirePrincipal }) =>
+    issueToken(app.db, organizationId(), requirePrincipal(), body, ttl),
   );
 
   registerCall(app, authTokenList, async ({ requirePrincipal }) =>

@@ -3,7 +3,7 @@ import type { RuntimeConfig } from '../../../config';
 import type { Db } from '../../../db/client';
 import { AppError, invalidField, notFound } from '../../../kernel/errors';
 import { isTokenShaped, newToken, sessionIdOf } from '../auth/cookies';
-import { organizationOf, type Principal } from '../../../kernel/principal';
+import type { Principal } from '../../../kernel/principal';
 import * as repo from './repository';
 
 /**
@@ -28,6 +28,7 @@ const LISTED_ID = /^[0-9a-f]{16}$/;
 
 export async function issueToken(
   db: Db,
+  organizationId: string,
   principal: Principal,
   body: TTokenCreate | null | undefined,
   ttl: TokenTtl,
@@ -39,7 +40,6 @@ export async function issueToken(
       'Tokens are issued from a signed-in session, not with another token or key.',
     );
   }
-  const organizationId = organizationOf(principal);
   const days = body?.expiry_days ?? ttl.default;
   if (days > ttl.max) {
     throw invalidField('expiry_days', `A token may last at most ${ttl.max} days.`);
