@@ -19,7 +19,9 @@ for major in 22 24; do
   fi
   echo "== Node $("$dir/package/bin/node" --version)"
   PATH="$dir/package/bin:$PATH" docker/smoke.sh
+  # Its results go to a folder of their own: the validation results are the whole suite's.
   PATH="$dir/package/bin:$PATH" node node_modules/vitest/vitest.mjs run --project server \
+    --outputFile.json="$cache/vitest-node-$major.json" \
     src/modules/ingest src/modules/records/records.test.ts src/modules/reports/reports.test.ts \
     test/migrate-at-start.test.ts
 done
