@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import { apiSignIn, iso, patch, post, xt1Upload } from './api';
-import { E2E_ADMIN, expectNoAccessibilityViolations, signIn } from './fixtures';
+import { E2E_ADMIN, bellButton, expectNoAccessibilityViolations, signIn } from './fixtures';
 
 /**
  * The alarm lifecycle in the browser (issue 11, docs/decisions/alarm-lifecycle.md):
@@ -63,8 +63,6 @@ async function openRecord(page: Page, recordId: string): Promise<void> {
 
 const alarmsRegion = (page: Page) => page.getByRole('region', { name: 'Alarms' });
 const statusOf = (page: Page) => page.getByLabel('Status', { exact: true });
-const bellButton = (page: Page) =>
-  page.getByRole('banner').getByRole('button', { name: /notification/i });
 
 /** The closed alarm says Closed, why, who, when (the administrator's zone, UTC) and the reason. */
 async function expectClosedAlarm(item: Locator, username: string): Promise<void> {

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { expect, test, type Page } from '@playwright/test';
 import { apiSignIn, patch } from './api';
-import { E2E_ADMIN, expectNoAccessibilityViolations, signIn } from './fixtures';
+import { E2E_ADMIN, bellButton, expectNoAccessibilityViolations, signIn } from './fixtures';
 import { fetchMails, waitForMail } from './mail';
 import { simulateShipment } from './simulate';
 
@@ -21,9 +21,6 @@ import { simulateShipment } from './simulate';
 
 const run = Date.now().toString(36);
 const COMMENT = `Reviewed the excursions (${run}): product released`;
-
-const bellButton = (page: Page) =>
-  page.getByRole('banner').getByRole('button', { name: /notification/i });
 
 async function shoot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: test.info().outputPath(`${name}.png`), fullPage: false });

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { apiSignIn, iso, patch, post, xt1Upload } from './api';
-import { E2E_ADMIN, expectNoAccessibilityViolations, signIn } from './fixtures';
+import { E2E_ADMIN, bellButton, expectNoAccessibilityViolations, signIn } from './fixtures';
 
 /**
  * The bell for review (issue 14, docs/decisions/notifications.md): each entry
@@ -36,9 +36,6 @@ async function shipment(api: APIRequestContext, name: string, hoursAgo: number) 
   });
   return started.record_id;
 }
-
-const bellButton = (page: Page) =>
-  page.getByRole('banner').getByRole('button', { name: /notification/i });
 
 async function shoot(page: Page, name: string): Promise<void> {
   mkdirSync(SHOTS, { recursive: true });

@@ -20,6 +20,13 @@ export async function signIn(page: Page, who = E2E_ADMIN, expectSuccess = true):
  * Full-page screenshots at desktop and phone width (ui.md: works at 375 px), into
  * `E2E_SCREENSHOTS_DIR` (default `test-results/screens`) as `{name}-{width}.png`.
  */
+/**
+ * The top bar's notifications bell. Its name is its count ('No notifications',
+ * '1 notification', 'More than 99 notifications'), which depends on the specs run before.
+ */
+export const bellButton = (page: Page): Locator =>
+  page.getByRole('banner').getByRole('button', { name: /notification/i });
+
 export async function screenshots(page: Page, name: string): Promise<void> {
   const dir = process.env.E2E_SCREENSHOTS_DIR ?? 'test-results/screens';
   for (const width of [1280, 375]) {

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { E2E_ADMIN, openSettingsItem, signIn } from './fixtures';
+import { E2E_ADMIN, bellButton, openSettingsItem, signIn } from './fixtures';
 
 test.describe('sign-in, organizations, units, sign-out [SPEC-2.5, SPEC-1]', () => {
   test('sign in and land on the dashboard with top bar and side navigation', async ({ page }) => {
@@ -18,7 +18,7 @@ test.describe('sign-in, organizations, units, sign-out [SPEC-2.5, SPEC-1]', () =
     // The administrator holds sysAdminUser: All Devices and Configuration are shown.
     await expect(nav.getByRole('link', { name: 'All Devices' })).toBeVisible();
     await expect(nav.getByRole('link', { name: 'Configuration' })).toBeVisible();
-    await expect(page.getByRole('button', { name: 'Notifications' })).toBeVisible();
+    await expect(bellButton(page)).toBeVisible();
     await expect(page.getByRole('button', { name: /^Organization: / })).toBeVisible();
     await expect(page.getByRole('contentinfo')).toContainText('2025');
   });
