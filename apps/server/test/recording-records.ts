@@ -2,7 +2,6 @@ import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import { inject } from 'vitest';
 import type { Database } from '../src/db/client';
-import type { Principal } from '../src/kernel/principal';
 import { createListsService } from '../src/modules/lists/service';
 import type { TestApp, TestOrg } from './helpers';
 
@@ -34,16 +33,11 @@ export function recordingRecords(t: TestApp, org: TestOrg) {
       };
     },
   });
-  const principal = {
-    kind: 'session',
-    organizationId: org.id,
-    permissions: ['sysDataRead'],
-    sessionId: null,
-  } as unknown as Principal;
   return {
     pool,
     sent,
-    principal,
+    /** The organization the list calls work in. */
+    organizationId: org.id,
     service: createListsService(drizzle({ client: recording }) as unknown as Database),
     clear: () => void sent.splice(0),
     /** EXPLAIN (`options`, FORMAT JSON) of a statement sent, with its values: the plan's root. */

@@ -10,7 +10,7 @@ import {
 } from '@coldtrace/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import '../kernel/context';
+import { organizationRequestOf, type OrganizationRequest } from '../kernel/context';
 import { AppError, forbidden } from '../kernel/errors';
 import { organizationOf, type Principal } from '../kernel/principal';
 import { checkCsrf, STATE_CHANGING_METHODS } from './csrf';
@@ -43,6 +43,8 @@ export interface CallContext<Body, Query> {
 export interface OrganizationContext {
   /** The caller's organization (the guard answered 403 when the caller has none). */
   organizationId(): string;
+  /** Who calls, in which organization, from where: what a service that writes or audits takes. */
+  organizationRequest(): OrganizationRequest;
 }
 
 export type CallHandler<C> =
@@ -262,6 +264,10 @@ function contextOf(
     principal,
     requirePrincipal,
     organizationId: () => organizationOf(requirePrincipal()),
+    organizationRequest: () => {
+      const caller = requirePrincipal();
+      return organizationRequestOf(request, caller, organizationOf(caller));
+    },
   };
 }
 

@@ -23,6 +23,40 @@ export interface RequestContext {
   requestId: string;
 }
 
+/**
+ * The name of the device cookie (`modules/identity/auth/device-cookie.ts`): a browser
+ * where the user signed in before, whose password checks the account's throttling spares.
+ */
+export const DEVICE_COOKIE = 'deviceid';
+
+/**
+ * The one context of a call that works in one organization (the route's), as
+ * `registerCall` hands it to the handler (`organizationRequest()`): who, which request,
+ * which organization, and where from (a signature's password check is throttled per
+ * client address and known browser).
+ */
+export interface OrganizationRequest extends RequestContext {
+  organizationId: string;
+  clientIp: string;
+  /** The device cookie, if the browser sent one. */
+  deviceCookie: string | undefined;
+}
+
+/** The organization request of `request`, made by `principal` in `organizationId`. */
+export function organizationRequestOf(
+  request: FastifyRequest,
+  principal: Principal,
+  organizationId: string,
+): OrganizationRequest {
+  return {
+    organizationId,
+    principal,
+    requestId: request.id,
+    clientIp: request.ip,
+    deviceCookie: request.cookies[DEVICE_COOKIE],
+  };
+}
+
 /** What the app decorates Fastify with (set in `app.ts`; `passwords` in `modules/identity/auth/passwords.ts`). */
 declare module 'fastify' {
   interface FastifyInstance {

@@ -210,6 +210,7 @@ export async function seedDemoRecords(
   const ctx: ingest.IngestContext = {
     db: options.pool ?? db,
     principal,
+    organizationId,
     log: { warn: (_obj, msg) => (log.warn ?? log.info)(`demo records: ${msg}`) },
     // The demo records are history: their alarms notify nobody.
     jobs: null,

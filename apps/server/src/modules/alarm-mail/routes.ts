@@ -10,10 +10,9 @@ import {
   notificationSettingsUpdate,
   xt1AlarmRecipients,
 } from '@coldtrace/contract';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { registerCall } from '../../http/register-call';
-import type { Principal } from '../../kernel/principal';
-import { createAlarmMailService, type OrganizationRequest } from './service';
+import { createAlarmMailService } from './service';
 
 /**
  * E-mail notifications (docs/decisions/alarm-mail.md): the calls (alarm
@@ -24,84 +23,40 @@ import { createAlarmMailService, type OrganizationRequest } from './service';
  */
 export async function alarmMailModule(app: FastifyInstance): Promise<void> {
   const service = createAlarmMailService(app.db);
-  const ctx = (
-    request: FastifyRequest,
-    organizationId: string,
-    principal: Principal,
-  ): OrganizationRequest => ({
-    organizationId,
-    principal,
-    requestId: request.id,
+
+  registerCall(app, xt1AlarmRecipients, async ({ body, organizationRequest }) =>
+    service.setAlarmRecipients(organizationRequest(), body),
+  );
+
+  registerCall(app, notificationSettingsList, async ({ organizationRequest }) =>
+    service.listSettings(organizationRequest()),
+  );
+  registerCall(app, notificationSettingsCreate, async ({ body, organizationRequest }) =>
+    service.createSetting(organizationRequest(), body),
+  );
+  registerCall(app, notificationSettingsUpdate, async ({ body, query, organizationRequest }) =>
+    service.updateSetting(organizationRequest(), query.setting_id, body),
+  );
+  registerCall(app, notificationSettingsDelete, async ({ query, organizationRequest }) =>
+    service.deleteSetting(organizationRequest(), query.setting_id),
+  );
+
+  registerCall(app, notificationRulesList, async ({ organizationRequest }) =>
+    service.listRules(organizationRequest()),
+  );
+  registerCall(app, notificationRulesCreate, async ({ body, organizationRequest }) =>
+    service.createRule(organizationRequest(), body),
+  );
+  registerCall(app, notificationRulesUpdate, async ({ body, query, organizationRequest }) =>
+    service.updateRule(organizationRequest(), query.rule_id, body),
+  );
+  registerCall(app, notificationRulesDelete, async ({ query, organizationRequest }) =>
+    service.deleteRule(organizationRequest(), query.rule_id),
+  );
+
+  registerCall(app, notificationLogList, async ({ reply, query, organizationRequest }) => {
+    const { entries, total } = await service.listLog(organizationRequest(), query);
+    void reply.header('x-total-count', String(total));
+    return entries;
   });
-
-  registerCall(
-    app,
-    xt1AlarmRecipients,
-    async ({ request, body, organizationId, requirePrincipal }) =>
-      service.setAlarmRecipients(ctx(request, organizationId(), requirePrincipal()), body),
-  );
-
-  registerCall(
-    app,
-    notificationSettingsList,
-    async ({ request, organizationId, requirePrincipal }) =>
-      service.listSettings(ctx(request, organizationId(), requirePrincipal())),
-  );
-  registerCall(
-    app,
-    notificationSettingsCreate,
-    async ({ request, body, organizationId, requirePrincipal }) =>
-      service.createSetting(ctx(request, organizationId(), requirePrincipal()), body),
-  );
-  registerCall(
-    app,
-    notificationSettingsUpdate,
-    async ({ request, body, query, organizationId, requirePrincipal }) =>
-      service.updateSetting(
-        ctx(request, organizationId(), requirePrincipal()),
-        query.setting_id,
-        body,
-      ),
-  );
-  registerCall(
-    app,
-    notificationSettingsDelete,
-    async ({ request, query, organizationId, requirePrincipal }) =>
-      service.deleteSetting(ctx(request, organizationId(), requirePrincipal()), query.setting_id),
-  );
-
-  registerCall(app, notificationRulesList, async ({ request, organizationId, requirePrincipal }) =>
-    service.listRules(ctx(request, organizationId(), requirePrincipal())),
-  );
-  registerCall(
-    app,
-    notificationRulesCreate,
-    async ({ request, body, organizationId, requirePrincipal }) =>
-      service.createRule(ctx(request, organizationId(), requirePrincipal()), body),
-  );
-  registerCall(
-    app,
-    notificationRulesUpdate,
-    async ({ request, body, query, organizationId, requirePrincipal }) =>
-      service.updateRule(ctx(request, organizationId(), requirePrincipal()), query.rule_id, body),
-  );
-  registerCall(
-    app,
-    notificationRulesDelete,
-    async ({ request, query, organizationId, requirePrincipal }) =>
-      service.deleteRule(ctx(request, organizationId(), requirePrincipal()), query.rule_id),
-  );
-
-  registerCall(
-    app,
-    notificationLogList,
-    async ({ request, reply, query, organizationId, requirePrincipal }) => {
-      const { entries, total } = await service.listLog(
-        ctx(request, organizationId(), requirePrincipal()),
-        query,
-      );
-      void reply.header('x-total-count', String(total));
-      return entries;
-    },
-  );
 }

@@ -12,7 +12,7 @@ import type {
 import type { Database, Db } from '../../db/client';
 import type { NotificationRuleRow, NotificationSettingRow } from '../../db/schema-alarm-mail';
 import { actorOf, changedFields, recordAudit, type AuditContext } from '../../kernel/audit';
-import type { RequestContext } from '../../kernel/context';
+import type { OrganizationRequest } from '../../kernel/context';
 import { AppError, notFound } from '../../kernel/errors';
 import { pageOf } from '../../kernel/paging';
 import { addressKey } from './compose';
@@ -25,11 +25,6 @@ import * as repo from './repository';
  * audited in the same transaction), and the notification log. Everything in
  * the organization the call works in; another organization's id answers 404.
  */
-
-/** A request that works in one organization (the route's): who, which request, where. */
-export interface OrganizationRequest extends RequestContext {
-  organizationId: string;
-}
 
 function auditContext(ctx: OrganizationRequest): AuditContext {
   return {

@@ -1,9 +1,7 @@
 import { xt1AlarmAcknowledge, xt1AlarmDismiss } from '@coldtrace/contract';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { registerCall } from '../../http/register-call';
-import { DEVICE_COOKIE } from '../identity';
-import type { Principal } from '../../kernel/principal';
-import { createAlarmsService, type ActionContext, type RecomputeRecord } from './service';
+import { createAlarmsService, type RecomputeRecord } from './service';
 
 /** What app.ts hands the module when it wires the modules. */
 export interface AlarmsRoutesOptions {
@@ -17,26 +15,12 @@ export async function alarmsRoutes(
   options: AlarmsRoutesOptions,
 ): Promise<void> {
   const service = createAlarmsService(app, options.recomputeRecord);
-  const ctx = (
-    request: FastifyRequest,
-    organizationId: string,
-    principal: Principal,
-  ): ActionContext => ({
-    organizationId,
-    principal,
-    requestId: request.id,
-    clientIp: request.ip,
-    deviceCookie: request.cookies[DEVICE_COOKIE],
-  });
 
-  registerCall(
-    app,
-    xt1AlarmAcknowledge,
-    async ({ body, request, organizationId, requirePrincipal }) =>
-      service.acknowledge(ctx(request, organizationId(), requirePrincipal()), body),
+  registerCall(app, xt1AlarmAcknowledge, async ({ body, organizationRequest }) =>
+    service.acknowledge(organizationRequest(), body),
   );
 
-  registerCall(app, xt1AlarmDismiss, async ({ body, request, organizationId, requirePrincipal }) =>
-    service.dismiss(ctx(request, organizationId(), requirePrincipal()), body),
+  registerCall(app, xt1AlarmDismiss, async ({ body, organizationRequest }) =>
+    service.dismiss(organizationRequest(), body),
   );
 }

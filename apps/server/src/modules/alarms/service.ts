@@ -8,7 +8,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { Database, Db } from '../../db/client';
 import type { RecordRow } from '../../db/schema-shipments';
-import type { RequestContext } from '../../kernel/context';
+import type { OrganizationRequest } from '../../kernel/context';
 import { publishWebhookEvent } from '../../jobs/catalogue';
 import { AppError, notFound } from '../../kernel/errors';
 import { actorOf, printedName, recordAudit } from '../../kernel/audit';
@@ -21,7 +21,7 @@ import * as repo from './repository';
 
 /**
  * Acknowledging and dismissing alarms (docs/decisions/alarm-actions.md).
- * Everything works in the route's organization (`ActionContext.organizationId`):
+ * Everything works in the route's organization (`OrganizationRequest.organizationId`):
  * an id of another organization answers 404 naming the list it came in, never data.
  */
 
@@ -90,15 +90,6 @@ export type RecomputeRecord = (
 const permitsAlarmActions = (principal: Principal) =>
   ALARM_ACTION_PERMISSIONS.some((p) => principal.permissions.includes(p));
 
-/** Where a change comes from: the request's principal, client type and id (for the audit trail). */
-export interface ActionContext extends RequestContext {
-  /** The organization the call works in (the route's). */
-  organizationId: string;
-  clientIp: string;
-  /** The `deviceid` cookie (a known browser is not subject to the account's password throttling). */
-  deviceCookie?: string | undefined;
-}
-
 /** Webhooks (`alarm.acknowledged`): one event per record, in the acknowledging transaction. */
 async function publishAcknowledged(
   app: FastifyInstance,
@@ -130,7 +121,7 @@ async function publishAcknowledged(
 async function acknowledge(
   app: FastifyInstance,
   db: Database,
-  ctx: ActionContext,
+  ctx: OrganizationRequest,
   body: TAlarmAcknowledgeUpload,
 ): Promise<TExcursionAlarm[]> {
   const { principal, organizationId } = ctx;
@@ -216,7 +207,7 @@ async function dismiss(
   app: FastifyInstance,
   db: Database,
   recomputeRecord: RecomputeRecord,
-  ctx: ActionContext,
+  ctx: OrganizationRequest,
   body: TAlarmDismissUpload,
 ): Promise<TExcursionAlarm[]> {
   const { principal, organizationId } = ctx;
@@ -290,9 +281,9 @@ async function dismiss(
 export function createAlarmsService(app: FastifyInstance, recomputeRecord: RecomputeRecord) {
   const db = app.db;
   return {
-    acknowledge: (ctx: ActionContext, body: TAlarmAcknowledgeUpload) =>
+    acknowledge: (ctx: OrganizationRequest, body: TAlarmAcknowledgeUpload) =>
       acknowledge(app, db, ctx, body),
-    dismiss: (ctx: ActionContext, body: TAlarmDismissUpload) =>
+    dismiss: (ctx: OrganizationRequest, body: TAlarmDismissUpload) =>
       dismiss(app, db, recomputeRecord, ctx, body),
   };
 }

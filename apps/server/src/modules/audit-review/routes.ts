@@ -6,7 +6,7 @@ import {
 } from '@coldtrace/contract';
 import type { FastifyInstance } from 'fastify';
 import { registerCall } from '../../http/register-call';
-import { createAuditReviewService, requestOf } from './service';
+import { createAuditReviewService } from './service';
 
 /** The audit-trail review (docs/decisions/audit-review.md): administrators only. */
 export async function auditReviewRoutes(app: FastifyInstance): Promise<void> {
@@ -18,16 +18,10 @@ export async function auditReviewRoutes(app: FastifyInstance): Promise<void> {
   registerCall(app, auditReviewGet, async ({ query, organizationId }) =>
     service.review(organizationId(), query.period, query.risk),
   );
-  registerCall(app, auditReviewMark, async ({ body, request, organizationId, requirePrincipal }) =>
-    service.mark(
-      { organizationId: organizationId(), principal: requirePrincipal(), ...requestOf(request) },
-      body,
-    ),
+  registerCall(app, auditReviewMark, async ({ body, organizationRequest }) =>
+    service.mark(organizationRequest(), body),
   );
-  registerCall(app, auditReviewClose, async ({ body, request, organizationId, requirePrincipal }) =>
-    service.close(
-      { organizationId: organizationId(), principal: requirePrincipal(), ...requestOf(request) },
-      body,
-    ),
+  registerCall(app, auditReviewClose, async ({ body, organizationRequest }) =>
+    service.close(organizationRequest(), body),
   );
 }

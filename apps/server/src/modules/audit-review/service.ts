@@ -11,10 +11,9 @@ import type { FastifyInstance } from 'fastify';
 import type { Database } from '../../db/client';
 import { actorOf, printedName, recordAudit } from '../../kernel/audit';
 import { AppError, notFoundSaying } from '../../kernel/errors';
-import type { Principal } from '../../kernel/principal';
 import { presentAuditEvent } from '../audit';
 import { secondFactorNote, verifySignaturePassword } from '../signatures';
-import { DEVICE_COOKIE } from '../identity';
+import type { OrganizationRequest } from '../../kernel/context';
 import * as repo from './repository';
 import { compareRanked, reasonsOf, riskOf } from './risk';
 
@@ -62,15 +61,6 @@ function presentClosure(row: repo.ClosureRow): TAuditReviewClosure {
     entries: row.entries,
     reviewed: row.reviewed,
   };
-}
-
-export interface ReviewRequest {
-  /** The organization the call works in (the route's). */
-  organizationId: string;
-  principal: Principal;
-  requestId: string;
-  clientIp: string;
-  deviceCookie: string | undefined;
 }
 
 /** Every entry of the month by a person, ranked, with its mark. */
@@ -195,7 +185,7 @@ async function periods(
 
 async function mark(
   db: Database,
-  ctx: ReviewRequest,
+  ctx: OrganizationRequest,
   body: { period: string; event_ids: string[]; comment: string },
 ): Promise<TAuditReviewEntry[]> {
   const { organizationId } = ctx;
@@ -244,7 +234,7 @@ async function close(
   app: FastifyInstance,
   db: Database,
   now: () => Date,
-  ctx: ReviewRequest,
+  ctx: OrganizationRequest,
   body: {
     period: string;
     comment: string;
@@ -319,10 +309,12 @@ export function createAuditReviewService(app: FastifyInstance, now: () => Date =
     review: (organizationId: string, period: string, risk?: TAuditReviewRisk) =>
       review(db, now, organizationId, period, risk),
     periods: (organizationId: string) => periods(db, now, organizationId),
-    mark: (ctx: ReviewRequest, body: { period: string; event_ids: string[]; comment: string }) =>
-      mark(db, ctx, body),
+    mark: (
+      ctx: OrganizationRequest,
+      body: { period: string; event_ids: string[]; comment: string },
+    ) => mark(db, ctx, body),
     close: (
-      ctx: ReviewRequest,
+      ctx: OrganizationRequest,
       body: {
         period: string;
         comment: string;
@@ -333,13 +325,3 @@ export function createAuditReviewService(app: FastifyInstance, now: () => Date =
     ) => close(app, db, now, ctx, body),
   };
 }
-
-export const requestOf = (request: {
-  id: string;
-  ip: string;
-  cookies: Record<string, string | undefined>;
-}) => ({
-  requestId: request.id,
-  clientIp: request.ip,
-  deviceCookie: request.cookies[DEVICE_COOKIE],
-});

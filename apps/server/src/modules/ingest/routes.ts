@@ -25,7 +25,7 @@ import {
 import type { TSignatureMeaning } from '@coldtrace/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { registerCall } from '../../http/register-call';
-import type { Principal } from '../../kernel/principal';
+import type { OrganizationRequest } from '../../kernel/context';
 import { verifyChangeSignature } from '../signatures';
 import * as service from './service';
 
@@ -40,12 +40,13 @@ export async function ingestRoutes(app: FastifyInstance): Promise<void> {
     route.bodyLimit = INGEST_BODY_LIMIT_BYTES;
   });
 
-  const ctx: ContextOf = (request, principal) => ({
+  const ctx: ContextOf = (request, caller) => ({
     db: app.db,
     log: request.log,
-    principal,
+    principal: caller.principal,
+    organizationId: caller.organizationId,
     jobs: app.jobs,
-    requestId: request.id,
+    requestId: caller.requestId,
   });
 
   xt1Routes(app, ctx);
@@ -53,90 +54,96 @@ export async function ingestRoutes(app: FastifyInstance): Promise<void> {
   nanotagRoutes(app, ctx);
 }
 
-/** The request's ingest context: the app's database and jobs, the request's log and id. */
-type ContextOf = (request: FastifyRequest, principal: Principal) => service.IngestContext;
+/** The request's ingest context: the app's database and jobs, the request's log, who and where. */
+type ContextOf = (request: FastifyRequest, caller: OrganizationRequest) => service.IngestContext;
 
 function xt1Routes(app: FastifyInstance, ctx: ContextOf): void {
-  registerCall(app, xt1ScanUpload, async ({ request, body, requirePrincipal }) =>
-    service.xt1Upload(ctx(request, requirePrincipal()), 'SCAN', body),
+  registerCall(app, xt1ScanUpload, async ({ request, body, organizationRequest }) =>
+    service.xt1Upload(ctx(request, organizationRequest()), 'SCAN', body),
   );
-  registerCall(app, xt1StartAction, async ({ request, body, requirePrincipal }) =>
-    service.xt1Upload(ctx(request, requirePrincipal()), 'START', body),
+  registerCall(app, xt1StartAction, async ({ request, body, organizationRequest }) =>
+    service.xt1Upload(ctx(request, organizationRequest()), 'START', body),
   );
-  registerCall(app, xt1StopAction, async ({ request, body, requirePrincipal }) =>
-    service.xt1Upload(ctx(request, requirePrincipal()), 'STOP', body),
+  registerCall(app, xt1StopAction, async ({ request, body, organizationRequest }) =>
+    service.xt1Upload(ctx(request, organizationRequest()), 'STOP', body),
   );
-  registerCall(app, xt1ConfigureAction, async ({ request, body, requirePrincipal }) =>
-    service.xt1Upload(ctx(request, requirePrincipal()), 'CONFIGURE', body),
+  registerCall(app, xt1ConfigureAction, async ({ request, body, organizationRequest }) =>
+    service.xt1Upload(ctx(request, organizationRequest()), 'CONFIGURE', body),
   );
-  registerCall(app, xt1CreateShipmentAction, async ({ request, body, requirePrincipal }) =>
-    service.xt1Upload(ctx(request, requirePrincipal()), 'CREATE_SHIPMENT', body),
+  registerCall(app, xt1CreateShipmentAction, async ({ request, body, organizationRequest }) =>
+    service.xt1Upload(ctx(request, organizationRequest()), 'CREATE_SHIPMENT', body),
   );
   // A person's regulated change: the signature sent with it is verified first (throttled).
   const signed = async (
     request: FastifyRequest,
-    principal: Principal,
+    caller: OrganizationRequest,
     body: { password?: string | undefined; meaning?: TSignatureMeaning | undefined },
     clientType: string | undefined,
   ): Promise<service.IngestContext> => ({
-    ...ctx(request, principal),
-    signature: await verifyChangeSignature(app, request, principal, body, clientType ?? 'WEB'),
+    ...ctx(request, caller),
+    signature: await verifyChangeSignature(
+      app,
+      request,
+      caller.principal,
+      body,
+      clientType ?? 'WEB',
+    ),
   });
-  registerCall(app, xt1UpdateShipmentAction, async ({ request, body, requirePrincipal }) =>
+  registerCall(app, xt1UpdateShipmentAction, async ({ request, body, organizationRequest }) =>
     service.xt1UpdateShipment(
-      await signed(request, requirePrincipal(), body, body.mobile_device_type),
+      await signed(request, organizationRequest(), body, body.mobile_device_type),
       body,
     ),
   );
-  registerCall(app, xt1TripEdit, async ({ request, body, requirePrincipal }) =>
-    service.xt1TripEdit(await signed(request, requirePrincipal(), body, undefined), body),
+  registerCall(app, xt1TripEdit, async ({ request, body, organizationRequest }) =>
+    service.xt1TripEdit(await signed(request, organizationRequest(), body, undefined), body),
   );
 }
 
 function rtRoutes(app: FastifyInstance, ctx: ContextOf): void {
-  registerCall(app, rtConfigureAction, async ({ request, body, requirePrincipal }) =>
-    service.rtConfigure(ctx(request, requirePrincipal()), body),
+  registerCall(app, rtConfigureAction, async ({ request, body, organizationRequest }) =>
+    service.rtConfigure(ctx(request, organizationRequest()), body),
   );
-  registerCall(app, rtStartAction, async ({ request, body, requirePrincipal }) =>
-    service.rtStart(ctx(request, requirePrincipal()), body),
+  registerCall(app, rtStartAction, async ({ request, body, organizationRequest }) =>
+    service.rtStart(ctx(request, organizationRequest()), body),
   );
-  registerCall(app, rtStopAction, async ({ request, body, requirePrincipal }) =>
-    service.rtStop(ctx(request, requirePrincipal()), body),
+  registerCall(app, rtStopAction, async ({ request, body, organizationRequest }) =>
+    service.rtStop(ctx(request, organizationRequest()), body),
   );
-  registerCall(app, rtPackets, async ({ request, body, requirePrincipal }) =>
-    service.rtPacket(ctx(request, requirePrincipal()), body),
+  registerCall(app, rtPackets, async ({ request, body, organizationRequest }) =>
+    service.rtPacket(ctx(request, organizationRequest()), body),
   );
-  registerCall(app, rtConfigureRequest, async ({ request, body, requirePrincipal }) =>
-    service.rtRequest(ctx(request, requirePrincipal()), 'configure', body),
+  registerCall(app, rtConfigureRequest, async ({ request, body, organizationRequest }) =>
+    service.rtRequest(ctx(request, organizationRequest()), 'configure', body),
   );
-  registerCall(app, rtStartRequest, async ({ request, body, requirePrincipal }) =>
-    service.rtRequest(ctx(request, requirePrincipal()), 'start', body),
+  registerCall(app, rtStartRequest, async ({ request, body, organizationRequest }) =>
+    service.rtRequest(ctx(request, organizationRequest()), 'start', body),
   );
-  registerCall(app, rtStopRequest, async ({ request, body, requirePrincipal }) =>
-    service.rtRequest(ctx(request, requirePrincipal()), 'stop', body),
+  registerCall(app, rtStopRequest, async ({ request, body, organizationRequest }) =>
+    service.rtRequest(ctx(request, organizationRequest()), 'stop', body),
   );
 }
 
 function nanotagRoutes(app: FastifyInstance, ctx: ContextOf): void {
-  registerCall(app, nanotagGeneralizedData, async ({ request, body, requirePrincipal }) =>
-    service.nanotagSettings(ctx(request, requirePrincipal()), body),
+  registerCall(app, nanotagGeneralizedData, async ({ request, body, organizationRequest }) =>
+    service.nanotagSettings(ctx(request, organizationRequest()), body),
   );
-  registerCall(app, nanotagConfigureAction, async ({ request, body, requirePrincipal }) =>
-    service.nanotagConfigure(ctx(request, requirePrincipal()), body),
+  registerCall(app, nanotagConfigureAction, async ({ request, body, organizationRequest }) =>
+    service.nanotagConfigure(ctx(request, organizationRequest()), body),
   );
-  registerCall(app, nanotagFirstSampleAction, async ({ request, body, requirePrincipal }) =>
-    service.nanotagFirstSample(ctx(request, requirePrincipal()), body),
+  registerCall(app, nanotagFirstSampleAction, async ({ request, body, organizationRequest }) =>
+    service.nanotagFirstSample(ctx(request, organizationRequest()), body),
   );
-  registerCall(app, nanotagHealthAction, async ({ request, body, requirePrincipal }) =>
-    service.nanotagHealth(ctx(request, requirePrincipal()), body),
+  registerCall(app, nanotagHealthAction, async ({ request, body, organizationRequest }) =>
+    service.nanotagHealth(ctx(request, organizationRequest()), body),
   );
-  registerCall(app, nanotagPackets, async ({ request, body, requirePrincipal }) =>
-    service.nanotagPacket(ctx(request, requirePrincipal()), body),
+  registerCall(app, nanotagPackets, async ({ request, body, organizationRequest }) =>
+    service.nanotagPacket(ctx(request, organizationRequest()), body),
   );
-  registerCall(app, nanotagStatusAction, async ({ request, body, requirePrincipal }) =>
-    service.nanotagStatus(ctx(request, requirePrincipal()), body),
+  registerCall(app, nanotagStatusAction, async ({ request, body, organizationRequest }) =>
+    service.nanotagStatus(ctx(request, organizationRequest()), body),
   );
-  registerCall(app, nanotagTransmitInterval, async ({ request, body, requirePrincipal }) =>
-    service.nanotagTransmitInterval(ctx(request, requirePrincipal()), body),
+  registerCall(app, nanotagTransmitInterval, async ({ request, body, organizationRequest }) =>
+    service.nanotagTransmitInterval(ctx(request, organizationRequest()), body),
   );
 }

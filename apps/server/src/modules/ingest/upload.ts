@@ -2,7 +2,7 @@ import type { TRecordReference } from '@coldtrace/contract';
 import type { Database, Transaction } from '../../db/client';
 import type { TagRow } from '../../db/schema-shipments';
 import { invalidField } from '../../kernel/errors';
-import { organizationOf, type Principal } from '../../kernel/principal';
+import type { Principal } from '../../kernel/principal';
 import type { AlarmEventSender } from '../../jobs/catalogue';
 import type { ChangeSignature } from '../signatures';
 import { metrics, type DeviceKind } from '../../observability/metrics';
@@ -14,8 +14,8 @@ import { createHash, randomUUID } from 'node:crypto';
  * nanotags (and a person's edits) goes through before and around its own
  * work. Decisions: docs/decisions/shipment-ingest.md.
  *
- * - One prologue ({@link runUpload}): the caller (an organization is
- *   required: the kernel's `organizationOf`), the server time, the device
+ * - One prologue ({@link runUpload}): the caller (the organization
+ *   the route's guard checked), the server time, the device
  *   times checked against it, the upload key.
  * - One transaction per upload; the tag row, then the record row, are locked
  *   (`SELECT ... FOR UPDATE`), so concurrent uploads of one tag serialize.
@@ -40,6 +40,8 @@ export interface IngestContext {
   db: Database;
   log: IngestLogger;
   principal: Principal;
+  /** The organization the upload works in (the route's `organizationId()`). */
+  organizationId: string;
   /** Newly raised alarms are announced here (`alarm.raised`); null: nobody is notified (demo seed). */
   jobs: AlarmEventSender | null;
   /** The request's id, written with audit entries. */
@@ -59,9 +61,9 @@ export interface Caller {
 const MAX_FUTURE_SECONDS = 86_400;
 const UPLOAD_KEY_CONSTRAINTS = new Set(['scans_upload_key', 'record_actions_upload_key']);
 
-/** The caller of an upload: its organization, by the kernel's one check (`organizationOf`). */
-function callerOf({ principal, jobs }: IngestContext): Caller {
-  return { organizationId: organizationOf(principal), userId: principal.user.id, jobs };
+/** The caller of an upload: its organization, who, and where raised alarms are announced. */
+function callerOf({ principal, organizationId, jobs }: IngestContext): Caller {
+  return { organizationId, userId: principal.user.id, jobs };
 }
 
 /** Drop undefined members (so spreading never overwrites with undefined). */

@@ -24,7 +24,7 @@ import {
   type JobData,
 } from '../../jobs/catalogue';
 import { actorOf, recordAudit } from '../../kernel/audit';
-import type { RequestContext } from '../../kernel/context';
+import type { OrganizationRequest } from '../../kernel/context';
 import { notFound } from '../../kernel/errors';
 import { pageOf, type PageQuery } from '../../kernel/paging';
 import { metrics } from '../../observability/metrics';
@@ -73,11 +73,6 @@ function presentDelivery(
 }
 
 const webhookMissing = (id: string) => notFound(`Webhook '${id}'`, 'webhook_id');
-
-/** A request that works in one organization (the route's): who, which request, where. */
-export interface OrganizationRequest extends RequestContext {
-  organizationId: string;
-}
 
 const audit = (ctx: OrganizationRequest, tx: Db, action: string, id: string, newValue: unknown) =>
   recordAudit(

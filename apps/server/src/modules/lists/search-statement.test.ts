@@ -60,7 +60,7 @@ describe('search: a named look-up, then one page statement [SPEC-5.5, FEAT-PERFO
 
   const search = async (words: string, page = 1) => {
     rec.clear();
-    const reply = await rec.service.records(rec.principal, {
+    const reply = await rec.service.records(rec.organizationId, {
       search: words,
       page_number: page,
       page_size: 2,

@@ -298,7 +298,7 @@ describe('statistics of a range from hour counts [FEAT-KEPT-COUNTS]', () => {
         rec.clear();
         const from = new Date(BASE + (i % 4) * 24 * HOUR).toISOString().slice(0, 10);
         const to = new Date(BASE + (7 + (i % 3) * 11) * 24 * HOUR).toISOString().slice(0, 10);
-        await rec.service.filteredStatistics(rec.principal, from, to);
+        await rec.service.filteredStatistics(rec.organizationId, from, to);
         names.add(rec.sent.find((s) => s.text.includes('record_hour_deltas'))?.name);
       }
       expect(names.size).toBe(1);

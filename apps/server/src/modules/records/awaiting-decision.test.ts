@@ -148,7 +148,7 @@ describe('records awaiting a decision [FEAT-REVIEW-QUEUE]', () => {
         ['QUARANTINED', 3],
       ] as const) {
         rec.clear();
-        const page = await rec.service.records(rec.principal, {
+        const page = await rec.service.records(rec.organizationId, {
           page_number: 1,
           page_size: 20,
           review_state: state,

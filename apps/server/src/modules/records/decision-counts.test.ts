@@ -176,7 +176,7 @@ describe('kept decision counts [FEAT-KEPT-COUNTS]', () => {
         [{ disposition: 'RELEASED' }, 19800],
       ] as const) {
         rec.clear();
-        const page = await rec.service.records(rec.principal, {
+        const page = await rec.service.records(rec.organizationId, {
           page_number: 1,
           page_size: 20,
           ...q,

@@ -79,7 +79,7 @@ describe('the dashboard cards\u2019 filters on All Records [FEAT-KEPT-COUNTS]', 
           sql`SELECT count(*)::int AS n FROM records WHERE organization_id = ${org.id} AND ${condition}`,
         );
         rec.clear();
-        const page = await rec.service.records(rec.principal, {
+        const page = await rec.service.records(rec.organizationId, {
           page_number: 1,
           page_size: 20,
           filter,
@@ -97,7 +97,7 @@ describe('the dashboard cards\u2019 filters on All Records [FEAT-KEPT-COUNTS]', 
       }
       // With anything else the matches are counted, as before.
       rec.clear();
-      const both = await rec.service.records(rec.principal, {
+      const both = await rec.service.records(rec.organizationId, {
         page_number: 1,
         page_size: 20,
         filter: 'computed_status__is=Alarm',
@@ -115,7 +115,11 @@ describe('the dashboard cards\u2019 filters on All Records [FEAT-KEPT-COUNTS]', 
     try {
       const ids = async (filter: string, page_number: number, page_size: number) => {
         rec.clear();
-        const page = await rec.service.records(rec.principal, { page_number, page_size, filter });
+        const page = await rec.service.records(rec.organizationId, {
+          page_number,
+          page_size,
+          filter,
+        });
         const statements = rec.sent.filter((s) => s.text.includes('"records"'));
         expect(statements, `${filter} page ${page_number}`).toHaveLength(1);
         if (page_number === 1) expect(statements[0]!.name, filter).toBeDefined();

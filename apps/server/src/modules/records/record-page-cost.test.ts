@@ -50,7 +50,7 @@ describe('a page of records costs what its records need [FEAT-PERFORMANCE]', () 
 
   it('the records list reads one alarm per record of its page', async () => {
     rec.clear();
-    const page = await rec.service.records(rec.principal, { page_number: 1, page_size: 20 });
+    const page = await rec.service.records(rec.organizationId, { page_number: 1, page_size: 20 });
     expect(page.total).toBe(3000);
     expect(page.items.map((r) => r.review_state)).toEqual(
       Array(20).fill('AWAITING_ACKNOWLEDGEMENT'),
@@ -62,7 +62,7 @@ describe('a page of records costs what its records need [FEAT-PERFORMANCE]', () 
   it('the whole list in another order joins the parties of its page only, and an indexed order reads its page only', async () => {
     const plans = async (order_by: string) => {
       rec.clear();
-      const page = await rec.service.records(rec.principal, {
+      const page = await rec.service.records(rec.organizationId, {
         page_number: 1,
         page_size: 20,
         order_by: [order_by],
@@ -94,7 +94,7 @@ describe('a page of records costs what its records need [FEAT-PERFORMANCE]', () 
     // Every page comes in one statement (the ids as a derived table joined to the rows).
     const ids = async (order_by: string, page_number: number, page_size: number) => {
       rec.clear();
-      const page = await rec.service.records(rec.principal, {
+      const page = await rec.service.records(rec.organizationId, {
         page_number,
         page_size,
         order_by: [order_by],
@@ -131,7 +131,7 @@ describe('a page of records costs what its records need [FEAT-PERFORMANCE]', () 
     ]) {
       const name = JSON.stringify(query);
       rec.clear();
-      const page = await rec.service.records(rec.principal, {
+      const page = await rec.service.records(rec.organizationId, {
         page_number: 1,
         page_size: 20,
         ...query,
@@ -156,7 +156,7 @@ describe('a page of records costs what its records need [FEAT-PERFORMANCE]', () 
     // A whole day: its hours' counts (record_hour_deltas), no record and no scan.
     rec.clear();
     const today = new Date().toISOString().slice(0, 10);
-    let stats = await rec.service.filteredStatistics(rec.principal, today, today);
+    let stats = await rec.service.filteredStatistics(rec.organizationId, today, today);
     expect(stats).toMatchObject({ num_records: 1500, scans_made: 1500 });
     let counting = rec.sent.find((s) => s.text.includes('"scans"'))!;
     let plan = await rec.explain<PlanNode>(counting, 'ANALYZE');
@@ -169,7 +169,7 @@ describe('a page of records costs what its records need [FEAT-PERFORMANCE]', () 
     const created = rows[0]!.ms;
     rec.clear();
     stats = await rec.service.filteredStatistics(
-      rec.principal,
+      rec.organizationId,
       new Date(created - 60_000).toISOString(),
       new Date(created + 60_000).toISOString(),
     );

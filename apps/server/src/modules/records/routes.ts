@@ -26,31 +26,31 @@ function paged<T>(reply: FastifyReply, listed: Listed<T>): T[] {
 export async function recordsRoutes(app: FastifyInstance): Promise<void> {
   const service = createRecordsService(app.db);
 
-  registerCall(app, xt1Record, async ({ query, requirePrincipal }) =>
-    service.record(requirePrincipal(), query.record_id),
+  registerCall(app, xt1Record, async ({ query, organizationId }) =>
+    service.record(organizationId(), query.record_id),
   );
 
-  registerCall(app, xt1RecordIds, async ({ requirePrincipal }) =>
-    service.recordIds(requirePrincipal()),
+  registerCall(app, xt1RecordIds, async ({ organizationId }) =>
+    service.recordIds(organizationId()),
   );
 
-  registerCall(app, xt1LatestRecord, async ({ query, requirePrincipal }) =>
-    service.latestRecord(requirePrincipal(), query.tag_id_or_serial_number),
+  registerCall(app, xt1LatestRecord, async ({ query, organizationId }) =>
+    service.latestRecord(organizationId(), query.tag_id_or_serial_number),
   );
 
-  registerCall(app, xt1RecordActions, async ({ query, requirePrincipal }) =>
-    service.actions(requirePrincipal(), query.record_ids),
+  registerCall(app, xt1RecordActions, async ({ query, organizationId }) =>
+    service.actions(organizationId(), query.record_ids),
   );
 
-  registerCall(app, xt1RecordScans, async ({ query, requirePrincipal }) =>
-    service.scansOfRecords(requirePrincipal(), query.record_ids, query.latest ?? false),
+  registerCall(app, xt1RecordScans, async ({ query, organizationId }) =>
+    service.scansOfRecords(organizationId(), query.record_ids, query.latest ?? false),
   );
 
-  registerCall(app, aggregateLocations, async ({ query, reply, requirePrincipal }) =>
-    paged(reply, await service.locations(requirePrincipal(), query)),
+  registerCall(app, aggregateLocations, async ({ query, reply, organizationId }) =>
+    paged(reply, await service.locations(organizationId(), query)),
   );
 
-  registerCall(app, aggregateRecordTemperatures, async ({ query, requirePrincipal }) =>
-    service.temperatures(requirePrincipal(), query.record_ids),
+  registerCall(app, aggregateRecordTemperatures, async ({ query, organizationId }) =>
+    service.temperatures(organizationId(), query.record_ids),
   );
 }

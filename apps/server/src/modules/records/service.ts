@@ -10,7 +10,6 @@ import type { AppError } from '../../kernel/errors';
 import { notFound, notFoundSaying } from '../../kernel/errors';
 import { parseRowId } from '../../kernel/ids';
 import { pageOf, type Listed, type PageQuery } from '../../kernel/paging';
-import { organizationOf, type Principal } from '../../kernel/principal';
 import { readSeries } from '../../kernel/series-store';
 import { DEFAULT_ORDER_BY, RECORD_FIELDS } from './fields';
 import { compileOrderBy } from './filter-sql';
@@ -29,7 +28,7 @@ import { withScanTemperatures } from './scan-views';
 
 /**
  * The record calls of the read side (docs/decisions/record-queries.md; the
- * lists are the lists module's): every function works in the principal's organization; ids of another
+ * lists are the lists module's): every function works in the organization it is given; ids of another
  * organization (or ids that cannot name a record) answer 404 naming the
  * parameter, never data.
  */
@@ -49,11 +48,10 @@ async function withBudget(db: Database, view: RecordView) {
 /** The organization's records named by `texts`, in the order given; 404 naming `field` otherwise. */
 async function recordsOf(
   db: Database,
-  principal: Principal,
+  organizationId: string,
   texts: readonly string[],
   field: string,
 ): Promise<RecordRow[]> {
-  const organizationId = organizationOf(principal);
   const ids = texts.map(parseRowId);
   const malformed = texts.filter((_, i) => ids[i] === undefined);
   if (malformed.length > 0) throw recordsNotFound(field, malformed);
@@ -66,16 +64,15 @@ async function recordsOf(
 
 export function createRecordsService(db: Database) {
   return {
-    async record(principal: Principal, recordIdText: string) {
-      const organizationId = organizationOf(principal);
+    async record(organizationId: string, recordIdText: string) {
       const id = parseRowId(recordIdText);
       const view = id === undefined ? undefined : await repo.findRecord(db, organizationId, id);
       if (!view) throw recordsNotFound('record_id', [recordIdText]);
       return withBudget(db, view);
     },
 
-    async recordIds(principal: Principal) {
-      const rows = await repo.listRecordReferences(db, organizationOf(principal));
+    async recordIds(organizationId: string) {
+      const rows = await repo.listRecordReferences(db, organizationId);
       return rows.map((r) => ({
         record_id: String(r.id),
         tag_id: String(r.tagId),
@@ -83,12 +80,8 @@ export function createRecordsService(db: Database) {
       }));
     },
 
-    async latestRecord(principal: Principal, tagIdOrSerialNumber: string) {
-      const view = await repo.findLatestRecordOfTag(
-        db,
-        organizationOf(principal),
-        tagIdOrSerialNumber,
-      );
+    async latestRecord(organizationId: string, tagIdOrSerialNumber: string) {
+      const view = await repo.findLatestRecordOfTag(db, organizationId, tagIdOrSerialNumber);
       if (!view) {
         const message = `No record of a tag '${tagIdOrSerialNumber}'`;
         throw notFoundSaying(message, 'tag_id_or_serial_number');
@@ -96,36 +89,36 @@ export function createRecordsService(db: Database) {
       return withBudget(db, view);
     },
 
-    async actions(principal: Principal, recordIds: readonly string[]) {
-      const rows = await recordsOf(db, principal, recordIds, 'record_ids');
+    async actions(organizationId: string, recordIds: readonly string[]) {
+      const rows = await recordsOf(db, organizationId, recordIds, 'record_ids');
       const views = await repo.listActions(
         db,
-        organizationOf(principal),
+        organizationId,
         rows.map((r) => r.id),
       );
       return views.map(presentAction);
     },
 
-    async scansOfRecords(principal: Principal, recordIds: readonly string[], latest: boolean) {
-      const rows = await recordsOf(db, principal, recordIds, 'record_ids');
+    async scansOfRecords(organizationId: string, recordIds: readonly string[], latest: boolean) {
+      const rows = await recordsOf(db, organizationId, recordIds, 'record_ids');
       const views = await repo.listScansOfRecords(
         db,
-        organizationOf(principal),
+        organizationId,
         rows.map((r) => r.id),
         latest,
       );
       return (await withScanTemperatures(db, views)).map(presentScan);
     },
 
-    alarms: (principal: Principal, q: AlarmsQuery) => alarmsOf(db, principal, q),
+    alarms: (organizationId: string, q: AlarmsQuery) => alarmsOf(db, organizationId, q),
 
-    locations: (principal: Principal, q: LocationsQuery) => locationsOf(db, principal, q),
+    locations: (organizationId: string, q: LocationsQuery) => locationsOf(db, organizationId, q),
 
     async temperatures(
-      principal: Principal,
+      organizationId: string,
       recordIds: readonly string[],
     ): Promise<TTripTemperatures[]> {
-      const rows = await recordsOf(db, principal, recordIds, 'record_ids');
+      const rows = await recordsOf(db, organizationId, recordIds, 'record_ids');
       const out: TTripTemperatures[] = [];
       for (const r of rows) out.push(await tripTemperatures(db, r));
       return out;
@@ -141,11 +134,10 @@ interface AlarmsQuery {
 }
 
 /** A record's alarms, or the organization's, with the states asked for. */
-async function alarmsOf(db: Database, principal: Principal, q: AlarmsQuery) {
-  const organizationId = organizationOf(principal);
+async function alarmsOf(db: Database, organizationId: string, q: AlarmsQuery) {
   let recordId: number | undefined;
   if (q.record_id !== undefined) {
-    const [row] = await recordsOf(db, principal, [q.record_id], 'record_id');
+    const [row] = await recordsOf(db, organizationId, [q.record_id], 'record_id');
     recordId = row!.id;
   }
   const rows = await repo.listAlarms(db, organizationId, {
@@ -162,16 +154,15 @@ type LocationsQuery = PageQuery & { record_ids: string[]; order_by?: string[] | 
 /** The records' location samples, a page of records in the order asked for. */
 async function locationsOf(
   db: Database,
-  principal: Principal,
+  organizationId: string,
   q: LocationsQuery,
 ): Promise<Listed<TRecordLocations>> {
-  const organizationId = organizationOf(principal);
   // Check the order first: a bad order_by is a 400 whatever the ids.
   const orderBy =
     q.order_by && q.order_by.length > 0
       ? compileOrderBy(q.order_by, RECORD_FIELDS, DEFAULT_ORDER_BY)
       : null;
-  const rows = await recordsOf(db, principal, q.record_ids, 'record_ids');
+  const rows = await recordsOf(db, organizationId, q.record_ids, 'record_ids');
   let ids = rows.map((r) => r.id);
   if (orderBy) ids = await repo.orderRecordIds(db, organizationId, ids, orderBy);
   return locationsPage(db, organizationId, ids, pageOf(q));

@@ -157,7 +157,7 @@ describe('tag_latest_records: the latest record of each tag, kept by the databas
   it('GET records/?latest=true answers one record per tag: its latest', async () => {
     const rec = recordingRecords(t, org);
     try {
-      const first = await rec.service.records(rec.principal, {
+      const first = await rec.service.records(rec.organizationId, {
         latest: true,
         page_number: 1,
         page_size: 50,
@@ -196,7 +196,7 @@ describe('tag_latest_records: the latest record of each tag, kept by the databas
       expect(expected).toEqual(
         [latestIds[3], latestIds[1], latestIds[0], latestIds[2]].map(String),
       );
-      const whole = await rec.service.records(rec.principal, {
+      const whole = await rec.service.records(rec.organizationId, {
         latest: true,
         page_number: 1,
         page_size: 50,
@@ -204,7 +204,7 @@ describe('tag_latest_records: the latest record of each tag, kept by the databas
       expect(whole.total).toBe(4);
       expect(whole.items.map((r) => r.id)).toEqual(expected);
       // Another order goes the general way: the same records.
-      const reversed = await rec.service.records(rec.principal, {
+      const reversed = await rec.service.records(rec.organizationId, {
         latest: true,
         page_number: 1,
         page_size: 50,
@@ -214,7 +214,7 @@ describe('tag_latest_records: the latest record of each tag, kept by the databas
       // Paging: one record a page, and three a page past the last one.
       const ids: string[] = [];
       for (let n = 1; n <= 4; n += 1) {
-        const one = await rec.service.records(rec.principal, {
+        const one = await rec.service.records(rec.organizationId, {
           latest: true,
           page_number: n,
           page_size: 1,
@@ -223,7 +223,7 @@ describe('tag_latest_records: the latest record of each tag, kept by the databas
         ids.push(one.items[0]!.id!);
       }
       expect(ids).toEqual(expected);
-      const past = await rec.service.records(rec.principal, {
+      const past = await rec.service.records(rec.organizationId, {
         latest: true,
         page_number: 3,
         page_size: 3,
@@ -239,7 +239,7 @@ describe('tag_latest_records: the latest record of each tag, kept by the databas
       await t.ownerDb.execute(
         sql`UPDATE records SET tag_serial_number = 'LATEST-3' WHERE organization_id = ${org.id} AND tag_id = ${tagIds[3]!}`,
       );
-      const filtered = await rec.service.records(rec.principal, {
+      const filtered = await rec.service.records(rec.organizationId, {
         latest: true,
         filter: 'tag_serial_number__equals=LATEST-3',
         page_number: 1,
@@ -296,7 +296,7 @@ describe('tag_latest_records: the latest record of each tag, kept by the databas
     const rec = recordingRecords(t, third);
     try {
       const list = async (page_number: number, page_size: number) =>
-        rec.service.details(rec.principal, { page_number, page_size });
+        rec.service.details(rec.organizationId, { page_number, page_size });
       const whole = await list(1, 20);
       expect(whole.total).toBe(9);
       expect(whole.items.map((tag) => tag.id)).toEqual(expected);
@@ -313,7 +313,7 @@ describe('tag_latest_records: the latest record of each tag, kept by the databas
       }
       expect((await list(4, 4)).items).toEqual([]);
       // Another order, or a filter, reads the tags' latest records as before: the same tags.
-      const filtered = await rec.service.details(rec.principal, {
+      const filtered = await rec.service.details(rec.organizationId, {
         page_number: 1,
         page_size: 20,
         filter: 'serial_number__contains=ORDER',
@@ -338,7 +338,7 @@ describe('tag_latest_records: the latest record of each tag, kept by the databas
     const rec = recordingRecords(t, many);
     try {
       for (let i = 0; i < 12; i++) {
-        const page = await rec.service.details(rec.principal, {
+        const page = await rec.service.details(rec.organizationId, {
           page_number: 1 + (i % 3),
           page_size: 20,
         });

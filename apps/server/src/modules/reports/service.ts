@@ -9,7 +9,7 @@ import { effectiveInterval } from '@coldtrace/domain';
 import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client';
-import { users, type UserRow } from '../../db/schema';
+import { users } from '../../db/schema';
 import { AppError, forbidden, notFound } from '../../kernel/errors';
 import { isUuid } from '../../kernel/ids';
 import { publish, REPORT_JOB, REPORT_RETRIES, type JobPublisher } from '../../jobs/catalogue';
@@ -99,17 +99,9 @@ async function gather(report: StoredReport, reader: Database): Promise<ReportDat
   const [user] = report.createdByUserId
     ? await reader.select().from(users).where(eq(users.id, report.createdByUserId))
     : [];
-  // The records service only reads the principal's organization.
-  const principal: Principal = {
-    kind: 'session',
-    user: user ?? ({} as UserRow),
-    organizationId: report.organizationId,
-    permissions: [],
-    sessionId: null,
-  };
   const recordIdText = String(report.recordId);
-  const record = await records.record(principal, recordIdText);
-  const alarms = await records.alarms(principal, {
+  const record = await records.record(report.organizationId, recordIdText);
+  const alarms = await records.alarms(report.organizationId, {
     record_id: recordIdText,
     include_acknowledged: true,
     include_dismissed: true,
@@ -203,7 +195,7 @@ async function generate(
   waitMs = REPORT_WAIT_SECONDS * 1000,
 ): Promise<TFileReference> {
   // 404 naming record_id for an unknown id or another organization's record.
-  const record = await recordsService.record(principal, recordIdText).catch((error) => {
+  const record = await recordsService.record(organizationId, recordIdText).catch((error) => {
     if (error instanceof AppError && error.code === 'NOT_FOUND') {
       throw notFound(`Record '${recordIdText}'`, 'record_id');
     }

@@ -16,7 +16,7 @@ import type { RecordDispositionRow } from '../../db/schema-review';
 import type { RecordRow } from '../../db/schema-shipments';
 import { publishWebhookEvent } from '../../jobs/catalogue';
 import { actorOf, printedName, recordAudit } from '../../kernel/audit';
-import type { RequestContext } from '../../kernel/context';
+import type { OrganizationRequest } from '../../kernel/context';
 import { AppError, notFound } from '../../kernel/errors';
 import { parseRowId } from '../../kernel/ids';
 import * as signatures from '../signatures';
@@ -28,14 +28,6 @@ import * as repo from './repository';
  * signed RELEASED, QUARANTINED or REJECTED per record, appended to
  * record_dispositions (never edited: a later one supersedes it), audited.
  */
-
-/** Where a decision comes from (for the signature's throttling and the audit trail). */
-export interface DecisionContext extends RequestContext {
-  /** The organization the call works in (the route's). */
-  organizationId: string;
-  clientIp: string;
-  deviceCookie?: string | undefined;
-}
 
 export function presentDisposition(row: RecordDispositionRow): TRecordDisposition {
   return {
@@ -111,7 +103,7 @@ async function decide(
   app: FastifyInstance,
   db: Database,
   recordsService: ReturnType<typeof createRecordsService>,
-  ctx: DecisionContext,
+  ctx: OrganizationRequest,
   body: TDispositionUpload,
 ): Promise<TRecord> {
   const { principal, organizationId } = ctx;
@@ -172,7 +164,7 @@ async function decide(
       occurredAt: at.toISOString(),
     });
   });
-  return recordsService.record(principal, body.record_id);
+  return recordsService.record(organizationId, body.record_id);
 }
 
 export function createReviewService(app: FastifyInstance) {
@@ -182,7 +174,7 @@ export function createReviewService(app: FastifyInstance) {
   return {
     history: (organizationId: string, recordIdText: string) =>
       history(db, organizationId, recordIdText),
-    decide: (ctx: DecisionContext, body: TDispositionUpload) =>
+    decide: (ctx: OrganizationRequest, body: TDispositionUpload) =>
       decide(app, db, recordsService, ctx, body),
   };
 }

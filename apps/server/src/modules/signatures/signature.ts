@@ -6,7 +6,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../kernel/errors';
 import { actorOf, printedName, recordAudit } from '../../kernel/audit';
-import { DEVICE_COOKIE } from '../identity';
+import { DEVICE_COOKIE } from '../../kernel/context';
 import type { Principal } from '../../kernel/principal';
 import { createPasswordGuard, createSecondFactorService, throttledError } from '../identity';
 

@@ -1,5 +1,6 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { DEVICE_COOKIE } from '../../../kernel/context';
 import { constantTimeEqual } from './cookies';
 
 /**
@@ -17,7 +18,6 @@ import { constantTimeEqual } from './cookies';
  * browser at once.
  */
 
-export const DEVICE_COOKIE = 'deviceid';
 /** How long a browser stays known after its last successful sign-in. */
 export const DEVICE_COOKIE_DAYS = 180;
 /** Users remembered per browser (a shared workstation). */

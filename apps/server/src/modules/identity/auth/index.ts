@@ -11,7 +11,7 @@ export {
   setSessionOrganization,
   type AttemptKey,
 } from './repository';
-export { DEVICE_COOKIE, nextDeviceCookie, setDeviceCookie } from './device-cookie';
+export { nextDeviceCookie, setDeviceCookie } from './device-cookie';
 export {
   FAILURE_MEMORY_MS,
   createPasswordGuard,

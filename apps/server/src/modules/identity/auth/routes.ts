@@ -22,7 +22,8 @@ import {
   setCsrfCookie,
   setSessionCookie,
 } from './cookies';
-import { DEVICE_COOKIE, setDeviceCookie } from './device-cookie';
+import { DEVICE_COOKIE } from '../../../kernel/context';
+import { setDeviceCookie } from './device-cookie';
 import { presentOrgSettings, presentUser } from './presenter';
 import { createAuthService, type ClientInfo } from './service';
 

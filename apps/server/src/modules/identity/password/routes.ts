@@ -6,7 +6,8 @@ import {
 } from '@coldtrace/contract';
 import type { FastifyInstance } from 'fastify';
 import { registerCall } from '../../../http/register-call';
-import { DEVICE_COOKIE, nextDeviceCookie, setDeviceCookie } from '../auth/device-cookie';
+import { DEVICE_COOKIE } from '../../../kernel/context';
+import { nextDeviceCookie, setDeviceCookie } from '../auth/device-cookie';
 import { presentUser } from '../auth/presenter';
 import { createPasswordService } from './service';
 

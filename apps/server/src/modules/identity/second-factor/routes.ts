@@ -8,7 +8,7 @@ import {
 } from '@coldtrace/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { registerCall } from '../../../http/register-call';
-import { DEVICE_COOKIE } from '../auth/device-cookie';
+import { DEVICE_COOKIE } from '../../../kernel/context';
 import { createSecondFactorService } from './service';
 
 /** The signed-in user's second factor (issue 37 item 7): enrol, confirm, recovery codes, disable. */
