@@ -174,13 +174,22 @@ test.describe('live records [FEAT-LIVE-RECORDS]', () => {
     await page.goto('/login');
     await signIn(page);
     let asked = 0;
+    let bellAsked = 0;
+    let bellPolledTwice: () => void = () => {};
+    const twoBellPolls = new Promise<void>((resolve) => (bellPolledTwice = resolve));
     page.on('request', (request) => {
-      if (request.url().includes(`/api/devices/xt1/record/?record_id=${recordId}`)) asked += 1;
+      const url = request.url();
+      if (url.includes(`/api/devices/xt1/record/?record_id=${recordId}`)) asked += 1;
+      if (url.includes('/api/devices/xt1/notifications/') && asked > 0 && ++bellAsked === 3) {
+        bellPolledTwice();
+      }
     });
     await page.goto(`/recorddetails/${recordId}`);
     await expect(summaryValue(page, 'Points')).toHaveText('20');
-    // Two intervals of the running page's polling: a running record would have asked twice more.
-    await page.waitForTimeout(4_500);
+    // The bell polls at the interval a running record page would. Three bell
+    // requests after the record was read (its first load at most, then two
+    // polls): a running record would have asked at least twice more by then.
+    await twoBellPolls;
     expect(asked).toBe(1);
   });
 });

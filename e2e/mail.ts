@@ -1,4 +1,5 @@
-import { expect } from '@playwright/test';
+import { expect, type APIRequestContext } from '@playwright/test';
+import { getJson } from './api';
 
 /**
  * Mail the e2e server sent, captured by the SMTP sink `start-server.mjs`
@@ -50,4 +51,39 @@ export function linkIn(mail: CapturedMail, pathPrefix: string): string {
     if (url.pathname.startsWith(pathPrefix)) return url.pathname + url.search;
   }
   throw new Error(`no ${pathPrefix} link in the mail '${mail.subject}'`);
+}
+
+interface LogEntry {
+  to_list?: string[];
+  cc_list?: string[];
+  bcc_list?: string[];
+  step?: 'reminder' | 'escalation' | null;
+}
+
+/**
+ * The first e-mails about a record to one address, counted in the mailbox and
+ * in the notification log (reminders and escalations left out). The log is the
+ * state that would show a second e-mail: an entry is written for each e-mail in
+ * the transaction that queues it, and the outbox delivers a queued e-mail once
+ * (apps/server/src/modules/mail/mail.test.ts). The two agreeing on one, once
+ * the first has arrived, means no second one is on its way: no need to wait
+ * and see.
+ */
+export async function firstMailsAbout(
+  api: APIRequestContext,
+  recordId: string,
+  to: string,
+  about: (mail: CapturedMail) => boolean,
+): Promise<{ delivered: number; logged: number }> {
+  const log = await getJson<LogEntry[]>(
+    api,
+    `/api/notifications/log/?record_id=${recordId}&page_size=100`,
+  );
+  const logged = log.filter(
+    (entry) =>
+      (entry.step ?? null) === null &&
+      [...(entry.to_list ?? []), ...(entry.cc_list ?? []), ...(entry.bcc_list ?? [])].includes(to),
+  ).length;
+  const delivered = (await fetchMails(to)).filter(about).length;
+  return { delivered, logged };
 }
