@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type pg from 'pg';
 import { createTestApp, type TestApp } from '../../test/helpers';
 import { createJobQueue, poolOf } from './queue';
@@ -138,14 +138,19 @@ describe('job queue [RULE-NOTIFY-4, FEAT-DURABILITY]', () => {
       setTimeout(() => gate!(), 150);
       await queue.stop(5_000);
       ended = true;
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // Refused at stop and failed back to the queue: it runs again later, never lost.
+      // Once it is back, the held fetch has come and gone: nothing ran, nothing threw.
+      const state = async () =>
+        (
+          await t.db.execute(
+            sql`SELECT state FROM pgboss.job WHERE name = 'test.race' AND id = ${jobId}::uuid`,
+          )
+        ).rows;
+      await vi.waitFor(async () => expect(await state()).toEqual([{ state: 'retry' }]), {
+        timeout: 5_000,
+      });
       expect(rejections).toEqual([]);
       expect(ran).toEqual([]);
-      // Refused at stop and failed back to the queue: it runs again later, never lost.
-      const { rows } = await t.db.execute(
-        sql`SELECT state FROM pgboss.job WHERE name = 'test.race' AND id = ${jobId}::uuid`,
-      );
-      expect(rows).toEqual([{ state: 'retry' }]);
     } finally {
       process.off('unhandledRejection', onRejection);
     }

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { inject } from 'vitest';
 import { createTestApp, type TestApp, type TestOrg } from '../../../test/helpers';
 import { recordFactories } from '../../../test/record-factories';
@@ -99,12 +99,25 @@ describe('tag_latest_records: the latest record of each tag, kept by the databas
       const insert = `INSERT INTO records (organization_id, tag_id, tag_serial_number, tag_type, measurement_interval, start_time_seconds)
         VALUES ($1, $2, 'LATEST', 'XT1_NFC_MU', 60, $3) RETURNING id`;
       const start = () => (started += 1);
+      const secondPid = (await second.query<{ pid: number }>('SELECT pg_backend_pid() AS pid'))
+        .rows[0]!.pid;
+      // The second upload has reached the first's lock (not merely been sent).
+      const secondWaits = () =>
+        vi.waitFor(
+          async () => {
+            const { rows } = await t.db.execute(
+              sql`SELECT wait_event_type FROM pg_stat_activity WHERE pid = ${secondPid}`,
+            );
+            expect(rows).toEqual([{ wait_event_type: 'Lock' }]);
+          },
+          { timeout: 5_000, interval: 20 },
+        );
       await first.query('BEGIN');
       await second.query('BEGIN');
       const low = await first.query<{ id: string }>(insert, [org.id, tagIds[3], start()]);
       // The second upload waits on the first's row of the tag, then keeps the higher id.
       const highPending = second.query<{ id: string }>(insert, [org.id, tagIds[3], start()]);
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await secondWaits();
       await first.query('COMMIT');
       const high = await highPending;
       expect(Number(high.rows[0]!.id)).toBeGreaterThan(Number(low.rows[0]!.id));
@@ -114,7 +127,7 @@ describe('tag_latest_records: the latest record of each tag, kept by the databas
       await second.query('BEGIN');
       await first.query(insert, [org.id, tagIds[3], start()]);
       const racing = second.query<{ id: string }>(insert, [org.id, tagIds[3], start()]);
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await secondWaits();
       await first.query('COMMIT');
       await racing;
       await second.query('COMMIT');
