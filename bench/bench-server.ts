@@ -101,8 +101,8 @@ export interface BenchServerProcess {
 }
 
 /** The Node flags `npm start` gives the server (apps/server/scripts/node-flags.json). */
-function serverNodeFlags(): string[] {
-  const file = path.join(REPO_ROOT, 'apps/server/scripts/node-flags.json');
+function serverNodeFlags(root: string): string[] {
+  const file = path.join(root, 'apps/server/scripts/node-flags.json');
   return JSON.parse(readFileSync(file, 'utf8')) as string[];
 }
 
@@ -111,10 +111,13 @@ function serverNodeFlags(): string[] {
  * Node flags: docs/decisions/list-performance.md, "Young generation") on the
  * bench's database with WEB_CONCURRENCY=`processes`, on a free port. Resolves
  * once it says it is running (with several processes: once every worker listens).
+ * `root`: the checkout whose server runs (another one, installed, to compare
+ * an earlier commit on the same database).
  */
 export async function startServerProcess(
   bench: Bench,
   processes: number,
+  root: string = REPO_ROOT,
 ): Promise<BenchServerProcess> {
   const port = await new Promise<number>((resolve) => {
     const probe = createServer().listen(0, '127.0.0.1', () => {
@@ -130,9 +133,9 @@ export async function startServerProcess(
   const log = await open(logFile, 'w');
   const child = spawn(
     process.execPath,
-    [...serverNodeFlags(), '--import', 'tsx', 'apps/server/src/server.ts'],
+    [...serverNodeFlags(root), '--import', 'tsx', 'apps/server/src/server.ts'],
     {
-      cwd: REPO_ROOT,
+      cwd: root,
       env: {
         ...process.env,
         DATABASE_URL: bench.databaseUrl,

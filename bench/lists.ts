@@ -15,7 +15,7 @@ import * as shipmentSchema from '../apps/server/src/db/schema-shipments';
 import * as notificationsSchema from '../apps/server/src/db/schema-notifications';
 import * as reportsSchema from '../apps/server/src/db/schema-reports';
 import { createListsService } from '../apps/server/src/modules/lists/service';
-import { benchUser, startBench, startServerProcess } from './bench-server';
+import { benchUser, startBench, startServerProcess, type BenchServerProcess } from './bench-server';
 import { fillRecords } from './fill-records';
 import { fmt } from './measure';
 
@@ -45,9 +45,15 @@ import { fmt } from './measure';
  * LISTS_ROUNDS (default 3): rounds per call, the app and the bare server
  * alternated; each figure is the median of its rounds (one round's figures
  * moved by a quarter between runs on this shared machine).
+ * LISTS_BEFORE_ROOT (optional): another checkout, installed (`npm ci`), of an
+ * earlier commit with the same migrations; its server runs on the same
+ * database and takes its turn in every round, and the figures say after/before.
  */
 
 const CONNECTIONS = 50;
+
+/** LISTS_BEFORE_ROOT: the earlier commit's checkout, compared in the same run. */
+const BEFORE_ROOT = process.env.LISTS_BEFORE_ROOT;
 
 /** Load on each freshly started server before the first call's rounds (LISTS_WARMUP_SECONDS). */
 const WARMUP_SECONDS = Number(process.env.LISTS_WARMUP_SECONDS ?? 10);
@@ -386,6 +392,57 @@ async function cpuPerRequest(urls: string[], cookie: string, seconds: number): P
   return total === 0 ? Number.NaN : (used.user + used.system) / 1000 / total;
 }
 
+interface CallResult {
+  call: string;
+  app: Load;
+  /** The server of LISTS_BEFORE_ROOT, when given. */
+  before?: Load;
+  base: Load;
+  /** Each round's req/s: app/bare, or app/before/bare. */
+  rounds: string;
+}
+
+interface Servers {
+  app: { baseUrl: string };
+  before?: { baseUrl: string };
+  baseline: { baseUrl: string };
+}
+
+/** One call's rounds on each server in turn, after a warm-up; the medians. */
+async function measureCall(
+  call: Call,
+  index: number,
+  servers: Servers,
+  cookie: string,
+  seconds: number,
+  rounds: number,
+): Promise<CallResult> {
+  const urlsOf = (server: { baseUrl: string }) => call.paths.map((p) => `${server.baseUrl}${p}`);
+  const appUrl = urlsOf(servers.app);
+  const beforeUrl = servers.before ? urlsOf(servers.before) : undefined;
+  const baseUrl = call.paths.map((_, k) => `${servers.baseline.baseUrl}/${index}/${k}`);
+  const sides = [appUrl, ...(beforeUrl ? [beforeUrl] : []), baseUrl];
+  // Warm-up. The servers start cold: in five runs without it the first call's
+  // first round was its lowest of three every time (by 12-23 %), while V8 still
+  // compiled the paths every call shares, so every server gets WARMUP_SECONDS of
+  // load on the first call before it is measured.
+  for (const urls of sides) await load(urls, cookie, index === 0 ? WARMUP_SECONDS : 1);
+  const loads: Load[][] = sides.map(() => []);
+  for (let round = 0; round < rounds; round++) {
+    for (const [side, urls] of sides.entries())
+      loads[side]!.push(await load(urls, cookie, seconds));
+  }
+  const apps = loads[0]!;
+  const bases = loads.at(-1)!;
+  return {
+    call: call.name,
+    app: medianLoad(apps),
+    ...(beforeUrl ? { before: medianLoad(loads[1]!) } : {}),
+    base: medianLoad(bases),
+    rounds: apps.map((_, r) => loads.map((side) => fmt(side[r]!.rps, 0)).join('/')).join(', '),
+  };
+}
+
 /** The baseline server process. */
 async function baselineMain(): Promise<void> {
   const processes = Number(process.env.LISTS_PROCESSES ?? 1);
@@ -471,7 +528,7 @@ export async function listsBench(): Promise<void> {
       );
     }
     const cookie = `${SESSION_COOKIE}=${sessionCookie}`;
-    const results: { call: string; app: Load; base: Load; rounds: string }[] = [];
+    const results: CallResult[] = [];
     // Uploads since the last vacuum, as on a live server: each updates its
     // record's row (not a HOT update), so the search's trigram index holds
     // their entries in its pending list, which every search reads through.
@@ -482,47 +539,36 @@ export async function listsBench(): Promise<void> {
     );
     // The fill's writes on disk before any load, so neither side pays for them.
     await bench.handle.pool.query('CHECKPOINT');
-    // Both servers up (an idle one costs nothing); per call the app, then the
-    // baseline, so drift in the shared machine's load hits both alike. Neither
-    // runs while the other is loaded.
+    // Every server up (an idle one costs nothing); per call the app, the
+    // earlier commit's server (LISTS_BEFORE_ROOT) and the baseline in turn, so
+    // drift in the shared machine's load hits them alike. None runs while
+    // another is loaded.
     const server = await startServerProcess(bench, processes);
-    // The server put the terms of use in place as it started: the bench user agrees to them.
-    await bench.handle.pool.query(
-      `INSERT INTO tos_agreements (user_id, tos_id)
-       SELECT u.id, t.id FROM users u CROSS JOIN terms_of_service t WHERE u.username = 'bench' AND t.active
-       ON CONFLICT DO NOTHING`,
-    );
-    const baseline = await startBaseline(bench.databaseUrl, statements, processes);
+    const servers: BenchServerProcess[] = [server];
     try {
+      // The server put the terms of use in place as it started: the bench user agrees to them.
+      await bench.handle.pool.query(
+        `INSERT INTO tos_agreements (user_id, tos_id)
+         SELECT u.id, t.id FROM users u CROSS JOIN terms_of_service t WHERE u.username = 'bench' AND t.active
+         ON CONFLICT DO NOTHING`,
+      );
+      const before = BEFORE_ROOT
+        ? await startServerProcess(bench, processes, BEFORE_ROOT)
+        : undefined;
+      if (before) servers.push(before);
+      const baseline = await startBaseline(bench.databaseUrl, statements, processes);
+      servers.push(baseline);
       for (const [i, call] of CALLS.entries()) {
-        const appUrl = call.paths.map((p) => `${server.baseUrl}${p}`);
-        const baseUrl = call.paths.map((_, k) => `${baseline.baseUrl}/${i}/${k}`);
-        // Warm-up. The servers start cold: in five runs without it the
-        // first call's first round was its lowest of three every time (by 12-23 %),
-        // while V8 still compiled the paths every call shares, so both servers get
-        // WARMUP_SECONDS of load on the first call before it is measured.
-        await load(appUrl, cookie, i === 0 ? WARMUP_SECONDS : 1);
-        await load(baseUrl, cookie, i === 0 ? WARMUP_SECONDS : 1);
-        const apps: Load[] = [];
-        const bases: Load[] = [];
-        for (let round = 0; round < rounds; round++) {
-          apps.push(await load(appUrl, cookie, seconds));
-          bases.push(await load(baseUrl, cookie, seconds));
-        }
-        results.push({
-          call: call.name,
-          app: medianLoad(apps),
-          base: medianLoad(bases),
-          rounds: apps.map((a, r) => `${fmt(a.rps, 0)}/${fmt(bases[r]!.rps, 0)}`).join(', '),
-        });
+        results.push(
+          await measureCall(call, i, { app: server, before, baseline }, cookie, seconds, rounds),
+        );
       }
     } finally {
-      await baseline.close();
-      await server.close();
+      for (const s of servers.reverse()) await s.close();
     }
     console.log(
       `${fmt(size, 0)} records, ${CONNECTIONS} connections, ${seconds} s each, ${processes} server process(es) per side, ` +
-        `median of ${rounds} round(s) (app and bare alternated)`,
+        `median of ${rounds} round(s) (${BEFORE_ROOT ? 'app, before and bare' : 'app and bare'} in turn)`,
     );
     // Less noisy on a shared machine: CPU time per request of the app and of the
     // bare server, both in this process (the app as startBench builds it, without logging).
@@ -549,12 +595,16 @@ export async function listsBench(): Promise<void> {
     } finally {
       await bare.close();
     }
-    for (const { call, app, base, rounds: each } of results) {
+    const figures = (l: Load) =>
+      `${fmt(l.rps, 0).padStart(6)} req/s p50 ${fmt(l.p50)} ms p99 ${fmt(l.p99)} ms` +
+      `${l.errors ? ` (${l.errors} errors)` : ''}`;
+    for (const { call, app, before, base, rounds: each } of results) {
       console.log(
-        `  ${call.padEnd(30)} app ${fmt(app.rps, 0).padStart(6)} req/s p50 ${fmt(app.p50)} ms p99 ${fmt(app.p99)} ms` +
-          `${app.errors ? ` (${app.errors} errors)` : ''} | bare ${fmt(base.rps, 0).padStart(6)} req/s ` +
-          `p50 ${fmt(base.p50)} ms p99 ${fmt(base.p99)} ms | ratio ${fmt(app.rps / base.rps, 2)}` +
-          (rounds > 1 ? ` | rounds app/bare ${each}` : ''),
+        `  ${call.padEnd(30)} app ${figures(app)} | bare ${figures(base)} | ratio ${fmt(app.rps / base.rps, 2)}` +
+          (before
+            ? ` | before ${figures(before)}, ratio ${fmt(before.rps / base.rps, 2)} | after/before ${fmt(app.rps / before.rps, 2)}`
+            : '') +
+          (rounds > 1 ? ` | rounds ${before ? 'app/before/bare' : 'app/bare'} ${each}` : ''),
       );
     }
     // The targets (issue 13): at least TARGET_RPS req/s with a p99 of at most TARGET_P99 ms,
